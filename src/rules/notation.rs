@@ -1,0 +1,821 @@
+//! Lenient move matching for human input, typed or spoken (and then transcribed).
+//!
+//! This module owns the question "which legal move did the player mean by this text?" and the
+//! canonical SAN we say back ([`san`]). It must not guess: every reading of the input is matched
+//! against the legal moves of the position, and anything other than exactly one match is an error
+//! that says what was wrong ([`MatchError`]). It performs no I/O and keeps no state.
+//!
+//! Strict SAN, as a PGN file needs it, is the job of [`super::pgn`]; this matcher accepts a
+//! superset of it (every SAN shakmaty writes is accepted here, with the one deliberate exception of
+//! a lower-case `b` that could equally be a bishop, see [`match_move`]).
+//!
+//! Accepted forms, all matched over the legal moves only:
+//!
+//! * standard SAN (`Nf3`, `exd5`, `Nbd2`, `R1a3`, `e8=Q`, `O-O`), also with a redundant `P`;
+//! * castling as `O-O`, `0-0`, `o-o`, `O-O-O`, `0-0-0` and the king move (`e1g1`, `Kg1`,
+//!   `e1-c1`, `Ke1c1`), or the king "capturing" its own rook in UCI style (`e1h1`, only with the
+//!   full from-square, as shakmaty's `UciMove` does);
+//! * a missing or extra capture mark (`x`, `:` or `×`): for pieces it is ignored, because what
+//!   stands on the destination square already decides whether a move captures;
+//! * trailing `+`, `#`, `++`, `!`, `?`, `!!`, `!?`, `?!`, `??`, `e.p.`, `ep` (ignored: the position
+//!   decides check and mate, so a wrong suffix is not a reason to refuse the move);
+//! * promotions as `e8Q`, `e8=Q`, `e8/Q`, `e8(Q)`, `e8=q`, `exd8=N`, UCI `e7e8q`;
+//! * long algebraic and UCI: `g1f3`, `g1-f3`, `g1xf3`, `Ng1-f3`, `Ng1f3`, `e7e8q`;
+//! * surrounding and inner whitespace (`" e7 e8 Q "`), en and em dashes for `-`;
+//! * lower-case piece letters `n r q k p`; lower-case `b` reads as bishop *and* as the b-file
+//!   (`bc4`, `bxc3`) unless the next character is a digit (`b4`, `b2b4` are squares);
+//! * as a last resort, the whole input in lower case (`NF3`, `E4`, `BXC3`).
+
+use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square, san::SanPlus};
+
+/// Why a text could not be turned into exactly one legal move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    /// Nothing but whitespace was given.
+    #[error("no move given: type or say a move such as e4, Nf3, exd5, O-O or e7e8q")]
+    Empty,
+    /// The text is not a move in any notation we know.
+    #[error(
+        "'{input}' is not a move in any notation we know; write it like Nf3, exd5, Nbd2, e8=Q, \
+         O-O, 0-0-0, g1f3, Ng1-f3 or e7e8q"
+    )]
+    Unreadable { input: String },
+    /// The text reads as a move, but no legal move in this position fits it.
+    #[error(
+        "no legal move matches '{input}' in this position; check the piece, the squares and whose \
+         turn it is"
+    )]
+    NoLegalMove { input: String },
+    /// More than one legal move fits; `candidates` holds the SAN of each, in a fixed order (by
+    /// from-square, then to-square, then promotion piece Q, R, B, N).
+    #[error("'{input}' could mean {}; say which one", .candidates.join(" or "))]
+    Ambiguous {
+        input: String,
+        candidates: Vec<String>,
+    },
+}
+
+/// The SAN of a legal move in `pos`, with `+` or `#` when the move gives check or mate.
+///
+/// This is the form we read back to the player and write to PGN.
+pub fn san(pos: &Chess, m: Move) -> String {
+    SanPlus::from_move(pos.clone(), m).to_string()
+}
+
+/// The one legal move that `input` means in `pos`.
+///
+/// A lower-case `b` followed by a file letter (`bc4`, `bxc3`) reads both as a bishop move and as a
+/// b-pawn move; when both are legal the answer is [`MatchError::Ambiguous`] even though strict SAN
+/// would call `bxc3` a pawn move, because a spoken or carelessly typed "b" is not evidence enough
+/// for a player who cannot see the board.
+pub fn match_move(pos: &Chess, input: &str) -> Result<Move, MatchError> {
+    // Correct SAN means exactly one move (`bxc3` is the pawn, `Bxc3` the bishop): it wins over
+    // every lenient reading. Only input that is not correct SAN for a legal move is guessed at.
+    if let Ok(strict) = SanPlus::from_ascii(input.trim().as_bytes())
+        && let Ok(m) = strict.san.to_move(pos)
+    {
+        return Ok(m);
+    }
+    let found = candidates(pos, input)?;
+    match found.as_slice() {
+        [m] => Ok(*m),
+        [] => Err(MatchError::NoLegalMove {
+            input: input.trim().to_owned(),
+        }),
+        many => Err(MatchError::Ambiguous {
+            input: input.trim().to_owned(),
+            candidates: many.iter().map(|m| san(pos, *m)).collect(),
+        }),
+    }
+}
+
+/// Every legal move of `pos` that `input` could mean, in a fixed order (from-square, to-square,
+/// promotion Q, R, B, N). `Ok(vec![])` means the input was readable but nothing legal fits.
+pub fn candidates(pos: &Chess, input: &str) -> Result<Vec<Move>, MatchError> {
+    let patterns = read(input)?;
+    let mut found: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| patterns.iter().any(|p| p.matches(*m)))
+        .collect();
+    found.sort_by_key(|m| order_key(*m));
+    Ok(found)
+}
+
+/// Sort key so that ambiguity lists read the same every time (`Nbd2` before `Nfd2`, `e8=Q` before
+/// `e8=N`).
+fn order_key(m: Move) -> (Option<Square>, Square, u8) {
+    let promotion = match m.promotion() {
+        None => 0,
+        Some(Role::Queen) => 1,
+        Some(Role::Rook) => 2,
+        Some(Role::Bishop) => 3,
+        Some(_) => 4,
+    };
+    (m.from(), king_or_normal_to(m), promotion)
+}
+
+/// Where the moving king ends up for castling (g- or c-file), the plain destination otherwise.
+/// shakmaty represents castling as "king takes own rook", so `Move::to` is the rook's square.
+fn king_or_normal_to(m: Move) -> Square {
+    match m {
+        Move::Castle { king, rook } => {
+            let file = if rook > king { File::G } else { File::C };
+            Square::from_coords(file, king.rank())
+        }
+        other => other.to(),
+    }
+}
+
+/// One way of reading the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pattern {
+    Castle(CastlingSide),
+    /// `--`, `Z0`, `0000`: a null move, readable but never legal.
+    Null,
+    Coords {
+        /// `None` when no piece letter was given and the full from-square was (UCI, `g1f3`): any
+        /// piece standing there.
+        role: Option<Role>,
+        from_file: Option<File>,
+        from_rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Role>,
+    },
+}
+
+impl Pattern {
+    fn matches(self, m: Move) -> bool {
+        match self {
+            Pattern::Castle(side) => m.castling_side() == Some(side),
+            Pattern::Null => false,
+            Pattern::Coords {
+                role,
+                from_file,
+                from_rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role.is_some_and(|r| r != m.role()) {
+                    return false;
+                }
+                let Some(from) = m.from() else {
+                    return false; // drops do not exist in standard chess
+                };
+                if from_file.is_some_and(|f| f != from.file())
+                    || from_rank.is_some_and(|r| r != from.rank())
+                {
+                    return false;
+                }
+                if promotion.is_some() && promotion != m.promotion() {
+                    return false;
+                }
+                if let Move::Castle { rook, .. } = m {
+                    // `Kg1`/`e1g1` name the king's destination; `e1h1` (king onto own rook, UCI
+                    // Chess960 style) only with the full from-square, so that a bare `Kh1` never
+                    // turns into castling by surprise.
+                    let full_from = from_file.is_some() && from_rank.is_some();
+                    return king_or_normal_to(m) == to || (full_from && rook == to);
+                }
+                if m.to() != to {
+                    return false;
+                }
+                // A pawn named without its file is the pawn on the destination's file (a push),
+                // unless a capture was marked (`xd5`): then any pawn capturing there.
+                if role == Some(Role::Pawn) && from_file.is_none() && !capture {
+                    return from.file() == to.file();
+                }
+                true
+            }
+        }
+    }
+}
+
+/// Reads `input` into every pattern it could mean; errors if it is empty or unreadable.
+fn read(input: &str) -> Result<Vec<Pattern>, MatchError> {
+    if input.trim().is_empty() {
+        return Err(MatchError::Empty);
+    }
+    let unreadable = || MatchError::Unreadable {
+        input: input.trim().to_owned(),
+    };
+    let text = normalise(input).ok_or_else(unreadable)?;
+    if let Some(patterns) = read_normalised(&text) {
+        return Ok(patterns);
+    }
+    // Caps lock or a transcriber that capitalises everything: try again in lower case, where a
+    // `B` becomes the ambiguous `b` and is treated as such.
+    let lower = text.to_ascii_lowercase();
+    if lower != text
+        && let Some(patterns) = read_normalised(&lower)
+    {
+        return Ok(patterns);
+    }
+    Err(unreadable())
+}
+
+/// Removes whitespace and annotation suffixes and maps look-alike characters to ASCII. `None` when
+/// a character remains that no notation uses.
+fn normalise(input: &str) -> Option<String> {
+    let mut text = String::with_capacity(input.len());
+    for c in input.chars() {
+        match c {
+            c if c.is_whitespace() => {}
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => text.push('-'),
+            '\u{00d7}' => text.push('x'),
+            c if c.is_ascii() => text.push(c),
+            _ => return None,
+        }
+    }
+    // Check, mate and evaluation marks say nothing about which move is meant; en passant is
+    // decided by the position. Longest suffixes first so that `e.p.` is not read as `.`.
+    const SUFFIXES: [&str; 7] = ["e.p.", "e.p", "ep", "+", "#", "!", "?"];
+    'strip: loop {
+        for suffix in SUFFIXES {
+            if let Some(rest) = text.strip_suffix(suffix) {
+                text.truncate(rest.len());
+                continue 'strip;
+            }
+        }
+        break;
+    }
+    (!text.is_empty()).then_some(text)
+}
+
+/// Reads whitespace-free, suffix-free ASCII text. `None` if no reading works.
+fn read_normalised(text: &str) -> Option<Vec<Pattern>> {
+    let bytes = text.as_bytes();
+    if matches!(text, "--" | "Z0" | "z0" | "0000") {
+        return Some(vec![Pattern::Null]);
+    }
+    let undashed: Vec<u8> = bytes.iter().copied().filter(|&b| b != b'-').collect();
+    if !undashed.is_empty() && undashed.iter().all(|b| matches!(b, b'O' | b'o' | b'0')) {
+        return match undashed.len() {
+            2 => Some(vec![Pattern::Castle(CastlingSide::KingSide)]),
+            3 => Some(vec![Pattern::Castle(CastlingSide::QueenSide)]),
+            _ => None,
+        };
+    }
+
+    let mut readings = Vec::new();
+    let (first, rest) = bytes.split_first()?;
+    match first {
+        b'N' | b'n' => readings.extend(read_body(Some(Role::Knight), rest)),
+        b'B' => readings.extend(read_body(Some(Role::Bishop), rest)),
+        b'R' | b'r' => readings.extend(read_body(Some(Role::Rook), rest)),
+        b'Q' | b'q' => readings.extend(read_body(Some(Role::Queen), rest)),
+        b'K' | b'k' => readings.extend(read_body(Some(Role::King), rest)),
+        b'P' | b'p' => readings.extend(read_body(Some(Role::Pawn), rest)),
+        b'b' => {
+            // `b` + digit is a square (`b4`, `b2b4`); otherwise it may be a bishop or the b-file.
+            if !rest.first().is_some_and(u8::is_ascii_digit) {
+                readings.extend(read_body(Some(Role::Bishop), rest));
+            }
+            readings.extend(read_body(None, bytes));
+        }
+        _ => readings.extend(read_body(None, bytes)),
+    }
+    (!readings.is_empty()).then_some(readings)
+}
+
+/// Reads `[file][rank][x|-|:]<square>[promotion]` after an optional piece letter (`role`, `None`
+/// if there was none).
+fn read_body(role: Option<Role>, body: &[u8]) -> Option<Pattern> {
+    // The destination is the last file+rank pair: everything after it is a promotion suffix,
+    // everything before it names the origin.
+    let rank_at = body.iter().rposition(|b| matches!(b, b'1'..=b'8'))?;
+    let file_at = rank_at.checked_sub(1)?;
+    let to = Square::from_coords(file_of(body[file_at])?, rank_of(body[rank_at])?);
+    let promotion = read_promotion(&body[rank_at + 1..])?;
+
+    let mut origin = &body[..file_at];
+    let mut from_file = None;
+    let mut from_rank = None;
+    let mut capture = false;
+    if let Some((&c, rest)) = origin.split_first()
+        && let Some(f) = file_of(c)
+    {
+        from_file = Some(f);
+        origin = rest;
+    }
+    if let Some((&c, rest)) = origin.split_first()
+        && let Some(r) = rank_of(c)
+    {
+        from_rank = Some(r);
+        origin = rest;
+    }
+    match origin {
+        [] => {}
+        [b'x' | b':'] => capture = true,
+        [b'-'] => {}
+        _ => return None,
+    }
+
+    let role = match role {
+        Some(role) => Some(role),
+        // No letter and a full from-square: coordinates (`g1f3`), the piece is whatever stands
+        // there. No letter otherwise: a pawn, as in SAN.
+        None if from_file.is_some() && from_rank.is_some() => None,
+        None => Some(Role::Pawn),
+    };
+    Some(Pattern::Coords {
+        role,
+        from_file,
+        from_rank,
+        capture,
+        to,
+        promotion,
+    })
+}
+
+/// Reads a promotion suffix: empty, or `Q`, `=Q`, `/Q`, `(Q)` with Q, R, B, N in either case.
+/// `None` if the suffix is something else; `Some(None)` if there is no suffix.
+fn read_promotion(suffix: &[u8]) -> Option<Option<Role>> {
+    let letter = match suffix {
+        [] => return Some(None),
+        [c] | [b'=' | b'/', c] | [b'(', c, b')'] | [b'=', b'(', c, b')'] => *c,
+        _ => return None,
+    };
+    match letter.to_ascii_uppercase() {
+        b'Q' => Some(Some(Role::Queen)),
+        b'R' => Some(Some(Role::Rook)),
+        b'B' => Some(Some(Role::Bishop)),
+        b'N' => Some(Some(Role::Knight)),
+        _ => None,
+    }
+}
+
+fn file_of(c: u8) -> Option<File> {
+    File::from_char(char::from(c))
+}
+
+fn rank_of(c: u8) -> Option<Rank> {
+    Rank::from_char(char::from(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};
+
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// Promotions for both sides, captures onto the back rank, underpromotion checks.
+    const PROMOTIONS_W: &str = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1";
+    const PROMOTIONS_B: &str = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1";
+    const CASTLES_W: &str = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    const CASTLES_B: &str = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1";
+    /// After 1.e4 a6 2.e5 d5: exd6 e.p. is legal.
+    const EN_PASSANT: &str = "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3";
+    /// After 1.d4 d5 2.Nf3 Nf6: both knights reach d2.
+    const TWO_KNIGHTS: &str = "rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3";
+    /// Pawn e7 may promote by push or by capturing on d8/f8.
+    const PROMOTE_E7: &str = "3r1r2/4P3/8/8/8/8/8/k3K3 w - - 0 1";
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .expect("test FEN parses")
+            .into_position(CastlingMode::Standard)
+            .expect("test FEN is legal")
+    }
+
+    /// The position after playing `sans` from the start.
+    fn after(sans: &[&str]) -> Chess {
+        let mut p = Chess::default();
+        for s in sans {
+            let m = s.parse::<SanPlus>().unwrap().san.to_move(&p).unwrap();
+            p.play_unchecked(m);
+        }
+        p
+    }
+
+    /// The SAN of what `input` matches.
+    fn m(p: &Chess, input: &str) -> String {
+        match match_move(p, input) {
+            Ok(mv) => san(p, mv),
+            Err(e) => panic!("'{input}' did not match: {e}"),
+        }
+    }
+
+    fn ambiguous(p: &Chess, input: &str) -> Vec<String> {
+        match match_move(p, input) {
+            Err(MatchError::Ambiguous { candidates, .. }) => candidates,
+            other => panic!("'{input}' should be ambiguous, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn standard_san() {
+        let p = Chess::default();
+        assert_eq!(m(&p, "e4"), "e4");
+        assert_eq!(m(&p, "Nf3"), "Nf3");
+        assert_eq!(m(&p, "Pe4"), "e4");
+        let p = pos(KIWIPETE);
+        assert_eq!(m(&p, "Qxf6"), "Qxf6");
+        assert_eq!(m(&p, "Bxa6"), "Bxa6");
+        assert_eq!(m(&p, "dxe6"), "dxe6");
+        assert_eq!(m(&p, "Nxf7"), "Nxf7");
+    }
+
+    #[test]
+    fn surrounding_and_inner_whitespace() {
+        let p = Chess::default();
+        assert_eq!(m(&p, "  Nf3 \n"), "Nf3");
+        assert_eq!(m(&p, "\te4"), "e4");
+        assert_eq!(m(&p, "g1 f3"), "Nf3");
+        let p = pos(PROMOTE_E7);
+        assert_eq!(m(&p, "e7 e8 Q"), "e8=Q");
+    }
+
+    #[test]
+    fn lower_case_piece_letters() {
+        let p = Chess::default();
+        assert_eq!(m(&p, "nf3"), "Nf3");
+        assert_eq!(m(&p, "ng1f3"), "Nf3");
+        assert_eq!(m(&p, "pe4"), "e4");
+        let p = after(&["f3", "e5", "g4"]);
+        assert_eq!(m(&p, "qh4"), "Qh4#");
+        let p = pos(KIWIPETE);
+        assert_eq!(m(&p, "rb1"), "Rb1");
+        assert_eq!(m(&p, "kf1"), "Kf1");
+        assert_eq!(m(&p, "qxf6"), "Qxf6");
+    }
+
+    #[test]
+    fn all_capitals_fall_back_to_lower_case() {
+        let p = Chess::default();
+        assert_eq!(m(&p, "NF3"), "Nf3");
+        assert_eq!(m(&p, "E4"), "e4");
+        assert_eq!(m(&p, "G1F3"), "Nf3");
+        let p = pos(PROMOTE_E7);
+        assert_eq!(m(&p, "E8Q"), "e8=Q");
+    }
+
+    #[test]
+    fn castling_every_form_both_sides_both_colours() {
+        for (fen, rank) in [(CASTLES_W, '1'), (CASTLES_B, '8')] {
+            let p = pos(fen);
+            let short = |s: &str| s.replace('1', &rank.to_string());
+            for input in [
+                "O-O", "0-0", "o-o", "O-O+", "0-0#", "OO", "e1g1", "e1-g1", "Kg1", "Ke1g1", "kg1",
+                "e1h1",
+            ] {
+                let input = short(input);
+                let mv = match_move(&p, &input).unwrap_or_else(|e| panic!("{input}: {e}"));
+                assert_eq!(mv.castling_side(), Some(CastlingSide::KingSide), "{input}");
+                assert_eq!(san(&p, mv), "O-O");
+            }
+            for input in [
+                "O-O-O", "0-0-0", "o-o-o", "O-O-O+", "e1c1", "e1-c1", "Kc1", "Ke1-c1", "e1a1",
+            ] {
+                let input = short(input);
+                let mv = match_move(&p, &input).unwrap_or_else(|e| panic!("{input}: {e}"));
+                assert_eq!(mv.castling_side(), Some(CastlingSide::QueenSide), "{input}");
+                assert_eq!(san(&p, mv), "O-O-O");
+            }
+            // A bare "Kh1" never means castling: the rook stands there.
+            assert!(matches!(
+                match_move(&p, &short("Kh1")),
+                Err(MatchError::NoLegalMove { .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn castling_uci_both_representations() {
+        let p = pos(CASTLES_W);
+        let castle = Move::Castle {
+            king: Square::E1,
+            rook: Square::H1,
+        };
+        assert!(p.is_legal(castle));
+        let standard = UciMove::from_standard(castle).to_string();
+        let chess960 = UciMove::from_chess960(castle).to_string();
+        assert_eq!((standard.as_str(), chess960.as_str()), ("e1g1", "e1h1"));
+        assert_eq!(match_move(&p, &standard), Ok(castle));
+        assert_eq!(match_move(&p, &chess960), Ok(castle));
+        // shakmaty reads both back to the same move, as we do.
+        assert_eq!(
+            standard.parse::<UciMove>().unwrap().to_move(&p).ok(),
+            Some(castle)
+        );
+        assert_eq!(
+            chess960.parse::<UciMove>().unwrap().to_move(&p).ok(),
+            Some(castle)
+        );
+    }
+
+    #[test]
+    fn castling_not_legal_is_no_legal_move() {
+        let p = Chess::default();
+        for input in ["O-O", "0-0-0", "e1g1", "Kg1"] {
+            assert_eq!(
+                match_move(&p, input),
+                Err(MatchError::NoLegalMove {
+                    input: input.to_owned()
+                })
+            );
+        }
+    }
+
+    #[test]
+    fn capture_mark_missing_or_extra() {
+        let p = Chess::default();
+        assert_eq!(m(&p, "Nxf3"), "Nf3"); // nothing on f3: lenient
+        assert_eq!(m(&p, "N:f3"), "Nf3");
+        assert_eq!(m(&p, "g1xf3"), "Nf3");
+        let p = pos(KIWIPETE);
+        assert_eq!(m(&p, "Qf6"), "Qxf6"); // missing x
+        assert_eq!(m(&p, "Q×f6"), "Qxf6");
+        assert_eq!(m(&p, "de6"), "dxe6");
+        assert_eq!(m(&p, "d5e6"), "dxe6");
+        // A pawn named without its file pushes; a capture needs its file or an x.
+        assert_eq!(m(&p, "d6"), "d6");
+        assert_eq!(m(&p, "xe6"), "dxe6");
+        let p = after(&["e4", "d5"]);
+        assert!(matches!(
+            match_move(&p, "d5"),
+            Err(MatchError::NoLegalMove { .. })
+        ));
+        assert_eq!(m(&p, "ed5"), "exd5");
+        // An x where nothing can capture is still no legal move.
+        assert!(matches!(
+            match_move(&p, "exf5"),
+            Err(MatchError::NoLegalMove { .. })
+        ));
+    }
+
+    #[test]
+    fn annotation_suffixes() {
+        let p = Chess::default();
+        for input in [
+            "Nf3!", "Nf3?", "Nf3!?", "Nf3?!", "Nf3!!", "Nf3??", "Nf3+", "Nf3#", "Nf3++",
+        ] {
+            assert_eq!(m(&p, input), "Nf3", "{input}");
+        }
+    }
+
+    #[test]
+    fn check_and_mate_suffixes() {
+        let p = after(&["f3", "e5", "g4"]);
+        for input in ["Qh4#", "Qh4+", "Qh4", "d8h4", "Qd8-h4#"] {
+            assert_eq!(m(&p, input), "Qh4#", "{input}");
+        }
+        let p = after(&["e4", "f5"]);
+        assert_eq!(m(&p, "Qh5+"), "Qh5+");
+        assert_eq!(m(&p, "Qh5"), "Qh5+");
+        assert_eq!(m(&p, "Qh5#"), "Qh5+"); // wrong suffix: the position decides
+    }
+
+    #[test]
+    fn en_passant_every_form() {
+        let p = pos(EN_PASSANT);
+        for input in [
+            "exd6",
+            "exd6e.p.",
+            "exd6 e.p.",
+            "exd6ep",
+            "exd6 ep",
+            "ed6",
+            "e5d6",
+            "e5xd6",
+            "xd6",
+            "exd6+",
+        ] {
+            let mv = match_move(&p, input).unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert!(mv.is_en_passant(), "{input}");
+            assert_eq!(san(&p, mv), "exd6");
+        }
+        // The push and the capture are different moves.
+        assert_eq!(m(&p, "e6"), "e6");
+    }
+
+    #[test]
+    fn promotions_every_form() {
+        let p = pos(PROMOTE_E7);
+        for input in [
+            "e8Q", "e8=Q", "e8/Q", "e8(Q)", "e8=(Q)", "e8=q", "e8q", "e7e8q", "e7-e8=Q", "e7e8Q",
+            "Pe8=Q", "e8=Q",
+        ] {
+            assert_eq!(m(&p, input), "e8=Q", "{input}");
+        }
+        assert_eq!(m(&p, "e8R"), "e8=R");
+        assert_eq!(m(&p, "e8=B"), "e8=B");
+        assert_eq!(m(&p, "e8(n)"), "e8=N");
+        assert_eq!(m(&p, "e7e8n"), "e8=N");
+        assert_eq!(m(&p, "exd8=N"), "exd8=N");
+        assert_eq!(m(&p, "exd8n"), "exd8=N");
+        assert_eq!(m(&p, "e7xd8=R"), "exd8=R");
+        assert_eq!(m(&p, "exf8b"), "exf8=B");
+        assert_eq!(m(&p, "ed8q"), "exd8=Q");
+    }
+
+    #[test]
+    fn promotion_without_piece_is_ambiguous() {
+        let p = pos(PROMOTE_E7);
+        assert_eq!(ambiguous(&p, "e8"), ["e8=Q", "e8=R", "e8=B", "e8=N"]);
+        assert_eq!(
+            ambiguous(&p, "exd8"),
+            ["exd8=Q", "exd8=R", "exd8=B", "exd8=N"]
+        );
+        assert_eq!(ambiguous(&p, "e7e8"), ["e8=Q", "e8=R", "e8=B", "e8=N"]);
+        // The message lists them.
+        let err = match_move(&p, "e8").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "'e8' could mean e8=Q or e8=R or e8=B or e8=N; say which one"
+        );
+    }
+
+    #[test]
+    fn underpromotion_for_black() {
+        let p = pos(PROMOTIONS_B);
+        assert_eq!(m(&p, "g1=N"), "g1=N+");
+        assert_eq!(m(&p, "gxh1=R"), "gxh1=R");
+        assert_eq!(m(&p, "gxf1Q+"), "gxf1=Q+");
+        assert_eq!(m(&p, "g2f1b"), "gxf1=B+");
+        assert_eq!(
+            ambiguous(&p, "gxf1"),
+            ["gxf1=Q+", "gxf1=R", "gxf1=B+", "gxf1=N"]
+        );
+    }
+
+    #[test]
+    fn long_algebraic_forms() {
+        let p = Chess::default();
+        for input in [
+            "g1f3", "g1-f3", "g1xf3", "Ng1-f3", "Ng1f3", "Ng1xf3", "N1f3", "Ngf3",
+        ] {
+            assert_eq!(m(&p, input), "Nf3", "{input}");
+        }
+        assert_eq!(m(&p, "e2e4"), "e4");
+        assert_eq!(m(&p, "e2-e4"), "e4");
+        // The piece letter must fit what stands on the from-square.
+        assert!(matches!(
+            match_move(&p, "Bg1f3"),
+            Err(MatchError::NoLegalMove { .. })
+        ));
+    }
+
+    #[test]
+    fn under_specified_piece_move_is_ambiguous() {
+        let p = pos(TWO_KNIGHTS);
+        assert_eq!(ambiguous(&p, "Nd2"), ["Nbd2", "Nfd2"]);
+        assert_eq!(ambiguous(&p, "nd2"), ["Nbd2", "Nfd2"]);
+        assert_eq!(m(&p, "Nbd2"), "Nbd2");
+        assert_eq!(m(&p, "Nfd2"), "Nfd2");
+        assert_eq!(m(&p, "N1d2"), "Nbd2");
+        assert_eq!(m(&p, "N3d2"), "Nfd2");
+        assert_eq!(m(&p, "f3d2"), "Nfd2");
+        assert_eq!(
+            match_move(&p, "Nd2").unwrap_err().to_string(),
+            "'Nd2' could mean Nbd2 or Nfd2; say which one"
+        );
+    }
+
+    #[test]
+    fn lower_case_b_bishop_or_pawn() {
+        // Both legal: correct SAN `bxc3` is the pawn; a sloppy `bc3` is ambiguous.
+        let p = pos("4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1");
+        assert_eq!(m(&p, "bxc3"), "bxc3");
+        assert_eq!(ambiguous(&p, "bc3"), ["bxc3", "Bxc3"]);
+        assert_eq!(m(&p, "Bxc3"), "Bxc3"); // capital B is a bishop
+        assert_eq!(m(&p, "b2xc3"), "bxc3"); // from-square given: the pawn
+        let p = pos("4k3/8/8/8/2n5/1P6/8/4KB2 w - - 0 1");
+        assert_eq!(ambiguous(&p, "bc4"), ["Bxc4", "bxc4"]);
+        // Only one of them legal: that one.
+        let p = pos("4k3/8/8/8/8/2p5/1P6/4K3 w - - 0 1");
+        assert_eq!(m(&p, "bxc3"), "bxc3");
+        let p = after(&["e4", "e5"]);
+        assert_eq!(m(&p, "bc4"), "Bc4");
+        assert_eq!(m(&p, "bb5"), "Bb5");
+        // b followed by a digit is a square.
+        assert_eq!(m(&p, "b4"), "b4");
+        assert_eq!(m(&p, "b2b4"), "b4");
+        assert_eq!(m(&p, "b3"), "b3");
+    }
+
+    #[test]
+    fn errors() {
+        let p = Chess::default();
+        assert_eq!(match_move(&p, ""), Err(MatchError::Empty));
+        assert_eq!(match_move(&p, "  \t"), Err(MatchError::Empty));
+        assert_eq!(candidates(&p, ""), Err(MatchError::Empty));
+        for input in [
+            "hello", "e9", "Nz3", "+", "!?", "Ye4", "e4e5e6", "e8=K", "Q@e4", "i1", "0-0-0-0",
+            "Nf3=", "é4",
+        ] {
+            assert_eq!(
+                match_move(&p, input),
+                Err(MatchError::Unreadable {
+                    input: input.to_owned()
+                }),
+                "{input}"
+            );
+            assert!(candidates(&p, input).is_err(), "{input}");
+        }
+        for input in [
+            "Nf5", "e5", "exd5", "Ke2", "O-O", "e2e5", "--", "Z0", "0000", "a1a1",
+        ] {
+            assert_eq!(
+                match_move(&p, input),
+                Err(MatchError::NoLegalMove {
+                    input: input.to_owned()
+                }),
+                "{input}"
+            );
+            assert_eq!(candidates(&p, input), Ok(vec![]), "{input}");
+        }
+        assert_eq!(
+            match_move(&p, " Nf5 ").unwrap_err().to_string(),
+            "no legal move matches 'Nf5' in this position; check the piece, the squares and whose \
+             turn it is"
+        );
+        let unreadable = match_move(&p, "hello").unwrap_err().to_string();
+        assert!(
+            unreadable.starts_with("'hello' is not a move"),
+            "{unreadable}"
+        );
+        assert!(unreadable.contains("e7e8q"), "{unreadable}");
+        assert!(MatchError::Empty.to_string().contains("no move given"));
+    }
+
+    #[test]
+    fn candidates_lists_every_reading() {
+        let p = pos(TWO_KNIGHTS);
+        let found = candidates(&p, "Nd2").unwrap();
+        assert_eq!(found.len(), 2);
+        assert!(
+            found
+                .iter()
+                .all(|mv| mv.role() == Role::Knight && mv.to() == Square::D2)
+        );
+        assert_eq!(candidates(&p, "e4").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn san_includes_check_and_mate() {
+        let p = after(&["f3", "e5", "g4"]);
+        let mv = match_move(&p, "Qh4").unwrap();
+        assert_eq!(san(&p, mv), "Qh4#");
+        let p = after(&["e4", "f5"]);
+        assert_eq!(san(&p, match_move(&p, "Qh5").unwrap()), "Qh5+");
+    }
+
+    /// Lenient must contain strict: for every legal move, its SAN, its UCI (both castling
+    /// representations) and its long algebraic form read back as exactly that move.
+    #[test]
+    fn every_legal_move_round_trips_in_every_notation() {
+        let mut positions: Vec<Chess> = [
+            KIWIPETE,
+            PROMOTIONS_W,
+            PROMOTIONS_B,
+            CASTLES_W,
+            CASTLES_B,
+            EN_PASSANT,
+            TWO_KNIGHTS,
+            PROMOTE_E7,
+        ]
+        .into_iter()
+        .map(pos)
+        .collect();
+        positions.push(Chess::default());
+        // Kiwipete with Black to move (castling, promotions after ...hxg2 lines).
+        positions.push(pos(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        ));
+        let mut checked = 0;
+        for p in &positions {
+            for mv in p.legal_moves() {
+                let uci = UciMove::from_standard(mv).to_string();
+                let uci960 = UciMove::from_chess960(mv).to_string();
+                let long = mv.to_string();
+                let strict = san(p, mv);
+                for input in [&strict, &uci, &uci960, &long, &strict.to_lowercase()] {
+                    // Lower-case SAN is not always unique (`bxc3` vs `Bxc3`); only check it when
+                    // the lower-case text reads uniquely.
+                    if *input == strict.to_lowercase() && input != &strict {
+                        if let Ok(found) = match_move(p, input) {
+                            assert_eq!(
+                                found,
+                                mv,
+                                "{input} in {}",
+                                Fen::from_position(p, shakmaty::EnPassantMode::Legal)
+                            );
+                        }
+                        continue;
+                    }
+                    assert_eq!(
+                        match_move(p, input),
+                        Ok(mv),
+                        "{input} in {}",
+                        Fen::from_position(p, shakmaty::EnPassantMode::Legal)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 4 * 200, "only {checked} round trips checked");
+    }
+}
