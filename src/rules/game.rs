@@ -1,0 +1,1446 @@
+//! One game under the Laws: the record, the position history, the clock, draw offers, claims,
+//! penalties and the ends of the game, as a state machine driven by timed [`Input`]s.
+//!
+//! [`Game::apply`] is the only way state changes: an input and the time it happened go in, the
+//! [`Event`]s the Laws attach to it come out, or a [`RulesError`] says why the input was refused
+//! (and nothing changed). Replaying the same inputs with the same times always gives the same game,
+//! which is what the daemon's journal relies on.
+//!
+//! What this module must not do: read the clock, touch files, or run the expensive mateability
+//! search itself. When a ruling depends on "can this side still mate?" and the cheap test
+//! ([`dead::quick`]) cannot tell, the game emits [`Event::AnalysisNeeded`] and waits for an
+//! [`Input::Verdict`]; the caller runs [`dead::solve`] wherever it likes (see
+//! [`Game::resolve_analyses`] for the synchronous way).
+
+use shakmaty::{
+    ByColor, Chess, Color, EnPassantMode, KnownOutcome, Move, Position, Square, fen::Fen,
+    san::SanPlus, zobrist::Zobrist128,
+};
+use thiserror::Error;
+
+use super::{
+    Edition, Millis, PlayMode,
+    clock::{Clock, TimeControl},
+    dead::{self, Mateability, Query},
+    pgn,
+};
+
+/// Extra thinking time the arbiter gives for an opponent's illegal move (7.4 b) and for a 10.2
+/// claim that is postponed or rejected.
+pub const TWO_MINUTES_MS: i64 = 2 * 60 * 1000;
+/// Time added to the opponent of a player whose draw claim is incorrect (9.5 b).
+pub const THREE_MINUTES_MS: i64 = 3 * 60 * 1000;
+const ONE_MINUTE_MS: i64 = 60 * 1000;
+/// 7.4 b: the third illegal move by the same player loses.
+pub const ILLEGAL_MOVES_THAT_LOSE: u8 = 3;
+/// 9.3: fifty moves by each player, counted in half-moves.
+pub const FIFTY_MOVE_PLIES: u32 = 100;
+/// 9.2: the same position for at least the third time.
+pub const REPETITIONS_FOR_CLAIM: usize = 3;
+
+/// How a game is set up: which Laws, which appendix, which clock.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RulesConfig {
+    pub edition: Edition,
+    pub play: PlayMode,
+    /// `None`: no clock (analysis, audits, casual play).
+    pub time_control: Option<TimeControl>,
+}
+
+/// The draw claims of Articles 9.2 and 9.3. `intended` is the move the claimant has written on his
+/// scoresheet and declared (the "a" forms); `None` claims the current position (the "b" forms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawClaim {
+    Repetition { intended: Option<Move> },
+    FiftyMoves { intended: Option<Move> },
+}
+
+impl DrawClaim {
+    pub fn article(self) -> Article {
+        match self {
+            DrawClaim::Repetition { intended: Some(_) } => Article::A9_2a,
+            DrawClaim::Repetition { intended: None } => Article::A9_2b,
+            DrawClaim::FiftyMoves { intended: Some(_) } => Article::A9_3a,
+            DrawClaim::FiftyMoves { intended: None } => Article::A9_3b,
+        }
+    }
+    fn intended(self) -> Option<Move> {
+        match self {
+            DrawClaim::Repetition { intended } | DrawClaim::FiftyMoves { intended } => intended,
+        }
+    }
+}
+
+/// The articles a claim can be made under, as written on a scoresheet or in a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Article {
+    A9_2a,
+    A9_2b,
+    A9_3a,
+    A9_3b,
+}
+
+impl Article {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Article::A9_2a => "9.2a",
+            Article::A9_2b => "9.2b",
+            Article::A9_3a => "9.3a",
+            Article::A9_3b => "9.3b",
+        }
+    }
+}
+
+impl std::fmt::Display for Article {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The arbiter's ruling on a 10.2 claim (quickplay finish). The game cannot judge "no effort to
+/// win by normal means"; it only applies the consequences.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuickplayRuling {
+    /// 10.2 a: the game is drawn.
+    Draw,
+    /// 10.2 b: decision postponed; the opponent may be given two extra minutes.
+    Postpone { extra_time_to_opponent: bool },
+    /// 10.2 c: claim rejected; the opponent gets two extra minutes.
+    Reject,
+}
+
+/// Everything that can happen to a game. Each comes with the time it happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// Start the clock of the player having the move (the start of play, Art. 6.5).
+    Start,
+    /// The player having the move completed `Move` (made on the board and, where the Laws require
+    /// it, the clock pressed). The move must be legal: illegal ones are reported with
+    /// [`Input::IllegalMove`] instead.
+    Move(Move),
+    /// `by` completed an illegal move that was noticed (7.4; in blitz, Appendix C).
+    IllegalMove {
+        by: Color,
+    },
+    /// Blitz (Appendix C): the opponent of an illegal mover claims the win before moving.
+    ClaimIllegalMove {
+        by: Color,
+    },
+    OfferDraw {
+        by: Color,
+    },
+    AcceptDraw {
+        by: Color,
+    },
+    DeclineDraw {
+        by: Color,
+    },
+    /// `by` touched a piece with the intention of moving or capturing it (rejects a draw offer made
+    /// to him, 9.1 a; ends his right to claim an illegal move, 12.2 / Appendix C).
+    Touch {
+        by: Color,
+        square: Square,
+    },
+    Resign {
+        by: Color,
+    },
+    Claim {
+        by: Color,
+        claim: DrawClaim,
+    },
+    /// A flag-fall claim (rapid and blitz: the flag has fallen only when validly claimed; in
+    /// standard play the assistant may point it out, F.9 e).
+    ClaimFlag {
+        by: Color,
+    },
+    /// 10.2: the player having the move, with less than two minutes, claims a draw.
+    ClaimQuickplayDraw {
+        by: Color,
+    },
+    /// The arbiter's ruling on the pending 10.2 claim.
+    QuickplayRuling(QuickplayRuling),
+    /// Time passes: in standard play a flag that has fallen is acted on.
+    Tick,
+    /// 6.12: the arbiter interrupts the game / lets it go on.
+    Pause,
+    Resume,
+    /// 6.13 / 6.14: the arbiter sets a clock or the move counter.
+    SetClock {
+        side: Color,
+        remaining_ms: i64,
+    },
+    AdjustClock {
+        side: Color,
+        delta_ms: i64,
+    },
+    SetMoveCounter {
+        side: Color,
+        moves: u32,
+    },
+    /// The answer to an [`Event::AnalysisNeeded`].
+    Verdict {
+        ticket: u64,
+        mateability: Mateability,
+    },
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndReason {
+    Checkmate,
+    Resignation,
+    Stalemate,
+    /// 5.2 b / 9.6: neither player can mate by any series of legal moves.
+    DeadPosition,
+    /// 9.1: the players agreed.
+    Agreement,
+    Claim(Article),
+    /// 6.9 / Appendix B: a flag fell and the opponent can mate (loss) or cannot (draw).
+    FlagFall {
+        flagged: Color,
+    },
+    /// 6.11 in a quickplay finish, or Appendix B: both flags down.
+    BothFlags,
+    /// 7.4 b: the third illegal move.
+    IllegalMoves {
+        offender: Color,
+    },
+    /// Appendix C: the opponent of an illegal mover claimed the win.
+    IllegalMoveClaimed {
+        offender: Color,
+    },
+    /// 10.2 a.
+    QuickplayDraw,
+}
+
+impl EndReason {
+    /// The PGN `Termination` tag value.
+    pub fn termination(self) -> &'static str {
+        match self {
+            EndReason::FlagFall { .. } | EndReason::BothFlags => "time forfeit",
+            EndReason::IllegalMoves { .. } | EndReason::IllegalMoveClaimed { .. } => {
+                "rules infraction"
+            }
+            EndReason::QuickplayDraw => "adjudication",
+            _ => "normal",
+        }
+    }
+
+    /// A short description for people, e.g. in the audit report or a scoresheet footer.
+    pub fn describe(self) -> String {
+        match self {
+            EndReason::Checkmate => "checkmate".into(),
+            EndReason::Resignation => "resignation".into(),
+            EndReason::Stalemate => "stalemate".into(),
+            EndReason::DeadPosition => "dead position (neither side can mate)".into(),
+            EndReason::Agreement => "draw by agreement".into(),
+            EndReason::Claim(article) => format!("correct claim under {article}"),
+            EndReason::FlagFall { flagged } => format!("{flagged}'s flag fell"),
+            EndReason::BothFlags => "both flags fell".into(),
+            EndReason::IllegalMoves { offender } => format!("third illegal move by {offender}"),
+            EndReason::IllegalMoveClaimed { offender } => {
+                format!("illegal move by {offender} claimed")
+            }
+            EndReason::QuickplayDraw => "draw on a 10.2 claim".into(),
+        }
+    }
+}
+
+/// The end of a game: the result the Laws give, why, at which ply and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameEnd {
+    pub outcome: KnownOutcome,
+    pub reason: EndReason,
+    /// Half-moves played when the game ended.
+    pub ply: usize,
+    pub at: Millis,
+}
+
+/// What the Laws made of an input. Later layers turn these into announcements and records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    ClockStarted {
+        side: Color,
+    },
+    MovePlayed {
+        ply: usize,
+        side: Color,
+        san: String,
+    },
+    DrawOffered {
+        by: Color,
+    },
+    DrawDeclined {
+        by: Color,
+    },
+    ClaimUpheld {
+        by: Color,
+        article: Article,
+    },
+    /// An incorrect claim (9.5 b): the time changes made and the move the claimant must now play.
+    ClaimRejected {
+        by: Color,
+        article: Article,
+        opponent_bonus_ms: i64,
+        claimant_remaining_ms: Option<i64>,
+        must_play: Option<String>,
+    },
+    /// 7.4 b: two extra minutes to the opponent of the illegal mover (count = his illegal moves so far).
+    IllegalMovePenalty {
+        offender: Color,
+        count: u8,
+        bonus_ms: i64,
+    },
+    /// Appendix C: the opponent may now claim the illegal move (until he touches a piece).
+    IllegalMoveClaimable {
+        offender: Color,
+    },
+    /// The flag fell (or was validly claimed); the result follows, possibly after an analysis.
+    FlagFell {
+        side: Color,
+    },
+    /// An incorrect flag claim (rapid/blitz): the opponent's flag was still up, or the claimant's
+    /// own had fallen too (then [`EndReason::BothFlags`] follows).
+    FlagClaimRejected {
+        by: Color,
+    },
+    QuickplayClaimed {
+        by: Color,
+    },
+    QuickplayPostponed {
+        bonus_ms: i64,
+    },
+    QuickplayRejected {
+        bonus_ms: i64,
+    },
+    ClocksPaused,
+    ClocksResumed,
+    ClockSet {
+        side: Color,
+        remaining_ms: i64,
+    },
+    /// The game needs to know whether `query.side` can still mate; answer with
+    /// [`Input::Verdict`] carrying the same ticket.
+    AnalysisNeeded {
+        ticket: u64,
+        query: Query,
+    },
+    GameEnded(GameEnd),
+}
+
+/// Why an input was refused. Nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RulesError {
+    #[error("the game is over ({0}); nothing more can be played")]
+    GameOver(String),
+    #[error("it is {to_move}'s move, not {by}'s")]
+    NotYourMove { by: Color, to_move: Color },
+    #[error("{uci} is not a legal move in {fen}")]
+    IllegalMove { uci: String, fen: String },
+    #[error("the clocks are paused by the arbiter; resume them first")]
+    Paused,
+    #[error("the clocks are not paused")]
+    NotPaused,
+    #[error("this game has no clock")]
+    NoClock,
+    #[error("the clock has already been started")]
+    AlreadyStarted,
+    #[error("there is no draw offer from {0}'s opponent to answer")]
+    NoDrawOffer(Color),
+    #[error("after an incorrect claim the intended move {0} must be played (9.5 b)")]
+    MustPlayIntendedMove(String),
+    #[error("{by} may claim an illegal move only right after it and before touching a piece")]
+    NothingToClaim { by: Color },
+    #[error("10.2 does not apply: {0}")]
+    QuickplayNotApplicable(&'static str),
+    #[error("there is no pending 10.2 claim to rule on")]
+    NoQuickplayClaim,
+    #[error("no analysis with ticket {0} is pending")]
+    UnknownTicket(u64),
+}
+
+/// One completed move as both scoresheets record it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRecord {
+    pub side: Color,
+    pub mv: Move,
+    pub san: SanPlus,
+    /// When the move was completed.
+    pub at: Millis,
+    /// Both clocks right after the move (None without a clock).
+    pub clocks_after: Option<ByColor<i64>>,
+}
+
+/// A draw offer as written on the scoresheets (`(=)`, 9.1 b), after `after_ply` half-moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OfferRecord {
+    pub by: Color,
+    pub after_ply: usize,
+    pub at: Millis,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PendingOffer {
+    by: Color,
+}
+
+/// A result waiting for a mateability verdict: `loser` loses unless `winner` cannot mate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PendingEnd {
+    ticket: u64,
+    loser: Color,
+    reason: EndReason,
+    ply: usize,
+    at: Millis,
+}
+
+/// The game's state. See the module docs.
+#[derive(Debug, Clone)]
+pub struct Game {
+    config: RulesConfig,
+    start: Chess,
+    position: Chess,
+    moves: Vec<MoveRecord>,
+    /// FIDE 9.2 identity of every position so far, the start included.
+    history: History,
+    clock: Option<Clock>,
+    started: bool,
+    offer: Option<PendingOffer>,
+    offers: Vec<OfferRecord>,
+    illegal_moves: ByColor<u8>,
+    /// Blitz: the player whose illegal move his opponent may still claim.
+    illegal_claimable: Option<Color>,
+    must_play: Option<Move>,
+    quickplay_claim: Option<Color>,
+    pending_end: Option<PendingEnd>,
+    /// Dead-position analyses in flight: ticket -> (ply it was asked at, side asked about).
+    dead_checks: Vec<(u64, usize, Color)>,
+    dead_answers: Vec<(usize, Color, Mateability)>,
+    next_ticket: u64,
+    end: Option<GameEnd>,
+}
+
+impl Game {
+    /// A game from the standard starting position.
+    pub fn new(config: RulesConfig) -> Game {
+        Game::from_position(config, Chess::default())
+    }
+
+    /// A game from any legal position (a FEN start, an adjourned game, a study).
+    pub fn from_position(config: RulesConfig, start: Chess) -> Game {
+        let clock = config.time_control.clone().map(Clock::new);
+        Game {
+            config,
+            history: History::new(&start),
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            clock,
+            started: false,
+            offer: None,
+            offers: Vec::new(),
+            illegal_moves: ByColor::new_with(|_| 0),
+            illegal_claimable: None,
+            must_play: None,
+            quickplay_claim: None,
+            pending_end: None,
+            dead_checks: Vec::new(),
+            dead_answers: Vec::new(),
+            next_ticket: 1,
+            end: None,
+        }
+    }
+
+    pub fn config(&self) -> &RulesConfig {
+        &self.config
+    }
+    pub fn start_position(&self) -> &Chess {
+        &self.start
+    }
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+    pub fn moves(&self) -> &[MoveRecord] {
+        &self.moves
+    }
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+    pub fn to_move(&self) -> Color {
+        self.position.turn()
+    }
+    pub fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
+    }
+    pub fn end(&self) -> Option<&GameEnd> {
+        self.end.as_ref()
+    }
+    pub fn is_over(&self) -> bool {
+        self.end.is_some() || self.pending_end.is_some()
+    }
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.offer.map(|o| o.by)
+    }
+    pub fn offers(&self) -> &[OfferRecord] {
+        &self.offers
+    }
+    pub fn illegal_move_count(&self, side: Color) -> u8 {
+        *self.illegal_moves.get(side)
+    }
+    /// The move the player having the move must make after an incorrect "a" claim.
+    pub fn must_play(&self) -> Option<Move> {
+        self.must_play
+    }
+
+    /// How often the current position has occurred, this occurrence included (9.2).
+    pub fn repetitions(&self) -> usize {
+        self.history.occurrences(&self.position)
+    }
+
+    /// Whether `claim` by the player having the move would be correct now (9.2, 9.3). An intended
+    /// move that is illegal makes the claim incorrect.
+    pub fn claim_is_correct(&self, claim: DrawClaim) -> bool {
+        claim_is_correct(&self.position, &self.history, claim)
+    }
+
+    /// Every claim the player having the move could make correctly now, with the intended move
+    /// for the "a" forms (one entry per qualifying move, in legal-move order).
+    pub fn available_claims(&self) -> Vec<DrawClaim> {
+        available_claims(&self.position, &self.history)
+    }
+
+    /// The result the Laws give if `side`'s flag fell now, in the current position (6.9): a loss,
+    /// unless the opponent cannot mate by any series of legal moves. `None` if that cannot be
+    /// decided (the search gave up): the arbiter rules.
+    pub fn flag_result(&self, side: Color) -> Option<KnownOutcome> {
+        match dead::solve(&Query {
+            position: self.position.clone(),
+            side: side.other(),
+        }) {
+            Mateability::CanMate => Some(KnownOutcome::Decisive {
+                winner: side.other(),
+            }),
+            Mateability::CannotMate => Some(KnownOutcome::Draw),
+            Mateability::Undecided => None,
+        }
+    }
+
+    /// Apply one input at time `now`. On error nothing has changed.
+    pub fn apply(&mut self, input: Input, now: Millis) -> Result<Vec<Event>, RulesError> {
+        // Work on a copy so that a refused input leaves no trace; games are small.
+        let mut next = self.clone();
+        let mut events = Vec::new();
+        next.apply_inner(input, now, &mut events)?;
+        *self = next;
+        Ok(events)
+    }
+
+    /// Answer every pending analysis synchronously with [`dead::solve`]. For tools and tests; the
+    /// daemon runs the searches off its main loop instead.
+    pub fn resolve_analyses(&mut self, now: Millis) -> Vec<Event> {
+        let mut events = Vec::new();
+        loop {
+            let pending = events.iter().rev().find_map(|e| match e {
+                Event::AnalysisNeeded { ticket, query } => Some((*ticket, query.clone())),
+                _ => None,
+            });
+            let request = pending
+                .filter(|(ticket, _)| self.ticket_pending(*ticket))
+                .or_else(|| self.pending_queries().into_iter().next());
+            let Some((ticket, query)) = request else {
+                break;
+            };
+            let mateability = dead::solve(&query);
+            match self.apply(
+                Input::Verdict {
+                    ticket,
+                    mateability,
+                },
+                now,
+            ) {
+                Ok(more) => events.extend(more),
+                Err(_) => break,
+            }
+        }
+        events
+    }
+
+    /// The analyses the game is waiting for.
+    pub fn pending_queries(&self) -> Vec<(u64, Query)> {
+        let mut out = Vec::new();
+        if let Some(p) = &self.pending_end {
+            out.push((
+                p.ticket,
+                Query {
+                    position: self.position.clone(),
+                    side: p.loser.other(),
+                },
+            ));
+        }
+        for &(ticket, ply, side) in &self.dead_checks {
+            if ply == self.ply() {
+                out.push((
+                    ticket,
+                    Query {
+                        position: self.position.clone(),
+                        side,
+                    },
+                ));
+            }
+        }
+        out
+    }
+
+    fn ticket_pending(&self, ticket: u64) -> bool {
+        self.pending_end
+            .as_ref()
+            .is_some_and(|p| p.ticket == ticket)
+            || self.dead_checks.iter().any(|&(t, ..)| t == ticket)
+    }
+
+    fn apply_inner(
+        &mut self,
+        input: Input,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        if let Input::Verdict {
+            ticket,
+            mateability,
+        } = input
+        {
+            return self.verdict(ticket, mateability, now, events);
+        }
+        if let Some(end) = &self.end {
+            return Err(RulesError::GameOver(end.reason.describe()));
+        }
+        if self.pending_end.is_some() {
+            return Err(RulesError::GameOver("the result awaits an analysis".into()));
+        }
+        if self.clock.as_ref().is_some_and(Clock::is_paused)
+            && !matches!(
+                input,
+                Input::Resume
+                    | Input::SetClock { .. }
+                    | Input::AdjustClock { .. }
+                    | Input::SetMoveCounter { .. }
+                    | Input::Resign { .. }
+                    | Input::OfferDraw { .. }
+                    | Input::AcceptDraw { .. }
+                    | Input::DeclineDraw { .. }
+            )
+        {
+            return Err(RulesError::Paused);
+        }
+        match input {
+            Input::Start => {
+                let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
+                if self.started {
+                    return Err(RulesError::AlreadyStarted);
+                }
+                let side = self.position.turn();
+                clock.start(side, now);
+                self.started = true;
+                events.push(Event::ClockStarted { side });
+            }
+            Input::Move(m) => self.play(m, now, events)?,
+            Input::IllegalMove { by } => self.illegal_move(by, now, events)?,
+            Input::ClaimIllegalMove { by } => {
+                if self.illegal_claimable != Some(by.other()) {
+                    return Err(RulesError::NothingToClaim { by });
+                }
+                self.stop_clock(now);
+                self.illegal_claimable = None;
+                self.lose_unless_opponent_cannot_mate(
+                    by.other(),
+                    EndReason::IllegalMoveClaimed {
+                        offender: by.other(),
+                    },
+                    now,
+                    events,
+                );
+            }
+            Input::OfferDraw { by } => {
+                // An offer stands until answered; a second one from the same player changes nothing
+                // but is written down again, as the player did offer again.
+                self.offer = Some(PendingOffer { by });
+                self.offers.push(OfferRecord {
+                    by,
+                    after_ply: self.ply(),
+                    at: now,
+                });
+                events.push(Event::DrawOffered { by });
+            }
+            Input::AcceptDraw { by } => {
+                if self.offer.map(|o| o.by) != Some(by.other()) {
+                    return Err(RulesError::NoDrawOffer(by));
+                }
+                self.finish(KnownOutcome::Draw, EndReason::Agreement, now, events);
+            }
+            Input::DeclineDraw { by } => {
+                if self.offer.map(|o| o.by) != Some(by.other()) {
+                    return Err(RulesError::NoDrawOffer(by));
+                }
+                self.offer = None;
+                events.push(Event::DrawDeclined { by });
+            }
+            Input::Touch { by, square: _ } => {
+                self.touched(by, events);
+            }
+            Input::Resign { by } => {
+                self.finish(
+                    KnownOutcome::Decisive { winner: by.other() },
+                    EndReason::Resignation,
+                    now,
+                    events,
+                );
+            }
+            Input::Claim { by, claim } => self.claim(by, claim, now, events)?,
+            Input::ClaimFlag { by } => self.claim_flag(by, now, events),
+            Input::Tick => self.tick(now, events),
+            Input::ClaimQuickplayDraw { by } => self.claim_quickplay(by, now, events)?,
+            Input::QuickplayRuling(ruling) => self.quickplay_ruling(ruling, now, events)?,
+            Input::Pause => {
+                let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
+                clock.pause(now).map_err(|_| RulesError::Paused)?;
+                events.push(Event::ClocksPaused);
+            }
+            Input::Resume => {
+                let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
+                clock.resume(now).map_err(|_| RulesError::NotPaused)?;
+                events.push(Event::ClocksResumed);
+            }
+            Input::SetClock { side, remaining_ms } => {
+                let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
+                clock.set_remaining(side, remaining_ms, now);
+                events.push(Event::ClockSet { side, remaining_ms });
+            }
+            Input::AdjustClock { side, delta_ms } => {
+                let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
+                clock.add_time(side, delta_ms, now);
+                events.push(Event::ClockSet {
+                    side,
+                    remaining_ms: clock.remaining(side, now),
+                });
+            }
+            Input::SetMoveCounter { side, moves } => {
+                let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
+                clock.set_moves_completed(side, moves);
+            }
+            Input::Verdict { .. } => unreachable!("handled above"),
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, m: Move, now: Millis, events: &mut Vec<Event>) -> Result<(), RulesError> {
+        if !self.position.is_legal(m) {
+            return Err(RulesError::IllegalMove {
+                uci: m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                fen: Fen::from_position(&self.position, EnPassantMode::Legal).to_string(),
+            });
+        }
+        if let Some(required) = self.must_play
+            && required != m
+        {
+            return Err(RulesError::MustPlayIntendedMove(
+                SanPlus::from_move(self.position.clone(), required).to_string(),
+            ));
+        }
+        let side = self.position.turn();
+        // Making a move is touching a piece: it rejects an offer made to the mover and ends his
+        // right to claim the opponent's illegal move.
+        self.touched(side, events);
+        self.must_play = None;
+        self.quickplay_claim = None;
+        let san = SanPlus::from_move_and_play_unchecked(&mut self.position, m);
+        self.history.push(&self.position);
+        self.dead_checks.clear();
+        self.dead_answers.clear();
+        let mut clocks_after = None;
+        if let Some(clock) = self.clock.as_mut() {
+            if clock.running() == Some(side) {
+                // The press can only fail when nothing runs, which we just ruled out.
+                let _ = clock.press(now);
+            } else if self.position.outcome().is_unknown() {
+                clock.start(side.other(), now);
+                self.started = true;
+            }
+            clocks_after = Some(ByColor::new_with(|c| clock.remaining(c, now)));
+        }
+        self.moves.push(MoveRecord {
+            side,
+            mv: m,
+            san,
+            at: now,
+            clocks_after,
+        });
+        events.push(Event::MovePlayed {
+            ply: self.ply(),
+            side,
+            san: san.to_string(),
+        });
+
+        // 5.1 a, 5.2 a, 5.2 b: the move that ends the game ends it at once.
+        if self.position.is_checkmate() {
+            self.finish(
+                KnownOutcome::Decisive { winner: side },
+                EndReason::Checkmate,
+                now,
+                events,
+            );
+        } else if self.position.is_stalemate() {
+            self.finish(KnownOutcome::Draw, EndReason::Stalemate, now, events);
+        } else if dead::is_dead_quick(&self.position) {
+            self.finish(KnownOutcome::Draw, EndReason::DeadPosition, now, events);
+        } else {
+            // The cheap test could not prove the position dead; ask for the complete search for
+            // each side it could not settle. An undecided or late answer never ends the game.
+            for side in Color::ALL {
+                match dead::quick(&self.position, side) {
+                    Some(Mateability::CannotMate) => {
+                        self.dead_answers
+                            .push((self.ply(), side, Mateability::CannotMate))
+                    }
+                    _ => {
+                        let ticket = self.ticket();
+                        self.dead_checks.push((ticket, self.ply(), side));
+                        events.push(Event::AnalysisNeeded {
+                            ticket,
+                            query: Query {
+                                position: self.position.clone(),
+                                side,
+                            },
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn touched(&mut self, by: Color, events: &mut Vec<Event>) {
+        if self.offer.map(|o| o.by) == Some(by.other()) {
+            self.offer = None;
+            events.push(Event::DrawDeclined { by });
+        }
+        if self.illegal_claimable == Some(by.other()) {
+            self.illegal_claimable = None;
+        }
+    }
+
+    fn illegal_move(
+        &mut self,
+        by: Color,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        if self.config.play == PlayMode::Blitz {
+            // Appendix C: no extra time; the opponent may claim before he moves.
+            self.illegal_claimable = Some(by);
+            events.push(Event::IllegalMoveClaimable { offender: by });
+            return Ok(());
+        }
+        // 7.4 a: the position before the irregularity is reinstated. The record only ever holds
+        // legal moves, so it already is; the offender's clock goes on running.
+        let count = self.illegal_moves.get_mut(by);
+        *count = count.saturating_add(1);
+        let count = *count;
+        if count >= ILLEGAL_MOVES_THAT_LOSE {
+            self.stop_clock(now);
+            if self
+                .config
+                .edition
+                .rules()
+                .third_illegal_move_drawn_if_opponent_cannot_mate
+            {
+                self.lose_unless_opponent_cannot_mate(
+                    by,
+                    EndReason::IllegalMoves { offender: by },
+                    now,
+                    events,
+                );
+            } else {
+                self.finish(
+                    KnownOutcome::Decisive { winner: by.other() },
+                    EndReason::IllegalMoves { offender: by },
+                    now,
+                    events,
+                );
+            }
+        } else {
+            let bonus_ms = if let Some(clock) = self.clock.as_mut() {
+                clock.add_time(by.other(), TWO_MINUTES_MS, now);
+                TWO_MINUTES_MS
+            } else {
+                0
+            };
+            events.push(Event::IllegalMovePenalty {
+                offender: by,
+                count,
+                bonus_ms,
+            });
+        }
+        Ok(())
+    }
+
+    fn claim(
+        &mut self,
+        by: Color,
+        claim: DrawClaim,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        let to_move = self.position.turn();
+        if by != to_move {
+            return Err(RulesError::NotYourMove { by, to_move });
+        }
+        // 9.5: the claimant stops both clocks.
+        let was_running = self.stop_clock(now);
+        let article = claim.article();
+        if self.claim_is_correct(claim) {
+            events.push(Event::ClaimUpheld { by, article });
+            self.finish(KnownOutcome::Draw, EndReason::Claim(article), now, events);
+            return Ok(());
+        }
+        // 9.5 b: three minutes to the opponent; the 2001 text also cuts the claimant's time.
+        let mut claimant_remaining_ms = None;
+        let mut opponent_bonus_ms = 0;
+        if let Some(clock) = self.clock.as_mut() {
+            clock.add_time(by.other(), THREE_MINUTES_MS, now);
+            opponent_bonus_ms = THREE_MINUTES_MS;
+            if self
+                .config
+                .edition
+                .rules()
+                .incorrect_claim_costs_claimant_time
+            {
+                let left = clock.remaining(by, now);
+                let reduced = incorrect_claim_reduction(left);
+                if reduced != left {
+                    clock.set_remaining(by, reduced, now);
+                }
+                claimant_remaining_ms = Some(reduced);
+            }
+            if was_running {
+                clock.start(by, now);
+            }
+        }
+        let intended = claim.intended().filter(|&m| self.position.is_legal(m));
+        self.must_play = intended;
+        events.push(Event::ClaimRejected {
+            by,
+            article,
+            opponent_bonus_ms,
+            claimant_remaining_ms,
+            must_play: intended.map(|m| SanPlus::from_move(self.position.clone(), m).to_string()),
+        });
+        // 9.1 c: a claim counts as a draw offer, which the opponent may still accept.
+        self.offer = Some(PendingOffer { by });
+        self.offers.push(OfferRecord {
+            by,
+            after_ply: self.ply(),
+            at: now,
+        });
+        events.push(Event::DrawOffered { by });
+        Ok(())
+    }
+
+    fn claim_flag(&mut self, by: Color, now: Millis, events: &mut Vec<Event>) {
+        let Some(clock) = self.clock.as_ref() else {
+            events.push(Event::FlagClaimRejected { by });
+            return;
+        };
+        let theirs = clock.flag_fallen(by.other(), now);
+        let mine = clock.flag_fallen(by, now);
+        match self.config.play {
+            PlayMode::Standard => {
+                // The flag rules itself in standard play; a claim just makes us look now.
+                if !theirs && !mine {
+                    events.push(Event::FlagClaimRejected { by });
+                }
+                self.tick(now, events);
+            }
+            PlayMode::Rapid | PlayMode::Blitz => {
+                // Appendix B: the claimant stops the clocks; the claim succeeds only if his own
+                // flag is still up and his opponent's is down. Both down is a draw.
+                self.stop_clock(now);
+                match (theirs, mine) {
+                    (true, false) => {
+                        events.push(Event::FlagFell { side: by.other() });
+                        self.lose_unless_opponent_cannot_mate(
+                            by.other(),
+                            EndReason::FlagFall {
+                                flagged: by.other(),
+                            },
+                            now,
+                            events,
+                        );
+                    }
+                    (true, true) => {
+                        events.push(Event::FlagClaimRejected { by });
+                        self.finish(KnownOutcome::Draw, EndReason::BothFlags, now, events);
+                    }
+                    (false, _) => {
+                        events.push(Event::FlagClaimRejected { by });
+                        // The game goes on: restart the clock of the player having the move.
+                        if let Some(clock) = self.clock.as_mut() {
+                            clock.start(self.position.turn(), now);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn tick(&mut self, now: Millis, events: &mut Vec<Event>) {
+        if self.config.play != PlayMode::Standard {
+            // Appendices B and C: the arbiter refrains from signalling a flag fall.
+            return;
+        }
+        let Some(clock) = self.clock.as_ref() else {
+            return;
+        };
+        let white = clock.flag_fallen(Color::White, now);
+        let black = clock.flag_fallen(Color::Black, now);
+        if white && black {
+            // 6.11: both flags down. In a quickplay finish that is a draw. Otherwise the first flag
+            // decides when it can be established, and our clock records the instants it ran down
+            // itself; only when the arbiter set both clocks below zero by hand can it not, and
+            // then the game goes on.
+            if self.in_quickplay_finish() {
+                self.stop_clock(now);
+                self.finish(KnownOutcome::Draw, EndReason::BothFlags, now, events);
+            } else if let Some((first, _)) = clock.first_flag(now) {
+                self.flag(first, now, events);
+            }
+        } else if white {
+            self.flag(Color::White, now, events);
+        } else if black {
+            self.flag(Color::Black, now, events);
+        }
+    }
+
+    fn flag(&mut self, side: Color, now: Millis, events: &mut Vec<Event>) {
+        // The flag fell at a precise instant, possibly before `now`: the clocks stop there.
+        self.stop_clock(now);
+        events.push(Event::FlagFell { side });
+        self.lose_unless_opponent_cannot_mate(
+            side,
+            EndReason::FlagFall { flagged: side },
+            now,
+            events,
+        );
+    }
+
+    /// Whether every remaining move must be made in the current period (10.1) for both players.
+    fn in_quickplay_finish(&self) -> bool {
+        self.clock
+            .as_ref()
+            .is_some_and(|c| Color::ALL.iter().all(|&s| c.moves_to_control(s).is_none()))
+    }
+
+    fn claim_quickplay(
+        &mut self,
+        by: Color,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        if self.config.play == PlayMode::Blitz {
+            return Err(RulesError::QuickplayNotApplicable(
+                "it does not apply in blitz (Appendix C)",
+            ));
+        }
+        let to_move = self.position.turn();
+        if by != to_move {
+            return Err(RulesError::NotYourMove { by, to_move });
+        }
+        let clock = self.clock.as_ref().ok_or(RulesError::NoClock)?;
+        if clock.moves_to_control(by).is_some() {
+            return Err(RulesError::QuickplayNotApplicable(
+                "the game is not in its quickplay finish (a period with a move count)",
+            ));
+        }
+        let left = clock.remaining(by, now);
+        if left >= TWO_MINUTES_MS {
+            return Err(RulesError::QuickplayNotApplicable(
+                "the claimant has two minutes or more left",
+            ));
+        }
+        if left <= 0 {
+            return Err(RulesError::QuickplayNotApplicable(
+                "the claimant's flag has already fallen",
+            ));
+        }
+        self.stop_clock(now);
+        self.quickplay_claim = Some(by);
+        // 9.1 c: a 10.2 claim counts as a draw offer.
+        self.offer = Some(PendingOffer { by });
+        self.offers.push(OfferRecord {
+            by,
+            after_ply: self.ply(),
+            at: now,
+        });
+        events.push(Event::QuickplayClaimed { by });
+        Ok(())
+    }
+
+    fn quickplay_ruling(
+        &mut self,
+        ruling: QuickplayRuling,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        let by = self.quickplay_claim.ok_or(RulesError::NoQuickplayClaim)?;
+        match ruling {
+            QuickplayRuling::Draw => {
+                self.finish(KnownOutcome::Draw, EndReason::QuickplayDraw, now, events);
+                return Ok(());
+            }
+            QuickplayRuling::Postpone {
+                extra_time_to_opponent,
+            } => {
+                let bonus_ms = if extra_time_to_opponent {
+                    TWO_MINUTES_MS
+                } else {
+                    0
+                };
+                self.bonus(by.other(), bonus_ms, now);
+                events.push(Event::QuickplayPostponed { bonus_ms });
+                // The arbiter may still declare the draw later (10.2 b): keep the claim open.
+            }
+            QuickplayRuling::Reject => {
+                self.bonus(by.other(), TWO_MINUTES_MS, now);
+                self.quickplay_claim = None;
+                events.push(Event::QuickplayRejected {
+                    bonus_ms: TWO_MINUTES_MS,
+                });
+            }
+        }
+        if let Some(clock) = self.clock.as_mut()
+            && clock.running().is_none()
+        {
+            clock.start(self.position.turn(), now);
+        }
+        Ok(())
+    }
+
+    fn bonus(&mut self, side: Color, ms: i64, now: Millis) {
+        if let Some(clock) = self.clock.as_mut()
+            && ms != 0
+        {
+            clock.add_time(side, ms, now);
+        }
+    }
+
+    fn verdict(
+        &mut self,
+        ticket: u64,
+        mateability: Mateability,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        if let Some(pending) = self.pending_end.clone()
+            && pending.ticket == ticket
+        {
+            self.pending_end = None;
+            let outcome = match mateability {
+                Mateability::CannotMate => KnownOutcome::Draw,
+                // The Laws' default is the loss; only a proof that the opponent cannot mate
+                // turns it into a draw. An undecided search therefore leaves the loss.
+                Mateability::CanMate | Mateability::Undecided => KnownOutcome::Decisive {
+                    winner: pending.loser.other(),
+                },
+            };
+            let end = GameEnd {
+                outcome,
+                reason: pending.reason,
+                ply: pending.ply,
+                at: pending.at,
+            };
+            self.end = Some(end);
+            events.push(Event::GameEnded(end));
+            return Ok(());
+        }
+        let Some(index) = self.dead_checks.iter().position(|&(t, ..)| t == ticket) else {
+            return Err(RulesError::UnknownTicket(ticket));
+        };
+        let (_, ply, side) = self.dead_checks.remove(index);
+        if ply != self.ply() || self.end.is_some() {
+            return Ok(()); // a late answer about a position that is gone
+        }
+        self.dead_answers.push((ply, side, mateability));
+        let dead = Color::ALL.iter().all(|&s| {
+            self.dead_answers
+                .iter()
+                .any(|&(p, side, m)| p == ply && side == s && m == Mateability::CannotMate)
+        });
+        if dead {
+            let at = self.moves.last().map_or(now, |m| m.at);
+            self.finish_at(KnownOutcome::Draw, EndReason::DeadPosition, at, events);
+        }
+        Ok(())
+    }
+
+    /// `loser` loses unless his opponent cannot mate by any series of legal moves, then it is a draw
+    /// (6.9, Appendix C, 7.4 b in 2005). Decided now when the cheap test can; otherwise the result
+    /// waits for an analysis (the clocks are already stopped).
+    fn lose_unless_opponent_cannot_mate(
+        &mut self,
+        loser: Color,
+        reason: EndReason,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) {
+        let winner = loser.other();
+        if dead::quick(&self.position, winner) == Some(Mateability::CannotMate) {
+            self.finish(KnownOutcome::Draw, reason, now, events);
+            return;
+        }
+        let ticket = self.ticket();
+        self.pending_end = Some(PendingEnd {
+            ticket,
+            loser,
+            reason,
+            ply: self.ply(),
+            at: now,
+        });
+        events.push(Event::AnalysisNeeded {
+            ticket,
+            query: Query {
+                position: self.position.clone(),
+                side: winner,
+            },
+        });
+    }
+
+    fn finish(
+        &mut self,
+        outcome: KnownOutcome,
+        reason: EndReason,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) {
+        self.finish_at(outcome, reason, now, events);
+    }
+
+    fn finish_at(
+        &mut self,
+        outcome: KnownOutcome,
+        reason: EndReason,
+        at: Millis,
+        events: &mut Vec<Event>,
+    ) {
+        self.stop_clock(at);
+        self.offer = None;
+        self.dead_checks.clear();
+        let end = GameEnd {
+            outcome,
+            reason,
+            ply: self.ply(),
+            at,
+        };
+        self.end = Some(end);
+        events.push(Event::GameEnded(end));
+    }
+
+    /// Stop whichever clock runs; returns whether one was running.
+    fn stop_clock(&mut self, now: Millis) -> bool {
+        match self.clock.as_mut() {
+            Some(clock) if clock.running().is_some() => {
+                clock.stop(now);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn ticket(&mut self) -> u64 {
+        let t = self.next_ticket;
+        self.next_ticket += 1;
+        t
+    }
+
+    /// PGN of the game so far (Seven Tag Roster from `tags`, `[%clk]` comments, `(=)` for offers,
+    /// the result and a `Termination` tag once the game is over).
+    pub fn to_pgn(&self, tags: &[(String, String)]) -> String {
+        let moves: Vec<pgn::ExportMove> = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, r)| pgn::ExportMove {
+                san: r.san,
+                clock_ms: r.clocks_after.as_ref().map(|c| *c.get(r.side)),
+                draw_offer: self.offers.iter().any(|o| o.after_ply == i + 1),
+            })
+            .collect();
+        let result = match self.end.map(|e| e.outcome) {
+            Some(outcome) => outcome.to_string(),
+            None => "*".to_string(),
+        };
+        let start = (self.start != Chess::default()).then_some(&self.start);
+        pgn::write_pgn(&pgn::Export {
+            tags,
+            start,
+            moves: &moves,
+            result: &result,
+            termination: self.end.map(|e| e.reason.termination()),
+        })
+    }
+
+    /// The scoresheet of `owner`: the same moves and offers as the game, with his own and his
+    /// opponent's clock after each move.
+    pub fn scoresheet(&self, owner: Color) -> Scoresheet {
+        Scoresheet {
+            owner,
+            entries: self
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, r)| ScoresheetEntry {
+                    ply: i + 1,
+                    san: r.san.to_string(),
+                    clocks_after: r.clocks_after,
+                    draw_offer: self
+                        .offers
+                        .iter()
+                        .find(|o| o.after_ply == i + 1)
+                        .map(|o| o.by),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One player's scoresheet (Art. 8): his record of both players' moves, the draw offers and the
+/// clock times. Later layers compare the two players' sheets (Appendix F.8).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scoresheet {
+    pub owner: Color,
+    pub entries: Vec<ScoresheetEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoresheetEntry {
+    pub ply: usize,
+    pub san: String,
+    pub clocks_after: Option<ByColor<i64>>,
+    pub draw_offer: Option<Color>,
+}
+
+impl Scoresheet {
+    /// The number of leading moves on which two scoresheets agree (the last ply both agree on).
+    pub fn agreed_plies(&self, other: &Scoresheet) -> usize {
+        self.entries
+            .iter()
+            .zip(&other.entries)
+            .take_while(|(a, b)| a.san == b.san)
+            .count()
+    }
+}
+
+/// 9.5 b (2001): more than two minutes: lose half, at most three minutes; between one and two
+/// minutes: left with one minute; less than one minute: unchanged.
+pub fn incorrect_claim_reduction(remaining_ms: i64) -> i64 {
+    if remaining_ms > TWO_MINUTES_MS {
+        remaining_ms - (remaining_ms / 2).min(THREE_MINUTES_MS)
+    } else if remaining_ms > ONE_MINUTE_MS {
+        ONE_MINUTE_MS
+    } else {
+        remaining_ms
+    }
+}
+
+/// Whether `claim` by the player having the move in `position` is correct, given the positions
+/// that occurred before (`history` includes `position` itself as its last entry).
+pub fn claim_is_correct(position: &Chess, history: &History, claim: DrawClaim) -> bool {
+    if position.is_game_over() {
+        return false;
+    }
+    if let Some(intended) = claim.intended()
+        && !position.is_legal(intended)
+    {
+        return false;
+    }
+    match claim {
+        DrawClaim::Repetition { intended: None } => {
+            history.occurrences(position) >= REPETITIONS_FOR_CLAIM
+        }
+        DrawClaim::Repetition { intended: Some(m) } => {
+            let mut after = position.clone();
+            after.play_unchecked(m);
+            history.occurrences(&after) + 1 >= REPETITIONS_FOR_CLAIM
+        }
+        DrawClaim::FiftyMoves { intended: None } => position.halfmoves() >= FIFTY_MOVE_PLIES,
+        DrawClaim::FiftyMoves { intended: Some(m) } => {
+            // Only a move that is neither a capture nor a pawn move keeps the count going.
+            let mut after = position.clone();
+            after.play_unchecked(m);
+            after.halfmoves() >= FIFTY_MOVE_PLIES
+        }
+    }
+}
+
+/// Every correct claim for the player having the move in `position`: the "b" forms first, then
+/// the "a" forms with each qualifying intended move, in legal-move order.
+pub fn available_claims(position: &Chess, history: &History) -> Vec<DrawClaim> {
+    let mut claims = Vec::new();
+    if position.is_game_over() {
+        return claims;
+    }
+    for claim in [
+        DrawClaim::Repetition { intended: None },
+        DrawClaim::FiftyMoves { intended: None },
+    ] {
+        if claim_is_correct(position, history, claim) {
+            claims.push(claim);
+        }
+    }
+    let fifty_possible = position.halfmoves() + 1 >= FIFTY_MOVE_PLIES;
+    for m in position.legal_moves() {
+        let mut after = position.clone();
+        after.play_unchecked(m);
+        if history.occurrences(&after) + 1 >= REPETITIONS_FOR_CLAIM {
+            claims.push(DrawClaim::Repetition { intended: Some(m) });
+        }
+        if fifty_possible && after.halfmoves() >= FIFTY_MOVE_PLIES {
+            claims.push(DrawClaim::FiftyMoves { intended: Some(m) });
+        }
+    }
+    claims
+}
+
+/// The positions of a game with their FIDE 9.2 identity (128-bit Zobrist, e.p. only when the
+/// capture is legal, castling rights included), counted for repetition claims.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    order: Vec<Zobrist128>,
+    counts: std::collections::HashMap<Zobrist128, usize>,
+}
+
+impl History {
+    pub fn new(start: &Chess) -> History {
+        let mut h = History::default();
+        h.push(start);
+        h
+    }
+    pub fn push(&mut self, position: &Chess) {
+        let id = identity(position);
+        self.order.push(id);
+        *self.counts.entry(id).or_default() += 1;
+    }
+    /// How often `position` has occurred so far.
+    pub fn occurrences(&self, position: &Chess) -> usize {
+        self.counts.get(&identity(position)).copied().unwrap_or(0)
+    }
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
+/// The FIDE 9.2 identity of a position.
+pub fn identity(position: &Chess) -> Zobrist128 {
+    position.zobrist_hash(EnPassantMode::Legal)
+}

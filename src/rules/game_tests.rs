@@ -1,0 +1,1114 @@
+//! Unit tests of the game state machine with virtual time: every clock consequence, claim and
+//! penalty path, in both editions and all three play modes.
+
+use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Square, fen::Fen, san::San};
+
+use super::game::*;
+use crate::rules::{Edition, Millis, PlayMode, clock::TimeControl, dead::Mateability};
+
+const MIN: i64 = 60_000;
+
+fn config(tc: &str, edition: Edition, play: PlayMode) -> RulesConfig {
+    RulesConfig {
+        edition,
+        play,
+        time_control: Some(tc.parse::<TimeControl>().unwrap()),
+    }
+}
+
+fn standard(tc: &str) -> Game {
+    Game::new(config(tc, Edition::Fide2001, PlayMode::Standard))
+}
+
+fn from_fen(cfg: RulesConfig, fen: &str) -> Game {
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    Game::from_position(cfg, pos)
+}
+
+fn mv(game: &Game, san: &str) -> Move {
+    san.parse::<San>()
+        .unwrap()
+        .to_move(game.position())
+        .unwrap()
+}
+
+/// Play SAN moves one second apart starting at `t`; returns the time after the last one.
+fn play(game: &mut Game, sans: &str, mut t: Millis) -> Millis {
+    for san in sans.split_whitespace() {
+        let m = mv(game, san);
+        game.apply(Input::Move(m), t)
+            .unwrap_or_else(|e| panic!("{san}: {e}"));
+        t += 1000;
+    }
+    t
+}
+
+fn remaining(game: &Game, side: Color, now: Millis) -> i64 {
+    game.clock().unwrap().remaining(side, now)
+}
+
+fn ended(events: &[Event]) -> Option<GameEnd> {
+    events.iter().find_map(|e| match e {
+        Event::GameEnded(end) => Some(*end),
+        _ => None,
+    })
+}
+
+// --- record and clock -------------------------------------------------------------------------
+
+#[test]
+fn moves_are_recorded_with_san_time_and_both_clocks() {
+    let mut g = standard("300+2");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(Input::Move(mv(&g, "e4")), 10_000).unwrap();
+    g.apply(Input::Move(mv(&g, "e5")), 15_000).unwrap();
+    g.apply(Input::Move(mv(&g, "Qh5")), 16_000).unwrap();
+    g.apply(Input::Move(mv(&g, "Nc6")), 20_000).unwrap();
+    g.apply(Input::Move(mv(&g, "Bc4")), 21_000).unwrap();
+    g.apply(Input::Move(mv(&g, "Nf6")), 22_000).unwrap();
+    let events = g.apply(Input::Move(mv(&g, "Qxf7")), 23_000).unwrap();
+    let record = &g.moves()[0];
+    assert_eq!(record.san.to_string(), "e4");
+    assert_eq!(record.at, 10_000);
+    // White thought 10 s and got a 2 s increment.
+    assert_eq!(
+        record.clocks_after.as_ref().unwrap().white,
+        300_000 - 10_000 + 2_000
+    );
+    assert_eq!(record.clocks_after.as_ref().unwrap().black, 300_000);
+    assert_eq!(g.moves()[6].san.to_string(), "Qxf7#");
+    assert_eq!(
+        ended(&events).unwrap().outcome,
+        KnownOutcome::Decisive {
+            winner: Color::White
+        }
+    );
+    assert_eq!(ended(&events).unwrap().reason, EndReason::Checkmate);
+    assert!(matches!(
+        g.apply(
+            Input::Move(mv(&Game::new(RulesConfig::default()), "e4")),
+            30_000
+        ),
+        Err(RulesError::GameOver(_))
+    ));
+    assert_eq!(g.clock().unwrap().running(), None, "clocks stop at mate");
+}
+
+#[test]
+fn start_twice_and_illegal_moves_are_refused_without_change() {
+    let mut g = standard("300");
+    g.apply(Input::Start, 0).unwrap();
+    assert_eq!(g.apply(Input::Start, 5), Err(RulesError::AlreadyStarted));
+    let illegal = Move::Normal {
+        role: shakmaty::Role::Pawn,
+        from: Square::E2,
+        capture: None,
+        to: Square::E5,
+        promotion: None,
+    };
+    assert!(matches!(
+        g.apply(Input::Move(illegal), 10),
+        Err(RulesError::IllegalMove { .. })
+    ));
+    assert_eq!(g.ply(), 0);
+    assert_eq!(g.clock().unwrap().running(), Some(Color::White));
+}
+
+#[test]
+fn period_change_through_the_game() {
+    let mut g = standard("2/60:30");
+    g.apply(Input::Start, 0).unwrap();
+    let t = play(&mut g, "Nf3 Nf6 Ng1", 1000);
+    // White completed two moves: 60 s - 1 s - 1 s, plus 30 s for the next period.
+    assert_eq!(
+        remaining(&g, Color::White, t),
+        60_000 - 2_000 + 30_000 + 1_000 - 1_000
+    );
+    assert_eq!(g.clock().unwrap().period_index(Color::White), 1);
+    assert_eq!(g.clock().unwrap().period_index(Color::Black), 0);
+}
+
+#[test]
+fn delay_mode_leaves_main_time_when_pressed_within_the_delay() {
+    let mut g = standard("60d5");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(Input::Move(mv(&g, "e4")), 4_000).unwrap();
+    assert_eq!(remaining(&g, Color::White, 4_000), 60_000);
+    g.apply(Input::Move(mv(&g, "e5")), 4_000 + 8_000).unwrap();
+    assert_eq!(remaining(&g, Color::Black, 12_000), 60_000 - 3_000);
+}
+
+// --- flags ------------------------------------------------------------------------------------
+
+#[test]
+fn a_fallen_flag_loses_when_the_opponent_can_mate() {
+    let mut g = standard("60");
+    g.apply(Input::Start, 0).unwrap();
+    assert!(g.apply(Input::Tick, 59_999).unwrap().is_empty());
+    let events = g.apply(Input::Tick, 60_000).unwrap();
+    assert!(events.contains(&Event::FlagFell { side: Color::White }));
+    // The cheap test cannot tell for the start position: the result waits for the search.
+    let (ticket, query) = g
+        .pending_queries()
+        .into_iter()
+        .next()
+        .expect("an analysis is pending");
+    assert_eq!(query.side, Color::Black);
+    assert!(g.is_over());
+    assert!(matches!(
+        g.apply(Input::Move(mv(&g, "e4")), 61_000),
+        Err(RulesError::GameOver(_))
+    ));
+    let events = g
+        .apply(
+            Input::Verdict {
+                ticket,
+                mateability: Mateability::CanMate,
+            },
+            61_000,
+        )
+        .unwrap();
+    let end = ended(&events).unwrap();
+    assert_eq!(
+        end.outcome,
+        KnownOutcome::Decisive {
+            winner: Color::Black
+        }
+    );
+    assert_eq!(
+        end.reason,
+        EndReason::FlagFall {
+            flagged: Color::White
+        }
+    );
+}
+
+#[test]
+fn a_fallen_flag_is_a_draw_when_the_opponent_has_a_bare_king() {
+    // 6.9: Black has only his king; White's flag falls.
+    let mut g = from_fen(
+        config("10", Edition::Fide2001, PlayMode::Standard),
+        "8/8/8/4k3/8/8/3K4/7Q w - - 0 1",
+    );
+    g.apply(Input::Start, 0).unwrap();
+    let events = g.apply(Input::Tick, 10_000).unwrap();
+    let end = ended(&events).expect("decided at once by the cheap test");
+    assert_eq!(end.outcome, KnownOutcome::Draw);
+    assert_eq!(
+        end.reason,
+        EndReason::FlagFall {
+            flagged: Color::White
+        }
+    );
+}
+
+#[test]
+fn a_fallen_flag_is_a_draw_behind_a_locked_wall() {
+    // rules-cases D01: material enough, but neither side can ever mate; only the search knows.
+    let mut g = from_fen(
+        config("10", Edition::Fide2001, PlayMode::Standard),
+        "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1",
+    );
+    g.apply(Input::Start, 0).unwrap();
+    let mut events = g.apply(Input::Tick, 10_500).unwrap();
+    events.extend(g.resolve_analyses(10_500));
+    let end = ended(&events).unwrap();
+    assert_eq!(end.outcome, KnownOutcome::Draw);
+}
+
+#[test]
+fn an_undecided_search_leaves_the_flag_loss() {
+    let mut g = standard("60");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(Input::Tick, 60_000).unwrap();
+    let (ticket, _) = g.pending_queries()[0].clone();
+    let events = g
+        .apply(
+            Input::Verdict {
+                ticket,
+                mateability: Mateability::Undecided,
+            },
+            60_000,
+        )
+        .unwrap();
+    assert_eq!(
+        ended(&events).unwrap().outcome,
+        KnownOutcome::Decisive {
+            winner: Color::Black
+        }
+    );
+}
+
+#[test]
+fn both_flags_in_a_quickplay_finish_draw_and_otherwise_the_first_decides() {
+    // Sudden death: a quickplay finish. The arbiter has set both clocks to zero.
+    let mut g = standard("300");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(
+        Input::SetClock {
+            side: Color::Black,
+            remaining_ms: 0,
+        },
+        1_000,
+    )
+    .unwrap();
+    g.apply(
+        Input::SetClock {
+            side: Color::White,
+            remaining_ms: 0,
+        },
+        1_000,
+    )
+    .unwrap();
+    let events = g.apply(Input::Tick, 1_000).unwrap();
+    assert_eq!(ended(&events).map(|e| e.reason), Some(EndReason::BothFlags));
+    assert_eq!(ended(&events).unwrap().outcome, KnownOutcome::Draw);
+
+    // With a move count still to make, the flag that fell first decides (6.11 aside).
+    let mut g = standard("40/300:60");
+    g.apply(Input::Start, 0).unwrap();
+    let t = play(&mut g, "e4", 1_000);
+    g.apply(
+        Input::SetClock {
+            side: Color::White,
+            remaining_ms: 0,
+        },
+        t,
+    )
+    .unwrap();
+    // Black runs out later; the tick comes late.
+    let events = g.apply(Input::Tick, 400_000).unwrap();
+    let flagged: Vec<_> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::FlagFell { side } = e {
+                Some(*side)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(flagged.len(), 1);
+    assert!(g.is_over());
+}
+
+#[test]
+fn rapid_flags_count_only_when_claimed() {
+    let mut g = Game::new(config("60", Edition::Fide2001, PlayMode::Rapid));
+    g.apply(Input::Start, 0).unwrap();
+    assert!(
+        g.apply(Input::Tick, 70_000).unwrap().is_empty(),
+        "the arbiter does not signal the flag"
+    );
+    assert!(!g.is_over());
+    // Black claims: his own flag is up, White's is down.
+    let mut events = g
+        .apply(Input::ClaimFlag { by: Color::Black }, 70_000)
+        .unwrap();
+    events.extend(g.resolve_analyses(70_000));
+    assert!(events.contains(&Event::FlagFell { side: Color::White }));
+    assert_eq!(
+        ended(&events).unwrap().outcome,
+        KnownOutcome::Decisive {
+            winner: Color::Black
+        }
+    );
+}
+
+#[test]
+fn rapid_flag_claim_too_early_is_rejected_and_both_flags_draw() {
+    let mut g = Game::new(config("60", Edition::Fide2001, PlayMode::Rapid));
+    g.apply(Input::Start, 0).unwrap();
+    let events = g
+        .apply(Input::ClaimFlag { by: Color::Black }, 30_000)
+        .unwrap();
+    assert_eq!(events, vec![Event::FlagClaimRejected { by: Color::Black }]);
+    assert_eq!(
+        g.clock().unwrap().running(),
+        Some(Color::White),
+        "the game goes on"
+    );
+    // White plays on after his flag fell; then Black's flag falls too.
+    g.apply(Input::Move(mv(&g, "e4")), 70_000).unwrap();
+    let events = g
+        .apply(Input::ClaimFlag { by: Color::White }, 140_000)
+        .unwrap();
+    assert_eq!(
+        ended(&events).map(|e| (e.reason, e.outcome)),
+        Some((EndReason::BothFlags, KnownOutcome::Draw))
+    );
+}
+
+#[test]
+fn blitz_flag_claim_is_a_draw_when_the_claimant_cannot_mate() {
+    // Black has a bare king and claims White's flag: he cannot mate, so it is a draw.
+    let mut g = from_fen(
+        config("10", Edition::Fide2001, PlayMode::Blitz),
+        "8/8/8/4k3/8/8/3K4/7Q w - - 0 1",
+    );
+    g.apply(Input::Start, 0).unwrap();
+    let events = g
+        .apply(Input::ClaimFlag { by: Color::Black }, 11_000)
+        .unwrap();
+    assert_eq!(ended(&events).unwrap().outcome, KnownOutcome::Draw);
+}
+
+// --- pause and arbiter adjustments ------------------------------------------------------------
+
+#[test]
+fn paused_clocks_charge_nothing_and_refuse_moves() {
+    let mut g = standard("300");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(Input::Pause, 10_000).unwrap();
+    assert_eq!(
+        g.apply(Input::Move(mv(&g, "e4")), 20_000),
+        Err(RulesError::Paused)
+    );
+    assert_eq!(g.apply(Input::Pause, 20_000), Err(RulesError::Paused));
+    g.apply(Input::Resume, 100_000).unwrap();
+    assert_eq!(remaining(&g, Color::White, 100_000), 290_000);
+    assert_eq!(g.apply(Input::Resume, 100_000), Err(RulesError::NotPaused));
+    g.apply(Input::Move(mv(&g, "e4")), 105_000).unwrap();
+    assert_eq!(remaining(&g, Color::White, 105_000), 285_000);
+}
+
+#[test]
+fn arbiter_sets_and_adjusts_clocks_and_move_counter() {
+    let mut g = standard("40/600:300");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(
+        Input::SetClock {
+            side: Color::Black,
+            remaining_ms: 100_000,
+        },
+        0,
+    )
+    .unwrap();
+    g.apply(
+        Input::AdjustClock {
+            side: Color::White,
+            delta_ms: -50_000,
+        },
+        0,
+    )
+    .unwrap();
+    g.apply(
+        Input::SetMoveCounter {
+            side: Color::White,
+            moves: 39,
+        },
+        0,
+    )
+    .unwrap();
+    assert_eq!(remaining(&g, Color::Black, 0), 100_000);
+    assert_eq!(remaining(&g, Color::White, 0), 550_000);
+    assert_eq!(g.clock().unwrap().moves_to_control(Color::White), Some(1));
+    let none = Game::new(RulesConfig::default());
+    assert_eq!(
+        none.clone().apply(Input::Pause, 0),
+        Err(RulesError::NoClock)
+    );
+}
+
+// --- draw offers ------------------------------------------------------------------------------
+
+#[test]
+fn an_offer_is_recorded_and_can_be_accepted() {
+    let mut g = standard("300");
+    g.apply(Input::Start, 0).unwrap();
+    let t = play(&mut g, "e4", 1_000);
+    g.apply(Input::OfferDraw { by: Color::White }, t).unwrap();
+    assert_eq!(g.draw_offer(), Some(Color::White));
+    assert_eq!(
+        g.apply(Input::AcceptDraw { by: Color::White }, t),
+        Err(RulesError::NoDrawOffer(Color::White))
+    );
+    let events = g
+        .apply(Input::AcceptDraw { by: Color::Black }, t + 1)
+        .unwrap();
+    assert_eq!(
+        ended(&events).map(|e| (e.reason, e.outcome)),
+        Some((EndReason::Agreement, KnownOutcome::Draw))
+    );
+    assert_eq!(
+        g.scoresheet(Color::Black).entries[0].draw_offer,
+        Some(Color::White)
+    );
+    let pgn = g.to_pgn(&[]);
+    assert!(pgn.contains("(=)"), "{pgn}");
+    assert!(pgn.contains("1/2-1/2"), "{pgn}");
+}
+
+#[test]
+fn an_offer_lapses_when_the_opponent_moves_touches_or_declines() {
+    let mut g = standard("300");
+    g.apply(Input::Start, 0).unwrap();
+    let t = play(&mut g, "e4", 1_000);
+    g.apply(Input::OfferDraw { by: Color::White }, t).unwrap();
+    let events = g.apply(Input::Move(mv(&g, "e5")), t + 1).unwrap();
+    assert!(events.contains(&Event::DrawDeclined { by: Color::Black }));
+    assert_eq!(g.draw_offer(), None);
+
+    g.apply(Input::OfferDraw { by: Color::Black }, t + 2)
+        .unwrap();
+    // The offerer's own touch does not withdraw it (9.1 a: it cannot be withdrawn).
+    g.apply(
+        Input::Touch {
+            by: Color::Black,
+            square: Square::E5,
+        },
+        t + 3,
+    )
+    .unwrap();
+    assert_eq!(g.draw_offer(), Some(Color::Black));
+    g.apply(
+        Input::Touch {
+            by: Color::White,
+            square: Square::G1,
+        },
+        t + 4,
+    )
+    .unwrap();
+    assert_eq!(g.draw_offer(), None);
+
+    g.apply(Input::OfferDraw { by: Color::White }, t + 5)
+        .unwrap();
+    g.apply(Input::DeclineDraw { by: Color::Black }, t + 6)
+        .unwrap();
+    assert_eq!(g.draw_offer(), None);
+    assert_eq!(g.offers().len(), 3, "every offer stays on the scoresheet");
+}
+
+#[test]
+fn resignation_ends_the_game() {
+    let mut g = standard("300");
+    let events = g.apply(Input::Resign { by: Color::White }, 0).unwrap();
+    assert_eq!(
+        ended(&events).unwrap().outcome,
+        KnownOutcome::Decisive {
+            winner: Color::Black
+        }
+    );
+    assert!(g.to_pgn(&[]).contains("0-1"));
+}
+
+// --- claims -----------------------------------------------------------------------------------
+
+const REPEAT: &str = "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1";
+
+#[test]
+fn correct_repetition_claims_draw_at_once() {
+    // 9.2 a: Black writes Ng8, which makes the start position appear for the third time.
+    let mut g = standard("300");
+    g.apply(Input::Start, 0).unwrap();
+    let t = play(&mut g, REPEAT, 1_000);
+    let claim = DrawClaim::Repetition {
+        intended: Some(mv(&g, "Ng8")),
+    };
+    let events = g
+        .apply(
+            Input::Claim {
+                by: Color::Black,
+                claim,
+            },
+            t,
+        )
+        .unwrap();
+    assert!(events.contains(&Event::ClaimUpheld {
+        by: Color::Black,
+        article: Article::A9_2a
+    }));
+    assert_eq!(
+        ended(&events).map(|e| e.reason),
+        Some(EndReason::Claim(Article::A9_2a))
+    );
+
+    // 9.2 b: after Ng8 it has appeared; White, having the move, claims.
+    let mut g = standard("300");
+    g.apply(Input::Start, 0).unwrap();
+    let t = play(&mut g, &format!("{REPEAT} Ng8"), 1_000);
+    let events = g
+        .apply(
+            Input::Claim {
+                by: Color::White,
+                claim: DrawClaim::Repetition { intended: None },
+            },
+            t,
+        )
+        .unwrap();
+    assert_eq!(ended(&events).unwrap().outcome, KnownOutcome::Draw);
+}
+
+#[test]
+fn only_the_player_having_the_move_may_claim() {
+    let mut g = standard("300");
+    let t = play(&mut g, &format!("{REPEAT} Ng8"), 1_000);
+    let err = g
+        .apply(
+            Input::Claim {
+                by: Color::Black,
+                claim: DrawClaim::Repetition { intended: None },
+            },
+            t,
+        )
+        .unwrap_err();
+    assert_eq!(
+        err,
+        RulesError::NotYourMove {
+            by: Color::Black,
+            to_move: Color::White
+        }
+    );
+}
+
+#[test]
+fn moving_without_claiming_loses_the_right_for_that_move() {
+    // 9.4: White could claim after ...Ng8 (third occurrence) but plays e4 instead; when it is his
+    // move again the position that was repeated is gone, and so is his right.
+    let mut g = standard("300");
+    let t = play(&mut g, &format!("{REPEAT} Ng8"), 1_000);
+    assert!(g.claim_is_correct(DrawClaim::Repetition { intended: None }));
+    let t = play(&mut g, "e4 e5", t);
+    assert!(!g.claim_is_correct(DrawClaim::Repetition { intended: None }));
+    let events = g
+        .apply(
+            Input::Claim {
+                by: Color::White,
+                claim: DrawClaim::Repetition { intended: None },
+            },
+            t,
+        )
+        .unwrap();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::ClaimRejected {
+            by: Color::White,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn incorrect_claim_2001_costs_the_claimant_and_the_intended_move_must_be_made() {
+    let mut g = standard("600");
+    g.apply(Input::Start, 0).unwrap();
+    let t = play(&mut g, "Nf3 Nf6", 1_000);
+    let intended = mv(&g, "Ng1");
+    let before = remaining(&g, Color::White, t);
+    let events = g
+        .apply(
+            Input::Claim {
+                by: Color::White,
+                claim: DrawClaim::Repetition {
+                    intended: Some(intended),
+                },
+            },
+            t,
+        )
+        .unwrap();
+    // More than two minutes: half of it, at most three minutes, is taken.
+    let after = (before - (before / 2).min(3 * MIN)).max(0);
+    assert!(events.iter().any(|e| matches!(e, Event::ClaimRejected { by: Color::White, opponent_bonus_ms: 180_000, claimant_remaining_ms: Some(r), must_play: Some(s), .. } if *r == after && s == "Ng1")));
+    assert_eq!(remaining(&g, Color::White, t), after);
+    assert_eq!(remaining(&g, Color::Black, t), 599_000 + 3 * MIN);
+    assert!(!g.is_over());
+    assert_eq!(
+        g.clock().unwrap().running(),
+        Some(Color::White),
+        "the claimant's clock goes on"
+    );
+    // The intended move must be made.
+    let other = mv(&g, "e4");
+    assert!(
+        matches!(g.apply(Input::Move(other), t + 1), Err(RulesError::MustPlayIntendedMove(s)) if s == "Ng1")
+    );
+    g.apply(Input::Move(intended), t + 2).unwrap();
+    // The claim stood as a draw offer (9.1 c) until Black moves or answers.
+    assert_eq!(g.draw_offer(), Some(Color::White));
+}
+
+#[test]
+fn incorrect_claim_time_bands_2001() {
+    assert_eq!(incorrect_claim_reduction(10 * MIN), 10 * MIN - 3 * MIN);
+    assert_eq!(incorrect_claim_reduction(4 * MIN), 2 * MIN);
+    assert_eq!(incorrect_claim_reduction(2 * MIN + 2), MIN + 1);
+    assert_eq!(incorrect_claim_reduction(90_000), MIN);
+    assert_eq!(incorrect_claim_reduction(2 * MIN), MIN);
+    assert_eq!(incorrect_claim_reduction(45_000), 45_000);
+    assert_eq!(incorrect_claim_reduction(MIN), MIN);
+
+    // Through the game: 90 s left becomes one minute; 45 s stays.
+    for (left, expected) in [(90_000, MIN), (45_000, 45_000)] {
+        let mut g = standard("600");
+        g.apply(Input::Start, 0).unwrap();
+        g.apply(
+            Input::SetClock {
+                side: Color::White,
+                remaining_ms: left,
+            },
+            0,
+        )
+        .unwrap();
+        g.apply(
+            Input::Claim {
+                by: Color::White,
+                claim: DrawClaim::FiftyMoves { intended: None },
+            },
+            0,
+        )
+        .unwrap();
+        assert_eq!(remaining(&g, Color::White, 0), expected);
+        assert_eq!(remaining(&g, Color::Black, 0), 600_000 + 3 * MIN);
+    }
+}
+
+#[test]
+fn incorrect_claim_2005_leaves_the_claimant_time() {
+    let mut g = Game::new(config("600", Edition::Fide2005, PlayMode::Standard));
+    g.apply(Input::Start, 0).unwrap();
+    let events = g
+        .apply(
+            Input::Claim {
+                by: Color::White,
+                claim: DrawClaim::Repetition { intended: None },
+            },
+            10_000,
+        )
+        .unwrap();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::ClaimRejected {
+            claimant_remaining_ms: None,
+            ..
+        }
+    )));
+    assert_eq!(remaining(&g, Color::White, 10_000), 590_000);
+    assert_eq!(remaining(&g, Color::Black, 10_000), 600_000 + 3 * MIN);
+}
+
+#[test]
+fn a_claim_with_an_illegal_intended_move_is_incorrect() {
+    let mut g = from_fen(
+        config("600", Edition::Fide2001, PlayMode::Standard),
+        "8/8/8/8/2P5/8/2k5/K7 w - - 99 80",
+    );
+    g.apply(Input::Start, 0).unwrap();
+    // Kb1 is illegal (next to the black king).
+    let illegal = Move::Normal {
+        role: shakmaty::Role::King,
+        from: Square::A1,
+        capture: None,
+        to: Square::B1,
+        promotion: None,
+    };
+    let events = g
+        .apply(
+            Input::Claim {
+                by: Color::White,
+                claim: DrawClaim::FiftyMoves {
+                    intended: Some(illegal),
+                },
+            },
+            0,
+        )
+        .unwrap();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::ClaimRejected {
+            must_play: None,
+            ..
+        }
+    )));
+    assert_eq!(g.must_play(), None);
+    assert!(!g.is_over());
+}
+
+#[test]
+fn fifty_move_claims_both_forms() {
+    // rules-cases F04 / F05.
+    let cfg = config("600", Edition::Fide2001, PlayMode::Standard);
+    let mut g = from_fen(cfg.clone(), "8/8/8/4b3/3n2K1/4k1N1/8/8 b - - 99 112");
+    assert!(g.claim_is_correct(DrawClaim::FiftyMoves {
+        intended: Some(mv(&g, "Kf2"))
+    }));
+    assert!(!g.claim_is_correct(DrawClaim::FiftyMoves {
+        intended: Some(mv(&g, "Bxg3"))
+    }));
+    let events = g
+        .apply(
+            Input::Claim {
+                by: Color::Black,
+                claim: DrawClaim::FiftyMoves {
+                    intended: Some(mv(&g, "Kf2")),
+                },
+            },
+            0,
+        )
+        .unwrap();
+    assert_eq!(
+        ended(&events).map(|e| e.reason),
+        Some(EndReason::Claim(Article::A9_3a))
+    );
+
+    let mut g = from_fen(cfg, "8/8/8/4b3/3n2K1/4k1N1/8/8 b - - 99 112");
+    play(&mut g, "Kf2", 0);
+    let events = g
+        .apply(
+            Input::Claim {
+                by: Color::White,
+                claim: DrawClaim::FiftyMoves { intended: None },
+            },
+            5_000,
+        )
+        .unwrap();
+    assert_eq!(
+        ended(&events).map(|e| e.reason),
+        Some(EndReason::Claim(Article::A9_3b))
+    );
+}
+
+#[test]
+fn available_claims_lists_each_intended_move() {
+    let mut g = standard("300");
+    play(&mut g, REPEAT, 0);
+    let claims = g.available_claims();
+    assert_eq!(
+        claims,
+        vec![DrawClaim::Repetition {
+            intended: Some(mv(&g, "Ng8"))
+        }]
+    );
+}
+
+// --- illegal moves ----------------------------------------------------------------------------
+
+#[test]
+fn illegal_moves_cost_two_minutes_twice_and_the_third_loses_2001() {
+    let mut g = standard("600");
+    g.apply(Input::Start, 0).unwrap();
+    for count in 1..=2u8 {
+        let events = g
+            .apply(Input::IllegalMove { by: Color::White }, 1_000)
+            .unwrap();
+        assert_eq!(
+            events,
+            vec![Event::IllegalMovePenalty {
+                offender: Color::White,
+                count,
+                bonus_ms: 2 * MIN
+            }]
+        );
+    }
+    assert_eq!(remaining(&g, Color::Black, 1_000), 600_000 + 4 * MIN);
+    assert_eq!(g.ply(), 0, "the position before the irregularity stands");
+    let events = g
+        .apply(Input::IllegalMove { by: Color::White }, 2_000)
+        .unwrap();
+    let end = ended(&events).unwrap();
+    assert_eq!(
+        (end.reason, end.outcome),
+        (
+            EndReason::IllegalMoves {
+                offender: Color::White
+            },
+            KnownOutcome::Decisive {
+                winner: Color::Black
+            }
+        )
+    );
+}
+
+#[test]
+fn third_illegal_move_2001_loses_even_when_the_opponent_cannot_mate() {
+    let mut g = from_fen(
+        config("600", Edition::Fide2001, PlayMode::Standard),
+        "8/8/8/4k3/8/8/3K4/7Q w - - 0 1",
+    );
+    for _ in 0..3 {
+        g.apply(Input::IllegalMove { by: Color::White }, 0).unwrap();
+    }
+    assert_eq!(
+        g.end().unwrap().outcome,
+        KnownOutcome::Decisive {
+            winner: Color::Black
+        }
+    );
+}
+
+#[test]
+fn third_illegal_move_2005_is_drawn_when_the_opponent_cannot_mate() {
+    let mut g = from_fen(
+        config("600", Edition::Fide2005, PlayMode::Standard),
+        "8/8/8/4k3/8/8/3K4/7Q w - - 0 1",
+    );
+    for _ in 0..3 {
+        g.apply(Input::IllegalMove { by: Color::White }, 0).unwrap();
+    }
+    assert_eq!(g.end().unwrap().outcome, KnownOutcome::Draw);
+    // ...and lost when the opponent can mate.
+    let mut g = Game::new(config("600", Edition::Fide2005, PlayMode::Standard));
+    let mut events = Vec::new();
+    for _ in 0..3 {
+        events.extend(g.apply(Input::IllegalMove { by: Color::Black }, 0).unwrap());
+    }
+    events.extend(g.resolve_analyses(0));
+    assert_eq!(
+        ended(&events).unwrap().outcome,
+        KnownOutcome::Decisive {
+            winner: Color::White
+        }
+    );
+}
+
+#[test]
+fn blitz_illegal_move_can_be_claimed_until_the_opponent_touches() {
+    let mut g = Game::new(config("300", Edition::Fide2001, PlayMode::Blitz));
+    g.apply(Input::Start, 0).unwrap();
+    let events = g
+        .apply(Input::IllegalMove { by: Color::White }, 1_000)
+        .unwrap();
+    assert_eq!(
+        events,
+        vec![Event::IllegalMoveClaimable {
+            offender: Color::White
+        }]
+    );
+    assert_eq!(
+        remaining(&g, Color::Black, 1_000),
+        300_000,
+        "no extra time in blitz"
+    );
+    let mut events = g
+        .apply(Input::ClaimIllegalMove { by: Color::Black }, 2_000)
+        .unwrap();
+    events.extend(g.resolve_analyses(2_000));
+    assert_eq!(
+        ended(&events).unwrap().outcome,
+        KnownOutcome::Decisive {
+            winner: Color::Black
+        }
+    );
+
+    let mut g = Game::new(config("300", Edition::Fide2001, PlayMode::Blitz));
+    g.apply(Input::IllegalMove { by: Color::White }, 1_000)
+        .unwrap();
+    g.apply(
+        Input::Touch {
+            by: Color::Black,
+            square: Square::E7,
+        },
+        1_500,
+    )
+    .unwrap();
+    assert_eq!(
+        g.apply(Input::ClaimIllegalMove { by: Color::Black }, 2_000),
+        Err(RulesError::NothingToClaim { by: Color::Black })
+    );
+}
+
+// --- quickplay finish (10.2) ------------------------------------------------------------------
+
+#[test]
+fn quickplay_claim_rulings() {
+    let mut g = standard("600");
+    g.apply(Input::Start, 0).unwrap();
+    assert!(matches!(
+        g.apply(Input::ClaimQuickplayDraw { by: Color::White }, 0),
+        Err(RulesError::QuickplayNotApplicable(_))
+    ));
+    g.apply(
+        Input::SetClock {
+            side: Color::White,
+            remaining_ms: 90_000,
+        },
+        0,
+    )
+    .unwrap();
+    let events = g
+        .apply(Input::ClaimQuickplayDraw { by: Color::White }, 0)
+        .unwrap();
+    assert_eq!(events, vec![Event::QuickplayClaimed { by: Color::White }]);
+    assert_eq!(
+        g.clock().unwrap().running(),
+        None,
+        "the claimant stops the clocks"
+    );
+    g.apply(
+        Input::QuickplayRuling(QuickplayRuling::Postpone {
+            extra_time_to_opponent: true,
+        }),
+        5_000,
+    )
+    .unwrap();
+    assert_eq!(remaining(&g, Color::Black, 5_000), 600_000 + 2 * MIN);
+    assert_eq!(g.clock().unwrap().running(), Some(Color::White));
+    // Postponed: the arbiter may still declare the draw.
+    let events = g
+        .apply(Input::QuickplayRuling(QuickplayRuling::Draw), 50_000)
+        .unwrap();
+    assert_eq!(
+        ended(&events).map(|e| e.reason),
+        Some(EndReason::QuickplayDraw)
+    );
+
+    let mut g = standard("600");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(
+        Input::SetClock {
+            side: Color::White,
+            remaining_ms: 90_000,
+        },
+        0,
+    )
+    .unwrap();
+    g.apply(Input::ClaimQuickplayDraw { by: Color::White }, 0)
+        .unwrap();
+    g.apply(Input::QuickplayRuling(QuickplayRuling::Reject), 0)
+        .unwrap();
+    assert_eq!(remaining(&g, Color::Black, 0), 600_000 + 2 * MIN);
+    assert_eq!(
+        g.apply(Input::QuickplayRuling(QuickplayRuling::Draw), 0),
+        Err(RulesError::NoQuickplayClaim)
+    );
+}
+
+#[test]
+fn quickplay_does_not_apply_in_blitz_or_before_the_last_period() {
+    let mut g = Game::new(config("180", Edition::Fide2001, PlayMode::Blitz));
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(
+        Input::SetClock {
+            side: Color::White,
+            remaining_ms: 60_000,
+        },
+        0,
+    )
+    .unwrap();
+    assert!(matches!(
+        g.apply(Input::ClaimQuickplayDraw { by: Color::White }, 0),
+        Err(RulesError::QuickplayNotApplicable(_))
+    ));
+
+    let mut g = standard("40/600:300");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(
+        Input::SetClock {
+            side: Color::White,
+            remaining_ms: 60_000,
+        },
+        0,
+    )
+    .unwrap();
+    assert!(matches!(
+        g.apply(Input::ClaimQuickplayDraw { by: Color::White }, 0),
+        Err(RulesError::QuickplayNotApplicable(_))
+    ));
+}
+
+// --- dead positions ---------------------------------------------------------------------------
+
+#[test]
+fn a_move_into_bare_kings_ends_the_game_at_once() {
+    let mut g = from_fen(RulesConfig::default(), "8/8/8/4k3/8/8/3Kq3/8 w - - 0 1");
+    let events = g.apply(Input::Move(mv(&g, "Kxe2")), 0).unwrap();
+    assert_eq!(
+        ended(&events).map(|e| (e.reason, e.outcome)),
+        Some((EndReason::DeadPosition, KnownOutcome::Draw))
+    );
+}
+
+#[test]
+fn a_locked_wall_reached_by_a_move_is_dead_after_the_search() {
+    // A bishop move inside rules-cases D01's locked wall (bishops on squares of the other colour
+    // than the pawns they could attack).
+    let mut g = from_fen(
+        RulesConfig::default(),
+        "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1",
+    );
+    let mut events = g.apply(Input::Move(mv(&g, "Bd2")), 0).unwrap();
+    events.extend(g.resolve_analyses(0));
+    let end = ended(&events);
+    // The cheap test may already prove it; either way the game ends drawn by dead position.
+    assert_eq!(
+        end.map(|e| (e.reason, e.outcome, e.ply)),
+        Some((EndReason::DeadPosition, KnownOutcome::Draw, 1))
+    );
+}
+
+#[test]
+fn an_undecided_or_stale_dead_check_never_ends_the_game() {
+    let mut g = Game::new(RulesConfig::default());
+    let events = g.apply(Input::Move(mv(&g, "e4")), 0).unwrap();
+    let tickets: Vec<u64> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::AnalysisNeeded { ticket, .. } = e {
+                Some(*ticket)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(tickets.len(), 2);
+    g.apply(
+        Input::Verdict {
+            ticket: tickets[0],
+            mateability: Mateability::Undecided,
+        },
+        1,
+    )
+    .unwrap();
+    // A "cannot mate" about a position that is gone changes nothing.
+    play(&mut g, "e5", 2);
+    g.apply(
+        Input::Verdict {
+            ticket: tickets[1],
+            mateability: Mateability::CannotMate,
+        },
+        3,
+    )
+    .ok();
+    assert!(!g.is_over());
+    assert_eq!(
+        g.apply(
+            Input::Verdict {
+                ticket: 999,
+                mateability: Mateability::CannotMate
+            },
+            3
+        ),
+        Err(RulesError::UnknownTicket(999))
+    );
+}
+
+// --- replay -----------------------------------------------------------------------------------
+
+#[test]
+fn replaying_the_same_inputs_gives_the_same_game() {
+    let inputs = |g: &Game| -> Vec<(Input, Millis)> {
+        let _ = g;
+        vec![
+            (Input::Start, 0),
+            (Input::OfferDraw { by: Color::White }, 500),
+            (Input::IllegalMove { by: Color::Black }, 700),
+        ]
+    };
+    let mut a = standard("300+5");
+    let mut b = standard("300+5");
+    for (input, t) in inputs(&a) {
+        a.apply(input.clone(), t).unwrap();
+        b.apply(input, t).unwrap();
+    }
+    let t = play(&mut a, "d4 d5 c4 e6", 1_000);
+    play(&mut b, "d4 d5 c4 e6", 1_000);
+    assert_eq!(a.to_pgn(&[]), b.to_pgn(&[]));
+    assert_eq!(
+        remaining(&a, Color::White, t),
+        remaining(&b, Color::White, t)
+    );
+    assert_eq!(a.scoresheet(Color::White), b.scoresheet(Color::White));
+}
