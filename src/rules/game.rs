@@ -632,6 +632,24 @@ impl Game {
         {
             return Err(RulesError::Paused);
         }
+        // In standard play a flag that has fallen is a fact at its instant, whether or not a tick
+        // reported it: a move, claim or offer that comes later is too late (6.9). The arbiter's
+        // own inputs are exempt, so that he can still set the clocks.
+        let arbiter_input = matches!(
+            input,
+            Input::Tick
+                | Input::Pause
+                | Input::Resume
+                | Input::SetClock { .. }
+                | Input::AdjustClock { .. }
+                | Input::SetMoveCounter { .. }
+        );
+        if !arbiter_input {
+            self.tick(now, events);
+            if self.is_over() {
+                return Ok(());
+            }
+        }
         match input {
             Input::Start => {
                 let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
@@ -1278,8 +1296,15 @@ impl Game {
             None => "*".to_string(),
         };
         let start = (self.start != Chess::default()).then_some(&self.start);
+        // The time control belongs on the record (it decides what the [%clk] values mean).
+        let mut tags = tags.to_vec();
+        if let Some(tc) = &self.config.time_control
+            && !tags.iter().any(|(name, _)| name == "TimeControl")
+        {
+            tags.push(("TimeControl".to_string(), tc.to_string()));
+        }
         pgn::write_pgn(&pgn::Export {
-            tags,
+            tags: &tags,
             start,
             moves: &moves,
             result: &result,

@@ -99,6 +99,34 @@ fn moves_are_recorded_with_san_time_and_both_clocks() {
 }
 
 #[test]
+fn pgn_export_carries_time_control_clocks_offers_and_termination() {
+    let mut g = standard("300+2");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(Input::Move(mv(&g, "e4")), 10_000).unwrap();
+    g.apply(Input::OfferDraw { by: Color::White }, 10_500)
+        .unwrap();
+    g.apply(Input::Move(mv(&g, "e5")), 20_000).unwrap();
+    g.apply(Input::Resign { by: Color::White }, 30_000).unwrap();
+    let tags = vec![
+        ("White".to_string(), "Blind, Player".to_string()),
+        ("Black".to_string(), "Sighted, Player".to_string()),
+    ];
+    let text = g.to_pgn(&tags);
+    assert!(text.contains("[TimeControl \"300+2\"]"), "{text}");
+    assert!(text.contains("[Termination \"normal\"]"), "{text}");
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
+    assert!(text.contains("[%clk 0:04:52]"), "{text}");
+    assert!(text.contains("(=)"), "{text}");
+    let back = crate::rules::pgn::read_pgn(text.as_bytes()).unwrap();
+    assert_eq!(
+        back[0].moves,
+        g.moves().iter().map(|r| r.mv).collect::<Vec<_>>()
+    );
+    assert_eq!(back[0].clocks, vec![Some(292_000), Some(292_000)]);
+    assert_eq!(back[0].white(), "Blind, Player");
+}
+
+#[test]
 fn start_twice_and_illegal_moves_are_refused_without_change() {
     let mut g = standard("300");
     g.apply(Input::Start, 0).unwrap();
@@ -185,6 +213,17 @@ fn a_fallen_flag_loses_when_the_opponent_can_mate() {
             flagged: Color::White
         }
     );
+}
+
+#[test]
+fn a_move_after_the_flag_fell_comes_too_late() {
+    let mut g = standard("60");
+    g.apply(Input::Start, 0).unwrap();
+    // No tick reported the flag; the move arrives a second after it fell.
+    let events = g.apply(Input::Move(mv(&g, "e4")), 61_000).unwrap();
+    assert!(events.contains(&Event::FlagFell { side: Color::White }));
+    assert_eq!(g.ply(), 0, "the move was not completed in time");
+    assert!(g.is_over());
 }
 
 #[test]
