@@ -833,6 +833,11 @@ impl Clock {
         self.view(side, now).fallen_at.is_some()
     }
 
+    /// The instant `side`'s flag fell, if it has fallen by `now`.
+    pub fn fallen_at(&self, side: Color, now: Millis) -> Option<Millis> {
+        self.view(side, now).fallen_at
+    }
+
     /// The side whose flag fell first by `now`, and the exact instant. Only one clock runs at a
     /// time, so the order is always known (6.11's "impossible to establish" cannot arise). Ties,
     /// possible only when the arbiter zeroes both clocks at one instant, go to White.

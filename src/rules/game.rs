@@ -177,6 +177,17 @@ pub enum Input {
         side: Color,
         moves: u32,
     },
+    /// The arbiter declares the result (10.2 b after a flag, a mateability search that could not
+    /// decide, or any ruling under Art. 13).
+    ArbiterResult {
+        outcome: KnownOutcome,
+    },
+    /// The arbiter sets up a position (7.4 a when the position before the irregularity cannot be
+    /// determined; the position that stands after an unclaimed illegal move in blitz). Play goes
+    /// on from it; the record keeps the moves before it.
+    SetPosition {
+        position: Chess,
+    },
     /// The answer to an [`Event::AnalysisNeeded`].
     Verdict {
         ticket: u64,
@@ -211,6 +222,8 @@ pub enum EndReason {
     },
     /// 10.2 a.
     QuickplayDraw,
+    /// The arbiter declared the result.
+    ArbiterDecision,
 }
 
 impl EndReason {
@@ -221,7 +234,7 @@ impl EndReason {
             EndReason::IllegalMoves { .. } | EndReason::IllegalMoveClaimed { .. } => {
                 "rules infraction"
             }
-            EndReason::QuickplayDraw => "adjudication",
+            EndReason::QuickplayDraw | EndReason::ArbiterDecision => "adjudication",
             _ => "normal",
         }
     }
@@ -242,6 +255,7 @@ impl EndReason {
                 format!("illegal move by {offender} claimed")
             }
             EndReason::QuickplayDraw => "draw on a 10.2 claim".into(),
+            EndReason::ArbiterDecision => "the arbiter's decision".into(),
         }
     }
 }
@@ -325,6 +339,15 @@ pub enum Event {
         ticket: u64,
         query: Query,
     },
+    /// The Laws leave this result to the arbiter (a postponed 10.2 claim and a fallen flag, or a
+    /// mateability search that could not decide): answer with [`Input::ArbiterResult`].
+    ArbiterMustRule {
+        reason: EndReason,
+        flagged_or_offender: Color,
+    },
+    PositionSet {
+        ply: usize,
+    },
     GameEnded(GameEnd),
 }
 
@@ -355,8 +378,14 @@ pub enum RulesError {
     QuickplayNotApplicable(&'static str),
     #[error("there is no pending 10.2 claim to rule on")]
     NoQuickplayClaim,
-    #[error("no analysis with ticket {0} is pending")]
+    #[error("no analysis with ticket {0} was ever asked for")]
     UnknownTicket(u64),
+    #[error("a 10.2 claim awaits the arbiter's ruling; nothing can be played until then")]
+    AwaitingQuickplayRuling,
+    #[error("{0}'s opponent has offered a draw: accept or decline it instead of offering one")]
+    CounterOffer(Color),
+    #[error("the result is the arbiter's to declare now")]
+    AwaitingArbiter,
 }
 
 /// One completed move as both scoresheets record it.
@@ -371,11 +400,13 @@ pub struct MoveRecord {
     pub clocks_after: Option<ByColor<i64>>,
 }
 
-/// A draw offer as written on the scoresheets (`(=)`, 9.1 b), after `after_ply` half-moves.
+/// A draw offer as written on the scoresheets (`(=)`, 9.1 b, Appendix E.12): next to the
+/// offerer's own move, the one he had just made or, when he offered before moving, the one he
+/// makes next (`on_ply` is that move's half-move number, 1 = the first move of the game).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OfferRecord {
     pub by: Color,
-    pub after_ply: usize,
+    pub on_ply: usize,
     pub at: Millis,
 }
 
@@ -388,6 +419,8 @@ struct PendingOffer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct PendingEnd {
     ticket: u64,
+    /// The search could not decide, or 10.2 b applies: only the arbiter's ruling ends it.
+    awaiting_arbiter: bool,
     loser: Color,
     reason: EndReason,
     ply: usize,
@@ -412,6 +445,12 @@ pub struct Game {
     illegal_claimable: Option<Color>,
     must_play: Option<Move>,
     quickplay_claim: Option<Color>,
+    /// 10.2 b: the arbiter postponed his decision; he declares the result after a flag falls.
+    quickplay_postponed: Option<Color>,
+    /// The latest time seen: time never runs backwards in the record.
+    last_time: Millis,
+    /// Plies after which the arbiter set up a position.
+    setups: Vec<usize>,
     pending_end: Option<PendingEnd>,
     /// Dead-position analyses in flight: ticket -> (ply it was asked at, side asked about).
     dead_checks: Vec<(u64, usize, Color)>,
@@ -443,6 +482,9 @@ impl Game {
             illegal_claimable: None,
             must_play: None,
             quickplay_claim: None,
+            quickplay_postponed: None,
+            last_time: 0,
+            setups: Vec::new(),
             pending_end: None,
             dead_checks: Vec::new(),
             dead_answers: Vec::new(),
@@ -509,27 +551,14 @@ impl Game {
         available_claims(&self.position, &self.history)
     }
 
-    /// The result the Laws give if `side`'s flag fell now, in the current position (6.9): a loss,
-    /// unless the opponent cannot mate by any series of legal moves. `None` if that cannot be
-    /// decided (the search gave up): the arbiter rules.
-    pub fn flag_result(&self, side: Color) -> Option<KnownOutcome> {
-        match dead::solve(&Query {
-            position: self.position.clone(),
-            side: side.other(),
-        }) {
-            Mateability::CanMate => Some(KnownOutcome::Decisive {
-                winner: side.other(),
-            }),
-            Mateability::CannotMate => Some(KnownOutcome::Draw),
-            Mateability::Undecided => None,
-        }
-    }
-
     /// Apply one input at time `now`. On error nothing has changed.
     pub fn apply(&mut self, input: Input, now: Millis) -> Result<Vec<Event>, RulesError> {
         // Work on a copy so that a refused input leaves no trace; games are small.
         let mut next = self.clone();
         let mut events = Vec::new();
+        // Time never runs backwards in the record: a late or reordered input counts as now.
+        let now = now.max(self.last_time);
+        next.last_time = now;
         next.apply_inner(input, now, &mut events)?;
         *self = next;
         Ok(events)
@@ -568,7 +597,7 @@ impl Game {
     /// The analyses the game is waiting for.
     pub fn pending_queries(&self) -> Vec<(u64, Query)> {
         let mut out = Vec::new();
-        if let Some(p) = &self.pending_end {
+        if let Some(p) = self.pending_end.as_ref().filter(|p| !p.awaiting_arbiter) {
             out.push((
                 p.ticket,
                 Query {
@@ -614,8 +643,25 @@ impl Game {
         if let Some(end) = &self.end {
             return Err(RulesError::GameOver(end.reason.describe()));
         }
-        if self.pending_end.is_some() {
-            return Err(RulesError::GameOver("the result awaits an analysis".into()));
+        if let Input::ArbiterResult { outcome } = input {
+            let (at, ply) = match self.pending_end.take() {
+                Some(p) => (p.at, p.ply),
+                None => (now, self.ply()),
+            };
+            let reason = EndReason::ArbiterDecision;
+            self.stop_clock(at);
+            self.finish_at(outcome, reason, at, events);
+            if let Some(end) = self.end.as_mut() {
+                end.ply = ply;
+            }
+            return Ok(());
+        }
+        if let Some(pending) = &self.pending_end {
+            return Err(if pending.awaiting_arbiter {
+                RulesError::AwaitingArbiter
+            } else {
+                RulesError::GameOver("the result awaits an analysis".into())
+            });
         }
         if self.clock.as_ref().is_some_and(Clock::is_paused)
             && !matches!(
@@ -624,6 +670,7 @@ impl Game {
                     | Input::SetClock { .. }
                     | Input::AdjustClock { .. }
                     | Input::SetMoveCounter { .. }
+                    | Input::SetPosition { .. }
                     | Input::Resign { .. }
                     | Input::OfferDraw { .. }
                     | Input::AcceptDraw { .. }
@@ -633,22 +680,22 @@ impl Game {
             return Err(RulesError::Paused);
         }
         // In standard play a flag that has fallen is a fact at its instant, whether or not a tick
-        // reported it: a move, claim or offer that comes later is too late (6.9). The arbiter's
-        // own inputs are exempt, so that he can still set the clocks.
-        let arbiter_input = matches!(
-            input,
-            Input::Tick
-                | Input::Pause
-                | Input::Resume
-                | Input::SetClock { .. }
-                | Input::AdjustClock { .. }
-                | Input::SetMoveCounter { .. }
-        );
-        if !arbiter_input {
-            self.tick(now, events);
-            if self.is_over() {
-                return Ok(());
-            }
+        // reported it: whatever comes later, a move, a claim or a clock adjustment, is too late
+        // to undo it (6.9).
+        self.tick(now, events);
+        if self.is_over() {
+            return Ok(());
+        }
+        if self.quickplay_claim.is_some()
+            && matches!(
+                input,
+                Input::Move(_)
+                    | Input::IllegalMove { .. }
+                    | Input::Claim { .. }
+                    | Input::ClaimQuickplayDraw { .. }
+            )
+        {
+            return Err(RulesError::AwaitingQuickplayRuling);
         }
         match input {
             Input::Start => {
@@ -679,15 +726,12 @@ impl Game {
                 );
             }
             Input::OfferDraw { by } => {
+                if self.offer.map(|o| o.by) == Some(by.other()) {
+                    return Err(RulesError::CounterOffer(by));
+                }
                 // An offer stands until answered; a second one from the same player changes nothing
                 // but is written down again, as the player did offer again.
-                self.offer = Some(PendingOffer { by });
-                self.offers.push(OfferRecord {
-                    by,
-                    after_ply: self.ply(),
-                    at: now,
-                });
-                events.push(Event::DrawOffered { by });
+                self.record_offer(by, now, events);
             }
             Input::AcceptDraw { by } => {
                 if self.offer.map(|o| o.by) != Some(by.other()) {
@@ -745,7 +789,23 @@ impl Game {
                 let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
                 clock.set_moves_completed(side, moves);
             }
-            Input::Verdict { .. } => unreachable!("handled above"),
+            Input::SetPosition { position } => {
+                self.position = position;
+                self.history.push(&self.position);
+                self.setups.push(self.ply());
+                self.must_play = None;
+                self.illegal_claimable = None;
+                events.push(Event::PositionSet { ply: self.ply() });
+                if let Some(clock) = self.clock.as_mut()
+                    && let Some(running) = clock.running()
+                    && running != self.position.turn()
+                {
+                    clock.start(self.position.turn(), now);
+                }
+            }
+            Input::Verdict { .. } | Input::ArbiterResult { .. } => {
+                unreachable!("handled before the match")
+            }
         }
         Ok(())
     }
@@ -765,24 +825,35 @@ impl Game {
             ));
         }
         let side = self.position.turn();
-        // Making a move is touching a piece: it rejects an offer made to the mover and ends his
-        // right to claim the opponent's illegal move.
+        // Making a move is touching a piece: it rejects an offer made to the mover. Any move
+        // also ends the right to claim an earlier illegal move (Appendix C: the offender's
+        // replacement, or the opponent's own move after which the illegal one stands).
         self.touched(side, events);
+        self.illegal_claimable = None;
         self.must_play = None;
-        self.quickplay_claim = None;
         let san = SanPlus::from_move_and_play_unchecked(&mut self.position, m);
         self.history.push(&self.position);
         self.dead_checks.clear();
         self.dead_answers.clear();
+
+        let mate = self.position.is_checkmate();
+        let stalemate = !mate && self.position.is_stalemate();
+        let dead = !mate && !stalemate && dead::is_dead_quick(&self.position);
         let mut clocks_after = None;
         if let Some(clock) = self.clock.as_mut() {
-            if clock.running() == Some(side) {
+            // A move made while the clocks stand (before the start) still counts for the move
+            // counter: the mover's clock runs from now and is pressed at once.
+            if clock.running() != Some(side) {
+                clock.start(side, now);
+            }
+            if mate || stalemate || dead {
+                // 6.7 a: a move that ends the game needs no press; no increment, no new period.
+                clock.stop(now);
+            } else {
                 // The press can only fail when nothing runs, which we just ruled out.
                 let _ = clock.press(now);
-            } else if self.position.outcome().is_unknown() {
-                clock.start(side.other(), now);
-                self.started = true;
             }
+            self.started = true;
             clocks_after = Some(ByColor::new_with(|c| clock.remaining(c, now)));
         }
         self.moves.push(MoveRecord {
@@ -799,16 +870,16 @@ impl Game {
         });
 
         // 5.1 a, 5.2 a, 5.2 b: the move that ends the game ends it at once.
-        if self.position.is_checkmate() {
+        if mate {
             self.finish(
                 KnownOutcome::Decisive { winner: side },
                 EndReason::Checkmate,
                 now,
                 events,
             );
-        } else if self.position.is_stalemate() {
+        } else if stalemate {
             self.finish(KnownOutcome::Draw, EndReason::Stalemate, now, events);
-        } else if dead::is_dead_quick(&self.position) {
+        } else if dead {
             self.finish(KnownOutcome::Draw, EndReason::DeadPosition, now, events);
         } else {
             // The cheap test could not prove the position dead; ask for the complete search for
@@ -836,6 +907,27 @@ impl Game {
         Ok(())
     }
 
+    /// Write an offer by `by` on the scoresheets and make it the pending offer.
+    fn record_offer(&mut self, by: Color, now: Millis, events: &mut Vec<Event>) {
+        // E.12: the mark goes with the offerer's own move: the one he has just made, or, when he
+        // offers before moving (or has not moved yet), the one he makes next.
+        let ply = self.ply();
+        let on_ply = if by == self.position.turn() {
+            ply + 1
+        } else if ply > 0 && self.moves.last().is_some_and(|r| r.side == by) {
+            ply
+        } else {
+            ply + 2
+        };
+        self.offer = Some(PendingOffer { by });
+        self.offers.push(OfferRecord {
+            by,
+            on_ply,
+            at: now,
+        });
+        events.push(Event::DrawOffered { by });
+    }
+
     fn touched(&mut self, by: Color, events: &mut Vec<Event>) {
         if self.offer.map(|o| o.by) == Some(by.other()) {
             self.offer = None;
@@ -853,7 +945,16 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
         if self.config.play == PlayMode::Blitz {
-            // Appendix C: no extra time; the opponent may claim before he moves.
+            // Appendix C: the illegal move is completed once the opponent's clock is started (no
+            // extra time); the opponent may claim before he moves. The record keeps only legal
+            // moves: if the move stands, the arbiter layer sets up the position it produced
+            // (Input::SetPosition).
+            if let Some(clock) = self.clock.as_mut()
+                && clock.running() == Some(by)
+            {
+                // Running, so the press cannot fail.
+                let _ = clock.press(now);
+            }
             self.illegal_claimable = Some(by);
             events.push(Event::IllegalMoveClaimable { offender: by });
             return Ok(());
@@ -944,7 +1045,8 @@ impl Game {
             }
         }
         let intended = claim.intended().filter(|&m| self.position.is_legal(m));
-        self.must_play = intended;
+        // A second claim does not lift the duty to make the first intended move (9.5 b).
+        self.must_play = self.must_play.or(intended);
         events.push(Event::ClaimRejected {
             by,
             article,
@@ -953,13 +1055,7 @@ impl Game {
             must_play: intended.map(|m| SanPlus::from_move(self.position.clone(), m).to_string()),
         });
         // 9.1 c: a claim counts as a draw offer, which the opponent may still accept.
-        self.offer = Some(PendingOffer { by });
-        self.offers.push(OfferRecord {
-            by,
-            after_ply: self.ply(),
-            at: now,
-        });
-        events.push(Event::DrawOffered { by });
+        self.record_offer(by, now, events);
         Ok(())
     }
 
@@ -981,7 +1077,7 @@ impl Game {
             PlayMode::Rapid | PlayMode::Blitz => {
                 // Appendix B: the claimant stops the clocks; the claim succeeds only if his own
                 // flag is still up and his opponent's is down. Both down is a draw.
-                self.stop_clock(now);
+                let was_running = self.stop_clock(now);
                 match (theirs, mine) {
                     (true, false) => {
                         events.push(Event::FlagFell { side: by.other() });
@@ -1001,7 +1097,7 @@ impl Game {
                     (false, _) => {
                         events.push(Event::FlagClaimRejected { by });
                         // The game goes on: restart the clock of the player having the move.
-                        if let Some(clock) = self.clock.as_mut() {
+                        if was_running && let Some(clock) = self.clock.as_mut() {
                             clock.start(self.position.turn(), now);
                         }
                     }
@@ -1011,41 +1107,49 @@ impl Game {
     }
 
     fn tick(&mut self, now: Millis, events: &mut Vec<Event>) {
-        if self.config.play != PlayMode::Standard {
+        if self.config.play != PlayMode::Standard || self.is_over() {
             // Appendices B and C: the arbiter refrains from signalling a flag fall.
             return;
         }
         let Some(clock) = self.clock.as_ref() else {
             return;
         };
-        let white = clock.flag_fallen(Color::White, now);
-        let black = clock.flag_fallen(Color::Black, now);
-        if white && black {
-            // 6.11: both flags down. In a quickplay finish that is a draw. Otherwise the first flag
-            // decides when it can be established, and our clock records the instants it ran down
-            // itself; only when the arbiter set both clocks below zero by hand can it not, and
-            // then the game goes on.
-            if self.in_quickplay_finish() {
-                self.stop_clock(now);
-                self.finish(KnownOutcome::Draw, EndReason::BothFlags, now, events);
-            } else if let Some((first, _)) = clock.first_flag(now) {
-                self.flag(first, now, events);
+        let white = clock.fallen_at(Color::White, now);
+        let black = clock.fallen_at(Color::Black, now);
+        match (white, black) {
+            (Some(w), Some(b)) if w != b => {
+                // Our clock saw both fall and knows which fell first.
+                self.flag(if w < b { Color::White } else { Color::Black }, now, events);
             }
-        } else if white {
-            self.flag(Color::White, now, events);
-        } else if black {
-            self.flag(Color::Black, now, events);
+            (Some(at), Some(_)) => {
+                // 6.11 / 10.3: both flags down and which fell first cannot be established (the
+                // arbiter set both clocks to zero at one instant): drawn in a quickplay finish,
+                // otherwise the game goes on.
+                if self.in_quickplay_finish() {
+                    self.stop_clock(at);
+                    self.finish_at(KnownOutcome::Draw, EndReason::BothFlags, at, events);
+                }
+            }
+            (Some(_), None) => self.flag(Color::White, now, events),
+            (None, Some(_)) => self.flag(Color::Black, now, events),
+            (None, None) => {}
         }
     }
 
     fn flag(&mut self, side: Color, now: Millis, events: &mut Vec<Event>) {
-        // The flag fell at a precise instant, possibly before `now`: the clocks stop there.
-        self.stop_clock(now);
+        // The flag fell at a precise instant, possibly before `now`: the clocks stop there, and
+        // that is when the game ended.
+        let at = self
+            .clock
+            .as_ref()
+            .and_then(|c| c.fallen_at(side, now))
+            .unwrap_or(now);
+        self.stop_clock(at);
         events.push(Event::FlagFell { side });
         self.lose_unless_opponent_cannot_mate(
             side,
             EndReason::FlagFall { flagged: side },
-            now,
+            at,
             events,
         );
     }
@@ -1084,21 +1188,16 @@ impl Game {
                 "the claimant has two minutes or more left",
             ));
         }
-        if left <= 0 {
+        if clock.flag_fallen(by, now) {
             return Err(RulesError::QuickplayNotApplicable(
                 "the claimant's flag has already fallen",
             ));
         }
         self.stop_clock(now);
         self.quickplay_claim = Some(by);
-        // 9.1 c: a 10.2 claim counts as a draw offer.
-        self.offer = Some(PendingOffer { by });
-        self.offers.push(OfferRecord {
-            by,
-            after_ply: self.ply(),
-            at: now,
-        });
         events.push(Event::QuickplayClaimed { by });
+        // 9.1 c: a 10.2 claim counts as a draw offer.
+        self.record_offer(by, now, events);
         Ok(())
     }
 
@@ -1108,7 +1207,10 @@ impl Game {
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
-        let by = self.quickplay_claim.ok_or(RulesError::NoQuickplayClaim)?;
+        let by = self
+            .quickplay_claim
+            .or(self.quickplay_postponed)
+            .ok_or(RulesError::NoQuickplayClaim)?;
         match ruling {
             QuickplayRuling::Draw => {
                 self.finish(KnownOutcome::Draw, EndReason::QuickplayDraw, now, events);
@@ -1124,11 +1226,15 @@ impl Game {
                 };
                 self.bonus(by.other(), bonus_ms, now);
                 events.push(Event::QuickplayPostponed { bonus_ms });
-                // The arbiter may still declare the draw later (10.2 b): keep the claim open.
+                // 10.2 b: the arbiter may still declare the draw, and declares the final result
+                // after a flag has fallen; the postponement survives the moves that follow.
+                self.quickplay_claim = None;
+                self.quickplay_postponed = Some(by);
             }
             QuickplayRuling::Reject => {
                 self.bonus(by.other(), TWO_MINUTES_MS, now);
                 self.quickplay_claim = None;
+                self.quickplay_postponed = None;
                 events.push(Event::QuickplayRejected {
                     bonus_ms: TWO_MINUTES_MS,
                 });
@@ -1136,6 +1242,7 @@ impl Game {
         }
         if let Some(clock) = self.clock.as_mut()
             && clock.running().is_none()
+            && self.started
         {
             clock.start(self.position.turn(), now);
         }
@@ -1157,18 +1264,36 @@ impl Game {
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
+        if ticket == 0 || ticket >= self.next_ticket {
+            return Err(RulesError::UnknownTicket(ticket));
+        }
+        if self.end.is_some() {
+            // The game ended meanwhile (a dead position ends it at once, 5.2 b): a late answer
+            // changes nothing.
+            return Ok(());
+        }
         if let Some(pending) = self.pending_end.clone()
             && pending.ticket == ticket
+            && !pending.awaiting_arbiter
         {
-            self.pending_end = None;
             let outcome = match mateability {
                 Mateability::CannotMate => KnownOutcome::Draw,
-                // The Laws' default is the loss; only a proof that the opponent cannot mate
-                // turns it into a draw. An undecided search therefore leaves the loss.
-                Mateability::CanMate | Mateability::Undecided => KnownOutcome::Decisive {
+                Mateability::CanMate => KnownOutcome::Decisive {
                     winner: pending.loser.other(),
                 },
+                Mateability::Undecided => {
+                    // Neither proven: the arbiter rules; the game stays stopped until he does.
+                    if let Some(p) = self.pending_end.as_mut() {
+                        p.awaiting_arbiter = true;
+                    }
+                    events.push(Event::ArbiterMustRule {
+                        reason: pending.reason,
+                        flagged_or_offender: pending.loser,
+                    });
+                    return Ok(());
+                }
             };
+            self.pending_end = None;
             let end = GameEnd {
                 outcome,
                 reason: pending.reason,
@@ -1180,12 +1305,10 @@ impl Game {
             return Ok(());
         }
         let Some(index) = self.dead_checks.iter().position(|&(t, ..)| t == ticket) else {
-            return Err(RulesError::UnknownTicket(ticket));
+            // An answer about a position that is gone, or given twice: nothing to do.
+            return Ok(());
         };
         let (_, ply, side) = self.dead_checks.remove(index);
-        if ply != self.ply() || self.end.is_some() {
-            return Ok(()); // a late answer about a position that is gone
-        }
         self.dead_answers.push((ply, side, mateability));
         let dead = Color::ALL.iter().all(|&s| {
             self.dead_answers
@@ -1193,6 +1316,7 @@ impl Game {
                 .any(|&(p, side, m)| p == ply && side == s && m == Mateability::CannotMate)
         });
         if dead {
+            // The position was dead from the move that produced it.
             let at = self.moves.last().map_or(now, |m| m.at);
             self.finish_at(KnownOutcome::Draw, EndReason::DeadPosition, at, events);
         }
@@ -1201,26 +1325,43 @@ impl Game {
 
     /// `loser` loses unless his opponent cannot mate by any series of legal moves, then it is a draw
     /// (6.9, Appendix C, 7.4 b in 2005). Decided now when the cheap test can; otherwise the result
-    /// waits for an analysis (the clocks are already stopped).
+    /// waits for an analysis (the clocks are already stopped). After a postponed 10.2 claim the
+    /// arbiter declares the result of a flag fall himself (10.2 b).
     fn lose_unless_opponent_cannot_mate(
         &mut self,
         loser: Color,
         reason: EndReason,
-        now: Millis,
+        at: Millis,
         events: &mut Vec<Event>,
     ) {
         let winner = loser.other();
-        if dead::quick(&self.position, winner) == Some(Mateability::CannotMate) {
-            self.finish(KnownOutcome::Draw, reason, now, events);
+        let ticket = self.ticket();
+        if matches!(reason, EndReason::FlagFall { .. }) && self.quickplay_postponed.is_some() {
+            self.pending_end = Some(PendingEnd {
+                ticket,
+                awaiting_arbiter: true,
+                loser,
+                reason,
+                ply: self.ply(),
+                at,
+            });
+            events.push(Event::ArbiterMustRule {
+                reason,
+                flagged_or_offender: loser,
+            });
             return;
         }
-        let ticket = self.ticket();
+        if dead::quick(&self.position, winner) == Some(Mateability::CannotMate) {
+            self.finish_at(KnownOutcome::Draw, reason, at, events);
+            return;
+        }
         self.pending_end = Some(PendingEnd {
             ticket,
+            awaiting_arbiter: false,
             loser,
             reason,
             ply: self.ply(),
-            at: now,
+            at,
         });
         events.push(Event::AnalysisNeeded {
             ticket,
@@ -1251,6 +1392,9 @@ impl Game {
         self.stop_clock(at);
         self.offer = None;
         self.dead_checks.clear();
+        self.pending_end = None;
+        self.quickplay_claim = None;
+        self.quickplay_postponed = None;
         let end = GameEnd {
             outcome,
             reason,
@@ -1281,14 +1425,16 @@ impl Game {
     /// PGN of the game so far (Seven Tag Roster from `tags`, `[%clk]` comments, `(=)` for offers,
     /// the result and a `Termination` tag once the game is over).
     pub fn to_pgn(&self, tags: &[(String, String)]) -> String {
-        let moves: Vec<pgn::ExportMove> = self
-            .moves
+        // After a position set up by the arbiter the moves no longer follow from the start
+        // position; the PGN holds the game up to there (the scoresheets keep everything).
+        let exported = self.setups.first().copied().unwrap_or(self.moves.len());
+        let moves: Vec<pgn::ExportMove> = self.moves[..exported]
             .iter()
             .enumerate()
             .map(|(i, r)| pgn::ExportMove {
                 san: r.san,
                 clock_ms: r.clocks_after.as_ref().map(|c| *c.get(r.side)),
-                draw_offer: self.offers.iter().any(|o| o.after_ply == i + 1),
+                draw_offer: self.offers.iter().any(|o| o.on_ply == i + 1),
             })
             .collect();
         let result = match self.end.map(|e| e.outcome) {
@@ -1325,11 +1471,7 @@ impl Game {
                     ply: i + 1,
                     san: r.san.to_string(),
                     clocks_after: r.clocks_after,
-                    draw_offer: self
-                        .offers
-                        .iter()
-                        .find(|o| o.after_ply == i + 1)
-                        .map(|o| o.by),
+                    draw_offer: self.offers.iter().find(|o| o.on_ply == i + 1).map(|o| o.by),
                 })
                 .collect(),
         }

@@ -260,7 +260,7 @@ fn a_fallen_flag_is_a_draw_behind_a_locked_wall() {
 }
 
 #[test]
-fn an_undecided_search_leaves_the_flag_loss() {
+fn an_undecided_search_leaves_the_flag_to_the_arbiter() {
     let mut g = standard("60");
     g.apply(Input::Start, 0).unwrap();
     g.apply(Input::Tick, 60_000).unwrap();
@@ -275,16 +275,41 @@ fn an_undecided_search_leaves_the_flag_loss() {
         )
         .unwrap();
     assert_eq!(
-        ended(&events).unwrap().outcome,
-        KnownOutcome::Decisive {
-            winner: Color::Black
-        }
+        events,
+        vec![Event::ArbiterMustRule {
+            reason: EndReason::FlagFall {
+                flagged: Color::White
+            },
+            flagged_or_offender: Color::White
+        }]
     );
+    assert!(
+        g.end().is_none(),
+        "an undecided search never decides a result"
+    );
+    assert!(g.pending_queries().is_empty());
+    assert_eq!(
+        g.apply(Input::Move(mv(&g, "e4")), 61_000),
+        Err(RulesError::AwaitingArbiter)
+    );
+    let events = g
+        .apply(
+            Input::ArbiterResult {
+                outcome: KnownOutcome::Decisive {
+                    winner: Color::Black,
+                },
+            },
+            90_000,
+        )
+        .unwrap();
+    let end = ended(&events).unwrap();
+    assert_eq!((end.reason, end.at), (EndReason::ArbiterDecision, 60_000));
 }
 
 #[test]
-fn both_flags_in_a_quickplay_finish_draw_and_otherwise_the_first_decides() {
-    // Sudden death: a quickplay finish. The arbiter has set both clocks to zero.
+fn the_arbiter_zeroing_a_clock_makes_that_flag_fall_at_once() {
+    // Only one clock runs at a time, so our clock always knows which flag fell first: setting
+    // Black's clock to zero is Black's flag falling, before anything else can happen.
     let mut g = standard("300");
     g.apply(Input::Start, 0).unwrap();
     g.apply(
@@ -295,44 +320,48 @@ fn both_flags_in_a_quickplay_finish_draw_and_otherwise_the_first_decides() {
         1_000,
     )
     .unwrap();
-    g.apply(
-        Input::SetClock {
-            side: Color::White,
-            remaining_ms: 0,
-        },
-        1_000,
-    )
-    .unwrap();
-    let events = g.apply(Input::Tick, 1_000).unwrap();
-    assert_eq!(ended(&events).map(|e| e.reason), Some(EndReason::BothFlags));
-    assert_eq!(ended(&events).unwrap().outcome, KnownOutcome::Draw);
+    let mut events = g
+        .apply(
+            Input::SetClock {
+                side: Color::White,
+                remaining_ms: 0,
+            },
+            2_000,
+        )
+        .unwrap();
+    events.extend(g.resolve_analyses(2_000));
+    assert!(events.contains(&Event::FlagFell { side: Color::Black }));
+    let end = g.end().unwrap();
+    assert_eq!(
+        end.outcome,
+        KnownOutcome::Decisive {
+            winner: Color::White
+        }
+    );
+    assert_eq!(end.at, 1_000, "the game ended when Black's flag fell");
+    assert_eq!(
+        remaining(&g, Color::White, 5_000),
+        299_000,
+        "White's clock stopped at the flag"
+    );
+}
 
-    // With a move count still to make, the flag that fell first decides (6.11 aside).
+#[test]
+fn a_late_tick_stops_the_clock_at_the_flag_instant() {
     let mut g = standard("40/300:60");
     g.apply(Input::Start, 0).unwrap();
-    let t = play(&mut g, "e4", 1_000);
-    g.apply(
-        Input::SetClock {
-            side: Color::White,
-            remaining_ms: 0,
-        },
-        t,
-    )
-    .unwrap();
-    // Black runs out later; the tick comes late.
-    let events = g.apply(Input::Tick, 400_000).unwrap();
-    let flagged: Vec<_> = events
-        .iter()
-        .filter_map(|e| {
-            if let Event::FlagFell { side } = e {
-                Some(*side)
-            } else {
-                None
-            }
-        })
-        .collect();
-    assert_eq!(flagged.len(), 1);
-    assert!(g.is_over());
+    let mut events = g.apply(Input::Tick, 400_000).unwrap();
+    events.extend(g.resolve_analyses(400_000));
+    assert!(events.contains(&Event::FlagFell { side: Color::White }));
+    assert_eq!(g.end().unwrap().at, 300_000);
+    assert_eq!(remaining(&g, Color::White, 400_000), 0);
+    // 6.9 before the control is reached: still a loss.
+    assert_eq!(
+        g.end().unwrap().outcome,
+        KnownOutcome::Decisive {
+            winner: Color::Black
+        }
+    );
 }
 
 #[test]
@@ -970,7 +999,14 @@ fn quickplay_claim_rulings() {
     let events = g
         .apply(Input::ClaimQuickplayDraw { by: Color::White }, 0)
         .unwrap();
-    assert_eq!(events, vec![Event::QuickplayClaimed { by: Color::White }]);
+    // 9.1 c: the claim also counts as a draw offer.
+    assert_eq!(
+        events,
+        vec![
+            Event::QuickplayClaimed { by: Color::White },
+            Event::DrawOffered { by: Color::White }
+        ]
+    );
     assert_eq!(
         g.clock().unwrap().running(),
         None,
@@ -1150,4 +1186,494 @@ fn replaying_the_same_inputs_gives_the_same_game() {
         remaining(&b, Color::White, t)
     );
     assert_eq!(a.scoresheet(Color::White), b.scoresheet(Color::White));
+}
+
+// --- review follow-ups: orderings, postponements, counters, attribution -----------------------
+
+fn tickets(events: &[Event]) -> Vec<u64> {
+    events
+        .iter()
+        .filter_map(|e| {
+            if let Event::AnalysisNeeded { ticket, .. } = e {
+                Some(*ticket)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_dead_position_ends_the_game_before_a_later_flag_verdict() {
+    let mut g = standard("60");
+    g.apply(Input::Start, 0).unwrap();
+    let dead_checks = tickets(&g.apply(Input::Move(mv(&g, "e4")), 1_000).unwrap());
+    assert_eq!(dead_checks.len(), 2);
+    // Black's flag falls while the dead-position searches are still running.
+    let flag = tickets(&g.apply(Input::Tick, 61_000).unwrap());
+    assert_eq!(flag.len(), 1);
+    // (Pretend) the searches prove the position after 1.e4 dead: it ended the game at once.
+    for t in dead_checks {
+        g.apply(
+            Input::Verdict {
+                ticket: t,
+                mateability: Mateability::CannotMate,
+            },
+            61_500,
+        )
+        .unwrap();
+    }
+    assert_eq!(g.end().unwrap().reason, EndReason::DeadPosition);
+    // The flag's verdict arrives late and changes nothing.
+    let events = g
+        .apply(
+            Input::Verdict {
+                ticket: flag[0],
+                mateability: Mateability::CanMate,
+            },
+            62_000,
+        )
+        .unwrap();
+    assert!(events.is_empty());
+    assert_eq!(g.end().unwrap().outcome, KnownOutcome::Draw);
+}
+
+#[test]
+fn stale_and_repeated_verdicts_are_harmless_and_unknown_tickets_are_errors() {
+    let mut g = Game::new(RulesConfig::default());
+    let first = tickets(&g.apply(Input::Move(mv(&g, "e4")), 0).unwrap());
+    play(&mut g, "e5", 1);
+    // An answer about the position after 1.e4, which is gone.
+    assert_eq!(
+        g.apply(
+            Input::Verdict {
+                ticket: first[0],
+                mateability: Mateability::CannotMate
+            },
+            2
+        ),
+        Ok(vec![])
+    );
+    assert_eq!(
+        g.apply(
+            Input::Verdict {
+                ticket: first[1],
+                mateability: Mateability::CannotMate
+            },
+            2
+        ),
+        Ok(vec![])
+    );
+    assert!(!g.is_over());
+    assert_eq!(
+        g.apply(
+            Input::Verdict {
+                ticket: 999,
+                mateability: Mateability::CannotMate
+            },
+            3
+        ),
+        Err(RulesError::UnknownTicket(999))
+    );
+}
+
+#[test]
+fn a_postponed_quickplay_claim_survives_moves_and_the_arbiter_rules_after_the_flag() {
+    let mut g = standard("600");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(
+        Input::SetClock {
+            side: Color::White,
+            remaining_ms: 90_000,
+        },
+        0,
+    )
+    .unwrap();
+    g.apply(Input::ClaimQuickplayDraw { by: Color::White }, 0)
+        .unwrap();
+    // Nothing can be played while the claim awaits the ruling.
+    assert_eq!(
+        g.apply(Input::Move(mv(&g, "e4")), 1_000),
+        Err(RulesError::AwaitingQuickplayRuling)
+    );
+    g.apply(
+        Input::QuickplayRuling(QuickplayRuling::Postpone {
+            extra_time_to_opponent: false,
+        }),
+        1_000,
+    )
+    .unwrap();
+    let t = play(&mut g, "e4 e5 Nf3 Nc6", 2_000);
+    // White's flag falls: the arbiter declares the result (10.2 b), nothing automatic.
+    let events = g.apply(Input::Tick, t + 200_000).unwrap();
+    assert!(events.contains(&Event::FlagFell { side: Color::White }));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::ArbiterMustRule { .. }))
+    );
+    assert!(g.end().is_none());
+    g.apply(
+        Input::ArbiterResult {
+            outcome: KnownOutcome::Draw,
+        },
+        t + 300_000,
+    )
+    .unwrap();
+    assert_eq!(g.end().unwrap().outcome, KnownOutcome::Draw);
+}
+
+#[test]
+fn moves_made_before_the_clock_started_are_counted() {
+    let mut g = standard("2/60:30");
+    play(&mut g, "Nf3 Nf6 Ng1 Ng8", 1_000);
+    let clock = g.clock().unwrap();
+    assert_eq!(clock.moves_completed(Color::White), 2);
+    assert_eq!(clock.moves_completed(Color::Black), 2);
+    assert_eq!(clock.period_index(Color::White), 1);
+    assert_eq!(clock.period_index(Color::Black), 1);
+}
+
+#[test]
+fn a_mate_on_the_control_move_earns_no_new_period() {
+    // Black's control is his second move; mating with it earns no new period.
+    let mut g = standard("2/60:3600");
+    g.apply(Input::Start, 0).unwrap();
+    play(&mut g, "f3 e5 g4", 1_000);
+    g.apply(Input::Move(mv(&g, "Qh4#")), 10_000).unwrap();
+    // Black's second move mates: it needs no press (6.7 a), so it earns nothing. Black thought
+    // 1 s for 1...e5 and 7 s for 2...Qh4#.
+    let record = g.moves().last().unwrap();
+    assert_eq!(record.clocks_after.unwrap().black, 60_000 - 1_000 - 7_000);
+    assert_eq!(g.clock().unwrap().period_index(Color::Black), 0);
+}
+
+#[test]
+fn a_second_claim_does_not_lift_the_duty_to_play_the_intended_move() {
+    let mut g = standard("600");
+    g.apply(Input::Start, 0).unwrap();
+    let intended = mv(&g, "Nf3");
+    g.apply(
+        Input::Claim {
+            by: Color::White,
+            claim: DrawClaim::Repetition {
+                intended: Some(intended),
+            },
+        },
+        1_000,
+    )
+    .unwrap();
+    g.apply(
+        Input::Claim {
+            by: Color::White,
+            claim: DrawClaim::FiftyMoves { intended: None },
+        },
+        2_000,
+    )
+    .unwrap();
+    assert_eq!(g.must_play(), Some(intended));
+    assert!(matches!(
+        g.apply(Input::Move(mv(&g, "e4")), 3_000),
+        Err(RulesError::MustPlayIntendedMove(_))
+    ));
+}
+
+#[test]
+fn the_offer_made_by_an_incorrect_claim_can_be_accepted() {
+    let mut g = standard("600");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(
+        Input::Claim {
+            by: Color::White,
+            claim: DrawClaim::Repetition { intended: None },
+        },
+        1_000,
+    )
+    .unwrap();
+    let events = g
+        .apply(Input::AcceptDraw { by: Color::Black }, 2_000)
+        .unwrap();
+    assert_eq!(ended(&events).map(|e| e.reason), Some(EndReason::Agreement));
+}
+
+#[test]
+fn an_incorrect_claim_before_the_start_leaves_the_clocks_standing() {
+    let mut g = standard("600");
+    g.apply(
+        Input::Claim {
+            by: Color::White,
+            claim: DrawClaim::Repetition { intended: None },
+        },
+        1_000,
+    )
+    .unwrap();
+    assert_eq!(g.clock().unwrap().running(), None);
+    assert_eq!(remaining(&g, Color::Black, 1_000), 600_000 + 3 * MIN);
+}
+
+#[test]
+fn a_claim_after_the_flag_fell_comes_too_late() {
+    let mut g = standard("60");
+    g.apply(Input::Start, 0).unwrap();
+    let events = g
+        .apply(
+            Input::Claim {
+                by: Color::White,
+                claim: DrawClaim::Repetition { intended: None },
+            },
+            70_000,
+        )
+        .unwrap();
+    assert!(events.contains(&Event::FlagFell { side: Color::White }));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::ClaimRejected { .. } | Event::ClaimUpheld { .. }))
+    );
+}
+
+#[test]
+fn blitz_illegal_move_starts_the_opponents_clock_and_lapses_with_any_move() {
+    let mut g = Game::new(config("300", Edition::Fide2001, PlayMode::Blitz));
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(Input::IllegalMove { by: Color::White }, 5_000)
+        .unwrap();
+    assert_eq!(
+        g.clock().unwrap().running(),
+        Some(Color::Black),
+        "completed once the opponent's clock starts"
+    );
+    // The opponent moves instead of claiming: the right is gone, the game goes on.
+    g.apply(Input::Move(mv(&g, "e4")), 6_000).ok();
+    assert_eq!(
+        g.apply(Input::ClaimIllegalMove { by: Color::Black }, 7_000),
+        Err(RulesError::NothingToClaim { by: Color::Black })
+    );
+}
+
+#[test]
+fn blitz_illegal_move_claim_is_a_draw_when_the_claimant_cannot_mate() {
+    // Black has a bare king; White plays an illegal move and Black claims: he cannot mate.
+    let mut g = from_fen(
+        config("300", Edition::Fide2001, PlayMode::Blitz),
+        "8/8/8/4k3/8/8/3K4/7Q w - - 0 1",
+    );
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(Input::IllegalMove { by: Color::White }, 1_000)
+        .unwrap();
+    let events = g
+        .apply(Input::ClaimIllegalMove { by: Color::Black }, 2_000)
+        .unwrap();
+    assert_eq!(
+        ended(&events).map(|e| (e.reason, e.outcome)),
+        Some((
+            EndReason::IllegalMoveClaimed {
+                offender: Color::White
+            },
+            KnownOutcome::Draw
+        ))
+    );
+}
+
+#[test]
+fn the_arbiter_sets_up_the_position_that_stands() {
+    let mut g = Game::new(config("300", Edition::Fide2001, PlayMode::Blitz));
+    g.apply(Input::Start, 0).unwrap();
+    play(&mut g, "e4 e5", 1_000);
+    let standing: Chess = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 1 2"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let events = g
+        .apply(
+            Input::SetPosition {
+                position: standing.clone(),
+            },
+            5_000,
+        )
+        .unwrap();
+    assert_eq!(events, vec![Event::PositionSet { ply: 2 }]);
+    assert_eq!(g.position(), &standing);
+    assert_eq!(g.clock().unwrap().running(), Some(Color::Black));
+    play(&mut g, "Nf6", 6_000);
+    // The PGN holds the game up to the set-up position.
+    assert!(!g.to_pgn(&[]).contains("Nf6"));
+}
+
+#[test]
+fn rapid_flag_claim_before_the_start_does_not_start_the_clock() {
+    let mut g = Game::new(config("600", Edition::Fide2001, PlayMode::Rapid));
+    g.apply(Input::ClaimFlag { by: Color::Black }, 1_000)
+        .unwrap();
+    assert_eq!(g.clock().unwrap().running(), None);
+}
+
+#[test]
+fn a_counter_offer_is_refused_with_advice() {
+    let mut g = standard("300");
+    g.apply(Input::OfferDraw { by: Color::White }, 0).unwrap();
+    assert_eq!(
+        g.apply(Input::OfferDraw { by: Color::Black }, 1),
+        Err(RulesError::CounterOffer(Color::Black))
+    );
+}
+
+#[test]
+fn offers_are_written_next_to_the_offerers_own_move() {
+    let mut g = standard("300");
+    g.apply(Input::Start, 0).unwrap();
+    // White offers before his first move: the mark goes with 1.e4.
+    g.apply(Input::OfferDraw { by: Color::White }, 0).unwrap();
+    play(&mut g, "e4", 1_000);
+    // Black declined by moving; after 1...e5 Black offers (after his move, before the press).
+    play(&mut g, "e5", 2_000);
+    g.apply(Input::OfferDraw { by: Color::Black }, 2_500)
+        .unwrap();
+    // Black's offer lapses when White moves; White then offers after his move 2.Nf3.
+    play(&mut g, "Nf3", 3_000);
+    g.apply(Input::OfferDraw { by: Color::White }, 3_500)
+        .unwrap();
+    let marks: Vec<(usize, Color)> = g.offers().iter().map(|o| (o.on_ply, o.by)).collect();
+    assert_eq!(
+        marks,
+        [(1, Color::White), (2, Color::Black), (3, Color::White)]
+    );
+    let sheet = g.scoresheet(Color::White);
+    assert_eq!(sheet.entries[0].draw_offer, Some(Color::White));
+    assert_eq!(sheet.entries[1].draw_offer, Some(Color::Black));
+    assert_eq!(sheet.entries[2].draw_offer, Some(Color::White));
+    let pgn = g.to_pgn(&[]);
+    assert!(
+        pgn.contains("1. e4 { [%clk 0:04:59] (=) } 1... e5 { [%clk 0:04:59] (=) }"),
+        "{pgn}"
+    );
+}
+
+#[test]
+fn fen_start_with_black_to_move() {
+    let mut g = from_fen(
+        config("300", Edition::Fide2001, PlayMode::Standard),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    );
+    g.apply(Input::Start, 0).unwrap();
+    assert_eq!(g.clock().unwrap().running(), Some(Color::Black));
+    play(&mut g, "e5 Nf3", 1_000);
+    assert_eq!(g.moves()[0].side, Color::Black);
+    let pgn = g.to_pgn(&[]);
+    assert!(
+        pgn.contains("[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1... e5"), "{pgn}");
+    assert!(pgn.contains("2. Nf3"), "{pgn}");
+}
+
+#[test]
+fn time_going_backwards_never_runs_the_record_backwards() {
+    let mut g = standard("300");
+    g.apply(Input::Start, 10_000).unwrap();
+    play(&mut g, "e4", 20_000);
+    g.apply(Input::Move(mv(&g, "e5")), 15_000).unwrap();
+    assert_eq!(g.moves()[1].at, 20_000);
+    assert!(remaining(&g, Color::Black, 20_000) <= 300_000);
+}
+
+// --- clock modes through the game, both editions ---------------------------------------------
+
+#[test]
+fn increment_across_a_period_change() {
+    let mut g = standard("2/60+5:30+5");
+    g.apply(Input::Start, 0).unwrap();
+    play(&mut g, "Nf3 Nf6 Ng1", 1_000);
+    // White: 60 - 1 + 5 (move 1) - 1 + 5 (move 2) + 30 (period 2).
+    assert_eq!(
+        g.moves()[2].clocks_after.unwrap().white,
+        60_000 - 1_000 + 5_000 - 1_000 + 5_000 + 30_000
+    );
+}
+
+#[test]
+fn delay_mode_flag_only_after_delay_and_main_time() {
+    let mut g = standard("10d5");
+    g.apply(Input::Start, 0).unwrap();
+    assert!(g.apply(Input::Tick, 14_999).unwrap().is_empty());
+    let events = g.apply(Input::Tick, 15_000).unwrap();
+    assert!(events.contains(&Event::FlagFell { side: Color::White }));
+}
+
+#[test]
+fn delay_survives_a_pause() {
+    let mut g = standard("60d5");
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(Input::Pause, 3_000).unwrap();
+    g.apply(Input::Resume, 50_000).unwrap();
+    // 3 s of delay used before the pause, 1 s after: still within the delay.
+    g.apply(Input::Move(mv(&g, "e4")), 51_000).unwrap();
+    assert_eq!(remaining(&g, Color::White, 51_000), 60_000);
+    // 4 s more: 2 s of delay left, then 2 s of main time.
+    assert_eq!(g.clock().unwrap().used(Color::White, 51_000), 4_000);
+}
+
+#[test]
+fn a_flag_that_fell_before_a_pause_still_counts() {
+    let mut g = standard("60");
+    g.apply(Input::Start, 0).unwrap();
+    let events = g.apply(Input::Pause, 61_000).unwrap();
+    assert!(events.contains(&Event::FlagFell { side: Color::White }));
+}
+
+#[test]
+fn editions_share_the_flag_and_penalty_rules() {
+    for edition in [Edition::Fide2001, Edition::Fide2005] {
+        for play_mode in [PlayMode::Standard, PlayMode::Rapid] {
+            let mut g = Game::new(config("600", edition, play_mode));
+            g.apply(Input::Start, 0).unwrap();
+            let events = g
+                .apply(Input::IllegalMove { by: Color::White }, 1_000)
+                .unwrap();
+            assert_eq!(
+                events,
+                vec![Event::IllegalMovePenalty {
+                    offender: Color::White,
+                    count: 1,
+                    bonus_ms: 2 * MIN
+                }],
+                "{edition:?} {play_mode:?}"
+            );
+            assert_eq!(remaining(&g, Color::Black, 1_000), 600_000 + 2 * MIN);
+        }
+        // Standard flag: loss when the opponent can mate, in both editions.
+        let mut g = Game::new(config("60", edition, PlayMode::Standard));
+        g.apply(Input::Start, 0).unwrap();
+        let mut events = g.apply(Input::Tick, 60_000).unwrap();
+        events.extend(g.resolve_analyses(60_000));
+        assert_eq!(
+            ended(&events).unwrap().outcome,
+            KnownOutcome::Decisive {
+                winner: Color::Black
+            },
+            "{edition:?}"
+        );
+        // Incorrect 9.2 a claim with an intended move in 2005: no deduction, move still required.
+        let mut g = Game::new(config("600", edition, PlayMode::Standard));
+        g.apply(Input::Start, 0).unwrap();
+        let nf3 = mv(&g, "Nf3");
+        g.apply(
+            Input::Claim {
+                by: Color::White,
+                claim: DrawClaim::Repetition {
+                    intended: Some(nf3),
+                },
+            },
+            10_000,
+        )
+        .unwrap();
+        let expected = match edition {
+            Edition::Fide2001 => 590_000 - 180_000,
+            Edition::Fide2005 => 590_000,
+        };
+        assert_eq!(remaining(&g, Color::White, 10_000), expected, "{edition:?}");
+        assert_eq!(g.must_play(), Some(nf3));
+    }
 }

@@ -64,9 +64,10 @@ pub fn san(pos: &Chess, m: Move) -> String {
 
 /// The one legal move that `input` means in `pos`.
 ///
-/// A lower-case `b` followed by a file letter (`bc4`, `bxc3`) reads both as a bishop move and as a
-/// b-pawn move; when both are legal the answer is [`MatchError::Ambiguous`] even though strict SAN
-/// would call `bxc3` a pawn move, because a spoken or carelessly typed "b" is not evidence enough
+/// Input that is correct SAN for a legal move means that move (`bxc3` is the b-pawn, `Bxc3` the
+/// bishop). Anything else is read leniently; a lower-case `b` followed by a file letter without
+/// the capture mark (`bc3`) reads both as a bishop move and as a b-pawn capture, and when both are
+/// legal the answer is [`MatchError::Ambiguous`]: a carelessly typed "b" is not evidence enough
 /// for a player who cannot see the board.
 pub fn match_move(pos: &Chess, input: &str) -> Result<Move, MatchError> {
     // Correct SAN means exactly one move (`bxc3` is the pawn, `Bxc3` the bishop): it wins over
