@@ -6,5 +6,7 @@
 //! later, the daemon shell do that at the edges.
 
 pub mod audit;
+pub mod board;
 pub mod config;
 pub mod rules;
+pub mod sim;

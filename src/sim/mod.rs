@@ -1,0 +1,8 @@
+//! Board simulators: play a game on a simulated sensor board, in the ways real hands do.
+//!
+//! [`script`] turns a move into the lift and place events a person produces on a board, in a
+//! chosen style (capture order, castling order, en passant order, sensor bounce, DGT reordering
+//! and sliding). It is pure, and serves both the recognition tests and the simulators that speak
+//! the real protocols over a pseudo-terminal.
+
+pub mod script;
