@@ -1,0 +1,210 @@
+//! What is said at the board: announcements as values, and how a voice pack words them.
+//!
+//! This module owns the [`Announcement`] type (what happened, with everything a voice needs to
+//! say it and nothing about how), who hears it ([`Audience`]) and how urgently ([`Priority`]).
+//! The wording lives in voice packs (`voices/<name>/voice.toml`), rendered by [`voice`] into an
+//! [`Utterance`]: the text for the transcript and text-to-speech, and the sequence of vocabulary
+//! keys a clip speaker plays. Pure: no files, no audio, no clock; the speakers live in the shell.
+//!
+//! Never build a spoken string ad hoc elsewhere: add a variant here, its wording to every pack,
+//! and the coverage test keeps the packs complete.
+
+pub mod numbers;
+pub mod voice;
+
+use shakmaty::{CastlingSide, Color, Piece, Role, Square};
+
+use crate::rules::game::Article;
+
+/// Who hears an announcement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Audience {
+    /// The blind player (headphones).
+    Blind,
+    /// The sighted player's side (speaker or screen).
+    Sighted,
+    Both,
+}
+
+impl Audience {
+    pub fn includes_blind(self) -> bool {
+        matches!(self, Audience::Blind | Audience::Both)
+    }
+    pub fn includes_sighted(self) -> bool {
+        matches!(self, Audience::Sighted | Audience::Both)
+    }
+}
+
+/// How an announcement queues: urgent speech interrupts info speech; moves are never dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Priority {
+    /// Flag fall, illegal move, guidance to correct a board.
+    Urgent,
+    /// Moves and the events of the game.
+    Normal,
+    /// Replies to requests; may be interrupted.
+    Info,
+}
+
+/// Whether a move gives check or mate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Check {
+    #[default]
+    None,
+    Check,
+    Mate,
+}
+
+/// A move with everything any style needs to say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoveWords {
+    pub side: Color,
+    /// The moving piece (a pawn for promotions).
+    pub role: Role,
+    pub from: Square,
+    pub to: Square,
+    /// The captured piece (a pawn for en passant).
+    pub capture: Option<Role>,
+    pub en_passant: bool,
+    pub castling: Option<CastlingSide>,
+    pub promotion: Option<Role>,
+    pub check: Check,
+    /// SAN disambiguation: the origin file and/or rank SAN writes (`Nbd2`, `R1a3`).
+    pub disambiguate_file: bool,
+    pub disambiguate_rank: bool,
+}
+
+impl MoveWords {
+    /// The words of `m` played in `position` (which must be legal there).
+    pub fn new(position: &shakmaty::Chess, m: shakmaty::Move) -> MoveWords {
+        use shakmaty::{Position, san::San};
+        let side = position.turn();
+        let mut after = position.clone();
+        after.play_unchecked(m);
+        let check = if after.is_checkmate() {
+            Check::Mate
+        } else if after.is_check() {
+            Check::Check
+        } else {
+            Check::None
+        };
+        let (disambiguate_file, disambiguate_rank) = match San::from_move(position, m) {
+            San::Normal { file, rank, .. } => (file.is_some(), rank.is_some()),
+            _ => (false, false),
+        };
+        let (from, to) = match m {
+            shakmaty::Move::Castle { king, .. } => {
+                let side_c = m.castling_side().unwrap_or(CastlingSide::KingSide);
+                (king, side_c.king_to(side))
+            }
+            _ => (m.from().unwrap_or(m.to()), m.to()),
+        };
+        MoveWords {
+            side,
+            role: m.role(),
+            from,
+            to,
+            capture: m.capture(),
+            en_passant: m.is_en_passant(),
+            castling: m.castling_side(),
+            promotion: m.promotion(),
+            check,
+            disambiguate_file: disambiguate_file && m.role() != Role::Pawn,
+            disambiguate_rank,
+        }
+    }
+}
+
+/// The result of a game, as announced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResultWords {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+/// Guidance to correct a board that differs from the position it should show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Guidance {
+    /// "Springer steht auf Felix vier, gehoert auf Felix drei".
+    Misplaced { piece: Piece, found: Square, belongs: Square },
+    /// "Eva vier ist leer, dort gehoert ein weisser Bauer hin".
+    Missing { square: Square, piece: Piece },
+    /// A piece stands where nothing belongs ("Felix vier muss leer sein").
+    Extra { square: Square, piece: Option<Piece> },
+    /// A piece stands where another belongs ("auf Eva vier steht ein Springer, dort gehoert ein Bauer hin").
+    Wrong { square: Square, found: Piece, belongs: Piece },
+}
+
+/// Which board a system notice is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WhichBoard {
+    /// The blind player's tactile board.
+    Tactile,
+    /// The sighted player's board.
+    Sighted,
+}
+
+/// Everything tactus says. See the module docs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Announcement {
+    /// A move, as announced to the other player (F.3 c) or repeated on request.
+    Move(MoveWords),
+    Stalemate,
+    DeadPosition,
+    DrawOffered { by: Color },
+    DrawAccepted,
+    DrawDeclined { by: Color },
+    /// A claim under 9.2 or 9.3 was made.
+    ClaimMade { by: Color, article: Article },
+    ClaimUpheld { article: Article },
+    ClaimRejected { article: Article },
+    FlagFell { side: Color },
+    Result(ResultWords),
+    /// A piece the player lifted, told back to him ("Springer Gustav eins beruehrt").
+    Touched { piece: Piece, square: Square },
+    /// The move on the tactile board is not possible; the touched piece must be moved if it can.
+    IllegalMove,
+    Guidance(Guidance),
+    /// Replies to requests (F.9 d: only when asked).
+    MovesCompleted { white: u32, black: u32 },
+    Times { white_used_ms: i64, white_left_ms: i64, black_used_ms: i64, black_left_ms: i64 },
+    SquareContents { square: Square, piece: Option<Piece> },
+    /// A rank, file or diagonal scanned in order (only occupied squares are named).
+    LineContents { pieces: Vec<(Square, Piece)> },
+    /// Where the pieces of one kind and colour stand.
+    PiecesOfKind { piece: Piece, squares: Vec<Square> },
+    /// Material in pawn units per side (Q 9, R 5, B 3, N 3, P 1).
+    Material { white: u32, black: u32 },
+    /// Whose move it is.
+    ToMove { side: Color },
+    /// System notices.
+    BoardDisconnected { board: WhichBoard },
+    BoardReconnected { board: WhichBoard },
+    GameRecovered,
+    ClocksPaused,
+    ClocksResumed,
+    /// The speech engine failed; announcements continue with the recorded clips.
+    SpeechFallback,
+}
+
+impl Announcement {
+    /// How urgently this is said.
+    pub fn priority(&self) -> Priority {
+        use Announcement::*;
+        match self {
+            FlagFell { .. } | IllegalMove | Guidance(_) | BoardDisconnected { .. } | SpeechFallback => {
+                Priority::Urgent
+            }
+            MovesCompleted { .. }
+            | Times { .. }
+            | SquareContents { .. }
+            | LineContents { .. }
+            | PiecesOfKind { .. }
+            | Material { .. }
+            | ToMove { .. }
+            | Touched { .. } => Priority::Info,
+            _ => Priority::Normal,
+        }
+    }
+}
