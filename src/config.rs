@@ -19,6 +19,8 @@ pub struct Config {
     pub rules: RulesSection,
     #[serde(default)]
     pub event: EventSection,
+    #[serde(default)]
+    pub speech: crate::speech::SpeechConfig,
 }
 
 /// `[rules]`
@@ -48,6 +50,7 @@ impl Config {
     /// Parse a configuration text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Config> {
         let config: Config = toml::from_str(text).map_err(|e| anyhow!("{origin}: {e}"))?;
+        config.speech.check().map_err(|e| anyhow!("{origin}: {e}"))?;
         config
             .rules_config()
             .with_context(|| format!("{origin}: key rules.time_control"))?;

@@ -5,8 +5,14 @@
 //! [`audit`] report built on it) never performs I/O and never reads the clock; the command line and,
 //! later, the daemon shell do that at the edges.
 
+pub mod announce;
 pub mod audit;
 pub mod board;
+pub mod board_test;
 pub mod config;
+pub mod link;
+pub mod record;
 pub mod rules;
 pub mod sim;
+pub mod speech;
+pub mod voices;

@@ -1,0 +1,177 @@
+//! The game's `transcript.txt`: one line per announcement, `HH:MM:SS.mmm <audience> <text>`.
+//!
+//! Owns the line format (pure, [`format_line`]) and the append-only file. It never reads the
+//! clock (the speech task passes the time of day in) and never decides what is said. Every line
+//! is written with one `write` call and flushed at once, so a crash loses at most the line being
+//! written; a failing disk is logged and never stops speech.
+
+use std::{
+    fs::{File, OpenOptions},
+    io::Write,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use anyhow::{Context, Result};
+
+use crate::announce::Audience;
+
+const MS_PER_DAY: u128 = 24 * 60 * 60 * 1000;
+
+/// The word for an audience in the transcript.
+pub fn audience_word(audience: Audience) -> &'static str {
+    match audience {
+        Audience::Blind => "blind",
+        Audience::Sighted => "sighted",
+        Audience::Both => "both",
+    }
+}
+
+/// `HH:MM:SS.mmm` for a time of day given as the time since midnight (wrapped at 24 h).
+pub fn format_time_of_day(since_midnight: Duration) -> String {
+    let ms = since_midnight.as_millis() % MS_PER_DAY;
+    format!(
+        "{:02}:{:02}:{:02}.{:03}",
+        ms / 3_600_000,
+        ms / 60_000 % 60,
+        ms / 1000 % 60,
+        ms % 1000
+    )
+}
+
+/// One transcript line, with its newline. Line breaks inside the text become spaces so that every
+/// announcement stays one line.
+pub fn format_line(since_midnight: Duration, audience: Audience, text: &str) -> String {
+    let text: String = text
+        .chars()
+        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+        .collect();
+    format!(
+        "{} {} {}\n",
+        format_time_of_day(since_midnight),
+        audience_word(audience),
+        text.trim()
+    )
+}
+
+/// The open transcript file.
+#[derive(Debug)]
+pub struct Transcript {
+    path: PathBuf,
+    file: File,
+}
+
+impl Transcript {
+    /// Opens `path` for appending (a restarted daemon continues the same transcript).
+    pub fn open(path: &Path) -> Result<Transcript> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open the transcript {}", path.display()))?;
+        Ok(Transcript {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one line and flushes it.
+    pub fn append(
+        &mut self,
+        since_midnight: Duration,
+        audience: Audience,
+        text: &str,
+    ) -> Result<()> {
+        let line = format_line(since_midnight, audience, text);
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .with_context(|| format!("cannot write to the transcript {}", self.path.display()))
+    }
+
+    /// Flushes to the disk (on shutdown).
+    pub fn sync(&mut self) -> Result<()> {
+        self.file
+            .flush()
+            .and_then(|()| self.file.sync_data())
+            .with_context(|| format!("cannot flush the transcript {}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hms(h: u64, m: u64, s: u64, ms: u64) -> Duration {
+        Duration::from_millis(((h * 60 + m) * 60 + s) * 1000 + ms)
+    }
+
+    #[test]
+    fn times_of_day_are_zero_padded_with_milliseconds() {
+        assert_eq!(format_time_of_day(Duration::ZERO), "00:00:00.000");
+        assert_eq!(format_time_of_day(hms(9, 5, 7, 42)), "09:05:07.042");
+        assert_eq!(format_time_of_day(hms(23, 59, 59, 999)), "23:59:59.999");
+        assert_eq!(
+            format_time_of_day(hms(24, 0, 1, 0)),
+            "00:00:01.000",
+            "wraps at midnight"
+        );
+        // Sub-millisecond parts are truncated, not rounded up into the next second.
+        assert_eq!(
+            format_time_of_day(hms(1, 2, 3, 999) + Duration::from_micros(999)),
+            "01:02:03.999"
+        );
+    }
+
+    #[test]
+    fn lines_name_the_audience_and_stay_one_line() {
+        assert_eq!(
+            format_line(hms(14, 3, 7, 250), Audience::Sighted, "Springer Felix drei"),
+            "14:03:07.250 sighted Springer Felix drei\n"
+        );
+        assert_eq!(
+            format_line(
+                hms(0, 0, 0, 1),
+                Audience::Blind,
+                "Dame Hector fünf\nSchach\n"
+            ),
+            "00:00:00.001 blind Dame Hector fünf Schach\n"
+        );
+        assert_eq!(
+            format_line(Duration::ZERO, Audience::Both, "Remis"),
+            "00:00:00.000 both Remis\n"
+        );
+    }
+
+    #[test]
+    fn the_file_is_appended_and_flushed_per_line() {
+        let dir = std::env::temp_dir().join(format!("tactus-transcript-{}", std::process::id()));
+        let path = dir.join("game").join("transcript.txt");
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut t = Transcript::open(&path).unwrap();
+        t.append(hms(10, 0, 0, 0), Audience::Blind, "eins").unwrap();
+        // Readable before any close or sync: the line is already in the file.
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "10:00:00.000 blind eins\n"
+        );
+        drop(t);
+        let mut t = Transcript::open(&path).unwrap();
+        t.append(hms(10, 0, 1, 0), Audience::Sighted, "zwei")
+            .unwrap();
+        t.sync().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "10:00:00.000 blind eins\n10:00:01.000 sighted zwei\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
