@@ -6,6 +6,7 @@
 //! later, the daemon shell do that at the edges.
 
 pub mod announce;
+pub mod arbiter;
 pub mod audit;
 pub mod board;
 pub mod board_test;

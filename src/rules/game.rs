@@ -188,6 +188,12 @@ pub enum Input {
     SetPosition {
         position: Chess,
     },
+    /// Appendix F.8: the scoresheets disagree; the game is retraced to the last move both share
+    /// (`to_ply` half-moves). The moves after it leave the record; the clocks are paused, and the
+    /// arbiter sets them and resumes (the times recorded after that move are [`Game::clocks_after_ply`]).
+    Retract {
+        to_ply: usize,
+    },
     /// The answer to an [`Event::AnalysisNeeded`].
     Verdict {
         ticket: u64,
@@ -348,6 +354,10 @@ pub enum Event {
     PositionSet {
         ply: usize,
     },
+    /// The game was retraced to `ply` half-moves (F.8).
+    Retracted {
+        ply: usize,
+    },
     GameEnded(GameEnd),
 }
 
@@ -384,6 +394,10 @@ pub enum RulesError {
     AwaitingQuickplayRuling,
     #[error("{0}'s opponent has offered a draw: accept or decline it instead of offering one")]
     CounterOffer(Color),
+    #[error(
+        "cannot retract to {to_ply} half-moves: the game has {ply}, or a set-up position lies between"
+    )]
+    NothingToRetract { to_ply: usize, ply: usize },
     #[error("the result is the arbiter's to declare now")]
     AwaitingArbiter,
 }
@@ -803,11 +817,65 @@ impl Game {
                     clock.start(self.position.turn(), now);
                 }
             }
+            Input::Retract { to_ply } => self.retract(to_ply, now, events)?,
             Input::Verdict { .. } | Input::ArbiterResult { .. } => {
                 unreachable!("handled before the match")
             }
         }
         Ok(())
+    }
+
+    fn retract(
+        &mut self,
+        to_ply: usize,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        // A position set up by the arbiter cannot be replayed from the moves before it.
+        if to_ply > self.ply() || !self.setups.is_empty() {
+            return Err(RulesError::NothingToRetract {
+                to_ply,
+                ply: self.ply(),
+            });
+        }
+        // The clocks are held (6.12) until the arbiter has set them and lets the game go on.
+        if let Some(clock) = self.clock.as_mut()
+            && clock.running().is_some()
+        {
+            let _ = clock.pause(now);
+        }
+        self.moves.truncate(to_ply);
+        let mut position = self.start.clone();
+        let mut history = History::new(&position);
+        for record in &self.moves {
+            position.play_unchecked(record.mv);
+            history.push(&position);
+        }
+        self.position = position;
+        self.history = history;
+        self.offers.retain(|o| o.on_ply <= to_ply);
+        self.offer = None;
+        self.must_play = None;
+        self.illegal_claimable = None;
+        self.quickplay_claim = None;
+        self.dead_checks.clear();
+        self.dead_answers.clear();
+        if let Some(clock) = self.clock.as_mut() {
+            for side in Color::ALL {
+                let made = self.moves.iter().filter(|r| r.side == side).count();
+                clock.set_moves_completed(side, u32::try_from(made).unwrap_or(u32::MAX));
+            }
+        }
+        events.push(Event::Retracted { ply: to_ply });
+        Ok(())
+    }
+
+    /// Both clocks as recorded after `ply` half-moves (None before the first move or without a
+    /// clock): what the arbiter is offered when the game is retraced (F.8).
+    pub fn clocks_after_ply(&self, ply: usize) -> Option<ByColor<i64>> {
+        ply.checked_sub(1)
+            .and_then(|i| self.moves.get(i))
+            .and_then(|r| r.clocks_after)
     }
 
     fn play(&mut self, m: Move, now: Millis, events: &mut Vec<Event>) -> Result<(), RulesError> {

@@ -1,7 +1,9 @@
 //! Unit tests of the game state machine with virtual time: every clock consequence, claim and
 //! penalty path, in both editions and all three play modes.
 
-use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Square, fen::Fen, san::San};
+use shakmaty::{
+    CastlingMode, Chess, Color, KnownOutcome, Move, Position, Square, fen::Fen, san::San,
+};
 
 use super::game::*;
 use crate::rules::{Edition, Millis, PlayMode, clock::TimeControl, dead::Mateability};
@@ -1676,4 +1678,59 @@ fn editions_share_the_flag_and_penalty_rules() {
         assert_eq!(remaining(&g, Color::White, 10_000), expected, "{edition:?}");
         assert_eq!(g.must_play(), Some(nf3));
     }
+}
+
+#[test]
+fn retracting_to_an_agreed_move_rebuilds_the_position_and_history() {
+    let mut g = standard("300+2");
+    g.apply(Input::Start, 0).unwrap();
+    let t = play(&mut g, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6", 1_000);
+    g.apply(Input::OfferDraw { by: Color::Black }, t).unwrap();
+    let proposed = g.clocks_after_ply(2).unwrap();
+    let events = g.apply(Input::Retract { to_ply: 2 }, t + 1_000).unwrap();
+    assert_eq!(events, vec![Event::Retracted { ply: 2 }]);
+    assert_eq!(g.ply(), 2);
+    assert_eq!(g.position(), &{
+        let mut p = Chess::default();
+        for s in ["Nf3", "Nf6"] {
+            let m = s.parse::<San>().unwrap().to_move(&p).unwrap();
+            p.play_unchecked(m);
+        }
+        p
+    });
+    // The repetition count restarts from the retraced record.
+    assert_eq!(g.repetitions(), 1);
+    assert_eq!(
+        g.offers().len(),
+        0,
+        "the offer belonged to a move that left the record"
+    );
+    assert!(
+        g.clock().unwrap().is_paused(),
+        "clocks are held until the arbiter sets them"
+    );
+    assert_eq!(g.clock().unwrap().moves_completed(Color::White), 1);
+    // The arbiter confirms the proposed times and play goes on.
+    g.apply(
+        Input::SetClock {
+            side: Color::White,
+            remaining_ms: proposed.white,
+        },
+        t + 2_000,
+    )
+    .unwrap();
+    g.apply(
+        Input::SetClock {
+            side: Color::Black,
+            remaining_ms: proposed.black,
+        },
+        t + 2_000,
+    )
+    .unwrap();
+    g.apply(Input::Resume, t + 2_000).unwrap();
+    assert_eq!(g.clock().unwrap().running(), Some(Color::White));
+    assert!(matches!(
+        g.apply(Input::Retract { to_ply: 5 }, t + 3_000),
+        Err(RulesError::NothingToRetract { .. })
+    ));
 }

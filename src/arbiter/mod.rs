@@ -1,0 +1,957 @@
+//! Appendix F at the table: one game, two boards, two scoresheets.
+//!
+//! This module owns what the blind player's assistant does that a machine can do: it recognises
+//! moves on both boards, decides when a move counts as executed, announces it to the other side,
+//! starts the opponent's clock only once the announcement has finished (F.3 c, F.9 c), has each
+//! player execute the other's move on his own board, guides a player whose board differs (F.7),
+//! retraces the game when the scoresheets disagree (F.8), and reports touch sequences that may
+//! give a claim (Art. 4). It owns the [`Game`] and both [`Recognizer`]s.
+//!
+//! Pure: [`Arbiter::handle`] takes an [`Input`] and the time it happened and returns [`Effect`]s
+//! (things to say, snapshots to request, analyses to run, files to write, console replies). It
+//! never awaits, never reads the clock, never touches a port or a file; the daemon does.
+
+#[cfg(test)]
+mod tests;
+
+use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
+
+use crate::{
+    announce::{Announcement, Audience, Guidance, MoveWords, ResultWords, WhichBoard},
+    board::{
+        SensorEvent,
+        recognize::{BoardDiff, Found, Mode, Recognized, Recognizer, RecognizerConfig},
+    },
+    rules::{
+        Millis,
+        dead::Query,
+        game::{self, EndReason, Event, Game, GameEnd, RulesConfig},
+        notation,
+    },
+};
+
+/// Which of the two boards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BoardId {
+    /// The blind player's tactile board.
+    Blind,
+    /// The sighted player's board.
+    Sighted,
+}
+
+/// When the sighted player's move counts as completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Completion {
+    /// When he stops his clock (a key or pedal, the console's `press`, a DGT clock lever).
+    ClockPress,
+    /// When his board rests on the position after a legal move (boards without a clock button).
+    Settle,
+}
+
+/// How the table is set up.
+#[derive(Debug, Clone)]
+pub struct ArbiterConfig {
+    pub rules: RulesConfig,
+    /// The blind player's colour.
+    pub blind: Color,
+    pub blind_board: RecognizerConfig,
+    /// `None`: the sighted board has no sensors; his moves are entered at the console.
+    pub sighted_board: Option<RecognizerConfig>,
+    pub sighted_completion: Completion,
+    /// A board that still differs is described again after this long (F.7: guided until it is
+    /// right).
+    pub guidance_repeat_ms: u64,
+}
+
+/// Everything the arbiter reacts to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// The start of play: White's clock starts.
+    Start,
+    Board {
+        board: BoardId,
+        event: SensorEvent,
+    },
+    BoardDisconnected {
+        board: BoardId,
+    },
+    BoardConnected {
+        board: BoardId,
+    },
+    /// A speaker finished saying the announcement with this id.
+    SpeechFinished {
+        id: u64,
+    },
+    /// The sighted player stops his clock.
+    ClockPress,
+    /// The sighted player's move, entered at the console (boards without sensors).
+    EnterMove(String),
+    /// The promotion piece the blind player announced (occupancy boards cannot see it).
+    Promote(Role),
+    /// F.6: the move just announced was announced wrongly; this is the right one.
+    Correct(String),
+    /// F.8: a player's own scoresheet, entered at the console.
+    Scoresheet {
+        side: Color,
+        sans: Vec<String>,
+    },
+    /// The arbiter accepts the clock times proposed after a retrace.
+    ConfirmClocks,
+    /// Anything else the Laws take: offers, claims, resignation, pauses, clock settings, verdicts.
+    Rules(game::Input),
+    /// Time passes.
+    Tick,
+}
+
+/// What the shell must do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Say this; report [`Input::SpeechFinished`] with the id when it has been said.
+    Say {
+        id: u64,
+        audience: Audience,
+        announcement: Announcement,
+    },
+    RequestSnapshot {
+        board: BoardId,
+    },
+    /// Run the mateability search and answer with `Input::Rules(game::Input::Verdict { .. })`.
+    Analyse {
+        ticket: u64,
+        query: Query,
+    },
+    /// A touch, for `touches.txt` (and F.9 e: the assistant sees the sighted player's touches).
+    Touch {
+        board: BoardId,
+        square: Square,
+        piece: Option<Piece>,
+    },
+    /// A line for the console and the transcript (possible claims, notices, replies).
+    Note(String),
+    /// The record changed: write the game's files.
+    RecordChanged,
+    GameOver(GameEnd),
+}
+
+/// The blind player's move, waiting for its announcement to finish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PendingAnnouncement {
+    id: u64,
+    mv: Move,
+}
+
+/// A board that differs and when it was last described.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Differing {
+    diff: BoardDiff,
+    told_at: Millis,
+}
+
+/// The arbiter. See the module docs.
+#[derive(Debug, Clone)]
+pub struct Arbiter {
+    cfg: ArbiterConfig,
+    game: Game,
+    blind_board: Recognizer,
+    sighted_board: Option<Recognizer>,
+    next_id: u64,
+    pending_blind: Option<PendingAnnouncement>,
+    /// The sighted player's move recognised on his board or entered at the console, waiting for
+    /// his clock press.
+    sighted_candidate: Option<Move>,
+    proposed_clocks: Option<shakmaty::ByColor<i64>>,
+    differing: [Option<Differing>; 2],
+    started: bool,
+}
+
+impl Arbiter {
+    pub fn new(cfg: ArbiterConfig, start: Chess) -> Arbiter {
+        let game = Game::from_position(cfg.rules.clone(), start.clone());
+        let blind_board = Recognizer::new(cfg.blind_board, start.clone(), Mode::Hold);
+        let sighted_board = cfg
+            .sighted_board
+            .map(|c| Recognizer::new(c, start.clone(), Mode::Hold));
+        Arbiter {
+            cfg,
+            game,
+            blind_board,
+            sighted_board,
+            next_id: 1,
+            pending_blind: None,
+            sighted_candidate: None,
+            proposed_clocks: None,
+            differing: [None, None],
+            started: false,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+    pub fn config(&self) -> &ArbiterConfig {
+        &self.cfg
+    }
+    pub fn blind_board(&self) -> &Recognizer {
+        &self.blind_board
+    }
+    pub fn sighted_board(&self) -> Option<&Recognizer> {
+        self.sighted_board.as_ref()
+    }
+
+    /// When [`Input::Tick`] should come next: a settle time, a repeated guidance, a flag.
+    pub fn next_deadline(&self) -> Option<Millis> {
+        let mut deadlines = Vec::new();
+        deadlines.extend(self.blind_board.next_deadline());
+        deadlines.extend(
+            self.sighted_board
+                .as_ref()
+                .and_then(Recognizer::next_deadline),
+        );
+        for d in self.differing.iter().flatten() {
+            deadlines.push(d.told_at + self.cfg.guidance_repeat_ms);
+        }
+        if let Some(clock) = self.game.clock()
+            && let Some(side) = clock.running()
+        {
+            deadlines.extend(clock.flag_instant(side));
+        }
+        deadlines.into_iter().min()
+    }
+
+    /// One input at time `now`.
+    pub fn handle(&mut self, input: Input, now: Millis) -> Vec<Effect> {
+        let mut out = Vec::new();
+        match input {
+            Input::Start => self.start(now, &mut out),
+            Input::Board { board, event } => {
+                let recognized = match board {
+                    BoardId::Blind => self.blind_board.event(event, now),
+                    BoardId::Sighted => match self.sighted_board.as_mut() {
+                        Some(r) => r.event(event, now),
+                        None => Vec::new(),
+                    },
+                };
+                self.recognized(board, recognized, now, &mut out);
+            }
+            Input::BoardDisconnected { board } => {
+                match board {
+                    BoardId::Blind => self.blind_board.disconnected(now),
+                    BoardId::Sighted => {
+                        if let Some(r) = self.sighted_board.as_mut() {
+                            r.disconnected(now);
+                        }
+                    }
+                }
+                self.say(
+                    Audience::Both,
+                    Announcement::BoardDisconnected {
+                        board: which(board),
+                    },
+                    &mut out,
+                );
+            }
+            Input::BoardConnected { board } => {
+                self.say(
+                    Audience::Both,
+                    Announcement::BoardReconnected {
+                        board: which(board),
+                    },
+                    &mut out,
+                );
+                out.push(Effect::RequestSnapshot { board });
+            }
+            Input::SpeechFinished { id } => self.speech_finished(id, now, &mut out),
+            Input::ClockPress => match self.sighted_candidate.take() {
+                Some(m) => self.complete_sighted(m, now, &mut out),
+                None => out.push(Effect::Note(
+                    "clock pressed, but no completed move stands on the sighted board".into(),
+                )),
+            },
+            Input::EnterMove(text) => {
+                if self.game.to_move() == self.cfg.blind || self.game.is_over() {
+                    out.push(Effect::Note(format!(
+                        "'{text}' not entered: it is not the sighted player's move"
+                    )));
+                } else {
+                    match notation::match_move(self.game.position(), &text) {
+                        Ok(m) => {
+                            out.push(Effect::Note(format!(
+                                "{} entered; it counts when the clock is pressed",
+                                notation::san(self.game.position(), m)
+                            )));
+                            self.sighted_candidate = Some(m);
+                        }
+                        Err(e) => out.push(Effect::Note(format!("'{text}' not entered: {e}"))),
+                    }
+                }
+            }
+            Input::Promote(role) => {
+                let recognized = self.blind_board.promotion(role, now);
+                if recognized.is_empty() {
+                    out.push(Effect::Note("no promotion is waiting for its piece".into()));
+                }
+                self.recognized(BoardId::Blind, recognized, now, &mut out);
+            }
+            Input::Correct(text) => self.correct(&text, now, &mut out),
+            Input::Scoresheet { side, sans } => self.scoresheet(side, &sans, now, &mut out),
+            Input::ConfirmClocks => self.confirm_clocks(now, &mut out),
+            Input::Rules(input) => {
+                self.rules(input, now, &mut out);
+            }
+            Input::Tick => {
+                self.rules(game::Input::Tick, now, &mut out);
+                let blind = self.blind_board.tick(now);
+                self.recognized(BoardId::Blind, blind, now, &mut out);
+                if let Some(r) = self.sighted_board.as_mut() {
+                    let sighted = r.tick(now);
+                    self.recognized(BoardId::Sighted, sighted, now, &mut out);
+                }
+                self.repeat_guidance(now, &mut out);
+            }
+        }
+        out
+    }
+
+    fn start(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        if self.started {
+            out.push(Effect::Note("the game has already started".into()));
+            return;
+        }
+        self.started = true;
+        if self.game.clock().is_some() {
+            self.rules(game::Input::Start, now, out);
+        }
+        self.set_modes(now, out);
+        out.push(Effect::RequestSnapshot {
+            board: BoardId::Blind,
+        });
+        if self.sighted_board.is_some() {
+            out.push(Effect::RequestSnapshot {
+                board: BoardId::Sighted,
+            });
+        }
+    }
+
+    /// Each board waits for its player's own move, or holds the position.
+    fn set_modes(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let position = self.game.position().clone();
+        let over = self.game.is_over();
+        let blind_moves = !over && position.turn() == self.cfg.blind;
+        let mode = if blind_moves { Mode::Move } else { Mode::Hold };
+        let r = self.blind_board.set_expected(position.clone(), mode, now);
+        self.recognized(BoardId::Blind, r, now, out);
+        if let Some(board) = self.sighted_board.as_mut() {
+            let mode = if !over && !blind_moves {
+                Mode::Move
+            } else {
+                Mode::Hold
+            };
+            let r = board.set_expected(position, mode, now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+    }
+
+    fn recognized(
+        &mut self,
+        board: BoardId,
+        recognized: Vec<Recognized>,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
+        for r in recognized {
+            match r {
+                Recognized::Touched { square, piece } => {
+                    out.push(Effect::Touch {
+                        board,
+                        square,
+                        piece,
+                    });
+                    if board == BoardId::Sighted {
+                        // F.9 e: the assistant can see when the sighted player touched a piece.
+                        out.push(Effect::Note(format!(
+                            "sighted player touched {}",
+                            describe(square, piece)
+                        )));
+                    }
+                    if piece.is_some() && self.game.draw_offer() == Some(!self.player(board)) {
+                        // Lifting a piece (his own, or one to capture) rejects an offer (9.1 a).
+                        self.rules(
+                            game::Input::Touch {
+                                by: self.player(board),
+                                square,
+                            },
+                            now,
+                            out,
+                        );
+                    }
+                }
+                Recognized::Lifted { square, piece } => {
+                    out.push(Effect::Touch {
+                        board,
+                        square,
+                        piece,
+                    });
+                }
+                Recognized::MoveCompleted { mv, touches } => {
+                    self.move_completed(board, mv, &touches, now, out)
+                }
+                Recognized::PromotionPending { to, .. } => {
+                    out.push(Effect::Note(format!(
+                        "promotion on {to}: the player announces the piece; enter it with `promote q|r|b|n`"
+                    )));
+                }
+                Recognized::Executed => {
+                    self.differing[index(board)] = None;
+                    // The other player's move now stands on this board: its player is to move.
+                    self.set_modes(now, out);
+                }
+                Recognized::Differs(diff) => self.differs(board, diff, now, out),
+                Recognized::Matches => {
+                    self.differing[index(board)] = None;
+                    out.push(Effect::Note(format!(
+                        "{} board matches the game again",
+                        board_name(board)
+                    )));
+                }
+                Recognized::SnapshotCorrected { squares } => {
+                    out.push(Effect::Note(format!(
+                        "{} board: a full reading changed {} square(s)",
+                        board_name(board),
+                        squares.count()
+                    )));
+                }
+                Recognized::RequestSnapshot => out.push(Effect::RequestSnapshot { board }),
+            }
+        }
+    }
+
+    fn move_completed(
+        &mut self,
+        board: BoardId,
+        mv: Move,
+        touches: &[Square],
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
+        let before = self.game.position().clone();
+        if !before.is_legal(mv) || self.game.is_over() || self.game.to_move() != self.player(board)
+        {
+            // Cannot happen while the modes follow the game; never act on it.
+            out.push(Effect::Note(format!(
+                "{} board: ignored a move out of turn",
+                board_name(board)
+            )));
+            return;
+        }
+        self.differing[index(board)] = None;
+        self.report_touch_claims(board, &before, mv, touches, out);
+        match board {
+            BoardId::Blind => {
+                // F.3: executed on the tactile board; it counts once announced. His clock runs
+                // until the announcement has finished (F.3 c, F.9 c).
+                let id = self.say(
+                    Audience::Sighted,
+                    Announcement::Move(MoveWords::new(&before, mv)),
+                    out,
+                );
+                self.pending_blind = Some(PendingAnnouncement { id, mv });
+            }
+            BoardId::Sighted => match self.cfg.sighted_completion {
+                Completion::Settle => self.complete_sighted(mv, now, out),
+                Completion::ClockPress => self.sighted_candidate = Some(mv),
+            },
+        }
+    }
+
+    /// The sighted player's move is complete: his clock stops, the blind player's starts, and the
+    /// blind player hears the move and executes it on his board.
+    fn complete_sighted(&mut self, mv: Move, now: Millis, out: &mut Vec<Effect>) {
+        let before = self.game.position().clone();
+        if self.game.to_move() == self.cfg.blind || !before.is_legal(mv) {
+            out.push(Effect::Note("no sighted move to complete".into()));
+            return;
+        }
+        if !self.rules(game::Input::Move(mv), now, out) {
+            return;
+        }
+        self.say(
+            Audience::Blind,
+            Announcement::Move(MoveWords::new(&before, mv)),
+            out,
+        );
+        if self.game.is_over() {
+            self.set_modes(now, out);
+            return;
+        }
+        let r = self
+            .blind_board
+            .set_expected(before, Mode::Execute(mv), now);
+        self.recognized(BoardId::Blind, r, now, out);
+        if let Some(board) = self.sighted_board.as_mut() {
+            let r = board.set_expected(self.game.position().clone(), Mode::Hold, now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+    }
+
+    fn speech_finished(&mut self, id: u64, now: Millis, out: &mut Vec<Effect>) {
+        let Some(pending) = self.pending_blind.filter(|p| p.id == id) else {
+            return;
+        };
+        self.pending_blind = None;
+        let before = self.game.position().clone();
+        if !self.rules(game::Input::Move(pending.mv), now, out) {
+            return;
+        }
+        if self.game.is_over() {
+            self.set_modes(now, out);
+            return;
+        }
+        // The sighted player executes the blind player's move on his board; the tactile board
+        // holds the new position.
+        let r = self
+            .blind_board
+            .set_expected(self.game.position().clone(), Mode::Hold, now);
+        self.recognized(BoardId::Blind, r, now, out);
+        if let Some(board) = self.sighted_board.as_mut() {
+            let r = board.set_expected(before, Mode::Execute(pending.mv), now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+    }
+
+    /// F.6: a move announced wrongly may be corrected until the opponent's clock has started.
+    fn correct(&mut self, text: &str, now: Millis, out: &mut Vec<Effect>) {
+        if self.pending_blind.is_none() && self.sighted_candidate.is_none() {
+            out.push(Effect::Note(
+                "too late to correct: the opponent's clock has started (F.6)".into(),
+            ));
+            return;
+        }
+        let position = self.game.position().clone();
+        let corrected = match notation::match_move(&position, text) {
+            Ok(m) => m,
+            Err(e) => {
+                out.push(Effect::Note(format!(
+                    "'{text}' cannot be the corrected move: {e}"
+                )));
+                return;
+            }
+        };
+        if let Some(pending) = self.pending_blind {
+            out.push(Effect::Note(format!(
+                "announcement corrected: {} instead of {}",
+                notation::san(&position, corrected),
+                notation::san(&position, pending.mv)
+            )));
+            let mut after = position.clone();
+            after.play_unchecked(corrected);
+            let r = self.blind_board.set_expected(after, Mode::Hold, now);
+            self.recognized(BoardId::Blind, r, now, out);
+            let id = self.say(
+                Audience::Sighted,
+                Announcement::Move(MoveWords::new(&position, corrected)),
+                out,
+            );
+            self.pending_blind = Some(PendingAnnouncement { id, mv: corrected });
+        } else {
+            out.push(Effect::Note(format!(
+                "entered move corrected to {}",
+                notation::san(&position, corrected)
+            )));
+            self.sighted_candidate = Some(corrected);
+        }
+    }
+
+    /// F.8: compare a player's own scoresheet with the record; retrace to the last shared move.
+    fn scoresheet(&mut self, side: Color, sans: &[String], now: Millis, out: &mut Vec<Effect>) {
+        let record: Vec<String> = self
+            .game
+            .moves()
+            .iter()
+            .map(|r| r.san.to_string())
+            .collect();
+        let normalise = |s: &str| s.trim_end_matches(['+', '#', '!', '?']).to_string();
+        let agreed = record
+            .iter()
+            .zip(sans)
+            .take_while(|(a, b)| normalise(a) == normalise(b))
+            .count();
+        if agreed == record.len() && sans.len() == record.len() {
+            out.push(Effect::Note(format!(
+                "{side}'s scoresheet agrees with the record ({agreed} half-moves)"
+            )));
+            return;
+        }
+        out.push(Effect::Note(format!(
+            "{side}'s scoresheet differs after {agreed} half-moves: the game is retraced to there (F.8)"
+        )));
+        self.pending_blind = None;
+        self.sighted_candidate = None;
+        if !self.rules(game::Input::Retract { to_ply: agreed }, now, out) {
+            return;
+        }
+        self.proposed_clocks = Some(self.game.clocks_after_ply(agreed).unwrap_or_else(|| {
+            let clock = self.game.clock();
+            shakmaty::ByColor::new_with(|c| clock.map_or(0, |k| k.remaining(c, now)))
+        }));
+        if let Some(p) = self.proposed_clocks {
+            out.push(Effect::Note(format!(
+                "proposed clocks: White {}, Black {}; confirm with confirm-clocks or set them",
+                crate::rules::pgn::format_clk(p.white),
+                crate::rules::pgn::format_clk(p.black)
+            )));
+        }
+        // Both boards are guided back to the retraced position; nobody moves until confirmed.
+        let position = self.game.position().clone();
+        let r = self
+            .blind_board
+            .set_expected(position.clone(), Mode::Hold, now);
+        self.recognized(BoardId::Blind, r, now, out);
+        if let Some(board) = self.sighted_board.as_mut() {
+            let r = board.set_expected(position, Mode::Hold, now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+        out.push(Effect::RecordChanged);
+    }
+
+    fn confirm_clocks(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let Some(proposed) = self.proposed_clocks.take() else {
+            out.push(Effect::Note(
+                "no clock times are waiting for confirmation".into(),
+            ));
+            return;
+        };
+        for side in Color::ALL {
+            self.rules(
+                game::Input::SetClock {
+                    side,
+                    remaining_ms: *proposed.get(side),
+                },
+                now,
+                out,
+            );
+        }
+        if self.game.clock().is_some_and(|c| c.is_paused()) {
+            self.rules(game::Input::Resume, now, out);
+        }
+        self.set_modes(now, out);
+    }
+
+    /// Apply a rules input and turn its events into effects. Returns whether it was accepted.
+    fn rules(&mut self, input: game::Input, now: Millis, out: &mut Vec<Effect>) -> bool {
+        match self.game.apply(input, now) {
+            Ok(events) => {
+                for e in events {
+                    self.game_event(e, now, out);
+                }
+                true
+            }
+            Err(e) => {
+                out.push(Effect::Note(format!("refused: {e}")));
+                false
+            }
+        }
+    }
+
+    fn game_event(&mut self, event: Event, now: Millis, out: &mut Vec<Effect>) {
+        let blind = self.cfg.blind;
+        let to = |side: Color| {
+            if side == blind {
+                Audience::Blind
+            } else {
+                Audience::Sighted
+            }
+        };
+        match event {
+            Event::MovePlayed { .. } | Event::Retracted { .. } | Event::PositionSet { .. } => {
+                out.push(Effect::RecordChanged)
+            }
+            Event::DrawOffered { by } => {
+                self.say(to(!by), Announcement::DrawOffered { by }, out);
+                out.push(Effect::RecordChanged);
+            }
+            Event::DrawDeclined { by } => {
+                self.say(to(!by), Announcement::DrawDeclined { by }, out);
+            }
+            Event::ClaimUpheld { article, .. } => {
+                self.say(Audience::Both, Announcement::ClaimUpheld { article }, out);
+            }
+            Event::ClaimRejected { by, article, .. } => {
+                self.say(Audience::Both, Announcement::ClaimRejected { article }, out);
+                out.push(Effect::Note(format!(
+                    "{by}'s claim under {article} is incorrect (9.5 b applied)"
+                )));
+            }
+            Event::FlagFell { side } => {
+                self.say(Audience::Both, Announcement::FlagFell { side }, out);
+            }
+            Event::IllegalMovePenalty {
+                offender,
+                count,
+                bonus_ms,
+            } => out.push(Effect::Note(format!(
+                "illegal move {count} by {offender}: {} s added to the opponent (7.4 b)",
+                bonus_ms / 1000
+            ))),
+            Event::IllegalMoveClaimable { offender } => out.push(Effect::Note(format!(
+                "{offender} completed an illegal move: it may be claimed (Appendix C)"
+            ))),
+            Event::ClocksPaused => {
+                self.say(Audience::Both, Announcement::ClocksPaused, out);
+            }
+            Event::ClocksResumed => {
+                self.say(Audience::Both, Announcement::ClocksResumed, out);
+            }
+            Event::AnalysisNeeded { ticket, query } => out.push(Effect::Analyse { ticket, query }),
+            Event::ArbiterMustRule { reason, .. } => out.push(Effect::Note(format!(
+                "the arbiter declares the result ({}): `result 1-0|0-1|1/2-1/2`",
+                reason.describe()
+            ))),
+            Event::GameEnded(end) => {
+                match end.reason {
+                    EndReason::Stalemate => {
+                        self.say(Audience::Both, Announcement::Stalemate, out);
+                    }
+                    EndReason::DeadPosition => {
+                        self.say(Audience::Both, Announcement::DeadPosition, out);
+                    }
+                    EndReason::Agreement => {
+                        self.say(Audience::Both, Announcement::DrawAccepted, out);
+                    }
+                    _ => {}
+                }
+                let result = match end.outcome {
+                    shakmaty::KnownOutcome::Decisive {
+                        winner: Color::White,
+                    } => ResultWords::WhiteWins,
+                    shakmaty::KnownOutcome::Decisive {
+                        winner: Color::Black,
+                    } => ResultWords::BlackWins,
+                    shakmaty::KnownOutcome::Draw => ResultWords::Draw,
+                };
+                self.say(Audience::Both, Announcement::Result(result), out);
+                out.push(Effect::RecordChanged);
+                out.push(Effect::GameOver(end));
+                self.pending_blind = None;
+                self.sighted_candidate = None;
+                let position = self.game.position().clone();
+                let r = self
+                    .blind_board
+                    .set_expected(position.clone(), Mode::Hold, now);
+                self.recognized(BoardId::Blind, r, now, out);
+                if let Some(board) = self.sighted_board.as_mut() {
+                    let r = board.set_expected(position, Mode::Hold, now);
+                    self.recognized(BoardId::Sighted, r, now, out);
+                }
+            }
+            Event::ClockStarted { .. }
+            | Event::FlagClaimRejected { .. }
+            | Event::QuickplayClaimed { .. }
+            | Event::QuickplayPostponed { .. }
+            | Event::QuickplayRejected { .. }
+            | Event::ClockSet { .. } => out.push(Effect::Note(format!("{event:?}"))),
+        }
+    }
+
+    /// A board rests on a wrong position. On the player's own move that is a move that is not
+    /// possible (it is not announced; the touched piece must be moved, Art. 4.3); otherwise the
+    /// board must be corrected (F.7). Either way he hears precisely what is wrong.
+    fn differs(&mut self, board: BoardId, diff: BoardDiff, now: Millis, out: &mut Vec<Effect>) {
+        let audience = match board {
+            BoardId::Blind => Audience::Blind,
+            BoardId::Sighted => Audience::Sighted,
+        };
+        let own_move = match board {
+            BoardId::Blind => self.blind_board.mode() == Mode::Move,
+            BoardId::Sighted => self
+                .sighted_board
+                .as_ref()
+                .is_some_and(|r| r.mode() == Mode::Move),
+        };
+        if own_move {
+            self.say(audience, Announcement::IllegalMove, out);
+        }
+        for g in guidance(&diff) {
+            self.say(audience, Announcement::Guidance(g), out);
+        }
+        out.push(Effect::Note(format!(
+            "{} board differs on {} square(s)",
+            board_name(board),
+            diff.squares.len()
+        )));
+        self.differing[index(board)] = Some(Differing { diff, told_at: now });
+    }
+
+    fn repeat_guidance(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        for board in [BoardId::Blind, BoardId::Sighted] {
+            let due = self.differing[index(board)]
+                .as_ref()
+                .filter(|d| now >= d.told_at + self.cfg.guidance_repeat_ms)
+                .map(|d| d.diff.clone());
+            if let Some(diff) = due {
+                let audience = if board == BoardId::Blind {
+                    Audience::Blind
+                } else {
+                    Audience::Sighted
+                };
+                for g in guidance(&diff) {
+                    self.say(audience, Announcement::Guidance(g), out);
+                }
+                if let Some(d) = self.differing[index(board)].as_mut() {
+                    d.told_at = now;
+                }
+            }
+        }
+    }
+
+    /// Art. 4.3 / 4.4 b: a sequence of touches that may give the opponent a claim. The arbiter
+    /// rules only on a claim (4.7): this is reported, the game goes on.
+    fn report_touch_claims(
+        &self,
+        board: BoardId,
+        before: &Chess,
+        mv: Move,
+        touches: &[Square],
+        out: &mut Vec<Effect>,
+    ) {
+        let player = self.player(board);
+        let Some(&first) = touches.first() else {
+            return;
+        };
+        let Some(piece) = before.board().piece_at(first) else {
+            return;
+        };
+        let moved_from = match mv {
+            Move::Castle { king, .. } => king,
+            _ => mv.from().unwrap_or(mv.to()),
+        };
+        if let Move::Castle { rook, .. } = mv
+            && first == rook
+        {
+            out.push(Effect::Note(format!(
+                "possible claim (Art. 4.4 b): {player} touched the rook on {rook} before the king and castled"
+            )));
+            return;
+        }
+        if piece.color == player
+            && first != moved_from
+            && before.legal_moves().iter().any(|m| m.from() == Some(first))
+        {
+            out.push(Effect::Note(format!(
+                "possible claim (Art. 4.3 a): {player} touched {} first, which could move, and played {}",
+                describe(first, Some(piece)),
+                notation::san(before, mv)
+            )));
+        } else if piece.color != player
+            && mv.to() != first
+            && before
+                .legal_moves()
+                .iter()
+                .any(|m| m.is_capture() && m.to() == first)
+        {
+            out.push(Effect::Note(format!(
+                "possible claim (Art. 4.3 b): {player} touched {} first, which could be captured, and played {}",
+                describe(first, Some(piece)),
+                notation::san(before, mv)
+            )));
+        }
+    }
+
+    fn say(
+        &mut self,
+        audience: Audience,
+        announcement: Announcement,
+        out: &mut Vec<Effect>,
+    ) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        out.push(Effect::Say {
+            id,
+            audience,
+            announcement,
+        });
+        id
+    }
+
+    fn player(&self, board: BoardId) -> Color {
+        match board {
+            BoardId::Blind => self.cfg.blind,
+            BoardId::Sighted => !self.cfg.blind,
+        }
+    }
+}
+
+/// Turn a board difference into what a player is told: a piece on the wrong square where it can
+/// be matched with the square it belongs on, otherwise each empty, extra or wrong square.
+pub fn guidance(diff: &BoardDiff) -> Vec<Guidance> {
+    let mut missing: Vec<(Square, Piece)> = Vec::new();
+    let mut extra: Vec<(Square, Option<Piece>)> = Vec::new();
+    let mut out = Vec::new();
+    for d in &diff.squares {
+        match (d.expected, d.found) {
+            (Some(p), Found::Empty) => missing.push((d.square, p)),
+            (None, Found::Piece(p)) => extra.push((d.square, Some(p))),
+            (None, Found::Occupied { likely }) => extra.push((d.square, likely)),
+            (Some(belongs), Found::Piece(found)) => out.push(Guidance::Wrong {
+                square: d.square,
+                found,
+                belongs,
+            }),
+            (Some(_), Found::Occupied { .. }) | (None, Found::Empty) => {}
+        }
+    }
+    // Pair each extra piece with a missing square of the same piece ("Springer steht auf Felix
+    // vier, gehört auf Felix drei"); with exactly one of each, pair them whatever the guess.
+    let single = missing.len() == 1 && extra.len() == 1;
+    let mut unpaired_extra = Vec::new();
+    for (square, likely) in extra {
+        let matched = missing
+            .iter()
+            .position(|&(_, p)| Some(p) == likely || (single && likely.is_none()));
+        match matched {
+            Some(i) => {
+                let (belongs, piece) = missing.remove(i);
+                out.push(Guidance::Misplaced {
+                    piece,
+                    found: square,
+                    belongs,
+                });
+            }
+            None => unpaired_extra.push((square, likely)),
+        }
+    }
+    for (square, piece) in missing {
+        out.push(Guidance::Missing { square, piece });
+    }
+    for (square, piece) in unpaired_extra {
+        out.push(Guidance::Extra { square, piece });
+    }
+    out
+}
+
+fn which(board: BoardId) -> WhichBoard {
+    match board {
+        BoardId::Blind => WhichBoard::Tactile,
+        BoardId::Sighted => WhichBoard::Sighted,
+    }
+}
+
+fn index(board: BoardId) -> usize {
+    match board {
+        BoardId::Blind => 0,
+        BoardId::Sighted => 1,
+    }
+}
+
+fn board_name(board: BoardId) -> &'static str {
+    match board {
+        BoardId::Blind => "tactile",
+        BoardId::Sighted => "sighted",
+    }
+}
+
+fn describe(square: Square, piece: Option<Piece>) -> String {
+    match piece {
+        Some(p) => format!("{} {:?} on {square}", p.color, p.role).to_lowercase(),
+        None => format!("the piece on {square}"),
+    }
+}

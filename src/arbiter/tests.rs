@@ -1,0 +1,452 @@
+//! The Appendix F flows with virtual time: both boards, announcements, execution, guidance,
+//! corrections, scoresheets and touch reports.
+
+use shakmaty::{Chess, Color, Position, Role, Square, san::San};
+
+use super::*;
+use crate::{
+    board::{Sensing, recognize::RecognizerConfig},
+    rules::{clock::TimeControl, game::RulesConfig},
+};
+
+const TACTILE: RecognizerConfig = RecognizerConfig {
+    sensing: Sensing::Occupancy,
+    settle_ms: 0,
+    bounce_ms: 0,
+    differs_after_ms: 1500,
+    confirm_with_snapshot: false,
+};
+const DGT: RecognizerConfig = RecognizerConfig {
+    sensing: Sensing::Identity,
+    settle_ms: 300,
+    bounce_ms: 0,
+    differs_after_ms: 2000,
+    confirm_with_snapshot: false,
+};
+
+fn config(sighted: Option<RecognizerConfig>, completion: Completion) -> ArbiterConfig {
+    ArbiterConfig {
+        rules: RulesConfig {
+            time_control: Some("300".parse::<TimeControl>().unwrap()),
+            ..RulesConfig::default()
+        },
+        blind: Color::White,
+        blind_board: TACTILE,
+        sighted_board: sighted,
+        sighted_completion: completion,
+        guidance_repeat_ms: 10_000,
+    }
+}
+
+fn lift(sq: Square) -> SensorEvent {
+    SensorEvent::Lift { square: sq }
+}
+fn put(sq: Square) -> SensorEvent {
+    SensorEvent::Place {
+        square: sq,
+        piece: None,
+    }
+}
+fn put_piece(sq: Square, p: Piece) -> SensorEvent {
+    SensorEvent::Place {
+        square: sq,
+        piece: Some(p),
+    }
+}
+fn blind(a: &mut Arbiter, e: SensorEvent, t: Millis) -> Vec<Effect> {
+    a.handle(
+        Input::Board {
+            board: BoardId::Blind,
+            event: e,
+        },
+        t,
+    )
+}
+fn sighted(a: &mut Arbiter, e: SensorEvent, t: Millis) -> Vec<Effect> {
+    a.handle(
+        Input::Board {
+            board: BoardId::Sighted,
+            event: e,
+        },
+        t,
+    )
+}
+fn said(effects: &[Effect]) -> Vec<(u64, Audience, Announcement)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Say {
+                id,
+                audience,
+                announcement,
+            } => Some((*id, *audience, announcement.clone())),
+            _ => None,
+        })
+        .collect()
+}
+fn notes(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| {
+            if let Effect::Note(n) = e {
+                Some(n.clone())
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+fn words(p: &Chess, san: &str) -> MoveWords {
+    MoveWords::new(p, san.parse::<San>().unwrap().to_move(p).unwrap())
+}
+
+/// Run ticks up to `until`.
+fn run(a: &mut Arbiter, until: Millis) -> Vec<Effect> {
+    let mut out = Vec::new();
+    for _ in 0..100 {
+        match a.next_deadline() {
+            Some(d) if d <= until => out.extend(a.handle(Input::Tick, d)),
+            _ => break,
+        }
+    }
+    out.extend(a.handle(Input::Tick, until));
+    out
+}
+
+#[test]
+fn the_blind_players_move_counts_when_its_announcement_has_finished() {
+    let mut a = Arbiter::new(config(Some(DGT), Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 4_000);
+    let out = blind(&mut a, put(Square::E4), 5_000);
+    let says = said(&out);
+    assert_eq!(says.len(), 1);
+    let (id, audience, announcement) = says[0].clone();
+    assert_eq!(audience, Audience::Sighted);
+    assert_eq!(
+        announcement,
+        Announcement::Move(words(&Chess::default(), "e4"))
+    );
+    // Not yet executed under F.3 c: White's clock still runs while the move is announced.
+    assert_eq!(a.game().ply(), 0);
+    assert_eq!(a.game().clock().unwrap().running(), Some(Color::White));
+    let out = a.handle(Input::SpeechFinished { id }, 6_500);
+    assert!(out.contains(&Effect::RecordChanged));
+    assert_eq!(a.game().ply(), 1);
+    assert_eq!(
+        a.game().clock().unwrap().remaining(Color::White, 6_500),
+        300_000 - 6_500
+    );
+    assert_eq!(a.game().clock().unwrap().running(), Some(Color::Black));
+    // The sighted player executes 1.e4 on his board; then it is his move there.
+    assert_eq!(
+        a.sighted_board().unwrap().mode(),
+        Mode::Execute(Move::Normal {
+            role: Role::Pawn,
+            from: Square::E2,
+            capture: None,
+            to: Square::E4,
+            promotion: None
+        })
+    );
+    sighted(&mut a, lift(Square::E2), 7_000);
+    sighted(&mut a, put_piece(Square::E4, Color::White.pawn()), 7_200);
+    run(&mut a, 8_000);
+    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Move);
+}
+
+#[test]
+fn the_sighted_move_completes_on_the_press_and_the_blind_player_is_guided_to_execute_it() {
+    let mut a = Arbiter::new(config(Some(DGT), Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    let out = blind(&mut a, put(Square::E4), 1_500);
+    let id = said(&out)[0].0;
+    a.handle(Input::SpeechFinished { id }, 2_000);
+    sighted(&mut a, lift(Square::E2), 2_500);
+    sighted(&mut a, put_piece(Square::E4, Color::White.pawn()), 2_600);
+    run(&mut a, 3_000);
+    // Black answers 1...e5 on the DGT board and presses his clock.
+    sighted(&mut a, lift(Square::E7), 10_000);
+    sighted(&mut a, put_piece(Square::E5, Color::Black.pawn()), 10_200);
+    run(&mut a, 10_600);
+    assert_eq!(a.game().ply(), 1, "no press yet");
+    let after_e4 = a.game().position().clone();
+    let out = a.handle(Input::ClockPress, 11_000);
+    assert_eq!(a.game().ply(), 2);
+    assert_eq!(said(&out)[0].1, Audience::Blind);
+    assert_eq!(said(&out)[0].2, Announcement::Move(words(&after_e4, "e5")));
+    assert_eq!(
+        a.game().clock().unwrap().running(),
+        Some(Color::White),
+        "his clock runs while he hears and executes"
+    );
+    // He executes it wrongly: the pawn to e6.
+    blind(&mut a, lift(Square::E7), 12_000);
+    blind(&mut a, put(Square::E6), 12_500);
+    let out = run(&mut a, 14_000);
+    let guidance: Vec<_> = said(&out).into_iter().map(|s| s.2).collect();
+    assert_eq!(
+        guidance,
+        vec![Announcement::Guidance(Guidance::Misplaced {
+            piece: Color::Black.pawn(),
+            found: Square::E6,
+            belongs: Square::E5
+        })]
+    );
+    // Told again until it matches.
+    let out = run(&mut a, 24_000);
+    assert_eq!(said(&out).len(), 1);
+    // Corrected: now it is his move on his board.
+    blind(&mut a, lift(Square::E6), 25_000);
+    blind(&mut a, put(Square::E5), 25_500);
+    assert_eq!(a.blind_board().mode(), Mode::Move);
+    let out = run(&mut a, 40_000);
+    assert!(
+        said(&out).is_empty(),
+        "no more guidance once the board matches"
+    );
+}
+
+#[test]
+fn an_impossible_move_on_the_tactile_board_is_not_announced() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::G1), 1_000);
+    let out = blind(&mut a, put(Square::G3), 1_200);
+    assert!(said(&out).is_empty());
+    let out = run(&mut a, 3_000);
+    let says: Vec<_> = said(&out).into_iter().map(|s| (s.1, s.2)).collect();
+    assert_eq!(says[0], (Audience::Blind, Announcement::IllegalMove));
+    assert_eq!(
+        says[1],
+        (
+            Audience::Blind,
+            Announcement::Guidance(Guidance::Misplaced {
+                piece: Color::White.knight(),
+                found: Square::G3,
+                belongs: Square::G1
+            })
+        )
+    );
+    assert_eq!(a.game().ply(), 0);
+    // He puts the knight where it can go: Nf3 is announced.
+    blind(&mut a, lift(Square::G3), 4_000);
+    let out = blind(&mut a, put(Square::F3), 4_500);
+    assert_eq!(
+        said(&out)[0].2,
+        Announcement::Move(words(&Chess::default(), "Nf3"))
+    );
+}
+
+#[test]
+fn a_touch_sequence_that_may_give_a_claim_is_reported_and_play_goes_on() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    // The knight is lifted and put back, then the e-pawn is played.
+    let out = blind(&mut a, lift(Square::G1), 1_000);
+    assert!(out.contains(&Effect::Touch {
+        board: BoardId::Blind,
+        square: Square::G1,
+        piece: Some(Color::White.knight())
+    }));
+    blind(&mut a, put(Square::G1), 1_500);
+    blind(&mut a, lift(Square::E2), 2_000);
+    let out = blind(&mut a, put(Square::E4), 2_500);
+    let n = notes(&out);
+    assert!(
+        n.iter()
+            .any(|l| l.contains("Art. 4.3 a") && l.contains("g1") && l.contains("e4")),
+        "{n:?}"
+    );
+    assert_eq!(said(&out).len(), 1, "the move is announced all the same");
+}
+
+#[test]
+fn a_wrongly_announced_move_is_corrected_before_the_opponents_clock_starts() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    let out = blind(&mut a, put(Square::E4), 1_500);
+    let first = said(&out)[0].0;
+    // A misread sensor: the player actually played e3.
+    let out = a.handle(Input::Correct("e3".into()), 2_000);
+    let (second, audience, announcement) = said(&out)[0].clone();
+    assert_eq!(audience, Audience::Sighted);
+    assert_eq!(
+        announcement,
+        Announcement::Move(words(&Chess::default(), "e3"))
+    );
+    // The first announcement finishing starts nothing; the corrected one does.
+    a.handle(Input::SpeechFinished { id: first }, 2_500);
+    assert_eq!(a.game().ply(), 0);
+    a.handle(Input::SpeechFinished { id: second }, 3_000);
+    assert_eq!(a.game().moves()[0].san.to_string(), "e3");
+    // Too late afterwards.
+    let out = a.handle(Input::Correct("e4".into()), 4_000);
+    assert!(notes(&out).iter().any(|n| n.contains("too late")));
+}
+
+#[test]
+fn manual_sighted_moves_count_when_the_clock_is_pressed() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::D2), 1_000);
+    let out = blind(&mut a, put(Square::D4), 1_500);
+    a.handle(
+        Input::SpeechFinished {
+            id: said(&out)[0].0,
+        },
+        2_000,
+    );
+    let out = a.handle(Input::EnterMove("nf6".into()), 5_000);
+    assert!(
+        notes(&out).iter().any(|n| n.contains("Nf6 entered")),
+        "{out:?}"
+    );
+    assert_eq!(a.game().ply(), 1);
+    let out = a.handle(Input::ClockPress, 6_000);
+    assert_eq!(a.game().ply(), 2);
+    assert_eq!(said(&out)[0].1, Audience::Blind);
+    let out = a.handle(Input::EnterMove("Qxh7".into()), 7_000);
+    assert!(
+        notes(&out)
+            .iter()
+            .any(|n| n.contains("not the sighted player's move"))
+    );
+}
+
+#[test]
+fn disputed_scoresheets_retrace_the_game_and_the_clocks_are_confirmed() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let mut t = 1_000;
+    for (from, to, reply) in [
+        (Square::E2, Square::E4, "e5"),
+        (Square::G1, Square::F3, "Nc6"),
+    ] {
+        blind(&mut a, lift(from), t);
+        let out = blind(&mut a, put(to), t + 500);
+        a.handle(
+            Input::SpeechFinished {
+                id: said(&out)[0].0,
+            },
+            t + 1_000,
+        );
+        a.handle(Input::EnterMove(reply.into()), t + 3_000);
+        let out = a.handle(Input::ClockPress, t + 3_500);
+        // He executes the reply on his board.
+        let m = a.game().moves().last().unwrap().mv;
+        blind(&mut a, lift(m.from().unwrap()), t + 4_000);
+        blind(&mut a, put(m.to()), t + 4_500);
+        assert!(!said(&out).is_empty());
+        t += 10_000;
+    }
+    assert_eq!(a.game().ply(), 4);
+    let proposed = a.game().clocks_after_ply(2).unwrap();
+    // Black's own scoresheet has 2.Nc3 Nc6: the players agree on two half-moves.
+    let sheet: Vec<String> = ["e4", "e5", "Nc3", "Nc6"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let out = a.handle(
+        Input::Scoresheet {
+            side: Color::Black,
+            sans: sheet,
+        },
+        t,
+    );
+    assert_eq!(a.game().ply(), 2);
+    assert!(notes(&out).iter().any(|n| n.contains("retraced")));
+    assert!(a.game().clock().unwrap().is_paused());
+    // Both boards must go back to the position after 1...e5: the tactile board shows Nf3 and Nc6.
+    let out = run(&mut a, t + 2_000);
+    let guidance: Vec<_> = said(&out)
+        .into_iter()
+        .filter(|s| s.1 == Audience::Blind)
+        .collect();
+    assert_eq!(
+        guidance.into_iter().map(|s| s.2).collect::<Vec<_>>(),
+        vec![
+            Announcement::Guidance(Guidance::Misplaced {
+                piece: Color::White.knight(),
+                found: Square::F3,
+                belongs: Square::G1
+            }),
+            Announcement::Guidance(Guidance::Misplaced {
+                piece: Color::Black.knight(),
+                found: Square::C6,
+                belongs: Square::B8
+            }),
+        ]
+    );
+    let out = a.handle(Input::ConfirmClocks, t + 5_000);
+    assert!(
+        said(&out)
+            .iter()
+            .any(|s| s.2 == Announcement::ClocksResumed)
+    );
+    assert_eq!(
+        a.game().clock().unwrap().remaining(Color::White, t + 5_000),
+        proposed.white
+    );
+    assert_eq!(a.game().clock().unwrap().running(), Some(Color::White));
+}
+
+#[test]
+fn a_draw_offer_reaches_the_other_player_and_a_touch_rejects_it() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let out = a.handle(
+        Input::Rules(game::Input::OfferDraw { by: Color::Black }),
+        500,
+    );
+    assert_eq!(said(&out)[0].1, Audience::Blind);
+    assert_eq!(
+        said(&out)[0].2,
+        Announcement::DrawOffered { by: Color::Black }
+    );
+    let out = blind(&mut a, lift(Square::E2), 1_000);
+    assert!(said(&out).iter().any(
+        |s| s.1 == Audience::Sighted && s.2 == Announcement::DrawDeclined { by: Color::White }
+    ));
+    assert_eq!(a.game().draw_offer(), None);
+}
+
+#[test]
+fn mate_ends_the_game_with_the_result_for_both() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let mut t = 1_000;
+    for (from, to, reply) in [
+        (Square::E2, Square::E4, "f6"),
+        (Square::D1, Square::F3, "g5"),
+    ] {
+        blind(&mut a, lift(from), t);
+        let out = blind(&mut a, put(to), t + 500);
+        a.handle(
+            Input::SpeechFinished {
+                id: said(&out)[0].0,
+            },
+            t + 1_000,
+        );
+        a.handle(Input::EnterMove(reply.into()), t + 3_000);
+        a.handle(Input::ClockPress, t + 3_500);
+        let m = a.game().moves().last().unwrap().mv;
+        blind(&mut a, lift(m.from().unwrap()), t + 4_000);
+        blind(&mut a, put(m.to()), t + 4_500);
+        t += 10_000;
+    }
+    blind(&mut a, lift(Square::F3), t);
+    let out = blind(&mut a, put(Square::H5), t + 500);
+    let id = said(&out)[0].0;
+    let out = a.handle(Input::SpeechFinished { id }, t + 1_000);
+    assert!(out.iter().any(|e| matches!(e, Effect::GameOver(_))));
+    assert!(
+        said(&out)
+            .iter()
+            .any(|s| s.1 == Audience::Both && s.2 == Announcement::Result(ResultWords::WhiteWins))
+    );
+    assert_eq!(a.blind_board().mode(), Mode::Hold);
+    assert!(a.game().position().is_checkmate());
+}
