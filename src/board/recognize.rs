@@ -250,9 +250,10 @@ impl Recognizer {
             }
             SensorEvent::Place { square, piece } => {
                 if let Some((at, held)) = self.held_lift {
-                    if held == square && now.saturating_sub(at) <= self.cfg.bounce_ms {
-                        // Lift and placement on the same aperture within the bounce time: the
-                        // sensor chattered, nothing moved.
+                    // Lift and placement on the same aperture within the bounce time: the sensor
+                    // chattered, nothing moved. Not when a piece is already in the hand: then the
+                    // placement is that piece, quickly replacing the one just removed (a capture).
+                    if held == square && now.saturating_sub(at) <= self.cfg.bounce_ms && self.state.hand.is_empty() {
                         self.held_lift = None;
                         return out;
                     }
@@ -561,9 +562,10 @@ impl Recognizer {
                 self.judge_rest(&expected, on_way, now, out);
             }
             _ => {
-                // Cannot happen for legal chess moves (different moves leave different boards);
-                // if it ever does, guessing would be worse than asking.
-                self.judge_rest(&expected, true, now, out);
+                // Only a state read from a snapshot on an occupancy board can fit two moves (a
+                // piece that could capture on two squares, done while the board was away). Never
+                // guess: once it rests, report the difference so the move is made again.
+                self.judge_rest(&expected, false, now, out);
             }
         }
     }
@@ -1158,6 +1160,32 @@ mod tests {
         assert!(completed(&out).is_none());
         let out = r.tick(5_000 + 1_500);
         assert_eq!(completed(&out), Some(mv(&p, "Nf3")));
+    }
+
+    #[test]
+    fn a_quick_capture_is_not_sensor_bounce() {
+        let p = after("e4 d5");
+        let mut r = Recognizer::new(TACTILE, p.clone(), Mode::Move);
+        // Mover first, then the captured pawn out and the capturing pawn in within 20 ms.
+        r.event(lift(Square::E4), 0);
+        r.tick(100);
+        r.event(lift(Square::D5), 1_000);
+        let out = r.event(put(Square::D5), 1_020);
+        assert_eq!(completed(&out), Some(mv(&p, "exd5")));
+    }
+
+    #[test]
+    fn a_capture_made_while_away_that_fits_two_moves_is_reported_not_guessed() {
+        // The rook on a1 can take on a5 or on e1: both leave the same occupancy.
+        let p = pos("4k3/8/8/p7/8/7K/8/R3q3 w - - 0 1");
+        let mut r = Recognizer::new(RecognizerConfig { bounce_ms: 0, ..TACTILE }, p.clone(), Mode::Move);
+        r.disconnected(0);
+        let mut occupied = p.board().occupied();
+        occupied.discard(Square::A1);
+        r.event(SensorEvent::Snapshot(Sensed::Occupancy(occupied)), 1_000);
+        let out = r.tick(10_000);
+        assert!(completed(&out).is_none());
+        assert!(matches!(out.first(), Some(Recognized::Differs(_))), "{out:?}");
     }
 
     #[test]

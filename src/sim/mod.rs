@@ -3,6 +3,7 @@
 //! [`script`] turns a move into the lift and place events a person produces on a board, in a
 //! chosen style (capture order, castling order, en passant order, sensor bounce, DGT reordering
 //! and sliding). It is pure, and serves both the recognition tests and the simulators that speak
-//! the real protocols over a pseudo-terminal.
+//! the real protocols over a pseudo-terminal ([`serve`]).
 
 pub mod script;
+pub mod serve;
