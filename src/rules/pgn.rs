@@ -50,6 +50,9 @@ pub struct PgnGame {
     pub result: Option<String>,
     /// Per ply: the clock in milliseconds from a `[%clk h:mm:ss(.f)]` comment after the move.
     pub clocks: Vec<Option<i64>>,
+    /// Per ply: the mover offered a draw, marked `(=)` in a comment after the move (as
+    /// [`write_pgn`] writes it), so that an offer survives PGN -> Braille or text.
+    pub draw_offers: Vec<bool>,
 }
 
 impl PgnGame {
@@ -69,17 +72,17 @@ impl PgnGame {
     }
 
     /// The moves in the form [`write_pgn`] takes: SAN regenerated from the moves (canonical, with
-    /// `+`/`#` as the position has it) and the clocks read; no draw offers (reading does not
-    /// collect them).
+    /// `+`/`#` as the position has it), the clocks and the draw offers read.
     pub fn export_moves(&self) -> Vec<ExportMove> {
         let mut pos = self.start.clone();
         self.moves
             .iter()
             .zip(&self.clocks)
-            .map(|(&m, &clock_ms)| ExportMove {
+            .zip(&self.draw_offers)
+            .map(|((&m, &clock_ms), &draw_offer)| ExportMove {
                 san: SanPlus::from_move_and_play_unchecked(&mut pos, m),
                 clock_ms,
-                draw_offer: false,
+                draw_offer,
             })
             .collect()
     }
@@ -271,6 +274,7 @@ struct Collector {
     moves: Vec<Move>,
     sans: Vec<SanPlus>,
     clocks: Vec<Option<i64>>,
+    draw_offers: Vec<bool>,
     result: Option<String>,
     /// Chunks of a comment longer than the reader's buffer.
     comment: String,
@@ -288,6 +292,7 @@ impl Collector {
             sans: self.sans.clone(),
             result: self.result.clone(),
             clocks: self.clocks.clone(),
+            draw_offers: self.draw_offers.clone(),
         }
     }
 
@@ -392,6 +397,7 @@ impl Visitor for Collector {
                 self.moves.push(m);
                 self.sans.push(san_plus);
                 self.clocks.push(None);
+                self.draw_offers.push(false);
                 ControlFlow::Continue(())
             }
             Err(err) => {
@@ -422,6 +428,12 @@ impl Visitor for Collector {
         // A clock belongs to the move it follows; a comment before the first move has none.
         if let (Some(ms), Some(last)) = (parse_clk(&text), self.clocks.last_mut()) {
             *last = Some(ms);
+        }
+        // `(=)` is how the scoresheet (FIDE 9.1 b) and `write_pgn` mark a draw offer.
+        if text.contains(DRAW_OFFER_MARK)
+            && let Some(last) = self.draw_offers.last_mut()
+        {
+            *last = true;
         }
         ControlFlow::Continue(())
     }
@@ -474,6 +486,9 @@ pub struct Export<'a> {
     pub termination: Option<&'a str>,
 }
 
+/// The scoresheet's mark for a draw offer (FIDE 9.1 b), written in the offerer's move comment.
+pub const DRAW_OFFER_MARK: &str = "(=)";
+
 /// Movetext is wrapped to lines of at most this many characters (the PGN export format says 80).
 const LINE_WIDTH: usize = 80;
 
@@ -482,7 +497,8 @@ const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 /// Writes one game in PGN export format: the Seven Tag Roster (Event, Site, Date, Round, White,
 /// Black, Result) in that order, then `SetUp`/`FEN` for a non-standard start, then `Termination`,
 /// then the remaining tags in the given order (each name once); a blank line; the movetext
-/// wrapped at 80 columns, ending with the result token and a blank line.
+/// wrapped at 80 columns without splitting a move from its number or comment, ending with the
+/// result token and a blank line.
 pub fn write_pgn(e: &Export) -> String {
     let result = match e.result {
         r @ ("1-0" | "0-1" | "1/2-1/2" | "*") => r,
@@ -524,37 +540,40 @@ pub fn write_pgn(e: &Export) -> String {
 
     let (mut number, mut turn) =
         start.map_or((1, Color::White), |p| (p.fullmoves().get(), p.turn()));
-    let mut tokens: Vec<String> = Vec::with_capacity(e.moves.len() * 2 + 1);
+    // One unit per move: its number, the SAN and its comment, so that a line break never falls
+    // between a move and its number or its clock (a reader, or an arbiter, takes in a move whole).
+    let mut units: Vec<String> = Vec::with_capacity(e.moves.len() + 1);
     // Black's move needs its own number (`12...`) at the start and after a comment.
     let mut black_needs_number = true;
     for m in e.moves {
-        match turn {
-            Color::White => tokens.push(format!("{number}.")),
-            Color::Black if black_needs_number => tokens.push(format!("{number}...")),
-            Color::Black => {}
-        }
-        tokens.push(m.san.to_string());
+        let mut unit = match turn {
+            Color::White => format!("{number}. "),
+            Color::Black if black_needs_number => format!("{number}... "),
+            Color::Black => String::new(),
+        };
+        unit.push_str(&m.san.to_string());
         let mut comment = Vec::new();
         if let Some(ms) = m.clock_ms {
             comment.push(format!("[%clk {}]", format_clk(ms)));
         }
         if m.draw_offer {
-            comment.push("(=)".to_owned());
+            comment.push(DRAW_OFFER_MARK.to_owned());
         }
         black_needs_number = !comment.is_empty();
         if black_needs_number {
-            tokens.push(format!("{{ {} }}", comment.join(" ")));
+            unit.push_str(&format!(" {{ {} }}", comment.join(" ")));
         }
+        units.push(unit);
         if turn == Color::Black {
             number += 1;
         }
         turn = !turn;
     }
-    tokens.push(result.to_owned());
+    units.push(result.to_owned());
 
     let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.chars().count() + 1 + token.chars().count() > LINE_WIDTH {
+    for unit in units {
+        if !line.is_empty() && line.chars().count() + 1 + unit.chars().count() > LINE_WIDTH {
             out.push_str(&line);
             out.push('\n');
             line.clear();
@@ -562,7 +581,7 @@ pub fn write_pgn(e: &Export) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&token);
+        line.push_str(&unit);
     }
     out.push_str(&line);
     out.push_str("\n\n");
@@ -1133,6 +1152,10 @@ mod tests {
             );
             assert!(!line.starts_with(' ') && !line.ends_with(' '), "{line:?}");
         }
+        // A move keeps its number and its comment on its line.
+        for line in movetext.lines() {
+            assert!(!line.ends_with('.') && !line.starts_with('{'), "{line:?}");
+        }
         // Comments are not split; Black's move after a comment gets its number.
         let flat = text.replace('\n', " ");
         assert!(
@@ -1146,6 +1169,10 @@ mod tests {
         assert_eq!(g.moves.len(), 80);
         assert_eq!(g.clocks[3], Some(3_597_000));
         assert_eq!(g.clocks[5], None);
+        // The draw offer is read back onto its move, and written again.
+        let offered: Vec<usize> = (0..g.moves.len()).filter(|&i| g.draw_offers[i]).collect();
+        assert_eq!(offered, [3]);
+        assert_eq!(g.to_pgn(), text);
     }
 
     #[test]

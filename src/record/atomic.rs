@@ -1,0 +1,239 @@
+//! Writing a scoresheet file atomically: the whole new content or the old file, never half of
+//! either, even if the process or the machine dies in the middle.
+//!
+//! The one I/O piece of `record`. The content goes to a temporary file in the same directory
+//! (a rename is only atomic within one file system), is flushed to the disk (`fsync`), and is
+//! renamed over the target; then the directory is synced so that the rename itself survives a
+//! power cut. On any error the temporary file is removed and the target is untouched. The daemon
+//! rewrites the PGN, BRF, Braille and text scoresheets this way after every move.
+
+use std::{
+    fs::{self, File, OpenOptions},
+    io::{self, Write},
+    path::{Path, PathBuf},
+    sync::atomic::{AtomicU64, Ordering},
+};
+
+/// Why a file could not be written; each names the file and the step.
+#[derive(Debug, thiserror::Error)]
+pub enum AtomicWriteError {
+    #[error("cannot write {}: it has no file name", .path.display())]
+    NoFileName { path: PathBuf },
+    #[error("cannot create the temporary file {} to write {}: {source}", .temp.display(), .path.display())]
+    Create {
+        path: PathBuf,
+        temp: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("cannot write {} (through {}): {source}", .path.display(), .temp.display())]
+    Write {
+        path: PathBuf,
+        temp: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("cannot replace {} with the new version {}: {source}", .path.display(), .temp.display())]
+    Rename {
+        path: PathBuf,
+        temp: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Distinguishes temporary files of concurrent writers within one process (the process id
+/// distinguishes processes).
+static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
+
+/// Replaces `path` with `bytes`, atomically.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), AtomicWriteError> {
+    write_atomically_with(path, |w| w.write_all(bytes))
+}
+
+/// Replaces `path` with what `fill` writes, atomically: if `fill` fails, the old file stays as
+/// it was and the temporary file is removed. An existing file's permissions are kept.
+pub fn write_atomically_with<F>(path: &Path, fill: F) -> Result<(), AtomicWriteError>
+where
+    F: FnOnce(&mut dyn Write) -> io::Result<()>,
+{
+    let name = path
+        .file_name()
+        .ok_or_else(|| AtomicWriteError::NoFileName {
+            path: path.to_owned(),
+        })?;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    // Hidden and clearly ours, so that a leftover after a crash is recognisable and harmless.
+    let temp = dir.join(format!(
+        ".{}.tmp-{}-{}",
+        name.to_string_lossy(),
+        std::process::id(),
+        NEXT_TEMP.fetch_add(1, Ordering::Relaxed)
+    ));
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .map_err(|source| AtomicWriteError::Create {
+            path: path.to_owned(),
+            temp: temp.clone(),
+            source,
+        })?;
+    let written = (|| {
+        if let Ok(meta) = fs::metadata(path) {
+            file.set_permissions(meta.permissions())?;
+        }
+        let mut buffered = io::BufWriter::new(&mut file);
+        fill(&mut buffered)?;
+        buffered.flush()?;
+        drop(buffered);
+        file.sync_all()
+    })();
+    drop(file);
+    if let Err(source) = written {
+        let _ = fs::remove_file(&temp);
+        return Err(AtomicWriteError::Write {
+            path: path.to_owned(),
+            temp,
+            source,
+        });
+    }
+    if let Err(source) = fs::rename(&temp, path) {
+        let _ = fs::remove_file(&temp);
+        return Err(AtomicWriteError::Rename {
+            path: path.to_owned(),
+            temp,
+            source,
+        });
+    }
+    // Best effort: not every platform or file system can sync a directory, and the file is
+    // already complete under its name; only its survival of a power cut is at stake.
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory under the system temp dir, removed at the end of the test.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            let dir = std::env::temp_dir().join(format!(
+                "tactus-atomic-{name}-{}-{}",
+                std::process::id(),
+                NEXT_TEMP.fetch_add(1, Ordering::Relaxed)
+            ));
+            fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+
+        fn entries(&self) -> Vec<String> {
+            let mut names: Vec<String> = fs::read_dir(&self.0)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn writes_and_replaces_leaving_no_temporary_file() {
+        let dir = TempDir::new("replace");
+        let path = dir.0.join("game.brf");
+        write_atomically(&path, b"first").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"first");
+        write_atomically(&path, b"second, longer").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"second, longer");
+        write_atomically(&path, b"").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"");
+        assert_eq!(dir.entries(), ["game.brf"]);
+    }
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file_whole() {
+        let dir = TempDir::new("fail");
+        let path = dir.0.join("game.pgn");
+        write_atomically(&path, b"1. e4 e5 *").unwrap();
+        let err = write_atomically_with(&path, |w| {
+            // Half a score, then the crash.
+            w.write_all(b"1. e4 e5 2. Nf")?;
+            Err(io::Error::other("the writer died"))
+        })
+        .unwrap_err();
+        assert!(matches!(err, AtomicWriteError::Write { .. }), "{err}");
+        let message = err.to_string();
+        assert!(
+            message.contains("game.pgn") && message.contains("the writer died"),
+            "{message}"
+        );
+        assert_eq!(fs::read(&path).unwrap(), b"1. e4 e5 *");
+        assert_eq!(dir.entries(), ["game.pgn"]);
+    }
+
+    #[test]
+    fn errors_name_the_file() {
+        let dir = TempDir::new("errors");
+        let missing = dir.0.join("no-such-dir").join("game.txt");
+        let err = write_atomically(&missing, b"x").unwrap_err();
+        assert!(matches!(err, AtomicWriteError::Create { .. }), "{err}");
+        assert!(err.to_string().contains("no-such-dir/game.txt"), "{err}");
+        // A directory in the way: the rename fails, the temporary file goes away.
+        let blocked = dir.0.join("blocked");
+        fs::create_dir(&blocked).unwrap();
+        fs::write(blocked.join("inside"), b"keep").unwrap();
+        let err = write_atomically(&blocked, b"x").unwrap_err();
+        assert!(matches!(err, AtomicWriteError::Rename { .. }), "{err}");
+        assert_eq!(dir.entries(), ["blocked"]);
+        let err = write_atomically(Path::new("/"), b"x").unwrap_err();
+        assert!(matches!(err, AtomicWriteError::NoFileName { .. }), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn permissions_of_the_old_file_are_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = TempDir::new("perms");
+        let path = dir.0.join("score.txt");
+        fs::write(&path, b"old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomically(&path, b"new").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+    }
+
+    #[test]
+    fn concurrent_writers_never_leave_a_mixed_file() {
+        let dir = TempDir::new("race");
+        let path = dir.0.join("game.pgn");
+        let contents: Vec<Vec<u8>> = (0..8u8).map(|i| vec![b'a' + i; 64 * 1024]).collect();
+        std::thread::scope(|s| {
+            let all = &contents;
+            for content in all {
+                let path = &path;
+                s.spawn(move || {
+                    for _ in 0..5 {
+                        write_atomically(path, content).unwrap();
+                        let now = fs::read(path).unwrap();
+                        assert!(all.contains(&now), "a mixed or partial file");
+                    }
+                });
+            }
+        });
+        assert_eq!(dir.entries(), ["game.pgn"]);
+    }
+}
