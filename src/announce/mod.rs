@@ -127,13 +127,24 @@ pub enum ResultWords {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Guidance {
     /// "Springer steht auf Felix vier, gehoert auf Felix drei".
-    Misplaced { piece: Piece, found: Square, belongs: Square },
+    Misplaced {
+        piece: Piece,
+        found: Square,
+        belongs: Square,
+    },
     /// "Eva vier ist leer, dort gehoert ein weisser Bauer hin".
     Missing { square: Square, piece: Piece },
     /// A piece stands where nothing belongs ("Felix vier muss leer sein").
-    Extra { square: Square, piece: Option<Piece> },
+    Extra {
+        square: Square,
+        piece: Option<Piece>,
+    },
     /// A piece stands where another belongs ("auf Eva vier steht ein Springer, dort gehoert ein Bauer hin").
-    Wrong { square: Square, found: Piece, belongs: Piece },
+    Wrong {
+        square: Square,
+        found: Piece,
+        belongs: Piece,
+    },
 }
 
 /// Which board a system notice is about.
@@ -152,35 +163,76 @@ pub enum Announcement {
     Move(MoveWords),
     Stalemate,
     DeadPosition,
-    DrawOffered { by: Color },
+    DrawOffered {
+        by: Color,
+    },
     DrawAccepted,
-    DrawDeclined { by: Color },
+    DrawDeclined {
+        by: Color,
+    },
     /// A claim under 9.2 or 9.3 was made.
-    ClaimMade { by: Color, article: Article },
-    ClaimUpheld { article: Article },
-    ClaimRejected { article: Article },
-    FlagFell { side: Color },
+    ClaimMade {
+        by: Color,
+        article: Article,
+    },
+    ClaimUpheld {
+        article: Article,
+    },
+    ClaimRejected {
+        article: Article,
+    },
+    FlagFell {
+        side: Color,
+    },
     Result(ResultWords),
     /// A piece the player lifted, told back to him ("Springer Gustav eins beruehrt").
-    Touched { piece: Piece, square: Square },
+    Touched {
+        piece: Piece,
+        square: Square,
+    },
     /// The move on the tactile board is not possible; the touched piece must be moved if it can.
     IllegalMove,
     Guidance(Guidance),
     /// Replies to requests (F.9 d: only when asked).
-    MovesCompleted { white: u32, black: u32 },
-    Times { white_used_ms: i64, white_left_ms: i64, black_used_ms: i64, black_left_ms: i64 },
-    SquareContents { square: Square, piece: Option<Piece> },
+    MovesCompleted {
+        white: u32,
+        black: u32,
+    },
+    Times {
+        white_used_ms: i64,
+        white_left_ms: i64,
+        black_used_ms: i64,
+        black_left_ms: i64,
+    },
+    SquareContents {
+        square: Square,
+        piece: Option<Piece>,
+    },
     /// A rank, file or diagonal scanned in order (only occupied squares are named).
-    LineContents { pieces: Vec<(Square, Piece)> },
+    LineContents {
+        pieces: Vec<(Square, Piece)>,
+    },
     /// Where the pieces of one kind and colour stand.
-    PiecesOfKind { piece: Piece, squares: Vec<Square> },
+    PiecesOfKind {
+        piece: Piece,
+        squares: Vec<Square>,
+    },
     /// Material in pawn units per side (Q 9, R 5, B 3, N 3, P 1).
-    Material { white: u32, black: u32 },
+    Material {
+        white: u32,
+        black: u32,
+    },
     /// Whose move it is.
-    ToMove { side: Color },
+    ToMove {
+        side: Color,
+    },
     /// System notices.
-    BoardDisconnected { board: WhichBoard },
-    BoardReconnected { board: WhichBoard },
+    BoardDisconnected {
+        board: WhichBoard,
+    },
+    BoardReconnected {
+        board: WhichBoard,
+    },
     GameRecovered,
     ClocksPaused,
     ClocksResumed,
@@ -193,9 +245,11 @@ impl Announcement {
     pub fn priority(&self) -> Priority {
         use Announcement::*;
         match self {
-            FlagFell { .. } | IllegalMove | Guidance(_) | BoardDisconnected { .. } | SpeechFallback => {
-                Priority::Urgent
-            }
+            FlagFell { .. }
+            | IllegalMove
+            | Guidance(_)
+            | BoardDisconnected { .. }
+            | SpeechFallback => Priority::Urgent,
             MovesCompleted { .. }
             | Times { .. }
             | SquareContents { .. }
