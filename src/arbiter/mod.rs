@@ -351,6 +351,17 @@ impl Arbiter {
         }
     }
 
+    /// Both boards should show the game's position and nobody moves on them.
+    fn hold_both(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let position = self.game.position().clone();
+        let r = self.blind_board.set_expected(position.clone(), Mode::Hold, now);
+        self.recognized(BoardId::Blind, r, now, out);
+        if let Some(board) = self.sighted_board.as_mut() {
+            let r = board.set_expected(position, Mode::Hold, now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+    }
+
     fn recognized(
         &mut self,
         board: BoardId,
@@ -601,15 +612,7 @@ impl Arbiter {
             )));
         }
         // Both boards are guided back to the retraced position; nobody moves until confirmed.
-        let position = self.game.position().clone();
-        let r = self
-            .blind_board
-            .set_expected(position.clone(), Mode::Hold, now);
-        self.recognized(BoardId::Blind, r, now, out);
-        if let Some(board) = self.sighted_board.as_mut() {
-            let r = board.set_expected(position, Mode::Hold, now);
-            self.recognized(BoardId::Sighted, r, now, out);
-        }
+        self.hold_both(now, out);
         out.push(Effect::RecordChanged);
     }
 
@@ -733,15 +736,7 @@ impl Arbiter {
                 out.push(Effect::GameOver(end));
                 self.pending_blind = None;
                 self.sighted_candidate = None;
-                let position = self.game.position().clone();
-                let r = self
-                    .blind_board
-                    .set_expected(position.clone(), Mode::Hold, now);
-                self.recognized(BoardId::Blind, r, now, out);
-                if let Some(board) = self.sighted_board.as_mut() {
-                    let r = board.set_expected(position, Mode::Hold, now);
-                    self.recognized(BoardId::Sighted, r, now, out);
-                }
+                self.hold_both(now, out);
             }
             Event::ClockStarted { .. }
             | Event::FlagClaimRejected { .. }
