@@ -1,80 +1,459 @@
-//! `config.toml`: what a tournament sets once (which Laws, which time control, the event's tags).
+//! `config.toml`: what a tournament sets once: the game (players, event, which colour the blind
+//! player has, which Laws, which time control), the two boards and their ports, the voice, where
+//! the game's files go, and the console socket.
 //!
 //! Parsing is strict: an unknown key, a value of the wrong kind or a time control that does not
 //! parse is an error that names the file, the key and what is allowed, because a typo here would
-//! otherwise silently play a game under the wrong rules.
+//! otherwise silently play a game under the wrong rules or on the wrong port. This module only
+//! reads and checks; it opens no port, no device and no socket (the daemon does).
+//!
+//! Relative paths in the file (`record.dir`, `console.socket`, board ports and profile files) are
+//! relative to the folder the configuration file is in, so that a unit file or a script can start
+//! tactus from anywhere.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use serde::Deserialize;
+use shakmaty::Color;
 
-use crate::rules::{Edition, PlayMode, clock::TimeControl, game::RulesConfig};
+use crate::{
+    arbiter::Completion,
+    board::profile::{Profile, ProfileSet},
+    rules::{Edition, PlayMode, clock::TimeControl, game::RulesConfig},
+};
+
+/// The `port` value that asks for a built-in board simulator on a real pseudo-terminal.
+pub const SIM_PORT: &str = "sim";
+/// The `profile` value of a sighted board without sensors (moves entered at the console).
+pub const MANUAL_PROFILE: &str = "manual";
+/// How long a board that still differs waits before it is described again (F.7: guided until it
+/// is right), unless `game.guidance_repeat_ms` says otherwise.
+pub const DEFAULT_GUIDANCE_REPEAT_MS: u64 = 8000;
 
 /// The whole configuration file.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default)]
-    pub rules: RulesSection,
+    pub game: GameSection,
     #[serde(default)]
-    pub event: EventSection,
+    pub boards: BoardsSection,
     #[serde(default)]
-    pub speech: crate::speech::SpeechConfig,
+    pub voice: crate::speech::SpeechConfig,
+    #[serde(default)]
+    pub record: RecordSection,
+    #[serde(default)]
+    pub console: ConsoleSection,
+    /// The folder relative paths are resolved against (the configuration file's folder).
+    #[serde(skip)]
+    pub base: PathBuf,
 }
 
-/// `[rules]`
-#[derive(Debug, Clone, Default, Deserialize)]
+/// A colour as the file writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SideName {
+    #[default]
+    White,
+    Black,
+}
+
+impl SideName {
+    pub fn color(self) -> Color {
+        match self {
+            SideName::White => Color::White,
+            SideName::Black => Color::Black,
+        }
+    }
+}
+
+/// `[game]`: the players, the event's tags, the blind player's colour and the rules.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RulesSection {
+pub struct GameSection {
+    pub white: Option<String>,
+    pub black: Option<String>,
+    pub event: Option<String>,
+    pub site: Option<String>,
+    pub round: Option<String>,
+    /// The blind player's colour: "white" (default) or "black".
+    #[serde(default)]
+    pub blind: SideName,
+    /// PGN TimeControl notation (`40/7200:3600`, `5400+30`, `300`, delay `5400d30`); absent: no clock.
+    pub time_control: Option<String>,
     /// "2001" (default) or "2005".
     #[serde(default)]
     pub edition: Edition,
     /// "standard" (default), "rapid" or "blitz".
     #[serde(default)]
     pub play: PlayMode,
-    /// PGN TimeControl notation (`40/7200:3600`, `5400+30`, `300`, delay `5400d30`); absent: no clock.
-    pub time_control: Option<String>,
+    /// A board that still differs is described again after this many milliseconds.
+    #[serde(default = "default_guidance_repeat_ms")]
+    pub guidance_repeat_ms: u64,
 }
 
-/// `[event]`: the PGN tags of the games played.
-#[derive(Debug, Clone, Default, Deserialize)]
+fn default_guidance_repeat_ms() -> u64 {
+    DEFAULT_GUIDANCE_REPEAT_MS
+}
+
+impl Default for GameSection {
+    fn default() -> Self {
+        GameSection {
+            white: None,
+            black: None,
+            event: None,
+            site: None,
+            round: None,
+            blind: SideName::White,
+            time_control: None,
+            edition: Edition::default(),
+            play: PlayMode::default(),
+            guidance_repeat_ms: DEFAULT_GUIDANCE_REPEAT_MS,
+        }
+    }
+}
+
+/// `[boards]`: the blind player's board and the sighted player's board.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EventSection {
-    pub event: Option<String>,
-    pub site: Option<String>,
-    pub round: Option<String>,
+pub struct BoardsSection {
+    #[serde(default = "BoardSection::default_blind")]
+    pub blind: BoardSection,
+    #[serde(default = "BoardSection::default_sighted")]
+    pub sighted: BoardSection,
+}
+
+impl Default for BoardsSection {
+    fn default() -> Self {
+        BoardsSection {
+            blind: BoardSection::default_blind(),
+            sighted: BoardSection::default_sighted(),
+        }
+    }
+}
+
+/// When the sighted player's move counts as completed, as the file writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CompletionName {
+    /// He stops his clock: a key or pedal, the console's `press`, a DGT clock lever.
+    Press,
+    /// His board rests on the position after a legal move (boards without a clock button).
+    Settle,
+}
+
+/// `[boards.blind]` or `[boards.sighted]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardSection {
+    /// A built-in profile name (`pegged-line`, `dgt`), a profile file (a path ending in `.toml`),
+    /// or `manual` (sighted board only: no sensors, moves entered at the console).
+    pub profile: String,
+    /// The serial port (prefer `/dev/serial/by-id/...`), or `sim` for a built-in simulator on a
+    /// pseudo-terminal. Not needed with `profile = "manual"`.
+    pub port: Option<String>,
+    /// Sighted board only: "press" or "settle" (default: "settle" for a board with sensors, the
+    /// console's `press` for a manual one).
+    pub completion: Option<CompletionName>,
+}
+
+impl BoardSection {
+    fn default_blind() -> BoardSection {
+        BoardSection {
+            profile: "pegged-line".into(),
+            port: Some(SIM_PORT.into()),
+            completion: None,
+        }
+    }
+    fn default_sighted() -> BoardSection {
+        BoardSection {
+            profile: "dgt".into(),
+            port: Some(SIM_PORT.into()),
+            completion: Some(CompletionName::Settle),
+        }
+    }
+
+    /// Whether this board has no sensors.
+    pub fn is_manual(&self) -> bool {
+        self.profile == MANUAL_PROFILE
+    }
+
+    /// Whether the port is a built-in simulator.
+    pub fn is_sim(&self) -> bool {
+        self.port.as_deref() == Some(SIM_PORT)
+    }
+}
+
+impl Default for BoardSection {
+    fn default() -> Self {
+        BoardSection::default_blind()
+    }
+}
+
+/// `[record]`: where the game folders go and how the Braille score is laid out.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordSection {
+    /// The output folder; each game gets a folder of its own inside it.
+    #[serde(default = "default_record_dir")]
+    pub dir: PathBuf,
+    /// The Braille chess notation profile (see `tactus scoresheet --help`), default "ukaaf".
+    #[serde(default = "default_braille_profile")]
+    pub braille_profile: String,
+    /// The Braille page: cells per line and lines per page (embosser page, default 40 x 25).
+    #[serde(default = "default_page_cells")]
+    pub page_cells: usize,
+    #[serde(default = "default_page_lines")]
+    pub page_lines: usize,
+}
+
+fn default_record_dir() -> PathBuf {
+    PathBuf::from("played")
+}
+fn default_braille_profile() -> String {
+    crate::record::braille::DEFAULT_PROFILE.to_string()
+}
+fn default_page_cells() -> usize {
+    40
+}
+fn default_page_lines() -> usize {
+    25
+}
+
+impl Default for RecordSection {
+    fn default() -> Self {
+        RecordSection {
+            dir: default_record_dir(),
+            braille_profile: default_braille_profile(),
+            page_cells: default_page_cells(),
+            page_lines: default_page_lines(),
+        }
+    }
+}
+
+/// `[console]`: the assistant's and arbiter's socket.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsoleSection {
+    /// The Unix socket path (created with mode 0600).
+    #[serde(default = "default_socket")]
+    pub socket: PathBuf,
+}
+
+fn default_socket() -> PathBuf {
+    PathBuf::from("tactus.sock")
+}
+
+impl Default for ConsoleSection {
+    fn default() -> Self {
+        ConsoleSection {
+            socket: default_socket(),
+        }
+    }
+}
+
+/// A board as the daemon sets it up.
+#[derive(Debug, Clone)]
+pub enum BoardSetup {
+    /// No sensors (sighted board only): moves are entered at the console.
+    Manual,
+    Sensor {
+        profile: Profile,
+        port: PortSetup,
+    },
+}
+
+/// Where a board's bytes come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PortSetup {
+    /// A real serial port.
+    Path(PathBuf),
+    /// A built-in simulator on a pseudo-terminal.
+    Sim,
 }
 
 impl Config {
-    /// Parse a configuration text; `origin` names it in errors.
+    /// Parse a configuration text; `origin` names it in errors. Relative paths stay relative to
+    /// the current folder (see [`Config::load`] for files).
     pub fn parse(text: &str, origin: &str) -> Result<Config> {
         let config: Config = toml::from_str(text).map_err(|e| anyhow!("{origin}: {e}"))?;
-        config.speech.check().map_err(|e| anyhow!("{origin}: {e}"))?;
+        config.voice.check().map_err(|e| anyhow!("{origin}: {e}"))?;
         config
             .rules_config()
-            .with_context(|| format!("{origin}: key rules.time_control"))?;
+            .with_context(|| format!("{origin}: key game.time_control"))?;
+        config.check(origin)?;
         Ok(config)
     }
 
-    /// Read and parse a configuration file.
+    /// Read and parse a configuration file; relative paths in it are relative to its folder.
     pub fn load(path: &Path) -> Result<Config> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
-        Config::parse(&text, &path.display().to_string())
+        let mut config = Config::parse(&text, &path.display().to_string())?;
+        config.base = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        // Profile files are named relative to the file too: check them now that we know where.
+        config.blind_board(&path.display().to_string())?;
+        config.sighted_board(&path.display().to_string())?;
+        Ok(config)
+    }
+
+    /// Checks what serde cannot: combinations and names.
+    fn check(&self, origin: &str) -> Result<()> {
+        let blind = &self.boards.blind;
+        if blind.is_manual() {
+            bail!(
+                "{origin}: boards.blind.profile = \"manual\": the blind player's board needs sensors; \
+                 name its profile (pegged-line, dgt or a profile file)"
+            );
+        }
+        if blind.completion.is_some() {
+            bail!(
+                "{origin}: boards.blind.completion: only the sighted board has a completion setting \
+                 (the blind player's move counts once announced, F.3)"
+            );
+        }
+        let sighted = &self.boards.sighted;
+        if sighted.is_manual() && sighted.completion == Some(CompletionName::Settle) {
+            bail!(
+                "{origin}: boards.sighted.completion = \"settle\" needs a board with sensors; a manual \
+                 board completes a move with the console's `press`"
+            );
+        }
+        if self.game.guidance_repeat_ms < 1000 {
+            bail!(
+                "{origin}: game.guidance_repeat_ms = {}: at least 1000 (repeating guidance faster \
+                 than it can be said would drown it)",
+                self.game.guidance_repeat_ms
+            );
+        }
+        crate::record::braille::Profile::named(&self.record.braille_profile)
+            .map_err(|e| anyhow!("{origin}: key record.braille_profile: {e}"))?;
+        if self.record.page_cells < 20 || self.record.page_lines < 5 {
+            bail!(
+                "{origin}: record.page_cells = {}, record.page_lines = {}: a Braille page needs at \
+                 least 20 cells and 5 lines (40 x 25 is the usual embosser page)",
+                self.record.page_cells,
+                self.record.page_lines
+            );
+        }
+        for (key, board) in [("boards.blind", blind), ("boards.sighted", sighted)] {
+            if !board.is_manual() && board.port.is_none() {
+                bail!(
+                    "{origin}: {key}.port is missing: name the board's serial port (e.g. \
+                     /dev/serial/by-id/...) or \"sim\" for a simulated board"
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// A path from the file, resolved against the file's folder.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() || self.base.as_os_str().is_empty() {
+            path.to_path_buf()
+        } else {
+            self.base.join(path)
+        }
+    }
+
+    /// The output folder.
+    pub fn record_dir(&self) -> PathBuf {
+        self.resolve(&self.record.dir)
+    }
+
+    /// The console socket path.
+    pub fn socket_path(&self) -> PathBuf {
+        self.resolve(&self.console.socket)
+    }
+
+    fn board(&self, section: &BoardSection, key: &str, origin: &str) -> Result<BoardSetup> {
+        if section.is_manual() {
+            return Ok(BoardSetup::Manual);
+        }
+        let profile = if section.profile.ends_with(".toml") || section.profile.contains('/') {
+            let path = self.resolve(Path::new(&section.profile));
+            let text = std::fs::read_to_string(&path).with_context(|| {
+                format!(
+                    "{origin}: {key}.profile: cannot read the board profile {}",
+                    path.display()
+                )
+            })?;
+            Profile::parse(&text, &path.display().to_string())
+                .map_err(|e| anyhow!("{origin}: {key}.profile: {e}"))?
+        } else {
+            ProfileSet::builtin()
+                .get(&section.profile)
+                .map_err(|e| {
+                    anyhow!(
+                        "{origin}: {key}.profile: {e} (or a profile file ending in .toml{})",
+                        if key == "boards.sighted" {
+                            ", or \"manual\""
+                        } else {
+                            ""
+                        }
+                    )
+                })?
+                .clone()
+        };
+        let port = match section.port.as_deref() {
+            Some(SIM_PORT) => PortSetup::Sim,
+            Some(path) => PortSetup::Path(self.resolve(Path::new(path))),
+            None => bail!("{origin}: {key}.port is missing"),
+        };
+        Ok(BoardSetup::Sensor { profile, port })
+    }
+
+    /// The blind player's board.
+    pub fn blind_board(&self, origin: &str) -> Result<BoardSetup> {
+        self.board(&self.boards.blind, "boards.blind", origin)
+    }
+
+    /// The sighted player's board.
+    pub fn sighted_board(&self, origin: &str) -> Result<BoardSetup> {
+        self.board(&self.boards.sighted, "boards.sighted", origin)
+    }
+
+    /// When the sighted player's move counts.
+    pub fn completion(&self) -> Completion {
+        match self.boards.sighted.completion {
+            Some(CompletionName::Press) => Completion::ClockPress,
+            Some(CompletionName::Settle) => Completion::Settle,
+            None if self.boards.sighted.is_manual() => Completion::ClockPress,
+            None => Completion::Settle,
+        }
     }
 
     /// The rules part as the game core wants it.
     pub fn rules_config(&self) -> Result<RulesConfig> {
-        let time_control = match &self.rules.time_control {
+        let time_control = match &self.game.time_control {
             Some(text) => Some(text.parse::<TimeControl>().map_err(|e| anyhow!("{e}"))?),
             None => None,
         };
         Ok(RulesConfig {
-            edition: self.rules.edition,
-            play: self.rules.play,
+            edition: self.game.edition,
+            play: self.game.play,
             time_control,
         })
+    }
+
+    /// The PGN tags the configuration sets (Event, Site, Round, White, Black).
+    pub fn tags(&self) -> Vec<(String, String)> {
+        let g = &self.game;
+        [
+            ("Event", &g.event),
+            ("Site", &g.site),
+            ("Round", &g.round),
+            ("White", &g.white),
+            ("Black", &g.black),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| value.as_ref().map(|v| (name.to_string(), v.clone())))
+        .collect()
     }
 }
 
@@ -83,27 +462,58 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_shipped_config_parses() {
+    fn the_shipped_config_parses_and_runs_the_demo() {
         let config = Config::parse(include_str!("../config.toml"), "config.toml").unwrap();
         let rules = config.rules_config().unwrap();
         assert_eq!(rules.edition, Edition::Fide2001);
         assert!(rules.time_control.is_some());
+        assert_eq!(config.game.blind, SideName::White);
+        assert!(config.boards.blind.is_sim() && config.boards.sighted.is_sim());
+        assert_eq!(config.completion(), Completion::Settle);
+        assert_eq!(config.voice.voice, "de-fide");
+        assert!(matches!(
+            config.blind_board("c").unwrap(),
+            BoardSetup::Sensor {
+                port: PortSetup::Sim,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn an_empty_file_is_the_demo_table() {
+        let config = Config::parse("", "c.toml").unwrap();
+        assert!(config.boards.blind.is_sim() && config.boards.sighted.is_sim());
+        assert_eq!(config.boards.blind.profile, "pegged-line");
+        assert_eq!(config.boards.sighted.profile, "dgt");
+        assert_eq!(config.record.dir, PathBuf::from("played"));
     }
 
     #[test]
     fn unknown_keys_are_named_with_what_is_allowed() {
-        let err = Config::parse("[rules]\nedtion = \"2001\"\n", "my.toml")
+        let err = Config::parse("[game]\nedtion = \"2001\"\n", "my.toml")
             .unwrap_err()
             .to_string();
         assert!(
             err.contains("my.toml") && err.contains("edtion") && err.contains("edition"),
             "{err}"
         );
+        let err = Config::parse(
+            "[boards.blind]\nprofile = \"dgt\"\nprot = \"x\"\n",
+            "my.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("prot") && err.contains("port"), "{err}");
+        let err = Config::parse("[rules]\nedition = \"2001\"\n", "my.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("rules") && err.contains("game"), "{err}");
     }
 
     #[test]
     fn a_bad_edition_lists_the_allowed_ones() {
-        let err = Config::parse("[rules]\nedition = \"2003\"\n", "c.toml")
+        let err = Config::parse("[game]\nedition = \"2003\"\n", "c.toml")
             .unwrap_err()
             .to_string();
         assert!(
@@ -116,19 +526,93 @@ mod tests {
     fn a_bad_time_control_names_the_key() {
         let err = format!(
             "{:#}",
-            Config::parse("[rules]\ntime_control = \"40/abc\"\n", "c.toml").unwrap_err()
+            Config::parse("[game]\ntime_control = \"40/abc\"\n", "c.toml").unwrap_err()
         );
         assert!(
-            err.contains("rules.time_control") && err.contains("abc"),
+            err.contains("game.time_control") && err.contains("abc"),
             "{err}"
         );
     }
 
     #[test]
-    fn play_modes_parse() {
+    fn play_modes_and_the_blind_colour_parse() {
+        let config = Config::parse(
+            "[game]\nplay = \"blitz\"\nedition = \"2005\"\nblind = \"black\"\n",
+            "c.toml",
+        )
+        .unwrap();
+        assert_eq!(config.game.play, PlayMode::Blitz);
+        assert_eq!(config.game.edition, Edition::Fide2005);
+        assert_eq!(config.game.blind.color(), Color::Black);
+        let err = Config::parse("[game]\nblind = \"both\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("white") && err.contains("black"), "{err}");
+    }
+
+    #[test]
+    fn voice_keys_are_checked_under_their_section_name() {
         let config =
-            Config::parse("[rules]\nplay = \"blitz\"\nedition = \"2005\"\n", "c.toml").unwrap();
-        assert_eq!(config.rules.play, PlayMode::Blitz);
-        assert_eq!(config.rules.edition, Edition::Fide2005);
+            Config::parse("[voice]\npack = \"en:nato\"\nstyle = \"long\"\n", "c.toml").unwrap();
+        assert_eq!(config.voice.voice, "en:nato");
+        let err = Config::parse("[voice]\ntts_rate = 300\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("voice.tts_rate"), "{err}");
+        let err = Config::parse("[voice]\nvoice = \"de-fide\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("pack"), "{err}");
+    }
+
+    #[test]
+    fn boards_are_checked() {
+        let manual = Config::parse("[boards.sighted]\nprofile = \"manual\"\n", "c.toml").unwrap();
+        assert!(matches!(
+            manual.sighted_board("c").unwrap(),
+            BoardSetup::Manual
+        ));
+        assert_eq!(manual.completion(), Completion::ClockPress);
+        for (text, needle) in [
+            ("[boards.blind]\nprofile = \"manual\"\n", "needs sensors"),
+            ("[boards.blind]\nprofile = \"dgt\"\n", "boards.blind.port"),
+            (
+                "[boards.sighted]\nprofile = \"manual\"\ncompletion = \"settle\"\n",
+                "settle",
+            ),
+            (
+                "[boards.sighted]\nprofile = \"dgt\"\nport = \"sim\"\ncompletion = \"later\"\n",
+                "press",
+            ),
+        ] {
+            let err = format!("{:#}", Config::parse(text, "c.toml").unwrap_err());
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+        let config = Config::parse(
+            "[boards.sighted]\nprofile = \"chessnut\"\nport = \"/dev/ttyUSB0\"\n",
+            "c.toml",
+        )
+        .unwrap();
+        let err = format!("{:#}", config.sighted_board("c.toml").unwrap_err());
+        assert!(
+            err.contains("boards.sighted.profile") && err.contains("chessnut"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn relative_paths_follow_the_file() {
+        let dir = std::env::temp_dir().join(format!("tactus-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        std::fs::write(
+            &path,
+            "[record]\ndir = \"out\"\n[console]\nsocket = \"/run/t.sock\"\n",
+        )
+        .unwrap();
+        let config = Config::load(&path).unwrap();
+        assert_eq!(config.record_dir(), dir.join("out"));
+        assert_eq!(config.socket_path(), PathBuf::from("/run/t.sock"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -29,6 +29,26 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The daemon: play a game over the two boards of config.toml (announce, execute, keep in
+    /// sync, reconcile), with speech, the console socket and the game's files. An unfinished game
+    /// in the output folder is resumed (clocks paused until `resume` at the console). Stops on
+    /// SIGINT/SIGTERM with every file written.
+    Run(RunArgs),
+    /// The built-in demo: two simulated boards on real pseudo-terminals play the sample game of
+    /// the Laws' Appendix E through the daemon, with speech and every file of a game folder.
+    Demo(DemoArgs),
+    /// Print the transcript and the final PGN of a game's journal (journal.jsonl), replayed
+    /// without any hardware.
+    Replay {
+        /// The journal (a game folder's journal.jsonl, or the folder).
+        journal: PathBuf,
+        /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
+        #[arg(long, value_name = "DIR")]
+        voices_dir: Option<PathBuf>,
+    },
+    /// Write a game's scoresheet as Braille (BRF or Unicode), PGN or printable text, or turn a
+    /// Braille score typed on a note-taker into PGN.
+    Scoresheet(tactus::record::cli::ScoresheetArgs),
     /// Replay every game of a PGN file and report legality, available draw claims (9.2, 9.3),
     /// mate, stalemate and dead positions, and the result of a flag fall in the final position.
     /// Exits with 1 when a game holds an illegal or unreadable move.
@@ -158,6 +178,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Scoresheet(args) => tactus::record::cli::run(args),
         Command::Audit {
             file,
             json,
@@ -200,24 +221,81 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::SpeakTest(args) => tactus::speech::probe::main(args),
         Command::Say(args) => say(args),
         Command::Voices(args) => list_voices(args),
+        Command::Run(args) => run_daemon(args),
+        Command::Demo(args) => demo(args),
+        Command::Replay {
+            journal,
+            voices_dir,
+        } => {
+            let path = if journal.is_dir() {
+                journal.join(tactus::daemon::journal::JOURNAL_FILE)
+            } else {
+                journal
+            };
+            let dir = voices_dir.unwrap_or_else(tactus::voices::default_dir);
+            for line in tactus::daemon::replay_lines(&path, &dir)? {
+                println!("{line}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::CheckConfig { file } => {
             let config = Config::load(&file)?;
             let rules = config.rules_config()?;
+            let origin = file.display().to_string();
             println!("{}: ok", file.display());
             println!("  edition: {:?}, play: {:?}", rules.edition, rules.play);
             match rules.time_control {
                 Some(tc) => println!("  time control: {tc}"),
                 None => println!("  time control: none (no clock)"),
             }
+            println!("  blind player: {}", config.game.blind.color());
+            for (name, board) in [
+                ("tactile board", config.blind_board(&origin)?),
+                ("sighted board", config.sighted_board(&origin)?),
+            ] {
+                match board {
+                    tactus::config::BoardSetup::Manual => {
+                        println!("  {name}: manual (moves entered at the console)")
+                    }
+                    tactus::config::BoardSetup::Sensor { profile, port } => println!(
+                        "  {name}: {} on {}",
+                        profile.name,
+                        match port {
+                            tactus::config::PortSetup::Sim => "a simulated board".to_string(),
+                            tactus::config::PortSetup::Path(p) => p.display().to_string(),
+                        }
+                    ),
+                }
+            }
+            println!(
+                "  voice: {} ({:?}), speaker {:?}",
+                config.voice.voice, config.voice.style, config.voice.speaker
+            );
+            println!("  games: {}", config.record_dir().display());
+            println!("  console: {}", config.socket_path().display());
             Ok(ExitCode::SUCCESS)
         }
-        Command::BoardTest { board, json, fen, moves, until_end } => {
-            let profile = board_test::load_profile(board.profile.as_deref(), board.profile_file.as_deref())?;
+        Command::BoardTest {
+            board,
+            json,
+            fen,
+            moves,
+            until_end,
+        } => {
+            let profile =
+                board_test::load_profile(board.profile.as_deref(), board.profile_file.as_deref())?;
             let start = match &fen {
                 Some(fen) => board_test::parse_fen(fen)?,
                 None => shakmaty::Chess::default(),
             };
-            let opts = board_test::Options { profile, port: board.port, json, start, moves, until_end };
+            let opts = board_test::Options {
+                profile,
+                port: board.port,
+                json,
+                start,
+                moves,
+                until_end,
+            };
             let summary = runtime()?.block_on(async {
                 let cancel = CancellationToken::new();
                 let on_ctrl_c = cancel.clone();
@@ -227,7 +305,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     }
                 });
                 let input = board_test::stdin_lines();
-                BoardTest::new(opts, std::io::stdout().lock(), LinkClock::new()).run(input, cancel).await
+                BoardTest::new(opts, std::io::stdout().lock(), LinkClock::new())
+                    .run(input, cancel)
+                    .await
             })?;
             if !json && summary.finish == Finish::Interrupted {
                 println!("Stopped after {} move(s).", summary.moves.len());
@@ -252,8 +332,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             reversed,
             linger_ms,
         } => {
-            let profile = board_test::load_profile(board.profile.as_deref(), board.profile_file.as_deref())?;
-            let bytes = std::fs::read(&pgn).with_context(|| format!("cannot read {}", pgn.display()))?;
+            let profile =
+                board_test::load_profile(board.profile.as_deref(), board.profile_file.as_deref())?;
+            let bytes =
+                std::fs::read(&pgn).with_context(|| format!("cannot read {}", pgn.display()))?;
             let sim_game = pick_game(&bytes, &pgn, game, from_ply, plies)?;
             let mut cfg = SimConfig::new(profile);
             if let Some(spec) = &style {
@@ -295,7 +377,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         println!("{}", describe_progress(&p));
                     }
                 });
-                let result = serve::serve(SimPort::Path(board.port), cfg, sim_game, cancel, Some(tx)).await;
+                let result =
+                    serve::serve(SimPort::Path(board.port), cfg, sim_game, cancel, Some(tx)).await;
                 let _ = printer.await;
                 result
             })?;
@@ -312,39 +395,68 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
         )
         .try_init();
-    tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
 }
 
 /// The game the simulator plays: game `n` of the file, from ply `from`, at most `plies` long.
-fn pick_game(bytes: &[u8], path: &std::path::Path, n: usize, from: usize, plies: Option<usize>) -> Result<SimGame> {
+fn pick_game(
+    bytes: &[u8],
+    path: &std::path::Path,
+    n: usize,
+    from: usize,
+    plies: Option<usize>,
+) -> Result<SimGame> {
     let games = tactus::rules::pgn::read_pgn_each(bytes);
     let count = games.len();
     let game = games
         .into_iter()
         .nth(n.saturating_sub(1))
         .filter(|_| n >= 1)
-        .with_context(|| format!("{} has {count} game(s); there is no game {n}", path.display()))?
+        .with_context(|| {
+            format!(
+                "{} has {count} game(s); there is no game {n}",
+                path.display()
+            )
+        })?
         .with_context(|| format!("cannot play game {n} of {}", path.display()))?;
     if from > game.moves.len() {
-        anyhow::bail!("game {n} has {} half-moves; cannot start after {from}", game.moves.len());
+        anyhow::bail!(
+            "game {n} has {} half-moves; cannot start after {from}",
+            game.moves.len()
+        );
     }
     let mut start = game.start.clone();
     for &m in &game.moves[..from] {
         shakmaty::Position::play_unchecked(&mut start, m);
     }
     let end = plies.map_or(game.moves.len(), |p| (from + p).min(game.moves.len()));
-    Ok(SimGame { start, moves: game.moves[from..end].to_vec() })
+    Ok(SimGame {
+        start,
+        moves: game.moves[from..end].to_vec(),
+    })
 }
 
 fn describe_progress(p: &SimProgress) -> String {
     match p {
         SimProgress::Opened => "Port open; waiting for the host to read the board.".into(),
         SimProgress::Read => "The host has read the board.".into(),
-        SimProgress::Moved { ply, san, written: Some(_) } => format!("Played {ply}: {san}."),
-        SimProgress::Moved { ply, san, written: None } => format!("Played {ply}: {san} (while the board was away)."),
+        SimProgress::Moved {
+            ply,
+            san,
+            written: Some(_),
+        } => format!("Played {ply}: {san}."),
+        SimProgress::Moved {
+            ply,
+            san,
+            written: None,
+        } => format!("Played {ply}: {san} (while the board was away)."),
         SimProgress::Closed { reason } => format!("Port closed: {reason}."),
         SimProgress::Finished => "Game over; still answering the host (Ctrl-C to stop).".into(),
     }
@@ -513,4 +625,111 @@ fn list_voices(args: VoicesArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+// `tactus run`, `tactus demo`: the daemon (src/daemon/).
+
+/// `tactus run`.
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The configuration file.
+    #[arg(long, value_name = "FILE", default_value = "config.toml")]
+    config: PathBuf,
+    /// Resume the game in this folder (default: the newest unfinished game in the output
+    /// folder, if any).
+    #[arg(long, value_name = "FOLDER", conflicts_with = "new")]
+    resume: Option<PathBuf>,
+    /// Start a new game even if an unfinished one is in the output folder.
+    #[arg(long)]
+    new: bool,
+    /// Simulated boards (port = "sim"): divide their pauses by this factor.
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    sim_speed: f64,
+    /// Simulated boards: play the first game of this PGN file instead of Appendix E's.
+    #[arg(long, value_name = "FILE")]
+    sim_pgn: Option<PathBuf>,
+    /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
+    #[arg(long, value_name = "DIR")]
+    voices_dir: Option<PathBuf>,
+}
+
+/// `tactus demo`.
+#[derive(clap::Args)]
+struct DemoArgs {
+    /// Divide the players' pauses by this factor (1: about a minute and a half).
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    speed: f64,
+    /// Where the game folder goes.
+    #[arg(long, value_name = "DIR", default_value = "tactus-demo")]
+    dir: PathBuf,
+    /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
+    #[arg(long, value_name = "DIR")]
+    voices_dir: Option<PathBuf>,
+}
+
+fn run_daemon(args: RunArgs) -> Result<ExitCode> {
+    let config = Config::load(&args.config)?;
+    let mut sim = tactus::daemon::SimSettings {
+        speed: args.sim_speed,
+        ..Default::default()
+    };
+    if let Some(path) = &args.sim_pgn {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let game = pick_game(&bytes, path, 1, 0, None)?;
+        if game.start != shakmaty::Chess::default() {
+            anyhow::bail!(
+                "{}: the simulated boards start from the initial position; this game does not",
+                path.display()
+            );
+        }
+        sim.moves = game.moves;
+    }
+    let opts = tactus::daemon::RunOptions {
+        origin: args.config.display().to_string(),
+        config,
+        resume: args.resume,
+        new_game: args.new,
+        sim,
+        echo: false,
+        stop_when_played: false,
+        voices_dir: args.voices_dir.unwrap_or_else(tactus::voices::default_dir),
+    };
+    let rt = tactus::daemon::runtime("warn,tactus=info")?;
+    let report = rt.block_on(async {
+        let cancel = CancellationToken::new();
+        tactus::daemon::cancel_on_signals(cancel.clone())?;
+        tactus::daemon::run(opts, cancel).await
+    })?;
+    // The analyses' blocking threads may still search; they hold nothing that needs saving.
+    rt.shutdown_timeout(Duration::from_millis(200));
+    println!(
+        "tactus: stopped; the game's files are in {}",
+        report.folder.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn demo(args: DemoArgs) -> Result<ExitCode> {
+    let voices_dir = args.voices_dir.unwrap_or_else(tactus::voices::default_dir);
+    let rt = tactus::daemon::runtime("warn")?;
+    let report = rt.block_on(async {
+        let cancel = CancellationToken::new();
+        tactus::daemon::cancel_on_signals(cancel.clone())?;
+        tactus::daemon::demo::run(args.dir, args.speed, voices_dir, cancel).await
+    })?;
+    rt.shutdown_timeout(Duration::from_millis(200));
+    println!();
+    println!("{}", report.pgn.trim_end());
+    println!();
+    println!("The game's files are in {}:", report.folder.display());
+    for name in tactus::daemon::files::all_files() {
+        println!("  {name}");
+    }
+    if report.played_out {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!("tactus: the demo was stopped before the game was played out");
+        Ok(ExitCode::from(1))
+    }
 }

@@ -1,4 +1,4 @@
-//! `[speech]` in `config.toml`: which speaker serves which audience, on which device, and how the
+//! `[voice]` in `config.toml`: which speaker serves which audience, on which device, and how the
 //! engine speaks; and the plan of outputs that follows from it.
 //!
 //! Pure: parsing (serde, strict like the rest of the configuration), checking and planning. It
@@ -18,7 +18,9 @@ pub enum SpeakerKind {
     Clips,
     /// The system's speech engine (speech-dispatcher on Linux), clips as the fallback.
     Tts,
-    /// Nothing is played: the transcript and the console only.
+    /// Nothing is played: the transcript and the console only. The issue's word `off` is
+    /// accepted too.
+    #[serde(alias = "off")]
     None,
 }
 
@@ -39,7 +41,7 @@ impl Side {
     }
 }
 
-/// `[speech]`. Every key is optional.
+/// `[voice]`. Every key is optional.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SpeechConfig {
@@ -49,7 +51,9 @@ pub struct SpeechConfig {
     pub speaker_blind: Option<SpeakerKind>,
     /// Override for the sighted side (e.g. "none" when the sighted player reads a screen).
     pub speaker_sighted: Option<SpeakerKind>,
-    /// The voice pack (`voices/<voice>/`).
+    /// The voice pack (`voices/<pack>/`), key `pack` in `[voice]` (the field keeps its old name
+    /// for the code that reads it).
+    #[serde(rename = "pack")]
     pub voice: String,
     /// "san" (Springer Felix drei) or "long" (Springer Gustav eins Felix drei).
     pub style: Style,
@@ -156,28 +160,28 @@ impl SpeechConfig {
     pub fn check(&self) -> Result<(), String> {
         if !(-100.0..=100.0).contains(&self.tts_rate) {
             return Err(format!(
-                "speech.tts_rate = {}: allowed are -100 (slowest) to 100 (fastest), 0 is normal",
+                "voice.tts_rate = {}: allowed are -100 (slowest) to 100 (fastest), 0 is normal",
                 self.tts_rate
             ));
         }
         if !(0.0..=100.0).contains(&self.tts_volume) {
             return Err(format!(
-                "speech.tts_volume = {}: allowed are 0 to 100 (percent)",
+                "voice.tts_volume = {}: allowed are 0 to 100 (percent)",
                 self.tts_volume
             ));
         }
         if self.gap_ms > 2000 {
             return Err(format!(
-                "speech.gap_ms = {}: at most 2000 (a gap this long splits the announcement)",
+                "voice.gap_ms = {}: at most 2000 (a gap this long splits the announcement)",
                 self.gap_ms
             ));
         }
         if self.pause_ms > 5000 {
-            return Err(format!("speech.pause_ms = {}: at most 5000", self.pause_ms));
+            return Err(format!("voice.pause_ms = {}: at most 5000", self.pause_ms));
         }
         if self.tts_startup_timeout_ms < 500 || self.tts_startup_timeout_ms > 60_000 {
             return Err(format!(
-                "speech.tts_startup_timeout_ms = {}: allowed are 500 to 60000",
+                "voice.tts_startup_timeout_ms = {}: allowed are 500 to 60000",
                 self.tts_startup_timeout_ms
             ));
         }
@@ -186,7 +190,7 @@ impl SpeechConfig {
             && self.device_sighted != self.device_blind
         {
             return Err(format!(
-                "speech.shared_device_channels = true puts both audiences on device_blind ({}), \
+                "voice.shared_device_channels = true puts both audiences on device_blind ({}), \
                  but device_sighted names another device ({}): remove device_sighted or set \
                  shared_device_channels = false",
                 self.device_blind.as_deref().unwrap_or("the default device"),
@@ -273,11 +277,11 @@ mod tests {
         #[serde(deny_unknown_fields)]
         struct File {
             #[serde(default)]
-            speech: SpeechConfig,
+            voice: SpeechConfig,
         }
         let file: File = toml::from_str(text).map_err(|e| e.to_string())?;
-        file.speech.check()?;
-        Ok(file.speech)
+        file.voice.check()?;
+        Ok(file.voice)
     }
 
     #[test]
@@ -299,11 +303,11 @@ mod tests {
     #[test]
     fn every_key_parses() {
         let c = parse(
-            r#"[speech]
+            r#"[voice]
 speaker = "tts"
 speaker_blind = "tts"
 speaker_sighted = "clips"
-voice = "es-fide"
+pack = "es-fide"
 style = "long"
 gap_ms = 80
 pause_ms = 250
@@ -346,7 +350,7 @@ tts_startup_timeout_ms = 8000
 
     #[test]
     fn a_shared_device_puts_the_audiences_on_the_two_sides() {
-        let c = parse("[speech]\nshared_device_channels = true\ndevice_blind = \"usb\"\n").unwrap();
+        let c = parse("[voice]\nshared_device_channels = true\ndevice_blind = \"usb\"\n").unwrap();
         let plan = c.plan();
         assert_eq!(plan.len(), 2);
         assert_eq!(
@@ -365,7 +369,7 @@ tts_startup_timeout_ms = 8000
             })
         );
         let c =
-            parse("[speech]\nshared_device_channels = true\nblind_channel = \"right\"\n").unwrap();
+            parse("[voice]\nshared_device_channels = true\nblind_channel = \"right\"\n").unwrap();
         assert_eq!(
             c.plan()[0].kind,
             OutputKind::Clips(ClipTarget {
@@ -377,42 +381,42 @@ tts_startup_timeout_ms = 8000
 
     #[test]
     fn the_engine_for_both_is_one_output_and_none_is_no_output() {
-        let c = parse("[speech]\nspeaker = \"tts\"\n").unwrap();
+        let c = parse("[voice]\nspeaker = \"tts\"\n").unwrap();
         let plan = c.plan();
         assert_eq!(plan.len(), 1);
         assert_eq!(plan[0].audience, Audience::Both);
         assert!(matches!(plan[0].kind, OutputKind::Tts { .. }));
 
-        let c = parse("[speech]\nspeaker_sighted = \"none\"\n").unwrap();
+        let c = parse("[voice]\nspeaker_sighted = \"none\"\n").unwrap();
         let plan = c.plan();
         assert_eq!(plan.len(), 1);
         assert_eq!(plan[0].audience, Audience::Blind);
 
-        let c = parse("[speech]\nspeaker = \"none\"\n").unwrap();
+        let c = parse("[voice]\nspeaker = \"none\"\n").unwrap();
         assert!(c.plan().is_empty());
     }
 
     #[test]
     fn bad_values_name_the_key_and_the_allowed_range() {
         for (text, key) in [
-            ("tts_rate = 150", "speech.tts_rate"),
-            ("tts_volume = -1", "speech.tts_volume"),
-            ("gap_ms = 5000", "speech.gap_ms"),
+            ("tts_rate = 150", "voice.tts_rate"),
+            ("tts_volume = -1", "voice.tts_volume"),
+            ("gap_ms = 5000", "voice.gap_ms"),
             (
                 "tts_startup_timeout_ms = 10",
-                "speech.tts_startup_timeout_ms",
+                "voice.tts_startup_timeout_ms",
             ),
             (
                 "shared_device_channels = true\ndevice_blind = \"a\"\ndevice_sighted = \"b\"",
                 "device_sighted",
             ),
         ] {
-            let err = parse(&format!("[speech]\n{text}\n")).unwrap_err();
+            let err = parse(&format!("[voice]\n{text}\n")).unwrap_err();
             assert!(err.contains(key), "{text}: {err}");
         }
-        let err = parse("[speech]\nspeaker = \"loud\"\n").unwrap_err();
+        let err = parse("[voice]\nspeaker = \"loud\"\n").unwrap_err();
         assert!(err.contains("clips") && err.contains("tts"), "{err}");
-        let err = parse("[speech]\ngapms = 1\n").unwrap_err();
+        let err = parse("[voice]\ngapms = 1\n").unwrap_err();
         assert!(err.contains("gap_ms"), "{err}");
     }
 }

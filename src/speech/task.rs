@@ -59,7 +59,7 @@ pub struct SpeechDeps {
     /// Said once through the clips when the speech engine fails ("Sprachausgabe gestört ...",
     /// rendered by the pack).
     pub fallback_notice: Option<Utterance>,
-    /// The pack's language, for the engine's voice when `speech.tts_voice` is not set.
+    /// The pack's language, for the engine's voice when `voice.tts_voice` is not set.
     pub tts_language: Option<String>,
     pub time_of_day: TimeOfDay,
 }

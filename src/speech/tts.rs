@@ -288,12 +288,12 @@ fn configure(
             tts.max_rate(),
         );
         tts.set_rate(rate)
-            .map_err(|e| engine_error("cannot set the speech rate (speech.tts_rate)", e))?;
+            .map_err(|e| engine_error("cannot set the speech rate (voice.tts_rate)", e))?;
     }
     if features.volume {
         let volume = scale_volume(options.volume, tts.min_volume(), tts.max_volume());
         tts.set_volume(volume)
-            .map_err(|e| engine_error("cannot set the speech volume (speech.tts_volume)", e))?;
+            .map_err(|e| engine_error("cannot set the speech volume (voice.tts_volume)", e))?;
     }
     let mut description = format!(
         "the speech engine (rate {}, volume {}%",
@@ -302,7 +302,7 @@ fn configure(
     if let Some(wanted) = &options.voice {
         if !features.voice {
             return Err(SpeakError::Engine(format!(
-                "the speech engine cannot select a voice (speech.tts_voice = '{wanted}')"
+                "the speech engine cannot select a voice (voice.tts_voice = '{wanted}')"
             )));
         }
         let voices = match VOICES.get() {
@@ -331,7 +331,7 @@ fn configure(
         let index = pick_voice(&infos, wanted).ok_or_else(|| {
             SpeakError::Engine(format!(
                 "the speech engine has no voice named or for the language '{wanted}' \
-                 (speech.tts_voice); it has {} voices, e.g. {}",
+                 (voice.tts_voice); it has {} voices, e.g. {}",
                 infos.len(),
                 infos
                     .iter()

@@ -1,0 +1,847 @@
+//! The hub: the one task that owns the [`Arbiter`] (DESIGN §2). Everything that happens at the
+//! table arrives here as a message (board link events, speech events, console commands,
+//! mateability verdicts, the timer), becomes an arbiter [`Input`] with a time on the game's time
+//! line, is journaled, is applied, and the [`Effect`]s go out to the tasks that carry them out:
+//! speech, the board links, the record writer, `touches.txt`, the transcript's notes and the
+//! console.
+//!
+//! It must not block for long (the journal's fsync is the one deliberate wait: an input is on
+//! disk before it is applied), must not read the clock except through [`GameClock`], and must not
+//! make rulings of its own: the arbiter decides, the hub carries out. A failing port, speaker,
+//! disk or console client never ends the game; it becomes a note, a log line and, where the
+//! players need to know, an announcement.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    time::Duration,
+};
+
+use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info, warn};
+
+use super::{
+    console::{self, Command},
+    files::{self, LineLog, RecordSnapshot, RecordWriter},
+    journal::Journal,
+};
+use crate::{
+    announce::{Announcement, Audience, voice::Style, voice::VoicePack},
+    arbiter::{Arbiter, BoardId, Effect, Input},
+    board::{dgt::ClockMessage, recognize::Mode},
+    link::{LinkClock, LinkCommand, LinkEvent, Timed},
+    rules::{
+        Millis,
+        dead::{self, Mateability, Query},
+        game,
+        pgn::format_clk,
+    },
+    speech::{SpeechEvent, SpeechId, SpeechRequest},
+};
+
+/// How long a mateability search may run before its verdict is "undecided" (which never ends a
+/// game; the arbiter then rules).
+pub const ANALYSIS_DEADLINE: Duration = Duration::from_secs(3);
+/// Speech ids the hub uses for its own announcements (game recovered): far above the arbiter's.
+const HUB_SPEECH_BASE: u64 = 1 << 48;
+/// A deadline the arbiter keeps reporting after a tick at it is retried this much later, so that
+/// a deadline that does not move can never spin the hub.
+const DEADLINE_RETRY_MS: Millis = 20;
+/// While a clock runs, a tick is journaled at least this often, so that a crash loses at most
+/// this much of a player's thinking time (the clocks resume from the journal's last time).
+const HEARTBEAT_MS: Millis = 1000;
+/// Messages waiting for the hub.
+pub const HUB_QUEUE: usize = 1024;
+
+/// The game's time line: the shell's [`LinkClock`] plus an offset. A resumed game continues the
+/// time line of its journal (the offset is the journal's last time), so clocks and settle times
+/// go on from where they stood.
+#[derive(Debug, Clone, Copy)]
+pub struct GameClock {
+    pub link: LinkClock,
+    pub offset: Millis,
+}
+
+impl GameClock {
+    pub fn now(&self) -> Millis {
+        self.link.now() + self.offset
+    }
+    /// A link's time stamp on the game's time line.
+    pub fn from_link(&self, at: Millis) -> Millis {
+        at + self.offset
+    }
+    /// The instant of a game time, for timers.
+    pub fn instant(&self, t: Millis) -> std::time::Instant {
+        self.link.instant(t.saturating_sub(self.offset))
+    }
+}
+
+/// What the hub hears.
+#[derive(Debug)]
+pub enum HubMsg {
+    Link {
+        board: BoardId,
+        event: Timed<LinkEvent>,
+    },
+    Speech(SpeechEvent),
+    Console {
+        conn: u64,
+        command: Command,
+        reply: oneshot::Sender<Vec<String>>,
+    },
+    Verdict {
+        ticket: u64,
+        mateability: Mateability,
+    },
+}
+
+/// A line for every console ("# ..."), with the connection whose command caused it (that one got
+/// it in its reply already).
+#[derive(Debug, Clone)]
+pub struct Broadcast {
+    pub origin: Option<u64>,
+    pub text: String,
+}
+
+/// Where the game stands, for the simulated boards (which cannot hear speech and act as the
+/// players would on what they heard), the demo and tests.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    pub ply: usize,
+    pub position: Chess,
+    /// What each board should show (blind, sighted) and what is expected of it.
+    pub expected: [Chess; 2],
+    pub modes: [Mode; 2],
+    pub started: bool,
+    pub paused: bool,
+    pub over: bool,
+    /// Guidance announcements said so far to each board's player.
+    pub guidance: [u64; 2],
+    /// Announcements handed to speech and not yet finished.
+    pub speaking: usize,
+    pub connected: [bool; 2],
+}
+
+/// Per board: link state as the hub sees it.
+#[derive(Debug, Clone, Copy, Default)]
+struct BoardLink {
+    connected: bool,
+    /// Lost (or never found) since the last connection: the next one is a reconnection.
+    lost: bool,
+    /// The DGT clock's lever, last seen.
+    lever: Option<bool>,
+}
+
+/// What the hub is built from.
+pub struct HubParts {
+    pub arbiter: Arbiter,
+    pub clock: GameClock,
+    pub journal: Option<Journal>,
+    pub folder: std::path::PathBuf,
+    pub tags: Vec<(String, String)>,
+    pub speech: Option<mpsc::Sender<SpeechRequest>>,
+    pub links: [Option<mpsc::Sender<LinkCommand>>; 2],
+    /// Whether each board has sensors (a link).
+    pub sensors: [bool; 2],
+    /// A DGT clock lever completes the sighted player's move.
+    pub lever_completes_move: bool,
+    pub record: RecordWriter,
+    pub pack: VoicePack,
+    pub style: Style,
+    pub broadcast: broadcast::Sender<Broadcast>,
+    pub progress: watch::Sender<Progress>,
+    /// For the hub's own helpers (analyses) to report back.
+    pub messages: mpsc::Sender<HubMsg>,
+    /// Print announcements and notes on standard output (the demo).
+    pub echo: bool,
+    /// A resumed game: replay leftovers.
+    pub recovery: Option<Recovery>,
+    pub started: bool,
+}
+
+/// What a replayed journal left open.
+#[derive(Debug, Clone, Default)]
+pub struct Recovery {
+    pub inputs: usize,
+    pub unfinished: BTreeMap<u64, (Audience, Announcement)>,
+    pub pending_analyses: BTreeMap<u64, Query>,
+}
+
+/// How the hub ended.
+#[derive(Debug, Clone)]
+pub struct HubEnd {
+    pub pgn: String,
+    pub over: bool,
+}
+
+pub struct Hub {
+    arbiter: Arbiter,
+    clock: GameClock,
+    journal: Option<Journal>,
+    journal_failing: bool,
+    tags: Vec<(String, String)>,
+    speech: Option<mpsc::Sender<SpeechRequest>>,
+    links: [Option<mpsc::Sender<LinkCommand>>; 2],
+    sensors: [bool; 2],
+    board_links: [BoardLink; 2],
+    lever_completes_move: bool,
+    record: Option<RecordWriter>,
+    record_dirty: bool,
+    touches: LineLog,
+    notes: LineLog,
+    pack: VoicePack,
+    style: Style,
+    broadcast: broadcast::Sender<Broadcast>,
+    progress: watch::Sender<Progress>,
+    messages: mpsc::Sender<HubMsg>,
+    echo: bool,
+    /// Announcements in flight, by arbiter id.
+    says: BTreeMap<u64, (Audience, Announcement)>,
+    /// Announcements to say once the clocks run again (recovered, unfinished ones).
+    deferred: Vec<(u64, Audience, Announcement)>,
+    /// Announcements that could not be handed to speech: finished at once.
+    unspoken: Vec<u64>,
+    analyses: BTreeSet<u64>,
+    next_own_speech: u64,
+    last_t: Millis,
+    last_tick: Option<Millis>,
+    guidance: [u64; 2],
+    started: bool,
+    over: bool,
+    recovery: Option<Recovery>,
+}
+
+fn index(board: BoardId) -> usize {
+    match board {
+        BoardId::Blind => 0,
+        BoardId::Sighted => 1,
+    }
+}
+
+fn board_word(board: BoardId) -> &'static str {
+    match board {
+        BoardId::Blind => "tactile",
+        BoardId::Sighted => "sighted",
+    }
+}
+
+fn audience_word(audience: Audience) -> &'static str {
+    crate::speech::transcript::audience_word(audience)
+}
+
+impl Hub {
+    pub fn new(parts: HubParts) -> Hub {
+        let touches = LineLog::open(&parts.folder.join(files::TOUCHES_FILE));
+        let notes = LineLog::open(&parts.folder.join(files::TRANSCRIPT_FILE));
+        let last_t = parts.clock.offset;
+        Hub {
+            arbiter: parts.arbiter,
+            clock: parts.clock,
+            journal: parts.journal,
+            journal_failing: false,
+            tags: parts.tags,
+            speech: parts.speech,
+            links: parts.links,
+            sensors: parts.sensors,
+            board_links: [BoardLink::default(); 2],
+            lever_completes_move: parts.lever_completes_move,
+            record: Some(parts.record),
+            record_dirty: true,
+            touches,
+            notes,
+            pack: parts.pack,
+            style: parts.style,
+            broadcast: parts.broadcast,
+            progress: parts.progress,
+            messages: parts.messages,
+            echo: parts.echo,
+            says: BTreeMap::new(),
+            deferred: Vec::new(),
+            unspoken: Vec::new(),
+            analyses: BTreeSet::new(),
+            next_own_speech: HUB_SPEECH_BASE,
+            last_t,
+            last_tick: None,
+            guidance: [0; 2],
+            started: parts.started,
+            over: false,
+            recovery: parts.recovery,
+        }
+    }
+
+    /// The state the simulated boards and the demo watch.
+    pub fn progress_of(arbiter: &Arbiter) -> Progress {
+        let game = arbiter.game();
+        let sighted = arbiter.sighted_board();
+        Progress {
+            ply: game.ply(),
+            position: game.position().clone(),
+            expected: [
+                arbiter.blind_board().expected().clone(),
+                sighted.map_or_else(|| game.position().clone(), |r| r.expected().clone()),
+            ],
+            modes: [
+                arbiter.blind_board().mode(),
+                sighted.map_or(Mode::Hold, |r| r.mode()),
+            ],
+            started: false,
+            paused: game.clock().is_some_and(|c| c.is_paused()),
+            over: game.is_over(),
+            guidance: [0; 2],
+            speaking: 0,
+            connected: [false; 2],
+        }
+    }
+
+    fn publish(&mut self) {
+        let mut p = Hub::progress_of(&self.arbiter);
+        p.started = self.started;
+        p.guidance = self.guidance;
+        p.speaking = self.says.len() + self.deferred.len();
+        p.connected = [self.board_links[0].connected, self.board_links[1].connected];
+        self.progress.send_replace(p);
+    }
+
+    /// Run until `cancel`. Returns the final record.
+    pub async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<HubMsg>,
+        cancel: CancellationToken,
+    ) -> HubEnd {
+        self.over = self.arbiter.game().is_over();
+        if let Some(recovery) = self.recovery.take() {
+            self.recover(recovery);
+        }
+        self.after();
+        loop {
+            let mut deadline = self.arbiter.next_deadline().map(|d| match self.last_tick {
+                Some(last) if d <= last => last + DEADLINE_RETRY_MS,
+                _ => d,
+            });
+            if self
+                .arbiter
+                .game()
+                .clock()
+                .is_some_and(|c| c.running().is_some())
+            {
+                let heartbeat = self.last_t + HEARTBEAT_MS;
+                deadline = Some(deadline.map_or(heartbeat, |d| d.min(heartbeat)));
+            }
+            let sleep = async {
+                match deadline {
+                    Some(d) => tokio::time::sleep_until(self.clock.instant(d).into()).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                biased;
+                _ = cancel.cancelled() => break,
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.message(msg),
+                    None => break,
+                },
+                _ = sleep => {
+                    let now = self.clock.now();
+                    self.last_tick = Some(now);
+                    self.accept(Input::Tick, now, None);
+                }
+            }
+        }
+        self.shutdown()
+    }
+
+    fn shutdown(mut self) -> HubEnd {
+        info!("hub stops; writing the game's files");
+        if self.record_dirty {
+            self.write_record();
+        }
+        if let Some(record) = self.record.take() {
+            record.finish();
+        }
+        self.touches.sync();
+        self.notes.sync();
+        HubEnd {
+            pgn: self.arbiter.game().to_pgn(&self.tags),
+            over: self.over,
+        }
+    }
+
+    /// A resumed game: the clocks stop (Art. 6.12) until the assistant or arbiter resumes them,
+    /// both players are told, and whatever was left half-done is taken up again.
+    fn recover(&mut self, recovery: Recovery) {
+        let now = self.clock.now();
+        let ply = self.arbiter.game().ply();
+        let running = self
+            .arbiter
+            .game()
+            .clock()
+            .is_some_and(|c| c.running().is_some());
+        info!(
+            inputs = recovery.inputs,
+            ply, "game recovered from its journal"
+        );
+        self.note(
+            format!(
+                "game recovered from its journal ({} inputs, {} half-moves played){}",
+                recovery.inputs,
+                ply,
+                if running {
+                    "; clocks paused (6.12): `resume` when both players are ready"
+                } else {
+                    ""
+                }
+            ),
+            None,
+        );
+        if running {
+            self.accept(Input::Rules(game::Input::Pause), now, None);
+        }
+        if !self.over {
+            self.say_own(Audience::Both, Announcement::GameRecovered);
+        }
+        for (ticket, query) in recovery.pending_analyses {
+            self.analyse(ticket, query);
+        }
+        // Announcements whose end never reached the journal are said again: the player may not
+        // have heard them, and the blind player's move counts only once its announcement ends.
+        for (id, (audience, announcement)) in recovery.unfinished {
+            self.deferred.push((id, audience, announcement));
+        }
+    }
+
+    fn message(&mut self, msg: HubMsg) {
+        match msg {
+            HubMsg::Link { board, event } => {
+                let t = self.clock.from_link(event.at);
+                self.link_event(board, event.event, t);
+            }
+            HubMsg::Speech(event) => self.speech_event(event),
+            HubMsg::Console {
+                conn,
+                command,
+                reply,
+            } => {
+                let lines = self.console(conn, command);
+                // A client that went away does not need its reply.
+                let _ = reply.send(lines);
+            }
+            HubMsg::Verdict {
+                ticket,
+                mateability,
+            } => {
+                if self.analyses.remove(&ticket) {
+                    let now = self.clock.now();
+                    self.accept(
+                        Input::Rules(game::Input::Verdict {
+                            ticket,
+                            mateability,
+                        }),
+                        now,
+                        None,
+                    );
+                }
+            }
+        }
+    }
+
+    fn link_event(&mut self, board: BoardId, event: LinkEvent, t: Millis) {
+        let i = index(board);
+        match event {
+            LinkEvent::Connected { info } => {
+                info!(board = board_word(board), "board connected: {info}");
+                let reconnection = self.board_links[i].lost;
+                self.board_links[i].connected = true;
+                self.board_links[i].lost = false;
+                self.broadcast(
+                    format!("{} board connected: {info}", board_word(board)),
+                    None,
+                );
+                if reconnection {
+                    self.accept(Input::BoardConnected { board }, t, None);
+                }
+                self.maybe_start(t);
+            }
+            LinkEvent::Sensor(event) => {
+                self.accept(Input::Board { board, event }, t, None);
+            }
+            LinkEvent::Clock(ClockMessage::Times {
+                lever_right_high,
+                no_clock: false,
+                ..
+            }) if board == BoardId::Sighted && self.lever_completes_move => {
+                let before = self.board_links[i].lever.replace(lever_right_high);
+                if before.is_some_and(|b| b != lever_right_high) {
+                    self.accept(Input::ClockPress, t, None);
+                }
+            }
+            LinkEvent::Clock(_) => {}
+            LinkEvent::Disconnected { reason } => {
+                warn!(board = board_word(board), "board disconnected: {reason}");
+                self.board_links[i].connected = false;
+                self.board_links[i].lost = true;
+                self.note(
+                    format!("{} board disconnected: {reason}", board_word(board)),
+                    None,
+                );
+                self.accept(Input::BoardDisconnected { board }, t, None);
+            }
+            LinkEvent::Unavailable { reason } => {
+                warn!(board = board_word(board), "board unavailable: {reason}");
+                self.note(
+                    format!("{} board not available: {reason}", board_word(board)),
+                    None,
+                );
+                if !self.board_links[i].lost && !self.board_links[i].connected {
+                    // Never found: the players hear that the board is missing, once; its
+                    // connection then counts as a reconnection and is announced.
+                    self.board_links[i].lost = true;
+                    self.accept(Input::BoardDisconnected { board }, t, None);
+                }
+            }
+            LinkEvent::BoardFault { text } => {
+                self.note(format!("{} board reports: {text}", board_word(board)), None);
+            }
+            LinkEvent::Garbage { bytes } => debug!(board = board_word(board), bytes, "garbage"),
+            LinkEvent::Rejected { reason } => debug!(board = board_word(board), reason, "rejected"),
+            LinkEvent::Unknown { message } => debug!(board = board_word(board), message, "unknown"),
+        }
+    }
+
+    /// Play starts once every board with sensors has been read for the first time (a board
+    /// that never comes leaves it to the console's `start`).
+    fn maybe_start(&mut self, t: Millis) {
+        if self.started || self.over {
+            return;
+        }
+        let ready = (0..2).all(|i| !self.sensors[i] || self.board_links[i].connected);
+        if ready {
+            self.accept(Input::Start, t, None);
+        }
+    }
+
+    fn speech_event(&mut self, event: SpeechEvent) {
+        match event {
+            SpeechEvent::Finished { id, outcome, .. } => {
+                debug!(id = id.0, ?outcome, "speech finished");
+                if self.says.remove(&id.0).is_some() {
+                    let now = self.clock.now();
+                    self.accept(Input::SpeechFinished { id: id.0 }, now, None);
+                }
+            }
+            SpeechEvent::Degraded { audience, message } => {
+                self.note(
+                    format!("speech for {} degraded: {message}", audience_word(audience)),
+                    None,
+                );
+            }
+            SpeechEvent::Recovered { audience, message } => {
+                self.note(
+                    format!(
+                        "speech for {} works again: {message}",
+                        audience_word(audience)
+                    ),
+                    None,
+                );
+            }
+            SpeechEvent::Ready { outputs } => {
+                for (audience, speaker) in outputs {
+                    info!("speech for {}: {speaker}", audience_word(audience));
+                }
+            }
+            SpeechEvent::Started { .. } => {}
+        }
+    }
+
+    fn console(&mut self, conn: u64, command: Command) -> Vec<String> {
+        match command {
+            Command::Status => {
+                let mut lines = self.status();
+                lines.push("ok".into());
+                lines
+            }
+            Command::Help => {
+                let mut lines = console::help_lines();
+                lines.push("ok".into());
+                lines
+            }
+            Command::Quit => vec!["bye".into()],
+            other => match other.to_input() {
+                Some(input) => {
+                    let now = self.clock.now();
+                    let mut lines = self.accept(input, now, Some(conn));
+                    lines.push("ok".into());
+                    lines
+                }
+                None => vec!["error: not a game command".into()],
+            },
+        }
+    }
+
+    /// `status`: the position, whose move, the clocks, the boards.
+    pub fn status(&self) -> Vec<String> {
+        let game = self.arbiter.game();
+        let now = self.clock.now();
+        let pos = game.position();
+        let mut lines = vec![
+            format!("position {}", Fen::from_position(pos, EnPassantMode::Legal)),
+            format!(
+                "ply {}, move {}, {} to move",
+                game.ply(),
+                pos.fullmoves(),
+                pos.turn()
+            ),
+        ];
+        if let Some(last) = game.moves().last() {
+            lines.push(format!("last move {}", last.san));
+        }
+        match game.clock() {
+            Some(clock) => {
+                let state = if clock.is_paused() {
+                    "paused".to_string()
+                } else {
+                    match clock.running() {
+                        Some(side) => format!("{side} running"),
+                        None => "stopped".to_string(),
+                    }
+                };
+                lines.push(format!(
+                    "clocks white {} black {} ({state})",
+                    format_clk(clock.remaining(Color::White, now)),
+                    format_clk(clock.remaining(Color::Black, now))
+                ));
+            }
+            None => lines.push("clocks none".into()),
+        }
+        let board_state = |i: usize| {
+            if !self.sensors[i] {
+                "manual"
+            } else if self.board_links[i].connected {
+                "connected"
+            } else {
+                "not connected"
+            }
+        };
+        lines.push(format!(
+            "boards tactile {}, sighted {}",
+            board_state(0),
+            board_state(1)
+        ));
+        match game.end() {
+            Some(end) => lines.push(format!(
+                "result {} ({})",
+                end.outcome,
+                end.reason.describe()
+            )),
+            None => lines.push(format!(
+                "in play{}",
+                if self.started { "" } else { " (not started)" }
+            )),
+        }
+        lines
+    }
+
+    /// Journal, apply, carry out. Returns the notes the input produced (the console's reply).
+    fn accept(&mut self, input: Input, t: Millis, origin: Option<u64>) -> Vec<String> {
+        let now = t.max(self.last_t);
+        self.last_t = now;
+        if let Some(journal) = &mut self.journal {
+            match journal.input(now, &input) {
+                Ok(()) => self.journal_failing = false,
+                Err(e) => {
+                    // The game goes on; a restart would lose what is not journaled, so the
+                    // assistant is told at once.
+                    if !self.journal_failing {
+                        warn!("{e:#}");
+                        self.journal_failing = true;
+                        self.broadcast(
+                            format!(
+                                "WARNING: {e:#}; the game goes on, but a restart would lose it"
+                            ),
+                            None,
+                        );
+                    }
+                }
+            }
+        }
+        if input == Input::Start {
+            self.started = true;
+        }
+        let effects = self.arbiter.handle(input, now);
+        let notes = self.effects(effects, now, origin);
+        self.after();
+        notes
+    }
+
+    fn effects(&mut self, effects: Vec<Effect>, now: Millis, origin: Option<u64>) -> Vec<String> {
+        let mut notes = Vec::new();
+        for effect in effects {
+            match effect {
+                Effect::Say {
+                    id,
+                    audience,
+                    announcement,
+                } => {
+                    if matches!(announcement, Announcement::Guidance(_)) {
+                        if audience.includes_blind() {
+                            self.guidance[0] += 1;
+                        }
+                        if audience.includes_sighted() {
+                            self.guidance[1] += 1;
+                        }
+                    }
+                    self.says.insert(id, (audience, announcement.clone()));
+                    self.speak(id, audience, announcement);
+                }
+                Effect::RequestSnapshot { board } => {
+                    if let Some(tx) = &self.links[index(board)] {
+                        // A full queue or a board away: every (re)connection takes a snapshot.
+                        let _ = tx.try_send(LinkCommand::RequestSnapshot);
+                    }
+                }
+                Effect::Analyse { ticket, query } => self.analyse(ticket, query),
+                Effect::Touch {
+                    board,
+                    square,
+                    piece,
+                } => {
+                    self.touches
+                        .append(&files::touch_line(now, board, square, piece));
+                }
+                Effect::Note(text) => {
+                    self.note(text.clone(), origin);
+                    notes.push(text);
+                }
+                Effect::RecordChanged => self.record_dirty = true,
+                Effect::GameOver(end) => {
+                    self.over = true;
+                    if let Some(journal) = &mut self.journal
+                        && let Err(e) = journal.end(now, &end)
+                    {
+                        warn!("{e:#}");
+                    }
+                    let text = format!("game over: {} ({})", end.outcome, end.reason.describe());
+                    info!("{text}");
+                    self.broadcast(text.clone(), origin);
+                    notes.push(text);
+                }
+            }
+        }
+        notes
+    }
+
+    /// After every input: deferred announcements once the clocks run, announcements speech
+    /// could not take, the files, the progress.
+    fn after(&mut self) {
+        let paused = self.arbiter.game().clock().is_some_and(|c| c.is_paused());
+        if !paused && !self.deferred.is_empty() {
+            for (id, audience, announcement) in std::mem::take(&mut self.deferred) {
+                self.says.insert(id, (audience, announcement.clone()));
+                self.speak(id, audience, announcement);
+            }
+        }
+        // Bounded: each pass removes what it finishes, and finishing adds no unspoken ones
+        // unless speech is gone, in which case it ends with the game's announcements said.
+        for _ in 0..64 {
+            if self.unspoken.is_empty() {
+                break;
+            }
+            for id in std::mem::take(&mut self.unspoken) {
+                if self.says.remove(&id).is_some() {
+                    let now = self.clock.now();
+                    self.accept(Input::SpeechFinished { id }, now, None);
+                }
+            }
+        }
+        if self.record_dirty {
+            self.write_record();
+        }
+        self.publish();
+    }
+
+    fn write_record(&mut self) {
+        self.record_dirty = false;
+        if let Some(record) = &self.record {
+            record.write(RecordSnapshot {
+                game: self.arbiter.game().clone(),
+                tags: self.tags.clone(),
+            });
+        }
+    }
+
+    /// Hand an announcement to speech. If speech cannot take it, it is written to the
+    /// transcript here and counts as said, so that no clock waits for it forever (F.3 c).
+    fn speak(&mut self, id: u64, audience: Audience, announcement: Announcement) {
+        let text = self.pack.render(&announcement, self.style).text;
+        if self.echo {
+            println!(
+                "{}  to {:<7}  {text}",
+                files::time_of_day(),
+                audience_word(audience)
+            );
+        }
+        self.broadcast(format!("said to {}: {text}", audience_word(audience)), None);
+        let request = SpeechRequest::announce(SpeechId(id), audience, announcement);
+        let sent = match &self.speech {
+            Some(tx) => tx.try_send(request).map_err(|e| e.to_string()),
+            None => Err("no speech task".into()),
+        };
+        if let Err(e) = sent {
+            warn!(
+                id,
+                "speech cannot take the announcement ({e}); it counts as said"
+            );
+            self.notes.append(&format!(
+                "{} {} {text}",
+                files::time_of_day(),
+                audience_word(audience)
+            ));
+            if id < HUB_SPEECH_BASE {
+                self.unspoken.push(id);
+            }
+        }
+    }
+
+    /// An announcement of the hub's own (not the arbiter's): never fed back as an input.
+    fn say_own(&mut self, audience: Audience, announcement: Announcement) {
+        let id = self.next_own_speech;
+        self.next_own_speech += 1;
+        self.speak(id, audience, announcement);
+    }
+
+    /// Run the mateability search off the hub, under a deadline.
+    fn analyse(&mut self, ticket: u64, query: Query) {
+        self.analyses.insert(ticket);
+        let tx = self.messages.clone();
+        tokio::spawn(async move {
+            let search = tokio::task::spawn_blocking(move || dead::solve(&query));
+            let mateability = match tokio::time::timeout(ANALYSIS_DEADLINE, search).await {
+                Ok(Ok(m)) => m,
+                // Past the deadline (the search runs on, unheard) or the search panicked:
+                // undecided never ends a game; the arbiter rules.
+                Ok(Err(_)) | Err(_) => Mateability::Undecided,
+            };
+            let _ = tx
+                .send(HubMsg::Verdict {
+                    ticket,
+                    mateability,
+                })
+                .await;
+        });
+    }
+
+    /// A note: the transcript, every console, the log.
+    fn note(&mut self, text: String, origin: Option<u64>) {
+        info!("note: {text}");
+        self.notes.append(&files::note_line(&text));
+        if self.echo {
+            println!("{}  note     {text}", files::time_of_day());
+        }
+        self.broadcast(text, origin);
+    }
+
+    fn broadcast(&self, text: String, origin: Option<u64>) {
+        // No console connected: nobody to tell.
+        let _ = self.broadcast.send(Broadcast { origin, text });
+    }
+}
