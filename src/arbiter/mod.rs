@@ -738,12 +738,25 @@ impl Arbiter {
                 self.sighted_candidate = None;
                 self.hold_both(now, out);
             }
-            Event::ClockStarted { .. }
-            | Event::FlagClaimRejected { .. }
-            | Event::QuickplayClaimed { .. }
-            | Event::QuickplayPostponed { .. }
-            | Event::QuickplayRejected { .. }
-            | Event::ClockSet { .. } => out.push(Effect::Note(format!("{event:?}"))),
+            Event::ClockStarted { side } => out.push(Effect::Note(format!("{side}'s clock started"))),
+            Event::FlagClaimRejected { by } => {
+                out.push(Effect::Note(format!("{by}'s flag claim is not valid: the opponent's flag has not fallen, or both have")))
+            }
+            Event::QuickplayClaimed { by } => out.push(Effect::Note(format!(
+                "{by} claims a draw under 10.2; the arbiter rules: accept, postpone or reject"
+            ))),
+            Event::QuickplayPostponed { bonus_ms } => out.push(Effect::Note(format!(
+                "10.2 claim postponed; {} s added to the opponent",
+                bonus_ms / 1000
+            ))),
+            Event::QuickplayRejected { bonus_ms } => out.push(Effect::Note(format!(
+                "10.2 claim rejected; {} s added to the opponent",
+                bonus_ms / 1000
+            ))),
+            Event::ClockSet { side, remaining_ms } => out.push(Effect::Note(format!(
+                "{side}'s clock set to {}",
+                crate::rules::pgn::format_clk(remaining_ms)
+            ))),
         }
     }
 
