@@ -151,6 +151,10 @@ pub struct Recognizer {
     touches: Vec<Square>,
     /// A lift held back to see whether it is sensor bounce.
     held_lift: Option<(Millis, Square)>,
+    /// A placement on the held lift's square while a piece is in the hand: either that piece
+    /// quickly replacing a captured one, or the sensor chattering. Held until the bounce time
+    /// tells which (another lift of the square within it: chatter).
+    held_place: Option<(Millis, Square)>,
     /// When the state last changed.
     changed_at: Millis,
     /// A completed move waiting for its settle time, or for the snapshot that confirms it.
@@ -185,6 +189,7 @@ impl Recognizer {
             placed_at: [0; 64],
             touches: Vec::new(),
             held_lift: None,
+            held_place: None,
             changed_at: 0,
             candidate: None,
             awaiting_snapshot: false,
@@ -241,6 +246,15 @@ impl Recognizer {
         let mut out = Vec::new();
         match event {
             SensorEvent::Lift { square } => {
+                if let Some((at, held)) = self.held_place
+                    && held == square
+                    && now.saturating_sub(at) <= self.cfg.bounce_ms
+                {
+                    // Lift, placement, lift of one aperture within the bounce time: the sensor
+                    // chattered around a lift, which still stands (held as before).
+                    self.held_place = None;
+                    return out;
+                }
                 if self.cfg.sensing == Sensing::Occupancy && self.cfg.bounce_ms > 0 {
                     self.flush_held(now, &mut out);
                     self.held_lift = Some((now, square));
@@ -249,16 +263,23 @@ impl Recognizer {
                 self.lift(square, now, &mut out);
             }
             SensorEvent::Place { square, piece } => {
-                if let Some((at, held)) = self.held_lift {
-                    // Lift and placement on the same aperture within the bounce time: the sensor
-                    // chattered, nothing moved. Not when a piece is already in the hand: then the
-                    // placement is that piece, quickly replacing the one just removed (a capture).
-                    if held == square && now.saturating_sub(at) <= self.cfg.bounce_ms && self.state.hand.is_empty() {
+                if let Some((at, held)) = self.held_lift
+                    && self.held_place.is_none()
+                    && held == square
+                    && now.saturating_sub(at) <= self.cfg.bounce_ms
+                {
+                    if self.state.hand.is_empty() {
+                        // Lift and placement of one aperture within the bounce time and nothing
+                        // else in the hand: the sensor chattered, nothing moved.
                         self.held_lift = None;
-                        return out;
+                    } else {
+                        // A piece in the hand may be quickly replacing the one just removed (a
+                        // capture): wait the bounce time to see whether the sensor chatters on.
+                        self.held_place = Some((now, square));
                     }
-                    self.flush_held(now, &mut out);
+                    return out;
                 }
+                self.flush_held(now, &mut out);
                 self.place(square, piece, now, &mut out);
             }
             SensorEvent::Snapshot(sensed) => {
@@ -297,6 +318,7 @@ impl Recognizer {
     /// The board was disconnected: events may be lost until the next snapshot.
     pub fn disconnected(&mut self, _now: Millis) {
         self.held_lift = None;
+        self.held_place = None;
         self.candidate = None;
         self.awaiting_snapshot = false;
     }
@@ -304,8 +326,8 @@ impl Recognizer {
     /// Time passes: settle times, bounce filtering and differences come due.
     pub fn tick(&mut self, now: Millis) -> Vec<Recognized> {
         let mut out = Vec::new();
-        if let Some((at, _)) = self.held_lift
-            && now.saturating_sub(at) >= self.cfg.bounce_ms
+        if let Some(due) = self.held_due()
+            && now >= due
         {
             self.flush_held(now, &mut out);
         }
@@ -316,9 +338,7 @@ impl Recognizer {
     /// When [`Recognizer::tick`] should next be called, if anything is waiting.
     pub fn next_deadline(&self) -> Option<Millis> {
         let mut deadlines = Vec::new();
-        if let Some((at, _)) = self.held_lift {
-            deadlines.push(at + self.cfg.bounce_ms);
-        }
+        deadlines.extend(self.held_due());
         if self.candidate.is_some() && !self.awaiting_snapshot {
             deadlines.push(self.changed_at + self.settle_for_candidate());
         }
@@ -336,9 +356,19 @@ impl Recognizer {
         }
     }
 
+    /// When held events stop being possible bounce: the bounce time after the later of them.
+    fn held_due(&self) -> Option<Millis> {
+        self.held_place
+            .or(self.held_lift)
+            .map(|(at, _)| at + self.cfg.bounce_ms)
+    }
+
     fn flush_held(&mut self, now: Millis, out: &mut Vec<Recognized>) {
         if let Some((_, square)) = self.held_lift.take() {
             self.lift(square, now, out);
+        }
+        if let Some((_, square)) = self.held_place.take() {
+            self.place(square, None, now, out);
         }
     }
 
@@ -1166,11 +1196,31 @@ mod tests {
     fn a_quick_capture_is_not_sensor_bounce() {
         let p = after("e4 d5");
         let mut r = Recognizer::new(TACTILE, p.clone(), Mode::Move);
-        // Mover first, then the captured pawn out and the capturing pawn in within 20 ms.
+        // Mover first, then the captured pawn out and the capturing pawn in within 20 ms: it
+        // counts once the bounce time shows no more chatter.
         r.event(lift(Square::E4), 0);
         r.tick(100);
         r.event(lift(Square::D5), 1_000);
-        let out = r.event(put(Square::D5), 1_020);
+        assert!(r.event(put(Square::D5), 1_020).is_empty());
+        assert_eq!(r.next_deadline(), Some(1_060));
+        let out = r.tick(1_060);
+        assert_eq!(completed(&out), Some(mv(&p, "exd5")));
+
+        // The same with the sensor chattering on the captured pawn's lift: still one capture.
+        let mut r = Recognizer::new(TACTILE, p.clone(), Mode::Move);
+        r.event(lift(Square::E4), 0);
+        r.tick(100);
+        r.event(lift(Square::D5), 1_000);
+        r.event(put(Square::D5), 1_005);
+        r.event(lift(Square::D5), 1_010);
+        assert!(
+            r.tick(1_100)
+                .iter()
+                .all(|o| !matches!(o, Recognized::MoveCompleted { .. }))
+        );
+        let out = r.event(put(Square::D5), 2_000);
+        let mut out = out;
+        out.extend(r.tick(2_100));
         assert_eq!(completed(&out), Some(mv(&p, "exd5")));
     }
 
@@ -1178,14 +1228,24 @@ mod tests {
     fn a_capture_made_while_away_that_fits_two_moves_is_reported_not_guessed() {
         // The rook on a1 can take on a5 or on e1: both leave the same occupancy.
         let p = pos("4k3/8/8/p7/8/7K/8/R3q3 w - - 0 1");
-        let mut r = Recognizer::new(RecognizerConfig { bounce_ms: 0, ..TACTILE }, p.clone(), Mode::Move);
+        let mut r = Recognizer::new(
+            RecognizerConfig {
+                bounce_ms: 0,
+                ..TACTILE
+            },
+            p.clone(),
+            Mode::Move,
+        );
         r.disconnected(0);
         let mut occupied = p.board().occupied();
         occupied.discard(Square::A1);
         r.event(SensorEvent::Snapshot(Sensed::Occupancy(occupied)), 1_000);
         let out = r.tick(10_000);
         assert!(completed(&out).is_none());
-        assert!(matches!(out.first(), Some(Recognized::Differs(_))), "{out:?}");
+        assert!(
+            matches!(out.first(), Some(Recognized::Differs(_))),
+            "{out:?}"
+        );
     }
 
     #[test]
