@@ -11,6 +11,7 @@ pub mod audit;
 pub mod board;
 pub mod board_test;
 pub mod config;
+pub mod console;
 pub mod daemon;
 pub mod link;
 pub mod record;

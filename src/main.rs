@@ -34,6 +34,10 @@ enum Command {
     /// in the output folder is resumed (clocks paused until `resume` at the console). Stops on
     /// SIGINT/SIGTERM with every file written.
     Run(RunArgs),
+    /// Talk to a running game's console: the blind player's requests, the assistant's duties
+    /// (F.9), the arbiter's commands. Interactive (plain lines, for screen readers and Braille
+    /// displays), or one command with -c. `tactus console -c help` lists the commands.
+    Console(tactus::console::client::ConsoleArgs),
     /// The built-in demo: two simulated boards on real pseudo-terminals play the sample game of
     /// the Laws' Appendix E through the daemon, with speech and every file of a game folder.
     Demo(DemoArgs),
@@ -222,6 +226,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Say(args) => say(args),
         Command::Voices(args) => list_voices(args),
         Command::Run(args) => run_daemon(args),
+        Command::Console(args) => tactus::console::client::main(args),
         Command::Demo(args) => demo(args),
         Command::Replay {
             journal,

@@ -1,0 +1,507 @@
+//! The console language: what the blind player (through his keypad or his board's buttons), his
+//! assistant (Appendix F.9) and the arbiter may say to a running game, and how it is answered.
+//!
+//! This module owns the command language ([`table::COMMANDS`], [`parse`]), the three roles and
+//! what each may do ([`Role`], [`Session`]), the mapping of commands to the arbiter's inputs
+//! ([`to_input`]), the answers to the blind player's requests computed from the game
+//! ([`answer()`], F.9 d: only when asked), their printed form ([`format_reply`]), the arbiter's
+//! token check ([`token`]) and the line protocol of the console socket ([`wire`]).
+//!
+//! Pure, except [`client`]: no I/O, no clock, no randomness. Time comes in as an argument (the
+//! daemon's [`Millis`](crate::rules::Millis)), the token's random bytes come from the caller.
+//! The daemon's socket server owns the connections and the hub owns the game; this module only
+//! reads a line, says what it means and, for requests, what the answer is.
+//!
+//! A line is refused as a whole, before anything is done: an unknown command, a command the
+//! role may not use, or a bad argument gives a [`ConsoleError`] whose text says what was wrong
+//! and how to write it instead.
+
+pub mod answer;
+pub mod client;
+mod parse;
+pub mod table;
+#[cfg(test)]
+mod tests;
+pub mod token;
+pub mod wire;
+
+use shakmaty::{Color, File, KnownOutcome, Rank, Square};
+
+use crate::{
+    arbiter::Input,
+    rules::{
+        game::{self, DrawClaim, Game, QuickplayRuling},
+        notation::{self, MatchError},
+    },
+};
+
+pub use answer::{Answer, answer, format_announcement, format_reply};
+pub use parse::parse;
+pub use table::{COMMANDS, Spec};
+
+/// Longest line the console reads, in bytes (without the line end); a longer one is refused.
+pub const MAX_LINE: usize = 4096;
+
+/// Who is at the console. Ordered: each role may do everything the one before it may.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    /// The blind player: requests about his own game (F.9 d).
+    Player,
+    /// His assistant: the duties of F.9 (clock, moves, offers, claims, touches, sealing).
+    Assistant,
+    /// The arbiter: everything, including clocks, verdicts and results.
+    Arbiter,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Player => "player",
+            Role::Assistant => "assistant",
+            Role::Arbiter => "arbiter",
+        }
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Role, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "player" => Ok(Role::Player),
+            "assistant" => Ok(Role::Assistant),
+            "arbiter" => Ok(Role::Arbiter),
+            other => Err(format!(
+                "unknown role '{other}'; allowed: player, assistant, arbiter"
+            )),
+        }
+    }
+}
+
+/// A player named at the console: by colour, or by his place at the table (resolved with the
+/// blind player's colour, which only the daemon knows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    White,
+    Black,
+    /// The blind player ("mine" at his keypad).
+    Blind,
+    /// The sighted player ("his").
+    Sighted,
+}
+
+impl Side {
+    /// The colour meant, given the blind player's.
+    pub fn color(self, blind: Color) -> Color {
+        match self {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+            Side::Blind => blind,
+            Side::Sighted => !blind,
+        }
+    }
+}
+
+/// A rank, a file or a diagonal, scanned in a fixed order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Line {
+    /// From the a-file to the h-file.
+    Rank(Rank),
+    /// From the first rank to the eighth.
+    File(File),
+    /// From `from` to `to`, both included; they share a diagonal (checked by the parser).
+    Diagonal { from: Square, to: Square },
+}
+
+impl Line {
+    /// The squares of the line, in scan order.
+    pub fn squares(self) -> Vec<Square> {
+        match self {
+            Line::Rank(rank) => File::ALL
+                .iter()
+                .map(|&f| Square::from_coords(f, rank))
+                .collect(),
+            Line::File(file) => Rank::ALL
+                .iter()
+                .map(|&r| Square::from_coords(file, r))
+                .collect(),
+            Line::Diagonal { from, to } => {
+                let step_file = (to.file() - from.file()).signum();
+                let step_rank = (to.rank() - from.rank()).signum();
+                let mut out = vec![from];
+                let mut at = from;
+                while at != to {
+                    // The parser only builds diagonals whose ends share one, so each step stays
+                    // on the board; stop rather than loop should that ever not hold.
+                    match at.offset(step_rank * 8 + step_file) {
+                        Some(next) if next.distance(at) == 1 => {
+                            at = next;
+                            out.push(at);
+                        }
+                        _ => break,
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+/// A request of the blind player (F.9 d), answered from the game by [`answer()`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// How many moves each player has completed.
+    MovesCompleted,
+    /// Time used and left, both players.
+    Times,
+    LastMove,
+    /// The last N moves; `None`: the whole game.
+    Moves(Option<usize>),
+    ToMove,
+    Square(Square),
+    Line(Line),
+    /// Where the pieces stand: of one colour, of one kind, or one kind of one colour (at least
+    /// one of the two is given).
+    Pieces {
+        side: Option<Side>,
+        kind: Option<shakmaty::Role>,
+    },
+    Material,
+    /// Say the last announcement again (the daemon remembers what was said).
+    Repeat,
+}
+
+/// The draw claims of 9.2 and 9.3, before the intended move is read in the position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClaimKind {
+    /// 9.2: the same position for the third time.
+    Repetition,
+    /// 9.3: fifty moves without a capture or a pawn move.
+    FiftyMoves,
+}
+
+/// The time penalties of Art. 13.4 (b and c).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Penalty {
+    /// 13.4 b: time added to the offender's opponent.
+    Bonus,
+    /// 13.4 c: time taken from the offender.
+    Deduct,
+}
+
+/// Something done to the game by the assistant or the arbiter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    // The assistant's.
+    Start,
+    /// He presses the clock for the sighted player.
+    Press,
+    /// The sighted player's move, as typed (the arbiter reads it in the position).
+    Move(String),
+    /// F.6: the right move after a wrong announcement.
+    Correct(String),
+    Promote(shakmaty::Role),
+    Offer(Side),
+    Accept(Side),
+    Decline(Side),
+    Resign(Side),
+    Claim {
+        by: Side,
+        kind: ClaimKind,
+        /// The move he intends to make ("a" forms), as typed.
+        intended: Option<String>,
+    },
+    /// `by` claims that the opponent's flag has fallen.
+    Flag(Side),
+    /// 10.2.
+    Quickplay(Side),
+    Touch {
+        by: Side,
+        square: Square,
+    },
+    /// 4.2, j'adoube: the piece is adjusted, not touched.
+    Adjust {
+        by: Side,
+        square: Square,
+    },
+    /// The sealed move, as written: never read here, since an illegal or ambiguous sealed move
+    /// is only judged at resumption (and loses).
+    Seal(String),
+    // The arbiter's.
+    Pause,
+    Resume,
+    SetClock {
+        side: Side,
+        remaining_ms: i64,
+    },
+    AddTime {
+        side: Side,
+        delta_ms: i64,
+    },
+    SetMoves {
+        side: Side,
+        moves: u32,
+    },
+    Rule(QuickplayRuling),
+    Illegal(Side),
+    Scoresheet {
+        side: Side,
+        sans: Vec<String>,
+    },
+    ConfirmClocks,
+    TakeBack {
+        to_ply: usize,
+    },
+    Result(KnownOutcome),
+    Penalty {
+        offender: Side,
+        penalty: Penalty,
+        ms: i64,
+    },
+}
+
+/// One parsed console line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Request(Request),
+    Game(Action),
+    /// `status`: printed by the daemon, which knows the boards and the connections.
+    Status,
+    /// `help`, or `help COMMAND` (the command's long name).
+    Help(Option<&'static str>),
+    Quit,
+    /// Switch to the player's or the assistant's commands (never the arbiter's: see `Login`).
+    Role(Role),
+    /// Become the arbiter; [`Session::parse`] checks the token.
+    Login {
+        token: String,
+    },
+}
+
+/// Why a line was refused. Nothing was done; the text says what to type instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConsoleError {
+    #[error("empty line; type help for the commands")]
+    Empty,
+    #[error(
+        "the line is {len} bytes long, more than the {max} a command may have; nothing was done"
+    )]
+    TooLong { len: usize, max: usize },
+    #[error("the line holds control characters (binary data?); nothing was done")]
+    ControlCharacters,
+    #[error("unknown command '{word}'; {}", match suggestion {
+        Some(s) => format!("did you mean '{s}'?"),
+        None => "type help for the commands".to_string(),
+    })]
+    Unknown {
+        word: String,
+        suggestion: Option<&'static str>,
+    },
+    #[error("'{command}' is {}; this console is in the {role} role{}", needs_words(*needs), how_to_become(*needs))]
+    NotAllowed {
+        command: &'static str,
+        role: Role,
+        needs: Role,
+    },
+    #[error("{command}: {problem}; write: {usage}")]
+    Usage {
+        command: &'static str,
+        problem: String,
+        usage: String,
+    },
+    #[error("wrong arbiter token; this console stays in the {role} role")]
+    BadToken { role: Role },
+    #[error("no arbiter token is set up for this game, so nobody can log in as the arbiter")]
+    NoToken,
+    #[error("{command}: {error}")]
+    Move {
+        command: &'static str,
+        error: MatchError,
+    },
+}
+
+fn needs_words(needs: Role) -> &'static str {
+    match needs {
+        Role::Player => "for every role",
+        Role::Assistant => "for the assistant and the arbiter",
+        Role::Arbiter => "for the arbiter only",
+    }
+}
+
+fn how_to_become(needs: Role) -> &'static str {
+    match needs {
+        Role::Player => "",
+        Role::Assistant => " (switch with: role assistant)",
+        Role::Arbiter => " (log in with: login TOKEN, the token from the arbiter's token file)",
+    }
+}
+
+/// One console connection's state: its role. The daemon keeps one per connection and hands it
+/// every line; role switches and logins are carried out here, so that the rules for them are
+/// the same for every connection and tested without a socket.
+///
+/// The player's and the assistant's roles are a convenience (what a keypad may send), not a
+/// barrier: whoever can open the socket (mode 0600) may take either. The arbiter's role is the
+/// one behind a token.
+#[derive(Debug, Clone)]
+pub struct Session {
+    role: Role,
+    arbiter_token: Option<String>,
+}
+
+impl Session {
+    /// A connection starting in `role`; `arbiter_token` is the token `login` must match (`None`:
+    /// nobody can log in as the arbiter).
+    pub fn new(role: Role, arbiter_token: Option<String>) -> Session {
+        Session {
+            role,
+            arbiter_token,
+        }
+    }
+
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// Parse a line in this session's role. `role` and a `login` whose token matches change
+    /// the role (and are returned, for the reply); a wrong token changes nothing.
+    pub fn parse(&mut self, line: &str) -> Result<Command, ConsoleError> {
+        let command = parse(line, self.role)?;
+        match &command {
+            Command::Role(role) => self.role = *role,
+            Command::Login { token } => match &self.arbiter_token {
+                None => return Err(ConsoleError::NoToken),
+                Some(expected) if token::matches(expected, token) => self.role = Role::Arbiter,
+                Some(_) => return Err(ConsoleError::BadToken { role: self.role }),
+            },
+            _ => {}
+        }
+        Ok(command)
+    }
+}
+
+/// The arbiter's input a command is, read in the game's position where it names a move.
+///
+/// `Ok(None)` for commands that are not inputs to the game: requests (answered by [`answer()`]),
+/// `help`, `status`, `quit`, role changes, and the two the arbiter has no input for yet
+/// (`adjust`, which the daemon notes in the transcript, and `seal`, which the daemon's
+/// adjournment handles). `Err` when the intended move of a claim is not one legal move.
+pub fn to_input(
+    command: &Command,
+    game: &Game,
+    blind: Color,
+) -> Result<Option<Input>, ConsoleError> {
+    let Command::Game(action) = command else {
+        return Ok(None);
+    };
+    let rules = |input: game::Input| Ok(Some(Input::Rules(input)));
+    let c = |side: &Side| side.color(blind);
+    match action {
+        Action::Start => Ok(Some(Input::Start)),
+        Action::Press => Ok(Some(Input::ClockPress)),
+        Action::Move(text) => Ok(Some(Input::EnterMove(text.clone()))),
+        Action::Correct(text) => Ok(Some(Input::Correct(text.clone()))),
+        Action::Promote(role) => Ok(Some(Input::Promote(*role))),
+        Action::Offer(by) => rules(game::Input::OfferDraw { by: c(by) }),
+        Action::Accept(by) => rules(game::Input::AcceptDraw { by: c(by) }),
+        Action::Decline(by) => rules(game::Input::DeclineDraw { by: c(by) }),
+        Action::Resign(by) => rules(game::Input::Resign { by: c(by) }),
+        Action::Claim { by, kind, intended } => {
+            let intended = match intended {
+                None => None,
+                Some(text) => Some(notation::match_move(game.position(), text).map_err(
+                    |error| ConsoleError::Move {
+                        command: "claim",
+                        error,
+                    },
+                )?),
+            };
+            let claim = match kind {
+                ClaimKind::Repetition => DrawClaim::Repetition { intended },
+                ClaimKind::FiftyMoves => DrawClaim::FiftyMoves { intended },
+            };
+            rules(game::Input::Claim { by: c(by), claim })
+        }
+        Action::Flag(by) => rules(game::Input::ClaimFlag { by: c(by) }),
+        Action::Quickplay(by) => rules(game::Input::ClaimQuickplayDraw { by: c(by) }),
+        Action::Touch { by, square } => rules(game::Input::Touch {
+            by: c(by),
+            square: *square,
+        }),
+        Action::Adjust { .. } | Action::Seal(_) => Ok(None),
+        Action::Pause => rules(game::Input::Pause),
+        Action::Resume => rules(game::Input::Resume),
+        Action::SetClock { side, remaining_ms } => rules(game::Input::SetClock {
+            side: c(side),
+            remaining_ms: *remaining_ms,
+        }),
+        Action::AddTime { side, delta_ms } => rules(game::Input::AdjustClock {
+            side: c(side),
+            delta_ms: *delta_ms,
+        }),
+        Action::SetMoves { side, moves } => rules(game::Input::SetMoveCounter {
+            side: c(side),
+            moves: *moves,
+        }),
+        Action::Rule(ruling) => rules(game::Input::QuickplayRuling(*ruling)),
+        Action::Illegal(by) => rules(game::Input::IllegalMove { by: c(by) }),
+        Action::Scoresheet { side, sans } => Ok(Some(Input::Scoresheet {
+            side: c(side),
+            sans: sans.clone(),
+        })),
+        Action::ConfirmClocks => Ok(Some(Input::ConfirmClocks)),
+        Action::TakeBack { to_ply } => rules(game::Input::Retract { to_ply: *to_ply }),
+        Action::Result(outcome) => rules(game::Input::ArbiterResult { outcome: *outcome }),
+        Action::Penalty {
+            offender,
+            penalty,
+            ms,
+        } => {
+            let offender = c(offender);
+            rules(match penalty {
+                Penalty::Bonus => game::Input::AdjustClock {
+                    side: !offender,
+                    delta_ms: *ms,
+                },
+                Penalty::Deduct => game::Input::AdjustClock {
+                    side: offender,
+                    delta_ms: -*ms,
+                },
+            })
+        }
+    }
+}
+
+/// The `help` text for a role: one line per command it may use (`name (alias) ARGS: what`), or
+/// the usage and an example of one command.
+pub fn help_lines(role: Role, topic: Option<&str>) -> Vec<String> {
+    if let Some(spec) = topic.and_then(table::lookup) {
+        let mut lines = vec![
+            format!("{} (alias {}): {}", spec.usage(), spec.alias, spec.what),
+            format!("example: {}", spec.example),
+        ];
+        if spec.role > role {
+            lines.push(format!(
+                "this console is in the {role} role; '{}' is {}",
+                spec.name,
+                needs_words(spec.role)
+            ));
+        }
+        return lines;
+    }
+    let mut lines = vec![format!(
+        "commands for the {role} role (help COMMAND shows one; SIDE is white, black, blind or sighted):"
+    )];
+    lines.extend(
+        COMMANDS
+            .iter()
+            .filter(|s| s.role <= role)
+            .map(|s| format!("{} ({}): {}", s.usage(), s.alias, s.what)),
+    );
+    lines
+}

@@ -1,0 +1,662 @@
+//! Reading one console line: the command word, the role check, then the arguments, strictly.
+//!
+//! The role is checked before the arguments are read, so that a command the role may not use is
+//! refused with the same message however it was written. Arguments are matched whole (no
+//! prefixes, no guessing): a line means one thing or is refused with the reason and the usage.
+//! Moves are kept as typed; only the arbiter, which has the position, reads them.
+
+use shakmaty::{Color, File, KnownOutcome, Rank, Square};
+
+use super::{
+    Action, ClaimKind, Command, ConsoleError, Line, MAX_LINE, Penalty, Request, Role, Side,
+    table::{self, Spec},
+};
+use crate::rules::game::QuickplayRuling;
+
+/// Longest piece of the user's input quoted back in an error message: an error must not echo
+/// kilobytes of garbage to a screen reader.
+const QUOTE_MAX: usize = 32;
+/// Longest time the console accepts for a clock: far beyond any time control, short of overflow.
+const MAX_TIME_MS: i64 = 100 * 3600 * 1000;
+
+/// Parse one line (a trailing `\n` or `\r\n` is ignored) for a console in `role`. Pure.
+pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
+    let line = line.strip_suffix('\n').unwrap_or(line);
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if line.len() > MAX_LINE {
+        return Err(ConsoleError::TooLong {
+            len: line.len(),
+            max: MAX_LINE,
+        });
+    }
+    if line.chars().any(|c| c.is_control() && c != '\t') {
+        return Err(ConsoleError::ControlCharacters);
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&first, rest)) = words.split_first() else {
+        return Err(ConsoleError::Empty);
+    };
+    let Some(spec) = table::lookup(first) else {
+        return Err(ConsoleError::Unknown {
+            word: quote(&first.to_lowercase()),
+            suggestion: table::suggestion(first, role),
+        });
+    };
+    if spec.role > role {
+        return Err(ConsoleError::NotAllowed {
+            command: spec.name,
+            role,
+            needs: spec.role,
+        });
+    }
+    let mut args = Args {
+        spec,
+        words: rest,
+        at: 0,
+    };
+    let command = command(spec, &mut args)?;
+    args.end()?;
+    Ok(command)
+}
+
+fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
+    use Action as A;
+    use Command::{Game, Request as R};
+    Ok(match spec.name {
+        "help" => match a.next() {
+            None => Command::Help(None),
+            Some(word) => match table::lookup(word) {
+                Some(topic) => Command::Help(Some(topic.name)),
+                None => {
+                    return Err(ConsoleError::Unknown {
+                        word: quote(&word.to_lowercase()),
+                        suggestion: table::suggestion(word, Role::Arbiter),
+                    });
+                }
+            },
+        },
+        "quit" => Command::Quit,
+        "role" => match a.need("player or assistant")?.to_ascii_lowercase().as_str() {
+            "player" => Command::Role(Role::Player),
+            "assistant" => Command::Role(Role::Assistant),
+            "arbiter" => {
+                return a.usage(
+                    "the arbiter's role needs the arbiter's token: login TOKEN".to_string(),
+                );
+            }
+            other => return a.usage(format!("'{}' is not a role", quote(other))),
+        },
+        "login" => Command::Login {
+            token: a.need("the arbiter's token")?.to_string(),
+        },
+        "count" => R(Request::MovesCompleted),
+        "time" => R(Request::Times),
+        "last" => R(Request::LastMove),
+        "moves" => R(Request::Moves(match a.next() {
+            None => None,
+            Some(w) if w.eq_ignore_ascii_case("all") => None,
+            Some(w) => match w.parse::<usize>() {
+                Ok(n) if n >= 1 => Some(n),
+                _ => {
+                    return a.usage(format!(
+                        "'{}' is not a number of moves (1 or more) or all",
+                        quote(w)
+                    ));
+                }
+            },
+        })),
+        "turn" => R(Request::ToMove),
+        "square" => R(Request::Square(a.square()?)),
+        "rank" => {
+            let w = a.need("a rank, 1 to 8")?;
+            match rank_word(w) {
+                Some(rank) => R(Request::Line(Line::Rank(rank))),
+                None => return a.usage(format!("'{}' is not a rank: 1 to 8", quote(w))),
+            }
+        }
+        "file" => {
+            let w = a.need("a file, a to h")?;
+            match file_word(w) {
+                Some(file) => R(Request::Line(Line::File(file))),
+                None => return a.usage(format!("'{}' is not a file: a to h", quote(w))),
+            }
+        }
+        "diagonal" => {
+            let (from, to) = a.two_squares()?;
+            if from == to || from.file().distance(to.file()) != from.rank().distance(to.rank()) {
+                return a.usage(format!("{from} and {to} are not on one diagonal"));
+            }
+            R(Request::Line(Line::Diagonal { from, to }))
+        }
+        "pieces" => {
+            // Either order: "pieces mine knight" and "pieces knights white".
+            let mut side = a.side_opt();
+            let kind = match a.next() {
+                None => None,
+                Some(w) => match kind_word(w) {
+                    Some(kind) => Some(kind),
+                    None => {
+                        return a.usage(format!(
+                            "'{}' is not a side or a kind of piece (king, queen, rook, bishop, \
+                             knight, pawn or K Q R B N P)",
+                            quote(w)
+                        ));
+                    }
+                },
+            };
+            if side.is_none() && kind.is_some() {
+                side = a.side_opt();
+            }
+            if side.is_none() && kind.is_none() {
+                return a.usage("say whose pieces, which kind, or both".to_string());
+            }
+            R(Request::Pieces { side, kind })
+        }
+        "material" => R(Request::Material),
+        "repeat" => R(Request::Repeat),
+        "status" => Command::Status,
+        "start" => Game(A::Start),
+        "press" => Game(A::Press),
+        "move" => Game(A::Move(a.move_text()?)),
+        "correct" => Game(A::Correct(a.move_text()?)),
+        "seal" => Game(A::Seal(a.move_text()?)),
+        "promote" => {
+            let w = a.need("the piece: q, r, b or n")?;
+            match promotion_word(w) {
+                Some(role) => Game(A::Promote(role)),
+                None => {
+                    return a.usage(format!(
+                        "'{}' is not a promotion piece: q, r, b or n (queen, rook, bishop, knight)",
+                        quote(w)
+                    ));
+                }
+            }
+        }
+        "offer" => Game(A::Offer(a.side_or(Side::Blind))),
+        "accept" => Game(A::Accept(a.side_or(Side::Blind))),
+        "decline" => Game(A::Decline(a.side_or(Side::Blind))),
+        "resign" => Game(A::Resign(a.side_or(Side::Blind))),
+        "flag" => Game(A::Flag(a.side_or(Side::Blind))),
+        "quickplay" => Game(A::Quickplay(a.side_or(Side::Blind))),
+        "claim" => {
+            let by = a.side_or(Side::Blind);
+            let w = a.need("repetition or fifty")?;
+            // The article forms say whether a move must follow: "a" needs one, "b" has none.
+            let (kind, form) = match w.to_ascii_lowercase().as_str() {
+                "repetition" | "rep" | "threefold" | "9.2" => (ClaimKind::Repetition, None),
+                "9.2a" => (ClaimKind::Repetition, Some(true)),
+                "9.2b" => (ClaimKind::Repetition, Some(false)),
+                "fifty" | "50" | "9.3" => (ClaimKind::FiftyMoves, None),
+                "9.3a" => (ClaimKind::FiftyMoves, Some(true)),
+                "9.3b" => (ClaimKind::FiftyMoves, Some(false)),
+                other => {
+                    return a.usage(format!(
+                        "'{}' is not a claim: repetition (9.2) or fifty (9.3)",
+                        quote(other)
+                    ));
+                }
+            };
+            let rest = a.rest();
+            let intended = (!rest.is_empty()).then(|| rest.join(" "));
+            match (form, &intended) {
+                (Some(true), None) => {
+                    return a.usage(format!("the {w} claim needs the move he intends to make"));
+                }
+                (Some(false), Some(_)) => {
+                    return a.usage(format!(
+                        "the {w} claim is about the position now: no move follows it"
+                    ));
+                }
+                _ => {}
+            }
+            Game(A::Claim { by, kind, intended })
+        }
+        "touch" => {
+            let by = a.side_or(Side::Sighted);
+            Game(A::Touch {
+                by,
+                square: a.square()?,
+            })
+        }
+        "adjust" => {
+            let by = a.side_or(Side::Blind);
+            Game(A::Adjust {
+                by,
+                square: a.square()?,
+            })
+        }
+        "pause" => Game(A::Pause),
+        "resume" => Game(A::Resume),
+        "set-clock" => {
+            let side = a.side()?;
+            let w = a.need("the time left, like 1:30:00")?;
+            if w.starts_with(['+', '-']) {
+                return a.usage("the time left has no sign (add-time adds or takes away)".into());
+            }
+            match duration(w) {
+                Ok(ms) => Game(A::SetClock {
+                    side,
+                    remaining_ms: ms,
+                }),
+                Err(e) => return a.usage(e),
+            }
+        }
+        "add-time" => {
+            let side = a.side()?;
+            let w = a.need("the time to add (+2m) or take away (-30s)")?;
+            let (sign, digits) = match w.as_bytes().first() {
+                Some(b'-') => (-1, &w[1..]),
+                Some(b'+') => (1, &w[1..]),
+                _ => (1, w),
+            };
+            match duration(digits) {
+                Ok(0) => return a.usage("adding no time changes nothing".into()),
+                Ok(ms) => Game(A::AddTime {
+                    side,
+                    delta_ms: sign * ms,
+                }),
+                Err(e) => return a.usage(e),
+            }
+        }
+        "set-moves" => {
+            let side = a.side()?;
+            let w = a.need("the number of completed moves")?;
+            match w.parse::<u32>() {
+                Ok(moves) => Game(A::SetMoves { side, moves }),
+                Err(_) => {
+                    return a.usage(format!("'{}' is not a number of moves", quote(w)));
+                }
+            }
+        }
+        "rule" => {
+            let w = a.need("draw, postpone or reject")?;
+            Game(A::Rule(match w.to_ascii_lowercase().as_str() {
+                "draw" => QuickplayRuling::Draw,
+                "reject" => QuickplayRuling::Reject,
+                "postpone" => match a.next() {
+                    None => QuickplayRuling::Postpone {
+                        extra_time_to_opponent: false,
+                    },
+                    Some(x) if x.eq_ignore_ascii_case("extra") => QuickplayRuling::Postpone {
+                        extra_time_to_opponent: true,
+                    },
+                    Some(x) => {
+                        return a.usage(format!(
+                            "'{}' after postpone: only extra (two minutes to the opponent) may \
+                             follow",
+                            quote(x)
+                        ));
+                    }
+                },
+                other => {
+                    return a.usage(format!(
+                        "'{}' is not a ruling: draw, postpone or reject",
+                        quote(other)
+                    ));
+                }
+            }))
+        }
+        "illegal" => Game(A::Illegal(a.side()?)),
+        "scoresheet" => {
+            let side = a.side()?;
+            let rest = a.rest();
+            Game(A::Scoresheet {
+                side,
+                sans: scoresheet_moves(&rest),
+            })
+        }
+        "confirm-clocks" => Game(A::ConfirmClocks),
+        "takeback" => {
+            let w = a.need("the number of half-moves that stay")?;
+            match w.parse::<usize>() {
+                Ok(to_ply) => Game(A::TakeBack { to_ply }),
+                Err(_) => {
+                    return a.usage(format!(
+                        "'{}' is not a number of half-moves (0 is the start)",
+                        quote(w)
+                    ));
+                }
+            }
+        }
+        "result" => {
+            let w = a.need("the result")?;
+            Game(A::Result(match w.to_ascii_lowercase().as_str() {
+                "1-0" => KnownOutcome::Decisive {
+                    winner: Color::White,
+                },
+                "0-1" => KnownOutcome::Decisive {
+                    winner: Color::Black,
+                },
+                "1/2-1/2" | "½-½" | "draw" => KnownOutcome::Draw,
+                other => {
+                    return a.usage(format!(
+                        "'{}' is not a result: 1-0, 0-1 or 1/2-1/2",
+                        quote(other)
+                    ));
+                }
+            }))
+        }
+        "penalty" => {
+            let offender = a.side()?;
+            let w = a.need("bonus or deduct")?;
+            let penalty = match w.to_ascii_lowercase().as_str() {
+                "bonus" => Penalty::Bonus,
+                "deduct" => Penalty::Deduct,
+                other => {
+                    return a.usage(format!(
+                        "'{}' is not a time penalty: bonus (to the opponent, 13.4 b) or deduct \
+                         (from the offender, 13.4 c)",
+                        quote(other)
+                    ));
+                }
+            };
+            let t = a.need("the time, like 2m")?;
+            match duration(t) {
+                Ok(0) => return a.usage("a penalty of no time changes nothing".into()),
+                Ok(ms) => Game(A::Penalty {
+                    offender,
+                    penalty,
+                    ms,
+                }),
+                Err(e) => return a.usage(e),
+            }
+        }
+        // Every name of the table has an arm above; the tests run every example line.
+        other => unreachable!("the command table names '{other}', which has no parser"),
+    })
+}
+
+/// The arguments of one command, read left to right.
+struct Args<'a> {
+    spec: &'static Spec,
+    words: &'a [&'a str],
+    at: usize,
+}
+
+impl<'a> Args<'a> {
+    fn usage<T>(&self, problem: String) -> Result<T, ConsoleError> {
+        Err(ConsoleError::Usage {
+            command: self.spec.name,
+            problem,
+            usage: self.spec.usage(),
+        })
+    }
+
+    fn next(&mut self) -> Option<&'a str> {
+        let w = self.words.get(self.at).copied();
+        self.at += usize::from(w.is_some());
+        w
+    }
+
+    fn need(&mut self, what: &str) -> Result<&'a str, ConsoleError> {
+        match self.next() {
+            Some(w) => Ok(w),
+            None => self.usage(format!("{what} is missing")),
+        }
+    }
+
+    fn rest(&mut self) -> Vec<&'a str> {
+        let rest = self.words[self.at..].to_vec();
+        self.at = self.words.len();
+        rest
+    }
+
+    /// Nothing may follow the arguments the command takes.
+    fn end(&self) -> Result<(), ConsoleError> {
+        match self.words.get(self.at) {
+            None => Ok(()),
+            Some(w) if self.spec.args.is_empty() => {
+                self.usage(format!("it takes no arguments, but '{}' follows", quote(w)))
+            }
+            Some(w) => self.usage(format!("'{}' is one word too many", quote(w))),
+        }
+    }
+
+    /// A side word, if the next word is one (it is then taken).
+    fn side_opt(&mut self) -> Option<Side> {
+        let side = self.words.get(self.at).and_then(|w| side_word(w));
+        self.at += usize::from(side.is_some());
+        side
+    }
+
+    fn side_or(&mut self, default: Side) -> Side {
+        self.side_opt().unwrap_or(default)
+    }
+
+    fn side(&mut self) -> Result<Side, ConsoleError> {
+        let w = self.need("the side (white, black, blind or sighted)")?;
+        match side_word(w) {
+            Some(side) => Ok(side),
+            None => self.usage(format!(
+                "'{}' is not a side: white, black, blind or sighted",
+                quote(w)
+            )),
+        }
+    }
+
+    fn square(&mut self) -> Result<Square, ConsoleError> {
+        let w = self.need("the square (like e4)")?;
+        match square_word(w) {
+            Some(square) => Ok(square),
+            None => self.usage(format!(
+                "'{}' is not a square: a file a-h and a rank 1-8, like e4",
+                quote(w)
+            )),
+        }
+    }
+
+    /// Two squares, as `c1 h6` or `c1-h6`.
+    fn two_squares(&mut self) -> Result<(Square, Square), ConsoleError> {
+        let first = self.need("the two end squares (like a1 h8)")?;
+        if let Some((a, b)) = first.split_once('-')
+            && let (Some(a), Some(b)) = (square_word(a), square_word(b))
+        {
+            return Ok((a, b));
+        }
+        let Some(a) = square_word(first) else {
+            return self.usage(format!("'{}' is not a square, like c1", quote(first)));
+        };
+        let second = self.need("the second end square")?;
+        match square_word(second) {
+            Some(b) => Ok((a, b)),
+            None => self.usage(format!("'{}' is not a square, like h6", quote(second))),
+        }
+    }
+
+    /// The rest of the line as a move, as typed ("e7 e8 Q" stays readable for the matcher).
+    fn move_text(&mut self) -> Result<String, ConsoleError> {
+        let rest = self.rest();
+        if rest.is_empty() {
+            return self.usage("the move is missing (like Nf3, exd5, O-O, e7e8q)".into());
+        }
+        Ok(rest.join(" "))
+    }
+}
+
+/// At most [`QUOTE_MAX`] characters of the user's input, for an error message.
+fn quote(word: &str) -> String {
+    if word.chars().count() <= QUOTE_MAX {
+        word.to_string()
+    } else {
+        let mut short: String = word.chars().take(QUOTE_MAX).collect();
+        short.push_str("...");
+        short
+    }
+}
+
+/// A player: by colour (English or German) or by place at the table. Single letters are not
+/// sides: `b` is also a bishop and a file.
+pub(super) fn side_word(word: &str) -> Option<Side> {
+    match word.to_lowercase().as_str() {
+        "white" | "weiss" | "weiß" => Some(Side::White),
+        "black" | "schwarz" => Some(Side::Black),
+        "blind" | "mine" | "own" => Some(Side::Blind),
+        "sighted" | "his" | "opponent" => Some(Side::Sighted),
+        _ => None,
+    }
+}
+
+/// The file names of the announcements (Appendix F) and the usual variants.
+const FILE_NAMES: &[(&str, File)] = &[
+    ("anna", File::A),
+    ("bella", File::B),
+    ("cesar", File::C),
+    ("caesar", File::C),
+    ("david", File::D),
+    ("eva", File::E),
+    ("felix", File::F),
+    ("gustav", File::G),
+    ("hector", File::H),
+    ("hektor", File::H),
+];
+
+/// The German rank words of the announcements.
+const RANK_NAMES: &[&str] = &[
+    "eins", "zwei", "drei", "vier", "fuenf", "sechs", "sieben", "acht",
+];
+
+pub(super) fn file_word(word: &str) -> Option<File> {
+    let word = word.to_lowercase();
+    let mut chars = word.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => File::from_char(c),
+        _ => FILE_NAMES.iter().find(|(n, _)| *n == word).map(|(_, f)| *f),
+    }
+}
+
+pub(super) fn rank_word(word: &str) -> Option<Rank> {
+    let word = word.to_lowercase().replace('ü', "ue");
+    let mut chars = word.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Rank::from_char(c),
+        _ => RANK_NAMES
+            .iter()
+            .position(|n| *n == word)
+            .and_then(|i| Rank::try_from(i).ok()),
+    }
+}
+
+/// `e4`, `E4`, or a file name glued to the rank (`Eva4`).
+pub(super) fn square_word(word: &str) -> Option<Square> {
+    let mut chars = word.chars();
+    let rank = chars.next_back()?;
+    Some(Square::from_coords(
+        file_word(chars.as_str())?,
+        Rank::from_char(rank)?,
+    ))
+}
+
+/// A kind of piece: English names (and plurals), SAN letters, the German names.
+pub(super) fn kind_word(word: &str) -> Option<shakmaty::Role> {
+    use shakmaty::Role as R;
+    let word = word
+        .to_lowercase()
+        .replace('ö', "oe")
+        .replace('ä', "ae")
+        .replace('ü', "ue");
+    Some(match word.as_str() {
+        "k" | "king" | "kings" | "koenig" | "koenige" => R::King,
+        "q" | "queen" | "queens" | "dame" | "damen" => R::Queen,
+        "r" | "rook" | "rooks" | "turm" | "tuerme" => R::Rook,
+        "b" | "bishop" | "bishops" | "laeufer" => R::Bishop,
+        "n" | "knight" | "knights" | "springer" => R::Knight,
+        "p" | "pawn" | "pawns" | "bauer" | "bauern" => R::Pawn,
+        _ => return None,
+    })
+}
+
+/// A promotion piece: a kind other than king and pawn.
+pub(super) fn promotion_word(word: &str) -> Option<shakmaty::Role> {
+    kind_word(word).filter(|r| !matches!(r, shakmaty::Role::King | shakmaty::Role::Pawn))
+}
+
+/// A time: `H:MM:SS`, `M:SS`, or amounts with units (`90s`, `2m`, `1h30m`, `2m30s`). A bare
+/// number is refused: seconds or minutes is exactly the guess a clock must not make.
+pub(super) fn duration(text: &str) -> Result<i64, String> {
+    let bad = || {
+        format!(
+            "'{}' is not a time: write 1:30:00, 5:00, 90s, 2m or 1h30m",
+            quote(text)
+        )
+    };
+    let number = |digits: &str| -> Result<i64, String> {
+        if digits.is_empty() || digits.len() > 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        digits.parse::<i64>().map_err(|_| bad())
+    };
+    let seconds = if text.contains(':') {
+        let parts: Vec<&str> = text.split(':').collect();
+        let (h, m, s) = match parts.as_slice() {
+            [m, s] => ("0", *m, *s),
+            [h, m, s] => (*h, *m, *s),
+            _ => return Err(bad()),
+        };
+        let (h, m, s) = (number(h)?, number(m)?, number(s)?);
+        // The leading part may be large ("90:00"); the ones after a colon are clock digits.
+        if s >= 60 || (parts.len() == 3 && m >= 60) || parts[1..].iter().any(|p| p.len() != 2) {
+            return Err(bad());
+        }
+        h * 3600 + m * 60 + s
+    } else {
+        let mut total = 0i64;
+        let mut digits = String::new();
+        let mut last_unit = 0; // h = 3, m = 2, s = 1: units in falling order, each once
+        for c in text.chars() {
+            let unit = match c.to_ascii_lowercase() {
+                d if d.is_ascii_digit() => {
+                    digits.push(d);
+                    continue;
+                }
+                'h' => 3,
+                'm' => 2,
+                's' => 1,
+                _ => return Err(bad()),
+            };
+            if last_unit != 0 && unit >= last_unit {
+                return Err(bad());
+            }
+            last_unit = unit;
+            let n = number(&digits)?;
+            digits.clear();
+            total += n * [1, 60, 3600][unit - 1];
+        }
+        if !digits.is_empty() || last_unit == 0 {
+            return Err(bad());
+        }
+        total
+    };
+    let ms = seconds * 1000;
+    if ms > MAX_TIME_MS {
+        return Err(format!("{} is more than 100 hours", quote(text)));
+    }
+    Ok(ms)
+}
+
+/// Whether a scoresheet word is a move number (`12.`, `12...`) or a result, not a move.
+fn is_number_or_result(token: &str) -> bool {
+    let digits = token.trim_end_matches('.');
+    (!digits.is_empty() && digits.len() < token.len() && digits.bytes().all(|b| b.is_ascii_digit()))
+        || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// The moves of a scoresheet as typed: move numbers and a result are skipped, `12.Nf3` is `Nf3`.
+pub(super) fn scoresheet_moves(words: &[&str]) -> Vec<String> {
+    words
+        .iter()
+        .filter(|w| !is_number_or_result(w))
+        .map(|w| match w.rfind('.') {
+            // "12.Nf3" or "12...Nf6": the number glued to the move.
+            Some(i)
+                if w[..i]
+                    .trim_end_matches('.')
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
+            {
+                w[i + 1..].to_string()
+            }
+            _ => (*w).to_string(),
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}

@@ -1,0 +1,1342 @@
+//! Unit tests of the console language: every command and alias in every role, the refusals,
+//! "did you mean", the line cap, argument errors, the mapping to the arbiter's inputs, sessions,
+//! and the answers to requests from a game played with virtual time.
+
+use shakmaty::{
+    CastlingMode, Chess, Color, KnownOutcome, Move, Position, Square, fen::Fen, san::San,
+};
+
+use super::{answer::NumberedMove, table::COMMANDS, *};
+use crate::{
+    announce::{Announcement, Check, MoveWords},
+    rules::{
+        Millis,
+        clock::TimeControl,
+        game::{self, Game, QuickplayRuling, RulesConfig},
+    },
+};
+
+const ROLES: [Role; 3] = [Role::Player, Role::Assistant, Role::Arbiter];
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+fn ok(line: &str, role: Role) -> Command {
+    parse(line, role).unwrap_or_else(|e| panic!("{line:?} as {role}: {e}"))
+}
+
+fn err(line: &str, role: Role) -> String {
+    match parse(line, role) {
+        Ok(c) => panic!("{line:?} as {role} parsed as {c:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn game_action(line: &str) -> Action {
+    match ok(line, Role::Arbiter) {
+        Command::Game(a) => a,
+        other => panic!("{line}: not a game action: {other:?}"),
+    }
+}
+
+fn request(line: &str) -> Request {
+    match ok(line, Role::Player) {
+        Command::Request(r) => r,
+        other => panic!("{line}: not a request: {other:?}"),
+    }
+}
+
+// ---- The table, the roles, the aliases ----
+
+#[test]
+fn every_command_and_alias_parses_in_the_roles_that_allow_it_and_is_refused_in_the_others() {
+    for spec in COMMANDS {
+        let args = spec.example.split_once(' ').map_or("", |(_, a)| a);
+        assert!(
+            spec.example.split_whitespace().next() == Some(spec.name),
+            "{}: the example must start with the name",
+            spec.name
+        );
+        let alias_line = format!("{} {args}", spec.alias);
+        let upper_line = format!("{} {args}", spec.name.to_uppercase());
+        for line in [spec.example, alias_line.as_str(), upper_line.as_str()] {
+            for role in ROLES {
+                let result = parse(line, role);
+                if role >= spec.role {
+                    let parsed = result.unwrap_or_else(|e| panic!("{line:?} as {role}: {e}"));
+                    // The alias means exactly what the name means.
+                    assert_eq!(parsed, ok(spec.example, role), "{line:?}");
+                } else {
+                    assert_eq!(
+                        result,
+                        Err(ConsoleError::NotAllowed {
+                            command: spec.name,
+                            role,
+                            needs: spec.role
+                        }),
+                        "{line:?} as {role}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn names_aliases_and_synonyms_are_unique_and_short_aliases_are_short() {
+    let mut seen = std::collections::HashSet::new();
+    for spec in COMMANDS {
+        assert!(seen.insert(spec.name), "{} twice", spec.name);
+        assert!(seen.insert(spec.alias), "{} twice", spec.alias);
+        assert!(spec.alias.len() <= 3 && spec.alias.len() < spec.name.len());
+        assert!(!spec.what.is_empty());
+    }
+    for (synonym, name) in table::SYNONYMS {
+        assert!(seen.insert(synonym), "{synonym} twice");
+        assert!(table::lookup(synonym).is_some_and(|s| s.name == *name));
+    }
+}
+
+#[test]
+fn a_refused_command_says_which_role_it_needs_and_how_to_get_it() {
+    let e = err("pause", Role::Player);
+    assert!(e.contains("'pause' is for the arbiter only"), "{e}");
+    assert!(
+        e.contains("player role") && e.contains("login TOKEN"),
+        "{e}"
+    );
+    let e = err("rs", Role::Player);
+    assert!(
+        e.contains("'resign' is for the assistant and the arbiter"),
+        "{e}"
+    );
+    assert!(e.contains("role assistant"), "{e}");
+    // The role is checked before the arguments: a bad argument is not even read.
+    assert!(matches!(
+        parse("set-clock purple forever", Role::Assistant),
+        Err(ConsoleError::NotAllowed { .. })
+    ));
+}
+
+#[test]
+fn unknown_commands_get_the_closest_name() {
+    assert_eq!(
+        err("tme", Role::Player),
+        "unknown command 'tme'; did you mean 'time'?"
+    );
+    assert_eq!(
+        err("stauts", Role::Assistant),
+        "unknown command 'stauts'; did you mean 'status'?"
+    );
+    assert!(err("rseign", Role::Assistant).ends_with("did you mean 'resign'?"));
+    assert!(err("squre e4", Role::Player).ends_with("did you mean 'square'?"));
+    assert!(err("diagnal a1 h8", Role::Player).ends_with("did you mean 'diagonal'?"));
+    // Suggested even when the role may not use it: the refusal then says why.
+    assert!(err("puase", Role::Player).ends_with("did you mean 'pause'?"));
+    assert_eq!(
+        err("xyzzy", Role::Arbiter),
+        "unknown command 'xyzzy'; type help for the commands"
+    );
+    assert_eq!(
+        err("TME", Role::Player),
+        "unknown command 'tme'; did you mean 'time'?"
+    );
+    // A huge unknown word is not echoed in full.
+    let e = err(&"z".repeat(3000), Role::Player);
+    assert!(e.len() < 120, "{e}");
+}
+
+#[test]
+fn lines_are_capped_and_garbage_is_refused() {
+    // Exactly the cap is a line; one byte more is not.
+    let mut line = String::from("scoresheet white");
+    while line.len() < MAX_LINE {
+        line.push_str(" e4");
+    }
+    line.truncate(MAX_LINE);
+    assert_eq!(line.len(), MAX_LINE);
+    assert!(parse(&line, Role::Arbiter).is_ok());
+    line.push('x');
+    assert_eq!(
+        parse(&line, Role::Arbiter),
+        Err(ConsoleError::TooLong {
+            len: MAX_LINE + 1,
+            max: MAX_LINE
+        })
+    );
+    let mib = "a".repeat(1 << 20);
+    assert!(matches!(
+        parse(&mib, Role::Arbiter),
+        Err(ConsoleError::TooLong { .. })
+    ));
+    // The line end does not count, CR LF included.
+    assert_eq!(
+        ok("time\r\n", Role::Player),
+        Command::Request(Request::Times)
+    );
+    assert_eq!(
+        ok("  time  \n", Role::Player),
+        Command::Request(Request::Times)
+    );
+    assert_eq!(parse("", Role::Player), Err(ConsoleError::Empty));
+    assert_eq!(parse(" \t ", Role::Player), Err(ConsoleError::Empty));
+    assert_eq!(
+        parse("time\0", Role::Player),
+        Err(ConsoleError::ControlCharacters)
+    );
+    let garbage = String::from_utf8_lossy(&[0xff, 0x00, 0x1b, b'[', b'2', b'J', 0x80]).into_owned();
+    assert_eq!(
+        parse(&garbage, Role::Arbiter),
+        Err(ConsoleError::ControlCharacters)
+    );
+    // Mid-line CR is a control character too (a half line glued to another).
+    assert_eq!(
+        parse("time\rpause", Role::Arbiter),
+        Err(ConsoleError::ControlCharacters)
+    );
+    // Non-ASCII text that is not a command is just unknown, never a panic.
+    assert!(err("Läufer", Role::Player).starts_with("unknown command 'läufer'"));
+    assert!(err("square €4", Role::Player).contains("not a square"));
+}
+
+#[test]
+fn every_parse_of_arbitrary_text_ends_in_a_value() {
+    // A cheap fuzz: every prefix and every split of lines made of command words and junk.
+    let words = [
+        "claim",
+        "9.2a",
+        "e4",
+        "sighted",
+        "set-clock",
+        "+",
+        "-",
+        ":",
+        "1:",
+        "99:99",
+        "h",
+        "m",
+        "s",
+        "ß",
+        "½-½",
+        "diagonal",
+        "a1-",
+        "-h8",
+        "pieces",
+        "b",
+        "penalty",
+        "bonus",
+        "0",
+    ];
+    for (i, a) in words.iter().enumerate() {
+        for b in &words[i..] {
+            for c in &words {
+                let line = format!("{a} {b} {c}");
+                for role in ROLES {
+                    let _ = parse(&line, role);
+                }
+            }
+        }
+    }
+}
+
+// ---- What each command means ----
+
+#[test]
+fn session_commands() {
+    assert_eq!(ok("help", Role::Player), Command::Help(None));
+    assert_eq!(ok("?", Role::Player), Command::Help(None));
+    assert_eq!(ok("help t", Role::Player), Command::Help(Some("time")));
+    assert_eq!(ok("help pause", Role::Player), Command::Help(Some("pause")));
+    assert!(err("help tme", Role::Player).contains("did you mean 'time'"));
+    assert_eq!(ok("quit", Role::Player), Command::Quit);
+    assert_eq!(ok("exit", Role::Player), Command::Quit);
+    assert!(err("quit now", Role::Player).contains("takes no arguments"));
+    assert_eq!(
+        ok("role player", Role::Arbiter),
+        Command::Role(Role::Player)
+    );
+    assert_eq!(
+        ok("ro Assistant", Role::Player),
+        Command::Role(Role::Assistant)
+    );
+    assert!(err("role arbiter", Role::Assistant).contains("login TOKEN"));
+    assert!(err("role king", Role::Assistant).contains("'king' is not a role"));
+    assert!(err("role", Role::Assistant).contains("player or assistant is missing"));
+    assert_eq!(
+        ok(&format!("login {TOKEN}"), Role::Player),
+        Command::Login {
+            token: TOKEN.into()
+        }
+    );
+    assert!(err("login", Role::Player).contains("token is missing"));
+    assert!(err("login a b", Role::Player).contains("one word too many"));
+}
+
+#[test]
+fn requests() {
+    assert_eq!(request("count"), Request::MovesCompleted);
+    assert_eq!(request("c"), Request::MovesCompleted);
+    assert_eq!(request("t"), Request::Times);
+    assert_eq!(request("last"), Request::LastMove);
+    assert_eq!(request("moves"), Request::Moves(None));
+    assert_eq!(request("moves all"), Request::Moves(None));
+    assert_eq!(request("m 3"), Request::Moves(Some(3)));
+    assert_eq!(request("turn"), Request::ToMove);
+    assert_eq!(request("square e4"), Request::Square(Square::E4));
+    assert_eq!(request("s H8"), Request::Square(Square::H8));
+    assert_eq!(request("square Eva4"), Request::Square(Square::E4));
+    assert_eq!(request("square hector1"), Request::Square(Square::H1));
+    assert_eq!(
+        request("rank 1"),
+        Request::Line(Line::Rank(shakmaty::Rank::First))
+    );
+    assert_eq!(
+        request("r vier"),
+        Request::Line(Line::Rank(shakmaty::Rank::Fourth))
+    );
+    assert_eq!(
+        request("file e"),
+        Request::Line(Line::File(shakmaty::File::E))
+    );
+    assert_eq!(
+        request("f Gustav"),
+        Request::Line(Line::File(shakmaty::File::G))
+    );
+    assert_eq!(
+        request("diagonal c1 h6"),
+        Request::Line(Line::Diagonal {
+            from: Square::C1,
+            to: Square::H6
+        })
+    );
+    assert_eq!(
+        request("d h8-a1"),
+        Request::Line(Line::Diagonal {
+            from: Square::H8,
+            to: Square::A1
+        })
+    );
+    assert_eq!(
+        request("pieces mine knight"),
+        Request::Pieces {
+            side: Some(Side::Blind),
+            kind: Some(shakmaty::Role::Knight)
+        }
+    );
+    assert_eq!(
+        request("p knights his"),
+        Request::Pieces {
+            side: Some(Side::Sighted),
+            kind: Some(shakmaty::Role::Knight)
+        }
+    );
+    assert_eq!(
+        request("pieces white"),
+        Request::Pieces {
+            side: Some(Side::White),
+            kind: None
+        }
+    );
+    assert_eq!(
+        request("pieces Q"),
+        Request::Pieces {
+            side: None,
+            kind: Some(shakmaty::Role::Queen)
+        }
+    );
+    assert_eq!(
+        request("pieces schwarz Läufer"),
+        Request::Pieces {
+            side: Some(Side::Black),
+            kind: Some(shakmaty::Role::Bishop)
+        }
+    );
+    assert_eq!(request("material"), Request::Material);
+    assert_eq!(request("repeat"), Request::Repeat);
+}
+
+#[test]
+fn request_argument_errors() {
+    let p = Role::Player;
+    assert!(err("moves 0", p).contains("'0' is not a number of moves"));
+    assert!(err("moves few", p).contains("'few' is not a number"));
+    assert!(err("square", p).contains("the square (like e4) is missing"));
+    assert!(err("square e9", p).contains("'e9' is not a square"));
+    assert!(err("square e4 e5", p).contains("'e5' is one word too many"));
+    assert!(err("rank 9", p).contains("'9' is not a rank: 1 to 8"));
+    assert!(err("file i", p).contains("'i' is not a file: a to h"));
+    assert!(err("diagonal a1 b3", p).contains("a1 and b3 are not on one diagonal"));
+    assert!(err("diagonal a1 a1", p).contains("not on one diagonal"));
+    assert!(err("diagonal a1", p).contains("second end square is missing"));
+    assert!(err("pieces", p).contains("say whose pieces, which kind, or both"));
+    assert!(err("pieces dragons", p).contains("'dragons' is not a side or a kind"));
+    assert!(err("time now", p).contains("time: it takes no arguments, but 'now' follows"));
+    // Every argument error names the command and shows its usage.
+    assert!(err("rank x", p).starts_with("rank: "));
+    assert!(err("rank x", p).ends_with("write: rank 1-8"));
+}
+
+#[test]
+fn assistant_actions() {
+    use Action as A;
+    assert_eq!(game_action("start"), A::Start);
+    assert_eq!(game_action("press"), A::Press);
+    assert_eq!(game_action("mv Nf3"), A::Move("Nf3".into()));
+    assert_eq!(game_action("move e7 e8 Q"), A::Move("e7 e8 Q".into()));
+    assert_eq!(game_action("correct Nbd2"), A::Correct("Nbd2".into()));
+    assert_eq!(
+        game_action("promote Springer"),
+        A::Promote(shakmaty::Role::Knight)
+    );
+    assert_eq!(game_action("pm q"), A::Promote(shakmaty::Role::Queen));
+    assert_eq!(game_action("offer"), A::Offer(Side::Blind));
+    assert_eq!(game_action("offer white"), A::Offer(Side::White));
+    assert_eq!(game_action("accept sighted"), A::Accept(Side::Sighted));
+    assert_eq!(game_action("decline black"), A::Decline(Side::Black));
+    assert_eq!(game_action("resign"), A::Resign(Side::Blind));
+    assert_eq!(
+        game_action("claim repetition"),
+        A::Claim {
+            by: Side::Blind,
+            kind: ClaimKind::Repetition,
+            intended: None
+        }
+    );
+    assert_eq!(
+        game_action("cl sighted 9.3a Nf3"),
+        A::Claim {
+            by: Side::Sighted,
+            kind: ClaimKind::FiftyMoves,
+            intended: Some("Nf3".into())
+        }
+    );
+    assert_eq!(
+        game_action("claim fifty"),
+        A::Claim {
+            by: Side::Blind,
+            kind: ClaimKind::FiftyMoves,
+            intended: None
+        }
+    );
+    assert_eq!(game_action("flag"), A::Flag(Side::Blind));
+    assert_eq!(game_action("quickplay black"), A::Quickplay(Side::Black));
+    assert_eq!(
+        game_action("touch g1"),
+        A::Touch {
+            by: Side::Sighted,
+            square: Square::G1
+        }
+    );
+    assert_eq!(
+        game_action("touch blind e2"),
+        A::Touch {
+            by: Side::Blind,
+            square: Square::E2
+        }
+    );
+    assert_eq!(
+        game_action("adjust e4"),
+        A::Adjust {
+            by: Side::Blind,
+            square: Square::E4
+        }
+    );
+    // A sealed move is kept as written: an illegal one loses at resumption, not here.
+    assert_eq!(game_action("seal Qxh9??"), A::Seal("Qxh9??".into()));
+}
+
+#[test]
+fn assistant_argument_errors() {
+    let a = Role::Assistant;
+    assert!(err("move", a).contains("the move is missing"));
+    assert!(err("seal", a).contains("the move is missing"));
+    assert!(err("promote k", a).contains("'k' is not a promotion piece"));
+    assert!(err("promote", a).contains("q, r, b or n is missing"));
+    assert!(err("offer grey", a).contains("'grey' is one word too many"));
+    assert!(err("offer white black", a).contains("'black' is one word too many"));
+    assert!(err("claim", a).contains("repetition or fifty is missing"));
+    assert!(err("claim stalemate", a).contains("'stalemate' is not a claim"));
+    assert!(err("claim 9.2a", a).contains("needs the move he intends to make"));
+    assert!(err("claim 9.3b Nf3", a).contains("no move follows it"));
+    assert!(err("touch", a).contains("the square (like e4) is missing"));
+    assert!(err("touch white", a).contains("square (like e4) is missing"));
+    assert!(err("adjust z9", a).contains("'z9' is not a square"));
+}
+
+#[test]
+fn arbiter_actions() {
+    use Action as A;
+    assert_eq!(game_action("pause"), A::Pause);
+    assert_eq!(game_action("re"), A::Resume);
+    assert_eq!(
+        game_action("set-clock white 1:30:00"),
+        A::SetClock {
+            side: Side::White,
+            remaining_ms: 5_400_000
+        }
+    );
+    assert_eq!(
+        game_action("sc sighted 0:00"),
+        A::SetClock {
+            side: Side::Sighted,
+            remaining_ms: 0
+        }
+    );
+    assert_eq!(
+        game_action("add-time black +2m"),
+        A::AddTime {
+            side: Side::Black,
+            delta_ms: 120_000
+        }
+    );
+    assert_eq!(
+        game_action("at blind -30s"),
+        A::AddTime {
+            side: Side::Blind,
+            delta_ms: -30_000
+        }
+    );
+    assert_eq!(
+        game_action("set-moves white 40"),
+        A::SetMoves {
+            side: Side::White,
+            moves: 40
+        }
+    );
+    assert_eq!(game_action("rule draw"), A::Rule(QuickplayRuling::Draw));
+    assert_eq!(game_action("rule reject"), A::Rule(QuickplayRuling::Reject));
+    assert_eq!(
+        game_action("rule postpone"),
+        A::Rule(QuickplayRuling::Postpone {
+            extra_time_to_opponent: false
+        })
+    );
+    assert_eq!(
+        game_action("ru postpone extra"),
+        A::Rule(QuickplayRuling::Postpone {
+            extra_time_to_opponent: true
+        })
+    );
+    assert_eq!(game_action("illegal black"), A::Illegal(Side::Black));
+    assert_eq!(
+        game_action("scoresheet black 1. e4 e5 2.Nf3 2...Nc6 3. Bb5 *"),
+        A::Scoresheet {
+            side: Side::Black,
+            sans: vec!["e4", "e5", "Nf3", "Nc6", "Bb5"]
+                .into_iter()
+                .map(String::from)
+                .collect()
+        }
+    );
+    assert_eq!(
+        game_action("scoresheet white"),
+        A::Scoresheet {
+            side: Side::White,
+            sans: vec![]
+        }
+    );
+    assert_eq!(game_action("confirm-clocks"), A::ConfirmClocks);
+    assert_eq!(game_action("takeback 0"), A::TakeBack { to_ply: 0 });
+    assert_eq!(game_action("tb 20"), A::TakeBack { to_ply: 20 });
+    assert_eq!(
+        game_action("result 1-0"),
+        A::Result(KnownOutcome::Decisive {
+            winner: Color::White
+        })
+    );
+    assert_eq!(
+        game_action("result 0-1"),
+        A::Result(KnownOutcome::Decisive {
+            winner: Color::Black
+        })
+    );
+    assert_eq!(game_action("rt ½-½"), A::Result(KnownOutcome::Draw));
+    assert_eq!(game_action("result 1/2-1/2"), A::Result(KnownOutcome::Draw));
+    assert_eq!(
+        game_action("penalty white bonus 2m"),
+        A::Penalty {
+            offender: Side::White,
+            penalty: Penalty::Bonus,
+            ms: 120_000
+        }
+    );
+    assert_eq!(
+        game_action("pe sighted deduct 1m30s"),
+        A::Penalty {
+            offender: Side::Sighted,
+            penalty: Penalty::Deduct,
+            ms: 90_000
+        }
+    );
+}
+
+#[test]
+fn arbiter_argument_errors() {
+    let a = Role::Arbiter;
+    assert!(err("set-clock", a).contains("the side (white, black, blind or sighted) is missing"));
+    assert!(err("set-clock green 5:00", a).contains("'green' is not a side"));
+    assert!(err("set-clock white", a).contains("the time left, like 1:30:00 is missing"));
+    assert!(err("set-clock white -5:00", a).contains("has no sign"));
+    assert!(err("set-clock white 90", a).contains("'90' is not a time"));
+    assert!(err("set-clock white 1:60:00", a).contains("is not a time"));
+    assert!(err("set-clock white 1:5", a).contains("is not a time"));
+    assert!(err("set-clock white 200h", a).contains("more than 100 hours"));
+    assert!(err("add-time white 0s", a).contains("adding no time changes nothing"));
+    assert!(err("add-time white +", a).contains("is not a time"));
+    assert!(err("set-moves white -1", a).contains("'-1' is not a number of moves"));
+    assert!(err("rule maybe", a).contains("'maybe' is not a ruling"));
+    assert!(err("rule postpone later", a).contains("only extra"));
+    assert!(err("illegal", a).contains("the side"));
+    assert!(err("scoresheet", a).contains("the side"));
+    assert!(err("takeback -1", a).contains("is not a number of half-moves"));
+    assert!(err("result 2-0", a).contains("'2-0' is not a result: 1-0, 0-1 or 1/2-1/2"));
+    assert!(err("penalty white fine 2m", a).contains("'fine' is not a time penalty"));
+    assert!(err("penalty white bonus", a).contains("the time, like 2m is missing"));
+    assert!(err("penalty white bonus 0:00", a).contains("no time changes nothing"));
+    assert!(err("pause now", a).contains("takes no arguments"));
+}
+
+#[test]
+fn durations() {
+    use super::parse::duration;
+    for (text, ms) in [
+        ("1:30:00", 5_400_000),
+        ("90:00", 5_400_000),
+        ("5:00", 300_000),
+        ("0:05", 5_000),
+        ("90s", 90_000),
+        ("2m", 120_000),
+        ("2M30S", 150_000),
+        ("1h30m", 5_400_000),
+        ("1h", 3_600_000),
+        ("0s", 0),
+    ] {
+        assert_eq!(duration(text), Ok(ms), "{text}");
+    }
+    for text in [
+        "", "90", "1:2:3:4", "1:60", "1::00", ":30", "1h1h", "30s2m", "m", "2x", "1.5m", "1:3",
+        "9999999s",
+    ] {
+        assert!(duration(text).is_err(), "{text} should not parse");
+    }
+}
+
+#[test]
+fn help_lists_each_roles_commands() {
+    let player = help_lines(Role::Player, None);
+    let assistant = help_lines(Role::Assistant, None);
+    let arbiter = help_lines(Role::Arbiter, None);
+    assert!(player[0].contains("player role"));
+    assert!(player.iter().any(|l| l.starts_with("time (t): ")));
+    assert!(player.iter().any(|l| l.starts_with("square SQUARE (s): ")));
+    assert!(!player.iter().any(|l| l.starts_with("resign")));
+    assert!(
+        assistant
+            .iter()
+            .any(|l| l.starts_with("resign [SIDE] (rs): "))
+    );
+    assert!(!assistant.iter().any(|l| l.starts_with("pause")));
+    assert!(arbiter.iter().any(|l| l.starts_with("pause (pa): ")));
+    assert_eq!(arbiter.len(), COMMANDS.len() + 1);
+    assert!(player.len() < assistant.len() && assistant.len() < arbiter.len());
+    // Plain lines: no tabs, no column padding.
+    assert!(
+        arbiter
+            .iter()
+            .all(|l| !l.contains('\t') && !l.contains("  "))
+    );
+    let one = help_lines(Role::Player, Some("penalty"));
+    assert!(one[0].starts_with("penalty SIDE bonus|deduct TIME (alias pe): "));
+    assert_eq!(one[1], "example: penalty white bonus 2m");
+    assert!(one[2].contains("for the arbiter only"));
+    assert_eq!(help_lines(Role::Arbiter, Some("penalty")).len(), 2);
+}
+
+// ---- Sessions and tokens ----
+
+#[test]
+fn a_session_switches_roles_and_needs_the_token_for_the_arbiter() {
+    let mut s = Session::new(Role::Assistant, Some(TOKEN.into()));
+    assert_eq!(s.role(), Role::Assistant);
+    assert!(matches!(
+        s.parse("pause"),
+        Err(ConsoleError::NotAllowed { .. })
+    ));
+    // A wrong token changes nothing.
+    assert_eq!(
+        s.parse("login 0123456789abcdef0123456789abcdee"),
+        Err(ConsoleError::BadToken {
+            role: Role::Assistant
+        })
+    );
+    assert_eq!(s.role(), Role::Assistant);
+    assert!(s.parse("login").is_err());
+    assert_eq!(s.role(), Role::Assistant);
+    assert!(s.parse(&format!("login {TOKEN}")).is_ok());
+    assert_eq!(s.role(), Role::Arbiter);
+    assert_eq!(s.parse("pause"), Ok(Command::Game(Action::Pause)));
+    // Down to the player's keypad: the assistant's commands are refused now.
+    assert_eq!(s.parse("role player"), Ok(Command::Role(Role::Player)));
+    assert!(s.parse("resign").is_err());
+    assert!(s.parse("time").is_ok());
+    assert_eq!(
+        s.parse("role assistant"),
+        Ok(Command::Role(Role::Assistant))
+    );
+    assert!(s.parse("resign").is_ok());
+    // A refused line does not change the role either.
+    assert!(s.parse("role arbiter").is_err());
+    assert_eq!(s.role(), Role::Assistant);
+
+    let mut no_token = Session::new(Role::Player, None);
+    assert_eq!(
+        no_token.parse(&format!("login {TOKEN}")),
+        Err(ConsoleError::NoToken)
+    );
+    assert_eq!(no_token.role(), Role::Player);
+}
+
+// ---- Commands as the arbiter's inputs ----
+
+fn input(line: &str, game: &Game, blind: Color) -> Option<arbiter::Input> {
+    to_input(&ok(line, Role::Arbiter), game, blind).unwrap()
+}
+
+use crate::arbiter;
+
+#[test]
+fn commands_become_the_arbiters_inputs() {
+    use arbiter::Input as I;
+    use game::Input as G;
+    let g = Game::new(RulesConfig::default());
+    let blind = Color::Black;
+    let rules = |i: G| Some(I::Rules(i));
+    assert_eq!(input("start", &g, blind), Some(I::Start));
+    assert_eq!(input("press", &g, blind), Some(I::ClockPress));
+    assert_eq!(
+        input("move Nf3", &g, blind),
+        Some(I::EnterMove("Nf3".into()))
+    );
+    assert_eq!(
+        input("correct e4", &g, blind),
+        Some(I::Correct("e4".into()))
+    );
+    assert_eq!(
+        input("promote r", &g, blind),
+        Some(I::Promote(shakmaty::Role::Rook))
+    );
+    // Without a side, the blind player acts; "sighted" is his opponent.
+    assert_eq!(
+        input("offer", &g, blind),
+        rules(G::OfferDraw { by: Color::Black })
+    );
+    assert_eq!(
+        input("accept sighted", &g, blind),
+        rules(G::AcceptDraw { by: Color::White })
+    );
+    assert_eq!(
+        input("decline", &g, Color::White),
+        rules(G::DeclineDraw { by: Color::White })
+    );
+    assert_eq!(
+        input("resign", &g, blind),
+        rules(G::Resign { by: Color::Black })
+    );
+    assert_eq!(
+        input("flag", &g, blind),
+        rules(G::ClaimFlag { by: Color::Black })
+    );
+    assert_eq!(
+        input("quickplay", &g, blind),
+        rules(G::ClaimQuickplayDraw { by: Color::Black })
+    );
+    // F.9 e: a touch is the sighted player's unless said otherwise.
+    assert_eq!(
+        input("touch g1", &g, blind),
+        rules(G::Touch {
+            by: Color::White,
+            square: Square::G1
+        })
+    );
+    assert_eq!(input("adjust e2", &g, blind), None);
+    assert_eq!(input("seal e4", &g, blind), None);
+    assert_eq!(input("pause", &g, blind), rules(G::Pause));
+    assert_eq!(input("resume", &g, blind), rules(G::Resume));
+    assert_eq!(
+        input("set-clock blind 10:00", &g, blind),
+        rules(G::SetClock {
+            side: Color::Black,
+            remaining_ms: 600_000
+        })
+    );
+    assert_eq!(
+        input("add-time white -1m", &g, blind),
+        rules(G::AdjustClock {
+            side: Color::White,
+            delta_ms: -60_000
+        })
+    );
+    assert_eq!(
+        input("set-moves black 12", &g, blind),
+        rules(G::SetMoveCounter {
+            side: Color::Black,
+            moves: 12
+        })
+    );
+    assert_eq!(
+        input("rule draw", &g, blind),
+        rules(G::QuickplayRuling(QuickplayRuling::Draw))
+    );
+    assert_eq!(
+        input("illegal white", &g, blind),
+        rules(G::IllegalMove { by: Color::White })
+    );
+    assert_eq!(
+        input("scoresheet sighted 1. e4", &g, blind),
+        Some(I::Scoresheet {
+            side: Color::White,
+            sans: vec!["e4".into()]
+        })
+    );
+    assert_eq!(input("confirm-clocks", &g, blind), Some(I::ConfirmClocks));
+    assert_eq!(
+        input("takeback 3", &g, blind),
+        rules(G::Retract { to_ply: 3 })
+    );
+    assert_eq!(
+        input("result 0-1", &g, blind),
+        rules(G::ArbiterResult {
+            outcome: KnownOutcome::Decisive {
+                winner: Color::Black
+            }
+        })
+    );
+    // 13.4 b: the offender's opponent gets the time; 13.4 c: the offender loses it.
+    assert_eq!(
+        input("penalty white bonus 2m", &g, blind),
+        rules(G::AdjustClock {
+            side: Color::Black,
+            delta_ms: 120_000
+        })
+    );
+    assert_eq!(
+        input("penalty white deduct 2m", &g, blind),
+        rules(G::AdjustClock {
+            side: Color::White,
+            delta_ms: -120_000
+        })
+    );
+    for line in ["time", "help", "status", "quit", "role player", "repeat"] {
+        assert_eq!(input(line, &g, blind), None, "{line}");
+    }
+}
+
+#[test]
+fn claims_read_the_intended_move_in_the_position() {
+    use arbiter::Input as I;
+    let mut g = Game::new(RulesConfig::default());
+    play(&mut g, "e4 e5", 0);
+    let claim = |line: &str| to_input(&ok(line, Role::Assistant), &g, Color::White);
+    let nf3 = mv(g.position(), "Nf3");
+    assert_eq!(
+        claim("claim repetition Nf3"),
+        Ok(Some(I::Rules(game::Input::Claim {
+            by: Color::White,
+            claim: game::DrawClaim::Repetition {
+                intended: Some(nf3)
+            }
+        })))
+    );
+    assert_eq!(
+        claim("claim fifty g1f3"),
+        Ok(Some(I::Rules(game::Input::Claim {
+            by: Color::White,
+            claim: game::DrawClaim::FiftyMoves {
+                intended: Some(nf3)
+            }
+        })))
+    );
+    assert_eq!(
+        claim("claim 9.2b"),
+        Ok(Some(I::Rules(game::Input::Claim {
+            by: Color::White,
+            claim: game::DrawClaim::Repetition { intended: None }
+        })))
+    );
+    let e = claim("claim repetition Nf6").unwrap_err().to_string();
+    assert!(e.starts_with("claim: no legal move matches 'Nf6'"), "{e}");
+}
+
+// ---- Answers from a game ----
+
+const MIN: i64 = 60_000;
+
+fn mv(pos: &Chess, san: &str) -> Move {
+    san.parse::<San>().unwrap().to_move(pos).unwrap()
+}
+
+/// Play SAN moves, each ten seconds after the last, from `t`; returns the time of the last.
+fn play(game: &mut Game, sans: &str, mut t: Millis) -> Millis {
+    for san in sans.split_whitespace() {
+        t += 10_000;
+        let m = mv(game.position(), san);
+        game.apply(game::Input::Move(m), t)
+            .unwrap_or_else(|e| panic!("{san}: {e}"));
+    }
+    t
+}
+
+fn clocked() -> Game {
+    Game::new(RulesConfig {
+        time_control: Some(TimeControl::parse("5400+30").unwrap()),
+        ..RulesConfig::default()
+    })
+}
+
+fn say(a: &Answer) -> &[Announcement] {
+    match a {
+        Answer::Say(list) => list,
+        other => panic!("not said: {other:?}"),
+    }
+}
+
+#[test]
+fn times_and_move_counts_come_from_the_clock() {
+    let mut g = clocked();
+    g.apply(game::Input::Start, 0).unwrap();
+    let t = play(&mut g, "e4 e5 Nf3", 0);
+    // White has used 10 s + 10 s, Black 10 s; Black's clock runs since the last move.
+    let now = t + 25_000;
+    let a = answer(&Request::Times, &g, Color::Black, now);
+    assert_eq!(
+        say(&a),
+        [Announcement::Times {
+            white_used_ms: 20_000,
+            white_left_ms: 90 * MIN - 20_000 + 2 * 30_000,
+            black_used_ms: 35_000,
+            black_left_ms: 90 * MIN - 35_000 + 30_000,
+        }]
+    );
+    assert_eq!(
+        format_reply(&a),
+        ["time: White used 0:00:20, left 1:30:40; Black used 0:00:35, left 1:29:55"]
+    );
+    let a = answer(&Request::MovesCompleted, &g, Color::Black, now);
+    assert_eq!(
+        say(&a),
+        [Announcement::MovesCompleted { white: 2, black: 1 }]
+    );
+    assert_eq!(format_reply(&a), ["moves completed: White 2, Black 1"]);
+    // The arbiter's counter (6.13) is what counts.
+    g.apply(
+        game::Input::SetMoveCounter {
+            side: Color::White,
+            moves: 40,
+        },
+        now,
+    )
+    .unwrap();
+    assert_eq!(
+        say(&answer(&Request::MovesCompleted, &g, Color::Black, now)),
+        [Announcement::MovesCompleted {
+            white: 40,
+            black: 1
+        }]
+    );
+    // A flag that has fallen shows no time left, not a negative one.
+    let late = now + 200 * MIN as u64;
+    assert!(matches!(
+        say(&answer(&Request::Times, &g, Color::Black, late))[0],
+        Announcement::Times {
+            black_left_ms: 0,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn without_a_clock_there_is_no_time_but_there_are_moves() {
+    let mut g = Game::new(RulesConfig::default());
+    assert_eq!(
+        answer(&Request::Times, &g, Color::White, 0),
+        Answer::Nothing("this game is played without a clock".into())
+    );
+    assert_eq!(
+        answer(&Request::LastMove, &g, Color::White, 0),
+        Answer::Nothing("no move has been played yet".into())
+    );
+    assert_eq!(
+        answer(&Request::Moves(None), &g, Color::White, 0),
+        Answer::Nothing("no move has been played yet".into())
+    );
+    play(&mut g, "d4 d5 c4", 0);
+    assert_eq!(
+        say(&answer(&Request::MovesCompleted, &g, Color::White, 0)),
+        [Announcement::MovesCompleted { white: 2, black: 1 }]
+    );
+    assert_eq!(
+        say(&answer(&Request::ToMove, &g, Color::White, 0)),
+        [Announcement::ToMove { side: Color::Black }]
+    );
+    assert_eq!(
+        format_reply(&answer(&Request::ToMove, &g, Color::White, 0)),
+        ["Black to move"]
+    );
+    assert_eq!(
+        answer(&Request::Repeat, &g, Color::White, 0),
+        Answer::RepeatLast
+    );
+}
+
+/// Castling, en passant, a promotion with capture, a disambiguation (Nge2), a check and mate.
+const WORDY_GAME: &str = "e4 d5 e5 f5 exf6 Nc6 fxg7 Bf5 gxh8=Q Qd7 Qxg8 O-O-O Nc3 Kb8 Nge2 Bxc2";
+const CHECK_GAME: &str = "e4 e5 Bc4 Nc6 Bxf7+ Kxf7 Nf3 Nf6 O-O";
+const MATE_GAME: &str = "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#";
+
+fn numbered(g: &Game, n: Option<usize>) -> Vec<NumberedMove> {
+    match answer(&Request::Moves(n), g, Color::White, 0) {
+        Answer::Moves(moves) => moves,
+        other => panic!("no moves: {other:?}"),
+    }
+}
+
+#[test]
+fn recorded_moves_are_read_back_with_the_words_of_their_announcement() {
+    for sans in [WORDY_GAME, CHECK_GAME, MATE_GAME] {
+        let mut g = Game::new(RulesConfig::default());
+        let mut pos = Chess::default();
+        let mut expected = Vec::new();
+        for san in sans.split_whitespace() {
+            let m = mv(&pos, san);
+            expected.push(MoveWords::new(&pos, m));
+            pos.play_unchecked(m);
+        }
+        play(&mut g, sans, 0);
+        let words: Vec<MoveWords> = numbered(&g, None).iter().map(|m| m.words).collect();
+        assert_eq!(words, expected, "{sans}");
+    }
+    let mut g = Game::new(RulesConfig::default());
+    play(&mut g, WORDY_GAME, 0);
+    let all = numbered(&g, None);
+    let numbers: Vec<u32> = all.iter().map(|m| m.number).collect();
+    assert_eq!(numbers, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8]);
+    let lines = format_reply(&answer(&Request::Moves(None), &g, Color::White, 0));
+    assert_eq!(lines[0], "1. e2-e4");
+    assert_eq!(lines[1], "1... d7-d5");
+    assert_eq!(lines[4], "3. e5xf6 e.p.");
+    assert_eq!(lines[8], "5. g7xh8=Q");
+    assert_eq!(lines[10], "6. Qh8xg8");
+    assert_eq!(lines[11], "6... O-O-O");
+    assert_eq!(lines[14], "8. Ng1-e2");
+    assert!(all[14].words.disambiguate_file);
+    // The last N moves, oldest first; the last move alone.
+    let last3 = answer(&Request::Moves(Some(3)), &g, Color::White, 0);
+    assert_eq!(
+        format_reply(&last3),
+        ["7... Kc8-b8", "8. Ng1-e2", "8... Bf5xc2"]
+    );
+    assert_eq!(
+        answer(&Request::LastMove, &g, Color::White, 0),
+        Answer::Moves(vec![all[15]])
+    );
+    // More than there are: all of them.
+    assert_eq!(numbered(&g, Some(500)), all);
+    // What is said is the moves, as the announcements of moves.
+    assert_eq!(
+        last3.announcements(),
+        all[13..]
+            .iter()
+            .map(|m| Announcement::Move(m.words))
+            .collect::<Vec<_>>()
+    );
+    // Check, mate and short castling.
+    let mut g = Game::new(RulesConfig::default());
+    play(&mut g, CHECK_GAME, 0);
+    let lines = format_reply(&answer(&Request::Moves(None), &g, Color::White, 0));
+    assert_eq!(lines[4], "3. Bc4xf7+");
+    assert_eq!(lines[8], "5. O-O");
+    let mut g = Game::new(RulesConfig::default());
+    play(&mut g, MATE_GAME, 0);
+    let last = numbered(&g, Some(1));
+    assert_eq!(last[0].words.check, Check::Mate);
+    assert_eq!(
+        format_reply(&answer(&Request::LastMove, &g, Color::White, 0)),
+        ["4. Qh5xf7#"]
+    );
+}
+
+#[test]
+fn the_disambiguation_of_a_recorded_move_is_kept() {
+    // Both knights can reach d2: the record says Nbd2, and so do the words.
+    let pos: Chess = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let mut g = Game::from_position(RulesConfig::default(), pos.clone());
+    let m = mv(&pos, "Nbd2");
+    g.apply(game::Input::Move(m), 1).unwrap();
+    let Answer::Moves(last) = answer(&Request::LastMove, &g, Color::White, 0) else {
+        panic!()
+    };
+    assert_eq!(last[0].words, MoveWords::new(&pos, m));
+    assert!(last[0].words.disambiguate_file);
+}
+
+#[test]
+fn a_game_from_a_position_with_black_to_move_is_numbered_from_it() {
+    let pos: Chess = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 30"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let mut g = Game::from_position(RulesConfig::default(), pos);
+    play(&mut g, "Kd7 e4 Kc6", 0);
+    assert_eq!(
+        format_reply(&answer(&Request::Moves(None), &g, Color::White, 0)),
+        ["30... Ke8-d7", "31. e2-e4", "31... Kd7-c6"]
+    );
+}
+
+#[test]
+fn squares_lines_and_pieces_are_read_from_the_position() {
+    let mut g = Game::new(RulesConfig::default());
+    play(&mut g, "e4 e5 Nf3 Nc6 Bc4", 0);
+    let blind = Color::Black;
+    let ask = |r: Request| answer(&r, &g, blind, 0);
+    let wn = Color::White.knight();
+    let bn = Color::Black.knight();
+    assert_eq!(
+        say(&ask(Request::Square(Square::F3))),
+        [Announcement::SquareContents {
+            square: Square::F3,
+            piece: Some(wn)
+        }]
+    );
+    assert_eq!(
+        format_reply(&ask(Request::Square(Square::F3))),
+        ["f3: white knight"]
+    );
+    assert_eq!(
+        format_reply(&ask(Request::Square(Square::E3))),
+        ["e3: empty"]
+    );
+    // A rank from a to h.
+    assert_eq!(
+        say(&ask(Request::Line(Line::Rank(shakmaty::Rank::Fourth)))),
+        [Announcement::LineContents {
+            pieces: vec![
+                (Square::C4, Color::White.bishop()),
+                (Square::E4, Color::White.pawn())
+            ]
+        }]
+    );
+    // A file from 1 to 8.
+    assert_eq!(
+        format_reply(&ask(Request::Line(Line::File(shakmaty::File::E)))),
+        ["e1 white king, e4 white pawn, e5 black pawn, e8 black king"]
+    );
+    assert_eq!(
+        format_reply(&ask(Request::Line(Line::Rank(shakmaty::Rank::Third)))),
+        ["f3 white knight"]
+    );
+    assert_eq!(
+        format_reply(&ask(Request::Line(Line::Rank(shakmaty::Rank::Sixth)))),
+        ["c6 black knight"]
+    );
+    // A diagonal in the order asked, both ends included, only the occupied squares named.
+    assert_eq!(
+        say(&ask(Request::Line(Line::Diagonal {
+            from: Square::F7,
+            to: Square::A2
+        }))),
+        [Announcement::LineContents {
+            pieces: vec![
+                (Square::F7, Color::Black.pawn()),
+                (Square::C4, Color::White.bishop()),
+                (Square::A2, Color::White.pawn()),
+            ]
+        }]
+    );
+    assert_eq!(
+        format_reply(&ask(Request::Line(Line::Diagonal {
+            from: Square::A6,
+            to: Square::C8
+        }))),
+        ["b7 black pawn, c8 black bishop"]
+    );
+    assert_eq!(
+        format_reply(&ask(Request::Line(Line::Diagonal {
+            from: Square::H3,
+            to: Square::F5
+        }))),
+        ["nothing stands on this line"]
+    );
+    // Pieces of a kind: "mine" is the blind player's (Black), then both sides, his own first.
+    assert_eq!(
+        say(&ask(Request::Pieces {
+            side: Some(Side::Blind),
+            kind: Some(shakmaty::Role::Knight)
+        })),
+        [Announcement::PiecesOfKind {
+            piece: bn,
+            squares: vec![Square::C6, Square::G8]
+        }]
+    );
+    assert_eq!(
+        format_reply(&ask(Request::Pieces {
+            side: None,
+            kind: Some(shakmaty::Role::Knight)
+        })),
+        ["black knights: c6, g8", "white knights: b1, f3"]
+    );
+    assert_eq!(
+        format_reply(&ask(Request::Pieces {
+            side: Some(Side::Sighted),
+            kind: Some(shakmaty::Role::King)
+        })),
+        ["white king: e1"]
+    );
+    // A colour: every kind it has, king first.
+    let white = format_reply(&ask(Request::Pieces {
+        side: Some(Side::White),
+        kind: None,
+    }));
+    assert_eq!(
+        white,
+        [
+            "white king: e1",
+            "white queen: d1",
+            "white rooks: a1, h1",
+            "white bishops: c1, c4",
+            "white knights: b1, f3",
+            "white pawns: a2, b2, c2, d2, f2, g2, h2, e4"
+        ]
+    );
+    // Material: all there.
+    assert_eq!(
+        say(&ask(Request::Material)),
+        [Announcement::Material {
+            white: 39,
+            black: 39
+        }]
+    );
+    assert_eq!(
+        format_reply(&ask(Request::Material)),
+        ["material: White 39, Black 39 (equal)"]
+    );
+}
+
+#[test]
+fn material_and_missing_pieces_after_captures() {
+    let mut g = Game::new(RulesConfig::default());
+    play(&mut g, "e4 d5 exd5 Qxd5 Nc3 Qa5 d4", 0);
+    assert_eq!(
+        format_reply(&answer(&Request::Material, &g, Color::White, 0)),
+        ["material: White 38, Black 38 (equal)"]
+    );
+    play(&mut g, "Qxc3+ bxc3", 100_000);
+    assert_eq!(
+        format_reply(&answer(&Request::Material, &g, Color::White, 0)),
+        ["material: White 35, Black 29 (White +6)"]
+    );
+    assert_eq!(
+        format_reply(&answer(
+            &Request::Pieces {
+                side: Some(Side::Black),
+                kind: Some(shakmaty::Role::Queen)
+            },
+            &g,
+            Color::White,
+            0
+        )),
+        ["no black queen"]
+    );
+}
+
+#[test]
+fn line_scans_cover_whole_lines_in_order() {
+    let rank = Line::Rank(shakmaty::Rank::Second).squares();
+    assert_eq!(rank.first(), Some(&Square::A2));
+    assert_eq!(rank.last(), Some(&Square::H2));
+    assert_eq!(rank.len(), 8);
+    let file = Line::File(shakmaty::File::C).squares();
+    assert_eq!((file[0], file[7]), (Square::C1, Square::C8));
+    let long = Line::Diagonal {
+        from: Square::H8,
+        to: Square::A1,
+    }
+    .squares();
+    assert_eq!(long.len(), 8);
+    assert_eq!(
+        (long[0], long[1], long[7]),
+        (Square::H8, Square::G7, Square::A1)
+    );
+    let anti = Line::Diagonal {
+        from: Square::A8,
+        to: Square::H1,
+    }
+    .squares();
+    assert_eq!(anti[1], Square::B7);
+    assert_eq!(anti.len(), 8);
+    // Short diagonals, all four directions.
+    for (from, to, middle) in [
+        (Square::C1, Square::E3, Square::D2),
+        (Square::E3, Square::C1, Square::D2),
+        (Square::C3, Square::E1, Square::D2),
+        (Square::E1, Square::C3, Square::D2),
+    ] {
+        assert_eq!(Line::Diagonal { from, to }.squares(), [from, middle, to]);
+    }
+}
+
+#[test]
+fn every_announcement_has_a_printed_line() {
+    use crate::announce::{Guidance, ResultWords, WhichBoard};
+    use crate::rules::game::Article;
+    let p = Color::White.knight();
+    let all = [
+        Announcement::Stalemate,
+        Announcement::DeadPosition,
+        Announcement::DrawOffered { by: Color::White },
+        Announcement::DrawAccepted,
+        Announcement::DrawDeclined { by: Color::Black },
+        Announcement::ClaimMade {
+            by: Color::White,
+            article: Article::A9_2a,
+        },
+        Announcement::ClaimUpheld {
+            article: Article::A9_3b,
+        },
+        Announcement::ClaimRejected {
+            article: Article::A9_2b,
+        },
+        Announcement::FlagFell { side: Color::Black },
+        Announcement::Result(ResultWords::Draw),
+        Announcement::Touched {
+            piece: p,
+            square: Square::G1,
+        },
+        Announcement::IllegalMove,
+        Announcement::Guidance(Guidance::Misplaced {
+            piece: p,
+            found: Square::F4,
+            belongs: Square::F3,
+        }),
+        Announcement::BoardDisconnected {
+            board: WhichBoard::Tactile,
+        },
+        Announcement::ClocksPaused,
+        Announcement::SpeechFallback,
+    ];
+    for a in &all {
+        let line = format_announcement(a);
+        assert!(!line.is_empty() && !line.contains('\n'), "{a:?}: {line:?}");
+    }
+    assert_eq!(
+        format_announcement(&all[12]),
+        "white knight stands on f4, belongs on f3"
+    );
+    assert_eq!(
+        format_announcement(&all[5]),
+        "White claims a draw under 9.2a"
+    );
+}
