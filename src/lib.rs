@@ -18,4 +18,5 @@ pub mod record;
 pub mod rules;
 pub mod sim;
 pub mod speech;
+pub mod store;
 pub mod voices;

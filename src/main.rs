@@ -52,7 +52,7 @@ enum Command {
     },
     /// Write a game's scoresheet as Braille (BRF or Unicode), PGN or printable text, or turn a
     /// Braille score typed on a note-taker into PGN.
-    Scoresheet(tactus::record::cli::ScoresheetArgs),
+    Scoresheet(tactus::store::scoresheet::ScoresheetArgs),
     /// Replay every game of a PGN file and report legality, available draw claims (9.2, 9.3),
     /// mate, stalemate and dead positions, and the result of a flag fall in the final position.
     /// Exits with 1 when a game holds an illegal or unreadable move.
@@ -182,7 +182,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Scoresheet(args) => tactus::record::cli::run(args),
+        Command::Scoresheet(args) => tactus::store::scoresheet::run(args),
         Command::Audit {
             file,
             json,
@@ -517,7 +517,10 @@ fn is_move_number_or_result(token: &str) -> bool {
 fn say(args: SayArgs) -> Result<ExitCode> {
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
     use tactus::announce::{Announcement, MoveWords, voice::Utterance};
-    use tactus::record::wav::{self, AudioScoresheet, Spacing};
+    use tactus::{
+        record::wav::{self, Spacing},
+        store::audio::AudioScoresheet,
+    };
 
     let dir = args
         .voices_dir

@@ -15,8 +15,9 @@ use tactus::{
         Announcement, MoveWords,
         voice::{BUILTIN, PAUSE, Style, Utterance, VoicePack},
     },
-    record::wav::{self, AudioScoresheet, CueEntry, Spacing},
+    record::wav::{self, CueEntry, Spacing},
     rules::pgn::read_pgn,
+    store::audio::AudioScoresheet,
     voices::{self, Clips, LoadError},
 };
 

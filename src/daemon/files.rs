@@ -28,14 +28,14 @@ use crate::{
     announce::{Announcement, MoveWords, voice::Style},
     arbiter::BoardId,
     record::{
-        atomic::write_atomically,
         braille::{BrailleOptions, PageSize, Profile as BrailleProfile},
         format::{self, Format},
         score::Score,
-        wav::{self, AudioScoresheet, Spacing},
+        wav::{self, Spacing},
     },
     rules::{Millis, game::Game},
     speech::{task::utc_time_of_day, transcript::format_time_of_day},
+    store::{atomic::write_atomically, audio::AudioScoresheet},
     voices::Clips,
 };
 

@@ -15,7 +15,7 @@
 //! * [`read`]: a whole score, rendered or typed on a note-taker, back into moves.
 //!
 //! Everything here is pure; the one optional helper that runs liblouis lives in
-//! [`crate::record::louis`].
+//! [`crate::store::louis`].
 
 pub mod cell;
 pub mod coding;

@@ -17,7 +17,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use super::braille::cell::Cell;
+use crate::record::braille::cell::Cell;
 
 /// The liblouis command-line translator.
 pub const PROGRAM: &str = "lou_translate";

@@ -14,11 +14,10 @@ use std::{
 use anyhow::{Context, Result, anyhow, bail};
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
-use super::{
-    atomic,
+use super::{atomic, louis};
+use crate::record::{
     braille::{self, BrailleFormat, BrailleOptions, Cell, Marks, PageSize, Profile},
     format::{self, Format},
-    louis,
     score::Score,
 };
 use crate::{config::Config, rules::pgn};
