@@ -285,13 +285,21 @@ impl Report {
             Report::Disconnected { reason } => json!({"event": "disconnected", "reason": reason}),
             // "piece" is what the board identified (null on an occupancy board); "likely" is the
             // piece the events suggest, for people setting up a tactile board.
-            Report::Touched { square, piece, identified } => json!({
+            Report::Touched {
+                square,
+                piece,
+                identified,
+            } => json!({
                 "event": "touched",
                 "square": square.to_string(),
                 "piece": if *identified { piece_letter(*piece) } else { Value::Null },
                 "likely": piece_letter(*piece),
             }),
-            Report::Lifted { square, piece, identified } => json!({
+            Report::Lifted {
+                square,
+                piece,
+                identified,
+            } => json!({
                 "event": "lifted",
                 "square": square.to_string(),
                 "piece": if *identified { piece_letter(*piece) } else { Value::Null },
@@ -676,11 +684,19 @@ impl<W: Write> BoardTest<W> {
                 }
                 Recognized::Touched { square, piece } => {
                     let identified = self.identifies_pieces();
-                    self.printer.report(&Report::Touched { square, piece, identified })?
+                    self.printer.report(&Report::Touched {
+                        square,
+                        piece,
+                        identified,
+                    })?
                 }
                 Recognized::Lifted { square, piece } => {
                     let identified = self.identifies_pieces();
-                    self.printer.report(&Report::Lifted { square, piece, identified })?
+                    self.printer.report(&Report::Lifted {
+                        square,
+                        piece,
+                        identified,
+                    })?
                 }
                 Recognized::MoveCompleted { mv, touches } => {
                     self.pending_promotion = false;

@@ -299,7 +299,12 @@ impl Arbiter {
                 self.rules(input, now, &mut out);
             }
             Input::Tick => {
-                self.rules(game::Input::Tick, now, &mut out);
+                // Time only matters to a running clock; a tick while the clocks are held or after
+                // the game is no input the Laws refuse, just nothing to do.
+                if !self.game.is_over() && self.game.clock().is_some_and(|c| c.running().is_some())
+                {
+                    self.rules(game::Input::Tick, now, &mut out);
+                }
                 let blind = self.blind_board.tick(now);
                 self.recognized(BoardId::Blind, blind, now, &mut out);
                 if let Some(r) = self.sighted_board.as_mut() {
@@ -354,7 +359,9 @@ impl Arbiter {
     /// Both boards should show the game's position and nobody moves on them.
     fn hold_both(&mut self, now: Millis, out: &mut Vec<Effect>) {
         let position = self.game.position().clone();
-        let r = self.blind_board.set_expected(position.clone(), Mode::Hold, now);
+        let r = self
+            .blind_board
+            .set_expected(position.clone(), Mode::Hold, now);
         self.recognized(BoardId::Blind, r, now, out);
         if let Some(board) = self.sighted_board.as_mut() {
             let r = board.set_expected(position, Mode::Hold, now);
@@ -482,7 +489,10 @@ impl Arbiter {
             out.push(Effect::Note("no sighted move to complete".into()));
             return;
         }
-        if !self.rules(game::Input::Move(mv), now, out) {
+        // The move is said before whatever it causes (check, mate, stalemate, the result).
+        let mut consequences = Vec::new();
+        if !self.rules(game::Input::Move(mv), now, &mut consequences) {
+            out.extend(consequences);
             return;
         }
         self.say(
@@ -490,10 +500,9 @@ impl Arbiter {
             Announcement::Move(MoveWords::new(&before, mv)),
             out,
         );
-        if self.game.is_over() {
-            self.set_modes(now, out);
-            return;
-        }
+        out.extend(consequences);
+        // He executes it on his board, even when it ended the game; until he does, his board
+        // simply still shows the position before it, which is no difference to complain about.
         let r = self
             .blind_board
             .set_expected(before, Mode::Execute(mv), now);
@@ -738,10 +747,12 @@ impl Arbiter {
                 self.sighted_candidate = None;
                 self.hold_both(now, out);
             }
-            Event::ClockStarted { side } => out.push(Effect::Note(format!("{side}'s clock started"))),
-            Event::FlagClaimRejected { by } => {
-                out.push(Effect::Note(format!("{by}'s flag claim is not valid: the opponent's flag has not fallen, or both have")))
+            Event::ClockStarted { side } => {
+                out.push(Effect::Note(format!("{side}'s clock started")))
             }
+            Event::FlagClaimRejected { by } => out.push(Effect::Note(format!(
+                "{by}'s flag claim is not valid: the opponent's flag has not fallen, or both have"
+            ))),
             Event::QuickplayClaimed { by } => out.push(Effect::Note(format!(
                 "{by} claims a draw under 10.2; the arbiter rules: accept, postpone or reject"
             ))),

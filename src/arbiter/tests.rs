@@ -450,3 +450,32 @@ fn mate_ends_the_game_with_the_result_for_both() {
     assert_eq!(a.blind_board().mode(), Mode::Hold);
     assert!(a.game().position().is_checkmate());
 }
+
+#[test]
+fn a_sighted_move_that_ends_the_game_is_said_before_the_result() {
+    let mut p = Chess::default();
+    for s in ["f3", "e5", "g4"] {
+        let m = s.parse::<San>().unwrap().to_move(&p).unwrap();
+        p.play_unchecked(m);
+    }
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), p.clone());
+    a.handle(Input::Start, 0);
+    a.handle(Input::EnterMove("Qh4#".into()), 1_000);
+    let out = a.handle(Input::ClockPress, 2_000);
+    let says: Vec<_> = said(&out).into_iter().map(|s| (s.1, s.2)).collect();
+    assert_eq!(
+        says[0],
+        (Audience::Blind, Announcement::Move(words(&p, "Qh4#")))
+    );
+    assert_eq!(
+        says.last().unwrap(),
+        &(Audience::Both, Announcement::Result(ResultWords::BlackWins))
+    );
+    // His board still shows the position before the mate: nothing to correct, nothing refused.
+    let out = run(&mut a, 30_000);
+    assert!(said(&out).is_empty(), "{out:?}");
+    assert!(
+        notes(&out).iter().all(|n| !n.contains("refused")),
+        "{out:?}"
+    );
+}

@@ -88,6 +88,7 @@ pub async fn run(
             moves: appendix_e_moves(),
             speed,
             blind_mistake_ply: Some(MISTAKE_PLY),
+            ..SimSettings::default()
         },
         echo: true,
         stop_when_played: true,

@@ -49,8 +49,10 @@ const HUB_SPEECH_BASE: u64 = 1 << 48;
 /// a deadline that does not move can never spin the hub.
 const DEADLINE_RETRY_MS: Millis = 20;
 /// While a clock runs, a tick is journaled at least this often, so that a crash loses at most
-/// this much of a player's thinking time (the clocks resume from the journal's last time).
-const HEARTBEAT_MS: Millis = 1000;
+/// this much of a player's thinking time (the clocks resume from the journal's last time). Below
+/// a second with room for a slow disk's sync: a recovered clock stands within a second of where
+/// it stood at the crash.
+const HEARTBEAT_MS: Millis = 800;
 /// Messages waiting for the hub.
 pub const HUB_QUEUE: usize = 1024;
 
@@ -216,6 +218,41 @@ fn index(board: BoardId) -> usize {
     match board {
         BoardId::Blind => 0,
         BoardId::Sighted => 1,
+    }
+}
+
+/// Whether an announcement cut off by a crash is said again after the recovery: what happened
+/// in the game (a move, an offer, a claim, a flag, the end), not notices of the moment.
+fn worth_repeating(announcement: &Announcement) -> bool {
+    use Announcement::*;
+    match announcement {
+        Move(_)
+        | Stalemate
+        | DeadPosition
+        | DrawOffered { .. }
+        | DrawAccepted
+        | DrawDeclined { .. }
+        | ClaimMade { .. }
+        | ClaimUpheld { .. }
+        | ClaimRejected { .. }
+        | FlagFell { .. }
+        | Result(_) => true,
+        Touched { .. }
+        | IllegalMove
+        | Guidance(_)
+        | MovesCompleted { .. }
+        | Times { .. }
+        | SquareContents { .. }
+        | LineContents { .. }
+        | PiecesOfKind { .. }
+        | Material { .. }
+        | ToMove { .. }
+        | BoardDisconnected { .. }
+        | BoardReconnected { .. }
+        | GameRecovered
+        | ClocksPaused
+        | ClocksResumed
+        | SpeechFallback => false,
     }
 }
 
@@ -403,10 +440,17 @@ impl Hub {
         for (ticket, query) in recovery.pending_analyses {
             self.analyse(ticket, query);
         }
-        // Announcements whose end never reached the journal are said again: the player may not
-        // have heard them, and the blind player's move counts only once its announcement ends.
+        // Announcements of the game whose end never reached the journal are said again: the
+        // player may not have heard them, and the blind player's move counts only once its
+        // announcement ends. Notices of the moment (clocks paused, a board gone, guidance, which
+        // the boards give again) are not: they are stale, and said again after every crash
+        // they would pile up in front of the next move.
         for (id, (audience, announcement)) in recovery.unfinished {
-            self.deferred.push((id, audience, announcement));
+            if worth_repeating(&announcement) {
+                self.deferred.push((id, audience, announcement));
+            } else {
+                debug!(id, ?announcement, "not repeated after the recovery");
+            }
         }
     }
 
@@ -781,6 +825,11 @@ impl Hub {
             );
         }
         self.broadcast(format!("said to {}: {text}", audience_word(audience)), None);
+        debug!(
+            id,
+            audience = audience_word(audience),
+            "announcement handed to speech"
+        );
         let request = SpeechRequest::announce(SpeechId(id), audience, announcement);
         let sent = match &self.speech {
             Some(tx) => tx.try_send(request).map_err(|e| e.to_string()),

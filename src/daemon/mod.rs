@@ -71,6 +71,12 @@ pub struct SimSettings {
     pub speed: f64,
     /// The ply of an opponent's move the blind player first executes wrongly.
     pub blind_mistake_ply: Option<usize>,
+    /// From this ply on, the blind player's first own move is preceded by touching another of
+    /// his pieces that could move (a possible claim, Art. 4.3 a).
+    pub blind_touch_ply: Option<usize>,
+    /// From this ply on, the blind player's first simple own move is made with his board's
+    /// cable pulled between the lift and the placement, and plugged back in afterwards.
+    pub blind_unplug_ply: Option<usize>,
 }
 
 impl Default for SimSettings {
@@ -79,6 +85,8 @@ impl Default for SimSettings {
             moves: demo::appendix_e_moves(),
             speed: 1.0,
             blind_mistake_ply: None,
+            blind_touch_ply: None,
+            blind_unplug_ply: None,
         }
     }
 }
@@ -338,6 +346,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
 
     // Boards.
     let mut links: [Option<mpsc::Sender<link::LinkCommand>>; 2] = [None, None];
+    let mut sim_link_dir: Option<PathBuf> = None;
     let mut sensors = [false; 2];
     let mut lever = false;
     for (board, setup) in [
@@ -368,17 +377,36 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             PortSetup::Sim => {
                 let (master, slave) = tokio_serial::SerialStream::pair()
                     .context("cannot make a pseudo-terminal pair for a simulated board")?;
-                let path = tokio_serial::SerialPort::name(&slave)
+                let mut path = tokio_serial::SerialPort::name(&slave)
                     .map(PathBuf::from)
                     .ok_or_else(|| anyhow!("the simulated board's pseudo-terminal has no name"))?;
                 info!(board = name, path = %path.display(), "simulated board");
+                let blind = board == BoardId::Blind;
+                let unplug_ply = opts.sim.blind_unplug_ply.filter(|_| blind);
+                let mut port_link = None;
+                if unplug_ply.is_some() {
+                    // A board that will be unplugged is opened through a link the simulator
+                    // re-points when it is plugged back in (a new pty has a new name).
+                    let dir = sim_link_dir.get_or_insert_with(sim_link_folder).clone();
+                    std::fs::create_dir_all(&dir).with_context(|| {
+                        format!("cannot create {} for a simulated board", dir.display())
+                    })?;
+                    let link = dir.join(name);
+                    let _ = std::fs::remove_file(&link);
+                    std::os::unix::fs::symlink(&path, &link).with_context(|| {
+                        format!("cannot link {} to {}", link.display(), path.display())
+                    })?;
+                    path = link.clone();
+                    port_link = Some(link);
+                }
                 let plan = SimPlan {
                     moves: opts.sim.moves.clone(),
                     speed: opts.sim.speed,
-                    mistake_ply: match board {
-                        BoardId::Blind => opts.sim.blind_mistake_ply,
-                        BoardId::Sighted => None,
-                    },
+                    mistake_ply: opts.sim.blind_mistake_ply.filter(|_| blind),
+                    touch_ply: opts.sim.blind_touch_ply.filter(|_| blind),
+                    unplug_ply,
+                    port_link,
+                    hub: Some(messages.clone()),
                 };
                 handles.push(tokio::spawn(simboard::play(
                     board,
@@ -483,6 +511,9 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             warn!("a task did not stop within {SHUTDOWN_GRACE:?}; leaving it");
         }
     }
+    if let Some(dir) = sim_link_dir {
+        let _ = std::fs::remove_dir_all(dir);
+    }
     Ok(RunReport {
         folder: table.folder,
         pgn,
@@ -490,6 +521,17 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         resumed,
         played_out: played_out.load(Ordering::SeqCst),
     })
+}
+
+/// A private folder for the links to simulated boards that get unplugged (one per run, also
+/// when several daemons run in one process, as in tests).
+fn sim_link_folder() -> PathBuf {
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    std::env::temp_dir().join(format!(
+        "tactus-sim-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    ))
 }
 
 /// Cancel once the simulated game has been played out: every move in the record, no board still

@@ -10,18 +10,32 @@
 //! other end of the pty as it would read a USB board.
 //!
 //! It must not touch the game or the arbiter, and never decides anything the recogniser should:
-//! it only moves pieces. One move of the game may be executed wrongly first (the demo's
-//! mis-executed move) and corrected after the player has been guided.
+//! it only moves pieces, and says what a player says aloud: the piece he promotes to on a board
+//! that cannot see it (F.3; the assistant enters it at the console, which is the way the
+//! announcement reaches the hub here too). What a test or the demo may ask of the hands:
+//! - one opponent's move executed wrongly first and corrected once the player has been guided
+//!   (the demo's mis-executed move);
+//! - one own move preceded by touching another piece that could move (Art. 4.3 a);
+//! - the board's cable pulled in the middle of one own move and plugged back in (the port goes
+//!   away and comes back under the same path, as a USB board does);
+//! - and always: a board that rests on something other than what it should show while nobody is
+//!   to move on it (a retrace, F.8) is put back once its player has been guided.
 
-use std::{collections::VecDeque, time::Duration};
+use std::{collections::VecDeque, path::PathBuf, time::Duration};
 
-use shakmaty::{Chess, Move, Position, Square};
-use tokio::{io::AsyncReadExt, sync::watch};
+use shakmaty::{Board, Chess, Move, Position, Role, Square};
+use tokio::{
+    io::AsyncReadExt,
+    sync::{mpsc, oneshot, watch},
+};
 use tokio_serial::SerialStream;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use super::hub::Progress;
+use super::{
+    console::Command,
+    hub::{HubMsg, Progress},
+};
 use crate::{
     arbiter::BoardId,
     board::{Orientation, Sensing, SensorEvent, profile::Profile, recognize::Mode},
@@ -37,6 +51,11 @@ const THINK_MS: f64 = 1000.0;
 const EXECUTE_MS: f64 = 700.0;
 /// How long he takes to correct his board after being guided, at speed 1.
 const CORRECT_MS: f64 = 1200.0;
+/// How long after placing a promoted pawn he says the new piece, at speed 1.
+const ANNOUNCE_MS: f64 = 400.0;
+/// How long the board stays unplugged, at speed 1 (never shorter than [`UNPLUGGED_MIN`]).
+const UNPLUGGED_MS: f64 = 3000.0;
+const UNPLUGGED_MIN: Duration = Duration::from_millis(300);
 /// Lowest pause between two events of a move on an occupancy board, above its bounce window (a
 /// capture's lift and placement on one square within it would be sensor chatter).
 const OCCUPANCY_STEP_MARGIN_MS: u64 = 25;
@@ -44,6 +63,13 @@ const OCCUPANCY_STEP_MARGIN_MS: u64 = 25;
 const MIN_STEP_MS: u64 = 10;
 /// A pty whose other side is closed (the link reopening it) reads as an error: wait this long.
 const PTY_RETRY: Duration = Duration::from_millis(50);
+/// The console connection number the simulated players' announcements come from (real
+/// connections are numbered from 1).
+pub const SIM_CONN: u64 = 0;
+/// A promotion piece said before the board's placement has reached the hub is said again after
+/// this long, at most [`ANNOUNCE_ATTEMPTS`] times.
+const ANNOUNCE_RETRY: Duration = Duration::from_millis(25);
+const ANNOUNCE_ATTEMPTS: usize = 80;
 
 /// What a simulated player plays.
 #[derive(Debug, Clone)]
@@ -54,6 +80,18 @@ pub struct SimPlan {
     pub speed: f64,
     /// The 1-based ply of an opponent's move this board's player executes wrongly at first.
     pub mistake_ply: Option<usize>,
+    /// From this 1-based ply on, the player's first own move is preceded by lifting and putting
+    /// back another of his pieces that could move (a possible claim under Art. 4.3 a).
+    pub touch_ply: Option<usize>,
+    /// From this 1-based ply on, the player's first own simple move (no capture, castling or
+    /// promotion) is made with the cable pulled between the lift and the placement; the board is
+    /// plugged back in afterwards. Needs `port_link`.
+    pub unplug_ply: Option<usize>,
+    /// The path the daemon's link opens for this board: a symbolic link to the pty, which the
+    /// hands remove when they pull the cable and point at a new pty when they plug it back in.
+    pub port_link: Option<PathBuf>,
+    /// The hub, to which the player's spoken promotion piece goes (as the console's `promote`).
+    pub hub: Option<mpsc::Sender<HubMsg>>,
 }
 
 fn scaled(ms: f64, speed: f64) -> Duration {
@@ -73,21 +111,115 @@ fn wrong_square(before: &Chess, m: Move) -> Option<Square> {
     near.first().copied()
 }
 
+/// Another piece of the mover that could move, away from everything `m` touches: the piece he
+/// touches first (Art. 4.3 a). Pawns and knights first.
+fn other_movable(before: &Chess, m: Move) -> Option<Square> {
+    let busy = |sq: Square| {
+        Some(sq) == m.from() || sq == m.to() || matches!(m, Move::Castle { rook, .. } if rook == sq)
+    };
+    let mut candidates: Vec<(u8, Square)> = before
+        .legal_moves()
+        .into_iter()
+        .filter_map(|o| o.from())
+        .filter(|&sq| !busy(sq))
+        .map(|sq| {
+            let rank = match before.board().role_at(sq) {
+                Some(Role::Pawn) => 0,
+                Some(Role::Knight) => 1,
+                _ => 2,
+            };
+            (rank, sq)
+        })
+        .collect();
+    candidates.sort();
+    candidates.first().map(|&(_, sq)| sq)
+}
+
+/// The hands' steps that turn `found` into `wanted`: every wrong piece taken off, then every
+/// missing one put on.
+fn restore_steps(found: &Board, wanted: &Board, delay_ms: u64) -> Vec<HandStep> {
+    let mut steps = Vec::new();
+    for sq in Square::ALL {
+        if let Some(p) = found.piece_at(sq)
+            && wanted.piece_at(sq) != Some(p)
+        {
+            steps.push(HandStep::sensor(delay_ms, SensorEvent::Lift { square: sq }));
+        }
+    }
+    for sq in Square::ALL {
+        if let Some(p) = wanted.piece_at(sq)
+            && found.piece_at(sq) != Some(p)
+        {
+            steps.push(HandStep::sensor(
+                delay_ms,
+                SensorEvent::Place {
+                    square: sq,
+                    piece: Some(p),
+                },
+            ));
+        }
+    }
+    steps
+}
+
+/// What the hands do in one step.
+#[derive(Debug, Clone)]
+enum Act {
+    /// Lift or place a piece; the board reports it while it is plugged in.
+    Sensor(SensorEvent),
+    /// Pull the cable: the port goes away, the link reads a hang-up.
+    Unplug,
+    /// Plug the cable back in: a new port under the same path.
+    Replug,
+    /// The player says the piece he promoted to.
+    Announce(Role),
+}
+
+/// One act after a delay (from the previous step).
+#[derive(Debug, Clone)]
+struct HandStep {
+    delay_ms: u64,
+    act: Act,
+}
+
+impl HandStep {
+    fn sensor(delay_ms: u64, event: SensorEvent) -> HandStep {
+        HandStep {
+            delay_ms,
+            act: Act::Sensor(event),
+        }
+    }
+}
+
+fn hand_steps(steps: Vec<Step>) -> Vec<HandStep> {
+    steps
+        .into_iter()
+        .map(|s| HandStep::sensor(s.delay_ms, s.event))
+        .collect()
+}
+
 /// What the hands are doing.
 struct Hands {
-    steps: VecDeque<Step>,
+    steps: VecDeque<HandStep>,
     next_at: Option<tokio::time::Instant>,
     /// (mode key, ply) already acted upon: each expectation gets one response.
     done: Option<(u8, usize)>,
+    /// The game's ply last seen: a smaller one is a retrace, after which moves are played again.
+    last_ply: usize,
     /// After a wrong placement: the guidance count seen then, and the correcting steps.
-    awaiting_guidance: Option<(u64, Vec<Step>)>,
+    awaiting_guidance: Option<(u64, Vec<HandStep>)>,
+    /// The board rests on something it should not show while nobody moves on it: the guidance
+    /// count seen then (the hands put it right once the player has been told).
+    restore_after: Option<u64>,
+    touched: bool,
+    unplugged: bool,
 }
 
 /// Play on the pty's `port` (the master side) until `cancel`.
 pub async fn play(
     board: BoardId,
     profile: Profile,
-    mut port: SerialStream,
+    port: SerialStream,
     plan: SimPlan,
     mut progress: watch::Receiver<Progress>,
     cancel: CancellationToken,
@@ -96,6 +228,16 @@ pub async fn play(
         BoardId::Blind => 0,
         BoardId::Sighted => 1,
     };
+    let name = match board {
+        BoardId::Blind => "tactile",
+        BoardId::Sighted => "sighted",
+    };
+    let mut port = Some(port);
+    // After a replug the hands keep a slave end of the new pty open: once every slave end of a
+    // pty has been closed its master polls as hung up, and reading it through tokio then spins
+    // on EAGAIN even after the link has opened the slave again (seen with strace: two workers
+    // busy with ~7,000 failed reads a second each).
+    let mut spare_slave: Option<SerialStream> = None;
     let start = progress.borrow().expected[i].board().clone();
     let mut sim = SimBoard::new(&profile, start, Orientation::Normal);
     let mut pacer = Pacer::new(&profile);
@@ -107,41 +249,45 @@ pub async fn play(
     style.step_ms = ((style.step_ms as f64 / plan.speed.max(0.01)) as u64).max(min_step);
     let step_delay = Duration::from_millis(style.step_ms);
     for msg in sim.power_up() {
-        if let Err(e) = pacer.send(&mut port, &msg).await {
-            debug!("simulator greeting not sent: {e}");
-        }
+        send(&mut port, &mut pacer, &msg).await;
     }
     let mut hands = Hands {
         steps: VecDeque::new(),
         next_at: None,
         done: None,
+        last_ply: 0,
         awaiting_guidance: None,
+        restore_after: None,
+        touched: false,
+        unplugged: false,
+    };
+    let ctx = Context {
+        i,
+        plan: &plan,
+        step_delay,
+        style: &style,
+        occupancy: profile.sensing == Sensing::Occupancy,
     };
     let mut buf = [0u8; 256];
     let mut warned_off_script = false;
     loop {
         if hands.steps.is_empty() {
             let p = progress.borrow_and_update().clone();
-            plan_next(
-                i,
-                &p,
-                &plan,
-                &mut hands,
-                step_delay,
-                &style,
-                &mut warned_off_script,
-            );
+            plan_next(&ctx, &p, sim.board(), &mut hands, &mut warned_off_script);
         }
         let wake = hands.next_at;
         tokio::select! {
             _ = cancel.cancelled() => return,
-            read = port.read(&mut buf) => match read {
+            read = async {
+                match port.as_mut() {
+                    Some(port) => port.read(&mut buf).await,
+                    None => std::future::pending().await,
+                }
+            } => match read {
                 Ok(0) | Err(_) => tokio::time::sleep(PTY_RETRY).await,
                 Ok(n) => {
                     for msg in sim.host_bytes(&buf[..n]) {
-                        if let Err(e) = pacer.send(&mut port, &msg).await {
-                            debug!("simulator reply not sent: {e}");
-                        }
+                        send(&mut port, &mut pacer, &msg).await;
                     }
                 }
             },
@@ -157,11 +303,43 @@ pub async fn play(
                     None => std::future::pending().await,
                 }
             } => {
-                if let Some(step) = hands.steps.pop_front()
-                    && let Some(bytes) = sim.act(&step.event)
-                    && let Err(e) = pacer.send(&mut port, &bytes).await
-                {
-                    debug!("simulator event not sent: {e}");
+                if let Some(step) = hands.steps.pop_front() {
+                    match step.act {
+                        Act::Sensor(event) => {
+                            if let Some(bytes) = sim.act(&event)
+                                && send(&mut port, &mut pacer, &bytes).await
+                            {
+                                // The instant the last byte went into the pty, for the latency
+                                // measurement (BENCHMARKS.md): microseconds of Unix time.
+                                debug!(board = name, ?event, unix_us = unix_us(), "sim wrote");
+                            }
+                        }
+                        Act::Unplug => {
+                            if let Some(link) = &plan.port_link {
+                                // The device node goes first, as when a USB board is pulled.
+                                let _ = std::fs::remove_file(link);
+                            }
+                            drop(spare_slave.take());
+                            port = None;
+                            info!(board = name, "simulated board unplugged");
+                        }
+                        Act::Replug => match replug(plan.port_link.as_deref()) {
+                            Ok((master, slave)) => {
+                                port = Some(master);
+                                drop(spare_slave.replace(slave));
+                                info!(board = name, "simulated board plugged back in");
+                                for msg in sim.power_up() {
+                                    send(&mut port, &mut pacer, &msg).await;
+                                }
+                            }
+                            Err(e) => warn!(board = name, "cannot plug the simulated board back in: {e}"),
+                        },
+                        Act::Announce(role) => {
+                            if let Some(hub) = plan.hub.clone() {
+                                tokio::spawn(announce_promotion(hub, role, cancel.clone()));
+                            }
+                        }
+                    }
                 }
                 hands.next_at = hands
                     .steps
@@ -172,22 +350,101 @@ pub async fn play(
     }
 }
 
-/// Decide what the hands do next from where the game stands.
-fn plan_next(
+/// Write one message if the board is plugged in. Returns whether it was written.
+async fn send(port: &mut Option<SerialStream>, pacer: &mut Pacer, bytes: &[u8]) -> bool {
+    let Some(port) = port.as_mut() else {
+        return false;
+    };
+    match pacer.send(port, bytes).await {
+        Ok(_) => true,
+        Err(e) => {
+            debug!("simulator message not sent: {e}");
+            false
+        }
+    }
+}
+
+fn unix_us() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros())
+        .unwrap_or(0)
+}
+
+/// A new pty pair whose slave `link` points at (replacing the old link in one rename). The link
+/// opens the slave by its path; the slave returned here is only kept open (never read).
+fn replug(link: Option<&std::path::Path>) -> anyhow::Result<(SerialStream, SerialStream)> {
+    let link = link.ok_or_else(|| anyhow::anyhow!("the board has no port link to re-point"))?;
+    let (master, slave) = SerialStream::pair()?;
+    let target = tokio_serial::SerialPort::name(&slave)
+        .ok_or_else(|| anyhow::anyhow!("the new pseudo-terminal has no name"))?;
+    let fresh = link.with_extension("new");
+    let _ = std::fs::remove_file(&fresh);
+    std::os::unix::fs::symlink(&target, &fresh)?;
+    std::fs::rename(&fresh, link)?;
+    Ok((master, slave))
+}
+
+/// The player says the piece he promoted to; the assistant enters it (`promote`). Said again a
+/// little later while the hub has not yet seen the placement that makes the promotion wait for
+/// its piece.
+async fn announce_promotion(hub: mpsc::Sender<HubMsg>, role: Role, cancel: CancellationToken) {
+    for _ in 0..ANNOUNCE_ATTEMPTS {
+        let (tx, rx) = oneshot::channel();
+        let msg = HubMsg::Console {
+            conn: SIM_CONN,
+            command: Command::Promote(role),
+            reply: tx,
+        };
+        if hub.send(msg).await.is_err() {
+            return;
+        }
+        let Ok(lines) = rx.await else { return };
+        // The arbiter's reply when no promotion waits (see `arbiter`, Input::Promote).
+        if !lines.iter().any(|l| l.contains("no promotion is waiting")) {
+            return;
+        }
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            _ = tokio::time::sleep(ANNOUNCE_RETRY) => {}
+        }
+    }
+    warn!("the simulated player's promotion piece was never taken");
+}
+
+/// What does not change during a game.
+struct Context<'a> {
     i: usize,
-    p: &Progress,
-    plan: &SimPlan,
-    hands: &mut Hands,
+    plan: &'a SimPlan,
     step_delay: Duration,
-    style: &crate::sim::script::Style,
+    style: &'a crate::sim::script::Style,
+    occupancy: bool,
+}
+
+/// Decide what the hands do next from where the game stands and what stands on the board.
+fn plan_next(
+    ctx: &Context<'_>,
+    p: &Progress,
+    physical: &Board,
+    hands: &mut Hands,
     warned: &mut bool,
 ) {
-    if !p.started || p.paused || p.over {
+    let (i, plan) = (ctx.i, ctx.plan);
+    if p.ply < hands.last_ply {
+        // Retraced (F.8): the moves from there on are played again.
+        hands.done = None;
+    }
+    hands.last_ply = p.ply;
+    // While the clocks are paused, or after the game, nobody moves; a board is still put right
+    // (after a retrace the clocks wait for the boards; after the last move each board should
+    // show the final position).
+    if !p.started || ((p.over || p.paused) && p.modes[i] != Mode::Hold) {
         return;
     }
     let expected = &p.expected[i];
-    let queue = |steps: Vec<Step>, pause: Duration, hands: &mut Hands| {
-        let mut steps: VecDeque<Step> = steps.into();
+    let delay = ctx.step_delay.as_millis() as u64;
+    let queue = |steps: Vec<HandStep>, pause: Duration, hands: &mut Hands| {
+        let mut steps: VecDeque<HandStep> = steps.into();
         if let Some(first) = steps.front_mut() {
             first.delay_ms = pause.as_millis() as u64;
         }
@@ -204,6 +461,9 @@ fn plan_next(
         info!(board = i, "guided: correcting the board");
         queue(correction, scaled(CORRECT_MS, plan.speed), hands);
         return;
+    }
+    if p.modes[i] != Mode::Hold {
+        hands.restore_after = None;
     }
     match p.modes[i] {
         Mode::Move => {
@@ -226,11 +486,64 @@ fn plan_next(
                 return;
             }
             hands.done = Some(key);
-            queue(
-                script(expected, m, style),
-                scaled(THINK_MS, plan.speed),
-                hands,
-            );
+            let ply = p.ply + 1;
+            let mut steps = hand_steps(script(expected, m, ctx.style));
+            let simple = !m.is_capture() && !m.is_castle() && !m.is_promotion();
+            if !hands.unplugged
+                && simple
+                && plan.unplug_ply.is_some_and(|u| ply >= u)
+                && plan.port_link.is_some()
+                && steps.len() == 2
+            {
+                // Lift, pull the cable, place (unseen), plug it back in.
+                hands.unplugged = true;
+                info!(
+                    board = i,
+                    ply, "the cable will be pulled in the middle of this move"
+                );
+                let unplugged = scaled(UNPLUGGED_MS, plan.speed).max(UNPLUGGED_MIN);
+                steps.insert(
+                    1,
+                    HandStep {
+                        delay_ms: delay,
+                        act: Act::Unplug,
+                    },
+                );
+                steps.push(HandStep {
+                    delay_ms: unplugged.as_millis() as u64,
+                    act: Act::Replug,
+                });
+            }
+            if !hands.touched
+                && plan.touch_ply.is_some_and(|t| ply >= t)
+                && let Some(other) = other_movable(expected, m)
+                && let Some(piece) = expected.board().piece_at(other)
+            {
+                hands.touched = true;
+                info!(board = i, ply, %other, "touching another piece first");
+                let mut first = vec![
+                    HandStep::sensor(delay, SensorEvent::Lift { square: other }),
+                    HandStep::sensor(
+                        delay,
+                        SensorEvent::Place {
+                            square: other,
+                            piece: Some(piece),
+                        },
+                    ),
+                ];
+                first.extend(steps);
+                steps = first;
+            }
+            if ctx.occupancy
+                && let Some(role) = m.promotion()
+            {
+                // The board cannot see the new piece: the player says it.
+                steps.push(HandStep {
+                    delay_ms: scaled(ANNOUNCE_MS, plan.speed).as_millis() as u64,
+                    act: Act::Announce(role),
+                });
+            }
+            queue(steps, scaled(THINK_MS, plan.speed), hands);
         }
         Mode::Execute(m) => {
             let key = (1u8, p.ply);
@@ -246,37 +559,93 @@ fn plan_next(
                 && let Some(piece) = expected.board().piece_at(from)
             {
                 info!(board = i, ply = p.ply, %wrong, "executing the move wrongly on purpose");
-                let delay = step_delay.as_millis() as u64;
                 let place = |square| SensorEvent::Place {
                     square,
                     piece: Some(piece),
                 };
                 let wrong_steps = vec![
-                    Step {
-                        delay_ms: delay,
-                        event: SensorEvent::Lift { square: from },
-                    },
-                    Step {
-                        delay_ms: delay,
-                        event: place(wrong),
-                    },
+                    HandStep::sensor(delay, SensorEvent::Lift { square: from }),
+                    HandStep::sensor(delay, place(wrong)),
                 ];
                 let correction = vec![
-                    Step {
-                        delay_ms: delay,
-                        event: SensorEvent::Lift { square: wrong },
-                    },
-                    Step {
-                        delay_ms: delay,
-                        event: place(m.to()),
-                    },
+                    HandStep::sensor(delay, SensorEvent::Lift { square: wrong }),
+                    HandStep::sensor(delay, place(m.to())),
                 ];
                 hands.awaiting_guidance = Some((p.guidance[i], correction));
                 queue(wrong_steps, pause, hands);
             } else {
-                queue(script(expected, m, style), pause, hands);
+                queue(hand_steps(script(expected, m, ctx.style)), pause, hands);
             }
         }
-        Mode::Hold => {}
+        Mode::Hold => {
+            if hands.awaiting_guidance.is_some() || physical == expected.board() {
+                hands.restore_after = None;
+                return;
+            }
+            match hands.restore_after {
+                None => hands.restore_after = Some(p.guidance[i]),
+                Some(seen) if p.guidance[i] > seen => {
+                    hands.restore_after = None;
+                    info!(board = i, ply = p.ply, "guided: putting the board back");
+                    queue(
+                        restore_steps(physical, expected.board(), delay),
+                        scaled(CORRECT_MS, plan.speed),
+                        hands,
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Position, uci::UciMove};
+
+    use super::*;
+
+    fn mv(pos: &Chess, uci: &str) -> Move {
+        uci.parse::<UciMove>().unwrap().to_move(pos).unwrap()
+    }
+
+    #[test]
+    fn the_touched_piece_could_move_and_is_not_part_of_the_move() {
+        let pos = Chess::default();
+        let m = mv(&pos, "e2e4");
+        let sq = other_movable(&pos, m).unwrap();
+        assert_ne!(sq, Square::E2);
+        assert_eq!(pos.board().role_at(sq), Some(Role::Pawn));
+        assert!(pos.legal_moves().iter().any(|o| o.from() == Some(sq)));
+    }
+
+    #[test]
+    fn restoring_takes_off_what_is_wrong_and_puts_on_what_is_missing() {
+        let before = Chess::default();
+        let mut after = before.clone();
+        after.play_unchecked(mv(&before, "e2e4"));
+        let steps = restore_steps(after.board(), before.board(), 30);
+        let events: Vec<_> = steps
+            .iter()
+            .map(|s| match &s.act {
+                Act::Sensor(e) => e.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            events,
+            vec![
+                SensorEvent::Lift { square: Square::E4 },
+                SensorEvent::Place {
+                    square: Square::E2,
+                    piece: before.board().piece_at(Square::E2)
+                },
+            ]
+        );
+        let mut board = crate::sim::script::PhysicalBoard::new(after.board().clone());
+        for e in &events {
+            board.apply(e);
+        }
+        assert_eq!(&board.board, before.board());
     }
 }
