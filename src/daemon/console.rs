@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span, warn};
 
 use super::hub::{Broadcast, HubMsg};
-use crate::{arbiter::Input, rules::game};
+use crate::{arbiter::Input, console::table::edit_distance, rules::game};
 
 /// Longest command line accepted; a longer one is refused and the rest of it skipped.
 pub const MAX_LINE: usize = 4096;
@@ -178,31 +178,6 @@ fn suggestion(word: &str) -> Option<&'static str> {
         .filter(|(name, d)| *d <= 2.max(name.len() / 3))
         .min_by_key(|(_, d)| *d)
         .map(|(name, _)| name)
-}
-
-/// Edit distance with adjacent transpositions ("stauts" is one step from "status").
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
 }
 
 /// Parse one line. Pure.
