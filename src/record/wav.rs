@@ -71,34 +71,39 @@ impl Default for Spacing {
 }
 
 /// The samples of `utterance`: its clips in order, [`Spacing::gap_ms`] of silence between two
-/// clips, [`Spacing::pause_ms`] of silence for each [`PAUSE`] (instead of the gap). `load` gives
-/// the samples of a clip stem (22050 Hz mono); its first error is returned. Pure.
+/// clips, and [`Spacing::pause_ms`] instead of the gap where one or more [`PAUSE`]s stand between
+/// them. Pauses at either end add nothing (silence before the first word only adds latency; after
+/// the last it only delays "finished", which starts a clock). `load` gives the samples of a clip
+/// stem (22050 Hz mono, any sample type); its first error is returned. Pure.
 ///
-/// The length is exactly: the sum of the clips, plus one gap per two adjacent clips, plus one
-/// pause per `PAUSE`.
-pub fn assemble<S, E>(
+/// The clip speaker and the audio scoresheet both use this, so the recording sounds exactly like
+/// the board.
+pub fn assemble<T, S, E>(
     utterance: &Utterance,
     spacing: Spacing,
     mut load: impl FnMut(&str) -> Result<S, E>,
-) -> Result<Vec<i16>, E>
+) -> Result<Vec<T>, E>
 where
-    S: AsRef<[i16]>,
+    T: Copy + Default,
+    S: AsRef<[T]>,
 {
     let gap = ms_to_samples(spacing.gap_ms);
     let pause = ms_to_samples(spacing.pause_ms);
     let mut samples = Vec::new();
-    let mut after_clip = false;
+    let mut any_clip = false;
+    let mut paused = false;
     for stem in &utterance.clips {
         if stem == PAUSE {
-            samples.resize(samples.len() + pause, 0);
-            after_clip = false;
-        } else {
-            if after_clip {
-                samples.resize(samples.len() + gap, 0);
-            }
-            samples.extend_from_slice(load(stem)?.as_ref());
-            after_clip = true;
+            paused = any_clip;
+            continue;
         }
+        if any_clip {
+            let silence = if paused { pause } else { gap };
+            samples.resize(samples.len() + silence, T::default());
+        }
+        samples.extend_from_slice(load(stem)?.as_ref());
+        any_clip = true;
+        paused = false;
     }
     Ok(samples)
 }
@@ -153,5 +158,69 @@ impl CueEntry {
         let start = ms(fields.next()?)?;
         let end = ms(fields.next()?)?;
         Some((start, end, fields.next()?.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utterance(clips: &[&str]) -> Utterance {
+        Utterance {
+            text: String::new(),
+            clips: clips.iter().map(|c| c.to_string()).collect(),
+        }
+    }
+
+    fn clip(stem: &str) -> Result<Vec<f32>, String> {
+        match stem {
+            "a" => Ok(vec![0.5; 3]),
+            "b" => Ok(vec![-0.5; 2]),
+            other => Err(format!("no clip {other}")),
+        }
+    }
+
+    // 22050 Hz: 2 ms = 44 samples, 5 ms = 110 samples.
+    const SPACING: Spacing = Spacing {
+        gap_ms: 2,
+        pause_ms: 5,
+    };
+
+    #[test]
+    fn clips_are_joined_with_gaps_and_pauses_replace_gaps() {
+        let out: Vec<f32> = assemble(&utterance(&["a", "b"]), SPACING, clip).unwrap();
+        assert_eq!(out.len(), 3 + 44 + 2);
+        assert_eq!(&out[..3], &[0.5; 3]);
+        assert_eq!(&out[3..47], &[0.0; 44]);
+        assert_eq!(&out[47..], &[-0.5; 2]);
+        let out: Vec<f32> = assemble(&utterance(&["a", PAUSE, PAUSE, "b"]), SPACING, clip).unwrap();
+        assert_eq!(
+            out.len(),
+            3 + 110 + 2,
+            "two pauses in a row are one pause, not two"
+        );
+        assert_eq!(&out[3..113], &[0.0; 110]);
+    }
+
+    #[test]
+    fn pauses_at_the_ends_add_nothing() {
+        let out: Vec<f32> = assemble(&utterance(&[PAUSE, "a", PAUSE]), SPACING, clip).unwrap();
+        assert_eq!(out, vec![0.5; 3]);
+        assert!(
+            assemble::<f32, _, _>(&utterance(&[]), SPACING, clip)
+                .unwrap()
+                .is_empty()
+        );
+        assert!(
+            assemble::<f32, _, _>(&utterance(&[PAUSE]), SPACING, clip)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn the_first_missing_clip_is_the_error() {
+        let err = assemble::<f32, _, _>(&utterance(&["a", "zz", "yy"]), SPACING, clip).unwrap_err();
+        assert_eq!(err, "no clip zz");
     }
 }

@@ -12,13 +12,16 @@ use std::{
     time::Duration,
 };
 
-use crate::announce::voice::{PAUSE, Utterance};
+use crate::{
+    announce::voice::{PAUSE, Utterance},
+    record::wav::{Spacing, assemble},
+};
 
 use super::{
     SpeakError, Speaker, SpeakerEvent, SpeakerEventKind, SpeakerEvents, Token,
     config::{ClipTarget, Route, Side},
     output::AudioEngine,
-    pcm::{self, Piece},
+    pcm,
 };
 
 /// Extra time over an utterance's length before a clip output counts as hung: a real device
@@ -95,25 +98,13 @@ impl ClipLibrary {
         gap: Duration,
         pause: Duration,
     ) -> Result<Vec<f32>, SpeakError> {
-        let clips = utterance
-            .clips
-            .iter()
-            .map(|stem| {
-                if stem == PAUSE {
-                    Ok(None)
-                } else {
-                    self.clip(stem).map(Some)
-                }
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let pieces: Vec<Piece<'_>> = clips
-            .iter()
-            .map(|c| match c {
-                Some(samples) => Piece::Clip(samples),
-                None => Piece::Pause,
-            })
-            .collect();
-        Ok(pcm::assemble(&pieces, pcm::CLIP_RATE, gap, pause))
+        // The same joining as the audio scoresheet, so the recording sounds like the board.
+        let ms = |d: Duration| u32::try_from(d.as_millis()).unwrap_or(u32::MAX);
+        let spacing = Spacing {
+            gap_ms: ms(gap),
+            pause_ms: ms(pause),
+        };
+        assemble(utterance, spacing, |stem| self.clip(stem))
     }
 }
 

@@ -1,5 +1,6 @@
-//! Sample arithmetic for the clip speaker: joining clips with gaps, linear resampling, and the
-//! energy measures the audio tests use to decide that real sound was produced.
+//! Sample arithmetic for the clip speaker: linear resampling, and the energy measures the audio
+//! tests use to decide that real sound was produced. (Clips are joined by
+//! [`crate::record::wav::assemble`], shared with the audio scoresheet.)
 //!
 //! Pure: no files, no devices, no clock. Samples are mono `f32` in [-1, 1] at a known rate;
 //! converting to a device's sample format and channel layout happens in the output callback.
@@ -21,53 +22,6 @@ pub fn duration_of(frames: usize, rate: u32) -> Duration {
         return Duration::ZERO;
     }
     Duration::from_micros((frames as u128 * 1_000_000 / u128::from(rate)) as u64)
-}
-
-/// One piece of an utterance after the clip stems were looked up.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Piece<'a> {
-    /// The samples of one clip.
-    Clip(&'a [f32]),
-    /// A deliberate pause ([`crate::announce::voice::PAUSE`]): replaces the gap at that point.
-    Pause,
-}
-
-/// Joins clips into one buffer: `gap` of silence between two consecutive clips, `pause` instead
-/// of the gap where one or more [`Piece::Pause`] stand between them. Pauses at either end are
-/// dropped (silence before the first word only adds latency; after the last only delays
-/// "finished", which starts a clock).
-pub fn assemble(pieces: &[Piece<'_>], rate: u32, gap: Duration, pause: Duration) -> Vec<f32> {
-    let gap_frames = frames_for(gap, rate);
-    let pause_frames = frames_for(pause, rate);
-    let total: usize = pieces
-        .iter()
-        .map(|p| match p {
-            Piece::Clip(s) => s.len() + gap_frames.max(pause_frames),
-            Piece::Pause => 0,
-        })
-        .sum();
-    let mut out = Vec::with_capacity(total);
-    let mut pending_silence: Option<usize> = None;
-    let mut any_clip = false;
-    for piece in pieces {
-        match piece {
-            Piece::Pause => {
-                if any_clip {
-                    pending_silence = Some(pause_frames);
-                }
-            }
-            Piece::Clip(samples) => {
-                if any_clip {
-                    let silence = pending_silence.unwrap_or(gap_frames);
-                    out.resize(out.len() + silence, 0.0);
-                }
-                out.extend_from_slice(samples);
-                any_clip = true;
-                pending_silence = None;
-            }
-        }
-    }
-    out
 }
 
 /// Linear resampling from `from` Hz to `to` Hz. Good enough for speech (the clips carry nothing
@@ -141,41 +95,6 @@ mod tests {
         assert_eq!(frames_for(MS(1000), 48_000), 48_000);
         assert_eq!(duration_of(22_050, CLIP_RATE), MS(1000));
         assert_eq!(duration_of(5, 0), Duration::ZERO);
-    }
-
-    #[test]
-    fn clips_are_joined_with_gaps_and_pauses_replace_gaps() {
-        let a = [0.5f32; 3];
-        let b = [-0.5f32; 2];
-        // rate 1000: 2 ms gap = 2 frames, 5 ms pause = 5 frames.
-        let out = assemble(&[Piece::Clip(&a), Piece::Clip(&b)], 1000, MS(2), MS(5));
-        assert_eq!(out, vec![0.5, 0.5, 0.5, 0.0, 0.0, -0.5, -0.5]);
-        let out = assemble(
-            &[Piece::Clip(&a), Piece::Pause, Piece::Pause, Piece::Clip(&b)],
-            1000,
-            MS(2),
-            MS(5),
-        );
-        assert_eq!(
-            out.len(),
-            3 + 5 + 2,
-            "two pauses in a row are one pause, not two"
-        );
-        assert_eq!(&out[3..8], &[0.0; 5]);
-    }
-
-    #[test]
-    fn pauses_at_the_ends_add_nothing() {
-        let a = [0.25f32; 4];
-        let out = assemble(
-            &[Piece::Pause, Piece::Clip(&a), Piece::Pause],
-            1000,
-            MS(2),
-            MS(5),
-        );
-        assert_eq!(out, a.to_vec());
-        assert!(assemble(&[], 1000, MS(2), MS(5)).is_empty());
-        assert!(assemble(&[Piece::Pause], 1000, MS(2), MS(5)).is_empty());
     }
 
     #[test]
