@@ -194,7 +194,7 @@ pub struct RecordSettings {
     pub braille: BrailleOptions,
     /// The voice pack and style of the audio scoresheet, with its clips (None: no WAV, the
     /// reason was reported when the clips failed to load).
-    pub audio: Option<(crate::announce::voice::VoicePack, Style, Clips)>,
+    pub audio: Option<(crate::announce::voice::VoicePack, Style, Spacing, Clips)>,
 }
 
 impl RecordSettings {
@@ -290,8 +290,8 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
     let braille = format::render(&score, Format::Braille, &settings.braille)
         .context("cannot lay out the Braille score")?;
     write_atomically(&dir.join(BRAILLE_FILE), braille.as_bytes())?;
-    if let Some((pack, style, clips)) = &settings.audio {
-        write_audio(dir, &snapshot.game, pack, *style, clips)?;
+    if let Some((pack, style, spacing, clips)) = &settings.audio {
+        write_audio(dir, &snapshot.game, pack, *style, *spacing, clips)?;
     }
     Ok(())
 }
@@ -303,6 +303,7 @@ fn write_audio(
     game: &Game,
     pack: &crate::announce::voice::VoicePack,
     style: Style,
+    spacing: Spacing,
     clips: &Clips,
 ) -> Result<()> {
     let temp = dir.join(".blind-score.tmp.wav");
@@ -319,7 +320,7 @@ fn write_audio(
             }
         );
         let utterance = pack.render(&Announcement::Move(MoveWords::new(&pos, record.mv)), style);
-        let samples = wav::assemble(&utterance, Spacing::DEFAULT, clips.loader())
+        let samples = wav::assemble(&utterance, spacing, clips.loader())
             .map_err(|e| anyhow::anyhow!("voice pack '{}': {e}", pack.name()))?;
         sheet.append(&label, &utterance.text, &samples)?;
         pos.play_unchecked(record.mv);

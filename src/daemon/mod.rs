@@ -296,8 +296,14 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     let pack = crate::voices::load_words(&opts.voices_dir, &setup.voice_pack)
         .with_context(|| format!("{origin}: key voice.pack"))?;
     let style = setup.voice_style;
+    // The recording joins words with the same silences as the speakers, so it sounds the same.
+    let ms = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+    let spacing = crate::record::wav::Spacing {
+        gap_ms: ms(config.voice.gap_ms),
+        pause_ms: ms(config.voice.pause_ms),
+    };
     let audio = match crate::voices::load(&opts.voices_dir, &setup.voice_pack) {
-        Ok((pack, clips)) => Some((pack, style, clips)),
+        Ok((pack, clips)) => Some((pack, style, spacing, clips)),
         Err(e) => {
             warn!("no audio scoresheet: {e}");
             None
