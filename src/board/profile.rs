@@ -468,35 +468,6 @@ mod tests {
     }
 
     #[test]
-    fn every_shipped_file_parses_and_is_named_after_its_file() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/boards");
-        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
-            .expect("boards/ exists")
-            .map(|e| {
-                e.expect("readable entry")
-                    .file_name()
-                    .into_string()
-                    .expect("UTF-8 name")
-            })
-            .filter(|n| n.ends_with(PROFILE_EXTENSION))
-            .collect();
-        on_disk.sort();
-        let mut embedded: Vec<String> = BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
-        embedded.sort();
-        assert_eq!(
-            on_disk, embedded,
-            "every boards/*.toml must be listed in BUILTIN"
-        );
-        for name in &on_disk {
-            let text = std::fs::read_to_string(format!("{dir}/{name}")).expect("readable");
-            let profile = Profile::parse(&text, name).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(format!("{}{PROFILE_EXTENSION}", profile.name), *name);
-        }
-        let set = ProfileSet::builtin();
-        assert_eq!(set.names().collect::<Vec<_>>(), ["dgt", "pegged-line"]);
-    }
-
-    #[test]
     fn shipped_profiles_say_what_the_boards_are() {
         let set = ProfileSet::builtin();
         let dgt = set.get("dgt").unwrap();
