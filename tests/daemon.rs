@@ -15,11 +15,17 @@ use std::{
     io::{BufRead, BufReader, Write},
     os::unix::{fs::PermissionsExt, net::UnixStream},
     path::{Path, PathBuf},
-    process::{Child, Command, ExitStatus, Stdio},
+    process::Command,
     thread,
     time::{Duration, Instant},
 };
 
+mod daemon_common;
+
+use daemon_common::{
+    Guard, TACTUS, ask, ask_when_up, clocks_of, fast_profile, game_folder, ply_of, show, spawn,
+    temp_dir,
+};
 use shakmaty::{Chess, Color, Piece, Position, Role, Square};
 use tactus::{
     announce::{Announcement, Guidance, MoveWords, voice::Style, voice::VoicePack},
@@ -27,92 +33,8 @@ use tactus::{
     rules::{notation::san, pgn::read_pgn},
 };
 
-const TACTUS: &str = env!("CARGO_BIN_EXE_tactus");
 /// Each run must end well within this; a hang fails the test with the output so far.
 const RUN_LIMIT: Duration = Duration::from_secs(60);
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactus-daemon-{}-{tag}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A child killed (by its own handle) when the test ends, passing or not.
-struct Guard(Option<Child>);
-
-impl Guard {
-    fn child(&mut self) -> &mut Child {
-        self.0.as_mut().unwrap()
-    }
-    fn wait_limit(&mut self, limit: Duration) -> ExitStatus {
-        let t = Instant::now();
-        loop {
-            if let Some(status) = self.child().try_wait().unwrap() {
-                return status;
-            }
-            assert!(t.elapsed() < limit, "tactus did not end within {limit:?}");
-            thread::sleep(Duration::from_millis(50));
-        }
-    }
-    fn sigkill(&mut self) {
-        let child = self.child();
-        child.kill().unwrap();
-        child.wait().unwrap();
-    }
-    fn signal(&mut self, sig: &str) {
-        let pid = self.child().id().to_string();
-        let ok = Command::new("kill")
-            .args([sig, &pid])
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "kill {sig} {pid}");
-    }
-}
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.0.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-fn spawn(args: &[&str], dir: &Path, log: &str) -> Guard {
-    let out = fs::File::create(dir.join(format!("{log}.out"))).unwrap();
-    let err = fs::File::create(dir.join(format!("{log}.err"))).unwrap();
-    Guard(Some(
-        Command::new(TACTUS)
-            .args(args)
-            .current_dir(dir)
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
-            .spawn()
-            .expect("tactus starts"),
-    ))
-}
-
-fn show(dir: &Path, log: &str) -> String {
-    let out = fs::read_to_string(dir.join(format!("{log}.out"))).unwrap_or_default();
-    let err = fs::read_to_string(dir.join(format!("{log}.err"))).unwrap_or_default();
-    let err: Vec<&str> = err.lines().filter(|l| !l.starts_with("ALSA lib")).collect();
-    format!("--- stdout\n{out}\n--- stderr\n{}", err.join("\n"))
-}
-
-/// The only game folder under `dir`.
-fn game_folder(dir: &Path) -> PathBuf {
-    let folders: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    assert_eq!(folders.len(), 1, "{folders:?}");
-    folders[0].clone()
-}
 
 fn appendix_e_sans() -> Vec<String> {
     let mut pos = Chess::default();
@@ -148,6 +70,7 @@ fn the_demo_plays_appendix_e_with_every_file_and_exits_0() {
         &["demo", "--speed", "50", "--dir", out_dir.to_str().unwrap()],
         &dir,
         "demo",
+        &[],
     );
     let status = guard.wait_limit(RUN_LIMIT);
     assert!(
@@ -221,24 +144,6 @@ fn the_demo_plays_appendix_e_with_every_file_and_exits_0() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A faster copy of a built-in profile (the recognition rules are the same; the board answers
-/// and settles sooner), written into `dir`.
-fn fast_profile(dir: &Path, file: &str, edits: &[(&str, &str)]) -> String {
-    let mut text = fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("boards")
-            .join(file),
-    )
-    .unwrap();
-    for (from, to) in edits {
-        assert!(text.contains(from), "{file} has no {from}");
-        text = text.replace(from, to);
-    }
-    let name = format!("fast-{file}");
-    fs::write(dir.join(&name), text).unwrap();
-    name
-}
-
 fn run_config(dir: &Path) -> PathBuf {
     let dgt = fast_profile(
         dir,
@@ -270,83 +175,6 @@ fn run_config(dir: &Path) -> PathBuf {
     path
 }
 
-/// Send one command; the reply lines up to `ok` or `error: ...` (event lines `# ...` skipped).
-fn ask(socket: &Path, command: &str) -> std::io::Result<Vec<String>> {
-    let mut stream = UnixStream::connect(socket)?;
-    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
-    stream.write_all(format!("{command}\n").as_bytes())?;
-    let mut reader = BufReader::new(stream);
-    let mut lines = Vec::new();
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Err(std::io::Error::other(format!(
-                "connection closed after {lines:?}"
-            )));
-        }
-        let line = line.trim_end().to_string();
-        if line.starts_with('#') {
-            continue;
-        }
-        let end = line == "ok" || line.starts_with("error:");
-        lines.push(line);
-        if end {
-            return Ok(lines);
-        }
-    }
-}
-
-/// Ask until the daemon answers (it may still be starting).
-fn ask_when_up(
-    socket: &Path,
-    command: &str,
-    guard: &mut Guard,
-    dir: &Path,
-    log: &str,
-) -> Vec<String> {
-    let t = Instant::now();
-    loop {
-        if let Ok(lines) = ask(socket, command) {
-            return lines;
-        }
-        if let Some(status) = guard.child().try_wait().unwrap() {
-            panic!(
-                "tactus ended ({status}) before answering\n{}",
-                show(dir, log)
-            );
-        }
-        assert!(
-            t.elapsed() < RUN_LIMIT,
-            "no console answer\n{}",
-            show(dir, log)
-        );
-        thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn ply_of(status: &[String]) -> usize {
-    status
-        .iter()
-        .find_map(|l| l.strip_prefix("ply "))
-        .and_then(|rest| rest.split(',').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no ply in {status:?}"))
-}
-
-/// Both clocks in seconds from a status reply.
-fn clocks_of(status: &[String]) -> (i64, i64) {
-    let line = status
-        .iter()
-        .find(|l| l.starts_with("clocks white"))
-        .unwrap_or_else(|| panic!("no clocks in {status:?}"));
-    let secs = |t: &str| -> i64 {
-        let parts: Vec<i64> = t.split(':').map(|p| p.parse().unwrap()).collect();
-        parts[0] * 3600 + parts[1] * 60 + parts[2]
-    };
-    let words: Vec<&str> = line.split_whitespace().collect();
-    (secs(words[2]), secs(words[4]))
-}
-
 /// Poll `status` until the game has `ply` half-moves.
 fn wait_for_ply(
     socket: &Path,
@@ -357,7 +185,7 @@ fn wait_for_ply(
 ) -> Vec<String> {
     let t = Instant::now();
     loop {
-        let status = ask_when_up(socket, "status", guard, dir, log);
+        let status = ask_when_up(socket, "status", guard, dir, log, RUN_LIMIT);
         if ply_of(&status) >= ply {
             return status;
         }
@@ -386,6 +214,7 @@ fn a_game_killed_at_several_points_is_resumed_and_finished() {
         &["run", "--config", config, "--new", "--sim-speed", speed],
         &dir,
         &log,
+        &[],
     );
     let mut folder: Option<PathBuf> = None;
     for (n, &(ply, delay)) in kills.iter().enumerate() {
@@ -411,8 +240,8 @@ fn a_game_killed_at_several_points_is_resumed_and_finished() {
         } else {
             vec!["run", "--config", config, "--sim-speed", speed]
         };
-        guard = spawn(&args, &dir, &log);
-        let status = ask_when_up(&socket, "status", &mut guard, &dir, &log);
+        guard = spawn(&args, &dir, &log, &[]);
+        let status = ask_when_up(&socket, "status", &mut guard, &dir, &log, RUN_LIMIT);
         assert!(
             ply_of(&status) + 1 >= ply,
             "{status:?} after a kill at ply {ply}"
@@ -428,7 +257,7 @@ fn a_game_killed_at_several_points_is_resumed_and_finished() {
                 "clocks before the kill {before:?}, after the recovery {after:?}"
             );
         }
-        let reply = ask_when_up(&socket, "resume", &mut guard, &dir, &log);
+        let reply = ask_when_up(&socket, "resume", &mut guard, &dir, &log, RUN_LIMIT);
         assert_eq!(reply.last().map(String::as_str), Some("ok"), "{reply:?}");
         let out = fs::read_to_string(dir.join(format!("{log}.out"))).unwrap_or_default();
         assert!(out.contains("(resumed)"), "{out}");
@@ -485,8 +314,9 @@ fn the_console_answers_over_a_private_socket() {
         ],
         &dir,
         "run",
+        &[],
     );
-    let status = ask_when_up(&socket, "status", &mut guard, &dir, "run");
+    let status = ask_when_up(&socket, "status", &mut guard, &dir, "run", RUN_LIMIT);
     assert!(
         status.iter().any(|l| l.starts_with("position ")),
         "{status:?}"
