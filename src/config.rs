@@ -239,6 +239,14 @@ pub struct ConsoleSection {
     /// The Unix socket path (created with mode 0600).
     #[serde(default = "default_socket")]
     pub socket: PathBuf,
+    /// A group (name or number) that may use the socket too (mode 0660): the assistant's
+    /// account, say. None: only the daemon's user.
+    #[serde(default)]
+    pub group: Option<String>,
+    /// The arbiter's token file: read if it exists (the arbiter's own token for the whole
+    /// event), else written there at start (mode 0600). None: `arbiter.token` in the game folder.
+    #[serde(default)]
+    pub token_file: Option<PathBuf>,
 }
 
 fn default_socket() -> PathBuf {
@@ -249,6 +257,8 @@ impl Default for ConsoleSection {
     fn default() -> Self {
         ConsoleSection {
             socket: default_socket(),
+            group: None,
+            token_file: None,
         }
     }
 }
@@ -364,6 +374,11 @@ impl Config {
     /// The output folder.
     pub fn record_dir(&self) -> PathBuf {
         self.resolve(&self.record.dir)
+    }
+
+    /// The arbiter's token file, if one is configured (relative to the configuration file).
+    pub fn token_file(&self) -> Option<PathBuf> {
+        self.console.token_file.as_ref().map(|p| self.resolve(p))
     }
 
     /// The console socket path.

@@ -236,6 +236,14 @@ pub enum Announcement {
     GameRecovered,
     ClocksPaused,
     ClocksResumed,
+    /// Adjournment: `by` sealed his move (never said: it stays in the envelope).
+    Adjourned {
+        by: Color,
+    },
+    /// Resumption: the envelope is opened; the sealed move is said next.
+    EnvelopeOpened,
+    /// Resumption: the sealed move is ambiguous, unreadable or illegal (the result follows).
+    SealedMoveInvalid,
     /// The speech engine failed; announcements continue with the recorded clips.
     SpeechFallback,
 }

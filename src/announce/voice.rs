@@ -322,6 +322,9 @@ const TEMPLATES: &[TemplateSpec] = &[
     t("game_recovered", &[]),
     t("clocks_paused", &[]),
     t("clocks_resumed", &[]),
+    t("adjourned", &["side"]),
+    t("envelope_opened", &[]),
+    t("sealed_move_invalid", &[]),
     t("speech_fallback", &[]),
 ];
 
@@ -1204,6 +1207,9 @@ impl VoicePack {
             A::GameRecovered => self.fill("game_recovered", &[]),
             A::ClocksPaused => self.fill("clocks_paused", &[]),
             A::ClocksResumed => self.fill("clocks_resumed", &[]),
+            A::Adjourned { by } => self.fill("adjourned", &[("side", self.side(*by))]),
+            A::EnvelopeOpened => self.fill("envelope_opened", &[]),
+            A::SealedMoveInvalid => self.fill("sealed_move_invalid", &[]),
             A::SpeechFallback => self.fill("speech_fallback", &[]),
         }
     }

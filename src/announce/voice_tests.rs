@@ -1194,6 +1194,10 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::ClocksPaused,
         Announcement::ClocksResumed,
         Announcement::SpeechFallback,
+        Announcement::Adjourned { by: Color::White },
+        Announcement::Adjourned { by: Color::Black },
+        Announcement::EnvelopeOpened,
+        Announcement::SealedMoveInvalid,
     ]);
     all
 }
@@ -1251,7 +1255,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 27;
+const VARIANTS: usize = 30;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1285,6 +1289,9 @@ fn variant(a: &Announcement) -> usize {
         A::ClocksPaused => 24,
         A::ClocksResumed => 25,
         A::SpeechFallback => 26,
+        A::Adjourned { .. } => 27,
+        A::EnvelopeOpened => 28,
+        A::SealedMoveInvalid => 29,
     }
 }
 

@@ -97,6 +97,11 @@ pub enum Input {
     },
     /// The arbiter accepts the clock times proposed after a retrace.
     ConfirmClocks,
+    /// 4.2, "j'adoube": `by` adjusts the piece on `square`; his next touch of it is no touch.
+    Adjust {
+        by: Color,
+        square: Square,
+    },
     /// Anything else the Laws take: offers, claims, resignation, pauses, clock settings, verdicts.
     Rules(game::Input),
     /// Time passes.
@@ -128,6 +133,8 @@ pub enum Effect {
     },
     /// A line for the console and the transcript (possible claims, notices, replies).
     Note(String),
+    /// The input was refused and changed nothing; the text says why (the console's `error:`).
+    Refused(String),
     /// The record changed: write the game's files.
     RecordChanged,
     GameOver(GameEnd),
@@ -162,6 +169,8 @@ pub struct Arbiter {
     proposed_clocks: Option<shakmaty::ByColor<i64>>,
     differing: [Option<Differing>; 2],
     started: bool,
+    /// A piece being adjusted (4.2): its player's touches of that square do not count.
+    adjusting: Option<(Color, Square)>,
 }
 
 impl Arbiter {
@@ -182,6 +191,7 @@ impl Arbiter {
             proposed_clocks: None,
             differing: [None, None],
             started: false,
+            adjusting: None,
         }
     }
 
@@ -263,13 +273,13 @@ impl Arbiter {
             Input::SpeechFinished { id } => self.speech_finished(id, now, &mut out),
             Input::ClockPress => match self.sighted_candidate.take() {
                 Some(m) => self.complete_sighted(m, now, &mut out),
-                None => out.push(Effect::Note(
+                None => out.push(Effect::Refused(
                     "clock pressed, but no completed move stands on the sighted board".into(),
                 )),
             },
             Input::EnterMove(text) => {
                 if self.game.to_move() == self.cfg.blind || self.game.is_over() {
-                    out.push(Effect::Note(format!(
+                    out.push(Effect::Refused(format!(
                         "'{text}' not entered: it is not the sighted player's move"
                     )));
                 } else {
@@ -281,20 +291,43 @@ impl Arbiter {
                             )));
                             self.sighted_candidate = Some(m);
                         }
-                        Err(e) => out.push(Effect::Note(format!("'{text}' not entered: {e}"))),
+                        Err(e) => out.push(Effect::Refused(format!("'{text}' not entered: {e}"))),
                     }
                 }
             }
             Input::Promote(role) => {
                 let recognized = self.blind_board.promotion(role, now);
                 if recognized.is_empty() {
-                    out.push(Effect::Note("no promotion is waiting for its piece".into()));
+                    out.push(Effect::Refused(
+                        "no promotion is waiting for its piece".into(),
+                    ));
                 }
                 self.recognized(BoardId::Blind, recognized, now, &mut out);
             }
             Input::Correct(text) => self.correct(&text, now, &mut out),
             Input::Scoresheet { side, sans } => self.scoresheet(side, &sans, now, &mut out),
             Input::ConfirmClocks => self.confirm_clocks(now, &mut out),
+            Input::Adjust { by, square } => {
+                self.adjusting = Some((by, square));
+                out.push(Effect::Note(format!(
+                    "{by} adjusts {} (j'adoube, 4.2): not a touch",
+                    describe(square, self.game.position().board().piece_at(square))
+                )));
+            }
+            Input::Rules(game::Input::Seal { by, text }) => {
+                if self.pending_blind.is_some() || self.sighted_candidate.is_some() {
+                    // A move already made on a board is the sealed move (the adjournment
+                    // articles); let it count or correct it first.
+                    out.push(Effect::Refused(
+                        "not sealed: a move stands on a board and waits to count; let it count \
+                         (press the clock, finish the announcement) or correct it first"
+                            .into(),
+                    ));
+                } else {
+                    self.rules(game::Input::Seal { by, text }, now, &mut out);
+                }
+            }
+            Input::Rules(game::Input::OpenEnvelope) => self.open_envelope(now, &mut out),
             Input::Rules(input) => {
                 self.rules(input, now, &mut out);
             }
@@ -319,7 +352,7 @@ impl Arbiter {
 
     fn start(&mut self, now: Millis, out: &mut Vec<Effect>) {
         if self.started {
-            out.push(Effect::Note("the game has already started".into()));
+            out.push(Effect::Refused("the game has already started".into()));
             return;
         }
         self.started = true;
@@ -339,13 +372,23 @@ impl Arbiter {
 
     /// Each board waits for its player's own move, or holds the position.
     fn set_modes(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        self.set_modes_of([true, true], now, out);
+    }
+
+    /// [`Arbiter::set_modes`] for the boards marked (tactile, sighted).
+    fn set_modes_of(&mut self, boards: [bool; 2], now: Millis, out: &mut Vec<Effect>) {
         let position = self.game.position().clone();
-        let over = self.game.is_over();
+        // An adjourned game stands still on both boards until the envelope is opened.
+        let over = self.game.is_over() || self.game.adjournment().is_some();
         let blind_moves = !over && position.turn() == self.cfg.blind;
         let mode = if blind_moves { Mode::Move } else { Mode::Hold };
-        let r = self.blind_board.set_expected(position.clone(), mode, now);
-        self.recognized(BoardId::Blind, r, now, out);
-        if let Some(board) = self.sighted_board.as_mut() {
+        if boards[0] {
+            let r = self.blind_board.set_expected(position.clone(), mode, now);
+            self.recognized(BoardId::Blind, r, now, out);
+        }
+        if boards[1]
+            && let Some(board) = self.sighted_board.as_mut()
+        {
             let mode = if !over && !blind_moves {
                 Mode::Move
             } else {
@@ -378,6 +421,14 @@ impl Arbiter {
     ) {
         for r in recognized {
             match r {
+                Recognized::Touched { square, piece } if self.adjusting(board, square) => {
+                    // 4.2: announced as an adjustment, so it is no touch (and rejects no offer).
+                    out.push(Effect::Note(format!(
+                        "{} player adjusted {}",
+                        board_player(board),
+                        describe(square, piece)
+                    )));
+                }
                 Recognized::Touched { square, piece } => {
                     out.push(Effect::Touch {
                         board,
@@ -421,7 +472,21 @@ impl Arbiter {
                 Recognized::Executed => {
                     self.differing[index(board)] = None;
                     // The other player's move now stands on this board: its player is to move.
-                    self.set_modes(now, out);
+                    // A board that still has to make the move (both do after a sealed move)
+                    // keeps waiting for it.
+                    let other = match board {
+                        BoardId::Blind => self.sighted_board.as_ref().map(Recognizer::mode),
+                        BoardId::Sighted => Some(self.blind_board.mode()),
+                    };
+                    let other_executes = matches!(other, Some(Mode::Execute(_)));
+                    self.set_modes_of(
+                        [
+                            board == BoardId::Blind || !other_executes,
+                            board == BoardId::Sighted || !other_executes,
+                        ],
+                        now,
+                        out,
+                    );
                 }
                 Recognized::Differs(diff) => self.differs(board, diff, now, out),
                 Recognized::Matches => {
@@ -462,7 +527,14 @@ impl Arbiter {
             return;
         }
         self.differing[index(board)] = None;
-        self.report_touch_claims(board, &before, mv, touches, out);
+        // A piece adjusted with j'adoube was not touched (4.2).
+        let touches: Vec<Square> = touches
+            .iter()
+            .copied()
+            .filter(|&sq| !self.adjusting(board, sq))
+            .collect();
+        self.adjusting = None;
+        self.report_touch_claims(board, &before, mv, &touches, out);
         match board {
             BoardId::Blind => {
                 // F.3: executed on the tactile board; it counts once announced. His clock runs
@@ -541,7 +613,7 @@ impl Arbiter {
     /// F.6: a move announced wrongly may be corrected until the opponent's clock has started.
     fn correct(&mut self, text: &str, now: Millis, out: &mut Vec<Effect>) {
         if self.pending_blind.is_none() && self.sighted_candidate.is_none() {
-            out.push(Effect::Note(
+            out.push(Effect::Refused(
                 "too late to correct: the opponent's clock has started (F.6)".into(),
             ));
             return;
@@ -550,7 +622,7 @@ impl Arbiter {
         let corrected = match notation::match_move(&position, text) {
             Ok(m) => m,
             Err(e) => {
-                out.push(Effect::Note(format!(
+                out.push(Effect::Refused(format!(
                     "'{text}' cannot be the corrected move: {e}"
                 )));
                 return;
@@ -627,7 +699,7 @@ impl Arbiter {
 
     fn confirm_clocks(&mut self, now: Millis, out: &mut Vec<Effect>) {
         let Some(proposed) = self.proposed_clocks.take() else {
-            out.push(Effect::Note(
+            out.push(Effect::Refused(
                 "no clock times are waiting for confirmation".into(),
             ));
             return;
@@ -658,7 +730,7 @@ impl Arbiter {
                 true
             }
             Err(e) => {
-                out.push(Effect::Note(format!("refused: {e}")));
+                out.push(Effect::Refused(e.to_string()));
                 false
             }
         }
@@ -675,6 +747,8 @@ impl Arbiter {
         };
         match event {
             Event::MovePlayed { .. } | Event::Retracted { .. } | Event::PositionSet { .. } => {
+                // An adjustment announced before a move is over with it.
+                self.adjusting = None;
                 out.push(Effect::RecordChanged)
             }
             Event::DrawOffered { by } => {
@@ -764,6 +838,31 @@ impl Arbiter {
                 "10.2 claim rejected; {} s added to the opponent",
                 bonus_ms / 1000
             ))),
+            Event::Adjourned { by, move_number } => {
+                self.pending_blind = None;
+                self.sighted_candidate = None;
+                self.say(Audience::Both, Announcement::Adjourned { by }, out);
+                out.push(Effect::Note(format!(
+                    "game adjourned: {by} sealed move {move_number}; the clocks stand until the envelope is opened"
+                )));
+                out.push(Effect::RecordChanged);
+                self.hold_both(now, out);
+            }
+            Event::ResumptionSet => {
+                if let Some(text) = self.game.adjournment().and_then(|a| a.resumption.clone()) {
+                    out.push(Effect::Note(format!("resumption: {text}")));
+                }
+                out.push(Effect::RecordChanged);
+            }
+            Event::EnvelopeOpened { by } => out.push(Effect::Note(format!(
+                "envelope opened: {by}'s sealed move is made"
+            ))),
+            Event::SealedMoveInvalid { by, text, reason } => {
+                self.say(Audience::Both, Announcement::SealedMoveInvalid, out);
+                out.push(Effect::Note(format!(
+                    "{by}'s sealed move '{text}' is not valid ({reason}): {by} loses unless the opponent cannot mate"
+                )));
+            }
             Event::ClockSet { side, remaining_ms } => out.push(Effect::Note(format!(
                 "{side}'s clock set to {}",
                 crate::rules::pgn::format_clk(remaining_ms)
@@ -891,6 +990,47 @@ impl Arbiter {
         id
     }
 
+    /// Whether `square` on `board` is the piece its player announced he adjusts.
+    fn adjusting(&self, board: BoardId, square: Square) -> bool {
+        self.adjusting == Some((self.player(board), square))
+    }
+
+    /// Resumption: the envelope is opened. The sealed move is said to both players and made on
+    /// both boards (the position before it was set up on them); an invalid one loses.
+    fn open_envelope(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let before = self.game.position().clone();
+        let ply = self.game.ply();
+        let mut consequences = Vec::new();
+        if !self.rules(game::Input::OpenEnvelope, now, &mut consequences) {
+            out.extend(consequences);
+            return;
+        }
+        self.say(Audience::Both, Announcement::EnvelopeOpened, out);
+        let played = (self.game.ply() > ply).then(|| self.game.moves()[ply].mv);
+        let Some(mv) = played else {
+            // Invalid: the announcement and the result are in the consequences.
+            out.extend(consequences);
+            self.set_modes(now, out);
+            return;
+        };
+        self.say(
+            Audience::Both,
+            Announcement::Move(MoveWords::new(&before, mv)),
+            out,
+        );
+        out.extend(consequences);
+        // Neither board shows the sealed move yet: each player's board waits for it (the blind
+        // player makes it himself, whoever sealed it).
+        let r = self
+            .blind_board
+            .set_expected(before.clone(), Mode::Execute(mv), now);
+        self.recognized(BoardId::Blind, r, now, out);
+        if let Some(board) = self.sighted_board.as_mut() {
+            let r = board.set_expected(before, Mode::Execute(mv), now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+    }
+
     fn player(&self, board: BoardId) -> Color {
         match board {
             BoardId::Blind => self.cfg.blind,
@@ -958,6 +1098,13 @@ fn index(board: BoardId) -> usize {
     match board {
         BoardId::Blind => 0,
         BoardId::Sighted => 1,
+    }
+}
+
+fn board_player(board: BoardId) -> &'static str {
+    match board {
+        BoardId::Blind => "blind",
+        BoardId::Sighted => "sighted",
     }
 }
 

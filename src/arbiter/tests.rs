@@ -88,7 +88,7 @@ fn notes(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| {
-            if let Effect::Note(n) = e {
+            if let Effect::Note(n) | Effect::Refused(n) = e {
                 Some(n.clone())
             } else {
                 None

@@ -347,6 +347,11 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::GameRecovered => "the game was recovered after a restart".into(),
         A::ClocksPaused => "the clocks are stopped".into(),
         A::ClocksResumed => "the clocks run again".into(),
+        A::Adjourned { by } => {
+            format!("{} sealed his move; the game is adjourned", color_name(*by))
+        }
+        A::EnvelopeOpened => "the envelope is opened; the sealed move follows".into(),
+        A::SealedMoveInvalid => "the sealed move is ambiguous or illegal".into(),
         A::SpeechFallback => "the speech engine failed; recorded clips take over".into(),
     }
 }

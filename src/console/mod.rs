@@ -233,6 +233,13 @@ pub enum Action {
     /// is only judged at resumption (and loses).
     Seal(String),
     // The arbiter's.
+    /// The date, time and venue of resumption, for the envelope.
+    Resumption(String),
+    /// Resumption: open the envelope; `absent`: the replier is not here, his clock starts and
+    /// the envelope stays closed.
+    Open {
+        absent: bool,
+    },
     Pause,
     Resume,
     SetClock {
@@ -388,9 +395,8 @@ impl Session {
 /// The arbiter's input a command is, read in the game's position where it names a move.
 ///
 /// `Ok(None)` for commands that are not inputs to the game: requests (answered by [`answer()`]),
-/// `help`, `status`, `quit`, role changes, and the two the arbiter has no input for yet
-/// (`adjust`, which the daemon notes in the transcript, and `seal`, which the daemon's
-/// adjournment handles). `Err` when the intended move of a claim is not one legal move.
+/// `help`, `status`, `quit` and role changes. `Err` when the intended move of a claim is not one
+/// legal move.
 pub fn to_input(
     command: &Command,
     game: &Game,
@@ -433,7 +439,18 @@ pub fn to_input(
             by: c(by),
             square: *square,
         }),
-        Action::Adjust { .. } | Action::Seal(_) => Ok(None),
+        Action::Adjust { by, square } => Ok(Some(Input::Adjust {
+            by: c(by),
+            square: *square,
+        })),
+        // The player having the move seals it.
+        Action::Seal(text) => rules(game::Input::Seal {
+            by: game.to_move(),
+            text: text.clone(),
+        }),
+        Action::Resumption(text) => rules(game::Input::SetResumption { text: text.clone() }),
+        Action::Open { absent: false } => rules(game::Input::OpenEnvelope),
+        Action::Open { absent: true } => rules(game::Input::StartReplierClock),
         Action::Pause => rules(game::Input::Pause),
         Action::Resume => rules(game::Input::Resume),
         Action::SetClock { side, remaining_ms } => rules(game::Input::SetClock {

@@ -225,6 +225,23 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
                 square: a.square()?,
             })
         }
+        "resumption" => {
+            let rest = a.rest();
+            if rest.len() < 2 {
+                return a.usage("the date and the time of resumption are needed".into());
+            }
+            Game(A::Resumption(rest.join(" ")))
+        }
+        "open" => match a.next() {
+            None => Game(A::Open { absent: false }),
+            Some(w) if w.eq_ignore_ascii_case("absent") => Game(A::Open { absent: true }),
+            Some(w) => {
+                return a.usage(format!(
+                    "'{}' is not how the replier is: nothing (he is here) or absent",
+                    quote(w)
+                ));
+            }
+        },
         "pause" => Game(A::Pause),
         "resume" => Game(A::Resume),
         "set-clock" => {

@@ -303,6 +303,23 @@ pub const COMMANDS: &[Spec] = &[
     ),
     // The arbiter.
     spec(
+        "resumption",
+        "rz",
+        Arbiter,
+        "DATE TIME [VENUE...]",
+        "adjournment: the date, time and venue of resumption, written on the envelope",
+        "resumption 2026-12-01 10:00 Hall B",
+    ),
+    spec(
+        "open",
+        "op",
+        Arbiter,
+        "[absent]",
+        "resumption: open the envelope and make the sealed move (absent: the replier is not \
+         here; start his clock, keep the envelope closed until he comes)",
+        "open",
+    ),
+    spec(
         "pause",
         "pa",
         Arbiter,

@@ -756,8 +756,37 @@ fn commands_become_the_arbiters_inputs() {
             square: Square::G1
         })
     );
-    assert_eq!(input("adjust e2", &g, blind), None);
-    assert_eq!(input("seal e4", &g, blind), None);
+    // j'adoube is the blind player's unless said otherwise.
+    assert_eq!(
+        input("adjust e2", &g, blind),
+        Some(Input::Adjust {
+            by: Color::Black,
+            square: Square::E2
+        })
+    );
+    assert_eq!(
+        input("adjust sighted e2", &g, blind),
+        Some(Input::Adjust {
+            by: Color::White,
+            square: Square::E2
+        })
+    );
+    // The player having the move seals, whoever types it; the text is read only at resumption.
+    assert_eq!(
+        input("seal Nf3", &g, blind),
+        rules(G::Seal {
+            by: Color::White,
+            text: "Nf3".into()
+        })
+    );
+    assert_eq!(
+        input("resumption 2026-12-01 10:00 Hall B", &g, blind),
+        rules(G::SetResumption {
+            text: "2026-12-01 10:00 Hall B".into()
+        })
+    );
+    assert_eq!(input("open", &g, blind), rules(G::OpenEnvelope));
+    assert_eq!(input("open absent", &g, blind), rules(G::StartReplierClock));
     assert_eq!(input("pause", &g, blind), rules(G::Pause));
     assert_eq!(input("resume", &g, blind), rules(G::Resume));
     assert_eq!(

@@ -29,6 +29,7 @@ use crate::{
     arbiter::BoardId,
     record::{
         braille::{BrailleOptions, PageSize, Profile as BrailleProfile},
+        envelope::Envelope,
         format::{self, Format},
         score::Score,
         wav::{self, Spacing},
@@ -46,6 +47,9 @@ pub const TEXT_FILE: &str = "scoresheet.txt";
 pub const WAV_FILE: &str = "blind-score.wav";
 pub const TRANSCRIPT_FILE: &str = "transcript.txt";
 pub const TOUCHES_FILE: &str = "touches.txt";
+/// The adjournment envelope's record, as text and as Braille, one pair per adjournment:
+/// `envelope-<move number>-<colour of the sealer>.txt` / `.brf`.
+pub const ENVELOPE_PREFIX: &str = "envelope-";
 
 /// The cue list of the audio scoresheet (`blind-score.cues.txt`).
 pub fn cues_file() -> String {
@@ -186,6 +190,8 @@ pub fn find_unfinished(dir: &Path) -> Option<PathBuf> {
 pub struct RecordSnapshot {
     pub game: Game,
     pub tags: Vec<(String, String)>,
+    /// The game time of the snapshot (the envelope's times are read at it).
+    pub now: Millis,
 }
 
 /// How the writer renders.
@@ -290,11 +296,48 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
     let braille = format::render(&score, Format::Braille, &settings.braille)
         .context("cannot lay out the Braille score")?;
     write_atomically(&dir.join(BRAILLE_FILE), braille.as_bytes())?;
+    write_envelope(settings, snapshot)?;
     if let Some((pack, style, spacing, clips)) = &settings.audio {
         write_audio(dir, &snapshot.game, pack, *style, *spacing, clips)?;
     }
     Ok(())
 }
+
+/// The envelope's files of an adjourned game (the Laws' seven items; never the sealed move), in
+/// text and Braille. Rewritten when what they show changes (a draw offer, the resumption); the
+/// time of sealing is the one the first write recorded.
+pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
+    let Some(adjournment) = snapshot.game.adjournment() else {
+        return Ok(());
+    };
+    let stem = format!(
+        "{ENVELOPE_PREFIX}{}-{}",
+        adjournment.move_number, adjournment.by
+    );
+    let text_path = settings.folder.join(format!("{stem}.txt"));
+    let sealed_at = std::fs::read_to_string(&text_path)
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(SEALED_PREFIX).map(str::to_owned))
+        })
+        .unwrap_or_else(|| {
+            let (y, mo, d, h, mi, _) = civil(journal::unix_ms());
+            format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
+        });
+    let Some(envelope) =
+        Envelope::from_game(&snapshot.game, &snapshot.tags, snapshot.now, sealed_at)
+    else {
+        return Ok(());
+    };
+    write_atomically(&text_path, envelope.text().as_bytes())?;
+    let brf = envelope.braille(&settings.braille).to_brf();
+    write_atomically(&settings.folder.join(format!("{stem}.brf")), brf.as_bytes())?;
+    Ok(())
+}
+
+/// How the envelope's text begins the line with the time of sealing.
+const SEALED_PREFIX: &str = "Sealed: ";
 
 /// The audio scoresheet (F.5): every move as the blind player's voice pack says it, rendered
 /// whole into a temporary file and renamed over the old one with its cue list.

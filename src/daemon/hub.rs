@@ -22,7 +22,6 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::{
-    console::{self, Command},
     files::{self, LineLog, RecordSnapshot, RecordWriter},
     journal::Journal,
 };
@@ -30,6 +29,7 @@ use crate::{
     announce::{Announcement, Audience, voice::Style, voice::VoicePack},
     arbiter::{Arbiter, BoardId, Effect, Input},
     board::{dgt::ClockMessage, recognize::Mode},
+    console::{self, Answer, Command, Request, Role, wire::Reply},
     link::{LinkClock, LinkCommand, LinkEvent, Timed},
     rules::{
         Millis,
@@ -87,15 +87,38 @@ pub enum HubMsg {
         event: Timed<LinkEvent>,
     },
     Speech(SpeechEvent),
+    /// A console command, already checked against the connection's `role`.
     Console {
         conn: u64,
+        role: Role,
         command: Command,
-        reply: oneshot::Sender<Vec<String>>,
+        reply: oneshot::Sender<Reply>,
     },
     Verdict {
         ticket: u64,
         mateability: Mateability,
     },
+}
+
+/// What one input produced, for the console's reply: the notes, and why it was refused if it
+/// was (then nothing changed).
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    pub notes: Vec<String>,
+    pub refused: Vec<String>,
+}
+
+impl Outcome {
+    /// The console's reply: the notes, then `ok`, or `error:` with the reasons of a refusal.
+    pub fn into_reply(self) -> Reply {
+        if self.refused.is_empty() {
+            Reply::ok(self.notes)
+        } else {
+            let mut reply = Reply::error(self.refused.join("; "));
+            reply.body = self.notes;
+            reply
+        }
+    }
 }
 
 /// A line for every console ("# ..."), with the connection whose command caused it (that one got
@@ -206,6 +229,8 @@ pub struct Hub {
     unspoken: Vec<u64>,
     analyses: BTreeSet<u64>,
     next_own_speech: u64,
+    /// The last announcement said to the blind player, for `repeat`.
+    last_to_blind: Option<Announcement>,
     last_t: Millis,
     last_tick: Option<Millis>,
     guidance: [u64; 2],
@@ -236,6 +261,9 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | ClaimUpheld { .. }
         | ClaimRejected { .. }
         | FlagFell { .. }
+        | Adjourned { .. }
+        | EnvelopeOpened
+        | SealedMoveInvalid
         | Result(_) => true,
         Touched { .. }
         | IllegalMove
@@ -298,6 +326,7 @@ impl Hub {
             unspoken: Vec::new(),
             analyses: BTreeSet::new(),
             next_own_speech: HUB_SPEECH_BASE,
+            last_to_blind: None,
             last_t,
             last_tick: None,
             guidance: [0; 2],
@@ -463,12 +492,13 @@ impl Hub {
             HubMsg::Speech(event) => self.speech_event(event),
             HubMsg::Console {
                 conn,
+                role,
                 command,
                 reply,
             } => {
-                let lines = self.console(conn, command);
+                let answer = self.console(conn, role, command);
                 // A client that went away does not need its reply.
-                let _ = reply.send(lines);
+                let _ = reply.send(answer);
             }
             HubMsg::Verdict {
                 ticket,
@@ -597,29 +627,51 @@ impl Hub {
         }
     }
 
-    fn console(&mut self, conn: u64, command: Command) -> Vec<String> {
+    /// A console command the connection's role may use (checked there): a request is answered
+    /// to the blind player and printed, a game action goes to the arbiter like any input.
+    fn console(&mut self, conn: u64, role: Role, command: Command) -> Reply {
         match command {
-            Command::Status => {
-                let mut lines = self.status();
-                lines.push("ok".into());
-                lines
-            }
-            Command::Help => {
-                let mut lines = console::help_lines();
-                lines.push("ok".into());
-                lines
-            }
-            Command::Quit => vec!["bye".into()],
-            other => match other.to_input() {
-                Some(input) => {
-                    let now = self.clock.now();
-                    let mut lines = self.accept(input, now, Some(conn));
-                    lines.push("ok".into());
-                    lines
+            Command::Status => Reply::ok(self.status()),
+            Command::Request(request) => self.request(&request),
+            Command::Game(_) => {
+                let blind = self.arbiter.config().blind;
+                match console::to_input(&command, self.arbiter.game(), blind) {
+                    Err(e) => Reply::error(e.to_string()),
+                    Ok(None) => Reply::error("not a game command; nothing was done"),
+                    Ok(Some(input)) => {
+                        info!(%role, ?input, "console input");
+                        let now = self.clock.now();
+                        self.accept(input, now, Some(conn)).into_reply()
+                    }
                 }
-                None => vec!["error: not a game command".into()],
-            },
+            }
+            // The connection answers these itself.
+            Command::Help(_) | Command::Quit | Command::Role(_) | Command::Login { .. } => {
+                Reply::error("not a game command; nothing was done")
+            }
         }
+    }
+
+    /// F.9 d: the blind player asked; the answer is said to him in his voice and printed. The
+    /// game does not change, so nothing is journaled; the transcript has what was said.
+    fn request(&mut self, request: &Request) -> Reply {
+        let now = self.clock.now();
+        let blind = self.arbiter.config().blind;
+        let answer = console::answer(request, self.arbiter.game(), blind, now);
+        let (said, body) = match &answer {
+            Answer::RepeatLast => match self.last_to_blind.clone() {
+                Some(last) => {
+                    let line = console::format_announcement(&last);
+                    (vec![last], vec![line])
+                }
+                None => (Vec::new(), vec!["nothing has been said yet".to_string()]),
+            },
+            other => (other.announcements(), console::format_reply(other)),
+        };
+        for announcement in said {
+            self.say_own(Audience::Blind, announcement);
+        }
+        Reply::ok(body)
     }
 
     /// `status`: the position, whose move, the clocks, the boards.
@@ -671,6 +723,19 @@ impl Hub {
             board_state(0),
             board_state(1)
         ));
+        if let Some(adjourned) = game.adjournment() {
+            lines.push(format!(
+                "adjourned: {} sealed move {}{}; resumption {}",
+                adjourned.by,
+                adjourned.move_number,
+                if adjourned.replier_clock_started {
+                    ", the replier's clock runs, the envelope is closed"
+                } else {
+                    ""
+                },
+                adjourned.resumption.as_deref().unwrap_or("not fixed yet")
+            ));
+        }
         match game.end() {
             Some(end) => lines.push(format!(
                 "result {} ({})",
@@ -685,8 +750,8 @@ impl Hub {
         lines
     }
 
-    /// Journal, apply, carry out. Returns the notes the input produced (the console's reply).
-    fn accept(&mut self, input: Input, t: Millis, origin: Option<u64>) -> Vec<String> {
+    /// Journal, apply, carry out. Returns what the input produced (the console's reply).
+    fn accept(&mut self, input: Input, t: Millis, origin: Option<u64>) -> Outcome {
         let now = t.max(self.last_t);
         self.last_t = now;
         if let Some(journal) = &mut self.journal {
@@ -717,8 +782,9 @@ impl Hub {
         notes
     }
 
-    fn effects(&mut self, effects: Vec<Effect>, now: Millis, origin: Option<u64>) -> Vec<String> {
-        let mut notes = Vec::new();
+    fn effects(&mut self, effects: Vec<Effect>, now: Millis, origin: Option<u64>) -> Outcome {
+        let mut outcome = Outcome::default();
+        let notes = &mut outcome.notes;
         for effect in effects {
             match effect {
                 Effect::Say {
@@ -756,6 +822,10 @@ impl Hub {
                     self.note(text.clone(), origin);
                     notes.push(text);
                 }
+                Effect::Refused(text) => {
+                    self.note(format!("refused: {text}"), origin);
+                    outcome.refused.push(text);
+                }
                 Effect::RecordChanged => self.record_dirty = true,
                 Effect::GameOver(end) => {
                     self.over = true;
@@ -771,7 +841,7 @@ impl Hub {
                 }
             }
         }
-        notes
+        outcome
     }
 
     /// After every input: deferred announcements once the clocks run, announcements speech
@@ -809,6 +879,7 @@ impl Hub {
             record.write(RecordSnapshot {
                 game: self.arbiter.game().clone(),
                 tags: self.tags.clone(),
+                now: self.clock.now(),
             });
         }
     }
@@ -817,6 +888,9 @@ impl Hub {
     /// transcript here and counts as said, so that no clock waits for it forever (F.3 c).
     fn speak(&mut self, id: u64, audience: Audience, announcement: Announcement) {
         let text = self.pack.render(&announcement, self.style).text;
+        if audience.includes_blind() {
+            self.last_to_blind = Some(announcement.clone());
+        }
         if self.echo {
             println!(
                 "{}  to {:<7}  {text}",

@@ -300,6 +300,10 @@ pub enum JInput {
         sans: Vec<String>,
     },
     ConfirmClocks,
+    Adjust {
+        by: JColor,
+        square: String,
+    },
     Rules {
         rules: JRules,
     },
@@ -395,6 +399,15 @@ pub enum JRules {
     Verdict {
         ticket: u64,
         mateability: Mateability,
+    },
+    Seal {
+        by: JColor,
+        text: String,
+    },
+    StartReplierClock,
+    OpenEnvelope,
+    SetResumption {
+        text: String,
     },
 }
 
@@ -540,6 +553,13 @@ impl From<&game::Input> for JRules {
                 ticket: *ticket,
                 mateability: *mateability,
             },
+            G::Seal { by, text } => JRules::Seal {
+                by: (*by).into(),
+                text: text.clone(),
+            },
+            G::StartReplierClock => JRules::StartReplierClock,
+            G::OpenEnvelope => JRules::OpenEnvelope,
+            G::SetResumption { text } => JRules::SetResumption { text: text.clone() },
         }
     }
 }
@@ -625,6 +645,13 @@ impl JRules {
                 ticket: *ticket,
                 mateability: *mateability,
             },
+            JRules::Seal { by, text } => G::Seal {
+                by: (*by).into(),
+                text: text.clone(),
+            },
+            JRules::StartReplierClock => G::StartReplierClock,
+            JRules::OpenEnvelope => G::OpenEnvelope,
+            JRules::SetResumption { text } => G::SetResumption { text: text.clone() },
         })
     }
 }
@@ -653,6 +680,10 @@ impl From<&Input> for JInput {
                 sans: sans.clone(),
             },
             Input::ConfirmClocks => JInput::ConfirmClocks,
+            Input::Adjust { by, square } => JInput::Adjust {
+                by: (*by).into(),
+                square: square.to_string(),
+            },
             Input::Rules(rules) => JInput::Rules {
                 rules: rules.into(),
             },
@@ -688,6 +719,10 @@ impl JInput {
                 sans: sans.clone(),
             },
             JInput::ConfirmClocks => Input::ConfirmClocks,
+            JInput::Adjust { by, square } => Input::Adjust {
+                by: (*by).into(),
+                square: square_of(square)?,
+            },
             JInput::Rules { rules } => Input::Rules(rules.to_input(position)?),
             JInput::Tick => Input::Tick,
         })

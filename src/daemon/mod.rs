@@ -444,14 +444,20 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         }));
     }
 
-    // The console.
+    // The console, and the arbiter's token for it.
+    let token_path = config
+        .token_file()
+        .unwrap_or_else(|| table.folder.join(crate::console::token::TOKEN_FILE));
+    let token = arbiter_token(&token_path, config.token_file().is_some(), origin)?;
+    println!("tactus: arbiter token in {}", token_path.display());
     let socket_path = config.socket_path();
-    match ConsoleSocket::bind(&socket_path) {
+    match ConsoleSocket::bind(&socket_path, config.console.group.as_deref()) {
         Ok(socket) => {
             info!("console on {}", socket.path().display());
             handles.push(tokio::spawn(socket.serve(
                 messages.clone(),
                 broadcast_tx.clone(),
+                Some(token),
                 tasks.clone(),
             )));
         }
@@ -527,6 +533,58 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         resumed,
         played_out: played_out.load(Ordering::SeqCst),
     })
+}
+
+/// The arbiter's token: read from `path` if it is there (a resumed game, or the arbiter's own
+/// file), else made from the system's random source and written there with mode 0600.
+/// `configured`: the path is the `console.token_file` key (named in errors).
+fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<String> {
+    use std::io::{Read, Write};
+    use std::os::unix::fs::OpenOptionsExt;
+    let key = if configured {
+        format!(" ({origin}: key console.token_file)")
+    } else {
+        String::new()
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            return crate::console::token::parse_file(&text).map_err(|e| {
+                anyhow!(
+                    "the arbiter's token file {}{key}: {e}; delete it to have a new one made",
+                    path.display()
+                )
+            });
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => bail!(
+            "cannot read the arbiter's token file {}{key}: {e}",
+            path.display()
+        ),
+    }
+    let mut random = [0u8; crate::console::token::TOKEN_BYTES];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut random))
+        .context("cannot read random bytes from /dev/urandom for the arbiter's token")?;
+    let token = crate::console::token::from_bytes(&random);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the folder {}{key}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| {
+            format!(
+                "cannot create the arbiter's token file {}{key}",
+                path.display()
+            )
+        })?;
+    file.write_all(format!("{token}\n").as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("cannot write the arbiter's token file {}", path.display()))?;
+    Ok(token)
 }
 
 /// A private folder for the links to simulated boards that get unplugged (one per run, also
@@ -620,6 +678,9 @@ pub fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
         )),
         crate::arbiter::Effect::Note(text) => {
             lines.push(format!("{} note {text}", format_game_time(t)))
+        }
+        crate::arbiter::Effect::Refused(text) => {
+            lines.push(format!("{} refused {text}", format_game_time(t)))
         }
         _ => {}
     })?;

@@ -32,13 +32,11 @@ use tokio_serial::SerialStream;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use super::{
-    console::Command,
-    hub::{HubMsg, Progress},
-};
+use super::hub::{HubMsg, Progress};
 use crate::{
     arbiter::BoardId,
     board::{Orientation, Sensing, SensorEvent, profile::Profile, recognize::Mode},
+    console::{self, Action, Command, wire::End},
     sim::{
         script::{Step, script},
         serve::{Pacer, SimBoard, default_style},
@@ -393,15 +391,16 @@ async fn announce_promotion(hub: mpsc::Sender<HubMsg>, role: Role, cancel: Cance
         let (tx, rx) = oneshot::channel();
         let msg = HubMsg::Console {
             conn: SIM_CONN,
-            command: Command::Promote(role),
+            role: console::Role::Assistant,
+            command: Command::Game(Action::Promote(role)),
             reply: tx,
         };
         if hub.send(msg).await.is_err() {
             return;
         }
-        let Ok(lines) = rx.await else { return };
-        // The arbiter's reply when no promotion waits (see `arbiter`, Input::Promote).
-        if !lines.iter().any(|l| l.contains("no promotion is waiting")) {
+        let Ok(reply) = rx.await else { return };
+        // The arbiter's refusal when no promotion waits (see `arbiter`, Input::Promote).
+        if !matches!(&reply.end, End::Error(e) if e.contains("no promotion is waiting")) {
             return;
         }
         tokio::select! {

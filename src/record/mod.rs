@@ -12,6 +12,7 @@
 //! * PGN through the rules module's writer ([`score::Score::to_pgn`]).
 
 pub mod braille;
+pub mod envelope;
 pub mod format;
 pub mod score;
 pub mod text;

@@ -22,7 +22,7 @@ use super::{
     Edition, Millis, PlayMode,
     clock::{Clock, TimeControl},
     dead::{self, Mateability, Query},
-    pgn,
+    notation, pgn,
 };
 
 /// Extra thinking time the arbiter gives for an opponent's illegal move (7.4 b) and for a 10.2
@@ -199,6 +199,24 @@ pub enum Input {
         ticket: u64,
         mateability: Mateability,
     },
+    /// Adjournment: `by`, the player having the move, seals `text` (as he wrote it). His clock
+    /// stops without starting the opponent's. The text is read only when the envelope is opened:
+    /// an ambiguous, unreadable or illegal sealed move loses then, not now.
+    Seal {
+        by: Color,
+        text: String,
+    },
+    /// Resumption when the player who must reply to the sealed move is absent: his clock is
+    /// started, the envelope stays closed until he comes.
+    StartReplierClock,
+    /// Resumption: the envelope is opened and the sealed move made (the replier's clock starts),
+    /// or, if it is ambiguous, unreadable or illegal, the sealer loses (except as in 6.9 / 9.6).
+    OpenEnvelope,
+    /// The date, time and venue of resumption, as the arbiter fixed them (the envelope's
+    /// seventh item); only while adjourned.
+    SetResumption {
+        text: String,
+    },
 }
 
 /// Why a game ended.
@@ -230,6 +248,10 @@ pub enum EndReason {
     QuickplayDraw,
     /// The arbiter declared the result.
     ArbiterDecision,
+    /// Adjournment: the sealed move was ambiguous, unreadable or illegal.
+    InvalidSealedMove {
+        offender: Color,
+    },
 }
 
 impl EndReason {
@@ -237,9 +259,9 @@ impl EndReason {
     pub fn termination(self) -> &'static str {
         match self {
             EndReason::FlagFall { .. } | EndReason::BothFlags => "time forfeit",
-            EndReason::IllegalMoves { .. } | EndReason::IllegalMoveClaimed { .. } => {
-                "rules infraction"
-            }
+            EndReason::IllegalMoves { .. }
+            | EndReason::IllegalMoveClaimed { .. }
+            | EndReason::InvalidSealedMove { .. } => "rules infraction",
             EndReason::QuickplayDraw | EndReason::ArbiterDecision => "adjudication",
             _ => "normal",
         }
@@ -262,6 +284,9 @@ impl EndReason {
             }
             EndReason::QuickplayDraw => "draw on a 10.2 claim".into(),
             EndReason::ArbiterDecision => "the arbiter's decision".into(),
+            EndReason::InvalidSealedMove { offender } => {
+                format!("{offender}'s sealed move was ambiguous or illegal")
+            }
         }
     }
 }
@@ -359,6 +384,42 @@ pub enum Event {
         ply: usize,
     },
     GameEnded(GameEnd),
+    /// The game is adjourned: `by` sealed his `move_number`th move; the clocks stand.
+    Adjourned {
+        by: Color,
+        move_number: u32,
+    },
+    /// The date, time and venue of resumption were fixed (the envelope is written again).
+    ResumptionSet,
+    /// Resumption: the envelope was opened; the sealed move follows as a [`Event::MovePlayed`].
+    EnvelopeOpened {
+        by: Color,
+    },
+    /// Resumption: the sealed move, as written, is not one legal move; `reason` says why. The
+    /// sealer loses unless his opponent cannot mate (the result follows).
+    SealedMoveInvalid {
+        by: Color,
+        text: String,
+        reason: String,
+    },
+}
+
+/// An adjourned game: the sealed move waits in its envelope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Adjournment {
+    /// Who sealed: the player who had the move.
+    pub by: Color,
+    /// The sealed move as he wrote it; read only when the envelope is opened.
+    pub sealed: String,
+    /// Half-moves played before the sealed move.
+    pub ply: usize,
+    /// The number of the sealed move (the envelope's fifth item).
+    pub move_number: u32,
+    pub at: Millis,
+    /// Resumption with the replier absent: his clock already runs, the envelope is still closed.
+    pub replier_clock_started: bool,
+    /// Date, time and venue of resumption, once the arbiter has fixed them.
+    pub resumption: Option<String>,
 }
 
 /// Why an input was refused. Nothing changed.
@@ -400,6 +461,15 @@ pub enum RulesError {
     NothingToRetract { to_ply: usize, ply: usize },
     #[error("the result is the arbiter's to declare now")]
     AwaitingArbiter,
+    #[error(
+        "the game is adjourned: only draw offers and answers, resignation, clock settings and the \
+         resumption (open the envelope) are possible"
+    )]
+    Adjourned,
+    #[error("the game is not adjourned; there is no sealed move")]
+    NotAdjourned,
+    #[error("the replier's clock already runs; open the envelope when he arrives")]
+    ReplierClockRunning,
 }
 
 /// One completed move as both scoresheets record it.
@@ -471,6 +541,7 @@ pub struct Game {
     dead_answers: Vec<(usize, Color, Mateability)>,
     next_ticket: u64,
     end: Option<GameEnd>,
+    adjournment: Option<Adjournment>,
 }
 
 impl Game {
@@ -504,6 +575,7 @@ impl Game {
             dead_answers: Vec::new(),
             next_ticket: 1,
             end: None,
+            adjournment: None,
         }
     }
 
@@ -533,6 +605,10 @@ impl Game {
     }
     pub fn is_over(&self) -> bool {
         self.end.is_some() || self.pending_end.is_some()
+    }
+    /// The adjournment, while the sealed move waits in its envelope.
+    pub fn adjournment(&self) -> Option<&Adjournment> {
+        self.adjournment.as_ref()
     }
     pub fn draw_offer(&self) -> Option<Color> {
         self.offer.map(|o| o.by)
@@ -677,10 +753,36 @@ impl Game {
                 RulesError::GameOver("the result awaits an analysis".into())
             });
         }
+        if self.adjournment.is_some() {
+            // The position before the sealed move stands until the envelope is opened. A draw
+            // offer made after the seal stays valid until answered (the adjournment articles).
+            if !matches!(
+                input,
+                Input::OfferDraw { .. }
+                    | Input::AcceptDraw { .. }
+                    | Input::DeclineDraw { .. }
+                    | Input::Resign { .. }
+                    | Input::SetClock { .. }
+                    | Input::AdjustClock { .. }
+                    | Input::SetMoveCounter { .. }
+                    | Input::StartReplierClock
+                    | Input::OpenEnvelope
+                    | Input::SetResumption { .. }
+                    | Input::Tick
+            ) {
+                return Err(RulesError::Adjourned);
+            }
+        } else if matches!(
+            input,
+            Input::StartReplierClock | Input::OpenEnvelope | Input::SetResumption { .. }
+        ) {
+            return Err(RulesError::NotAdjourned);
+        }
         if self.clock.as_ref().is_some_and(Clock::is_paused)
             && !matches!(
                 input,
-                Input::Resume
+                Input::Seal { .. }
+                    | Input::Resume
                     | Input::SetClock { .. }
                     | Input::AdjustClock { .. }
                     | Input::SetMoveCounter { .. }
@@ -707,6 +809,7 @@ impl Game {
                     | Input::IllegalMove { .. }
                     | Input::Claim { .. }
                     | Input::ClaimQuickplayDraw { .. }
+                    | Input::Seal { .. }
             )
         {
             return Err(RulesError::AwaitingQuickplayRuling);
@@ -818,11 +921,91 @@ impl Game {
                 }
             }
             Input::Retract { to_ply } => self.retract(to_ply, now, events)?,
+            Input::Seal { by, text } => self.seal(by, text, now, events)?,
+            Input::StartReplierClock => {
+                let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
+                let adjournment = self.adjournment.as_mut().ok_or(RulesError::NotAdjourned)?;
+                if adjournment.replier_clock_started {
+                    return Err(RulesError::ReplierClockRunning);
+                }
+                adjournment.replier_clock_started = true;
+                let side = adjournment.by.other();
+                clock.start(side, now);
+                events.push(Event::ClockStarted { side });
+            }
+            Input::OpenEnvelope => self.open_envelope(now, events),
+            Input::SetResumption { text } => {
+                let adjournment = self.adjournment.as_mut().ok_or(RulesError::NotAdjourned)?;
+                adjournment.resumption = Some(text.trim().to_string());
+                events.push(Event::ResumptionSet);
+            }
             Input::Verdict { .. } | Input::ArbiterResult { .. } => {
                 unreachable!("handled before the match")
             }
         }
         Ok(())
+    }
+
+    fn seal(
+        &mut self,
+        by: Color,
+        text: String,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        let to_move = self.position.turn();
+        if by != to_move {
+            return Err(RulesError::NotYourMove { by, to_move });
+        }
+        // "Only then stop his clock without starting the opponent's clock."
+        self.stop_clock(now);
+        let move_number = self.position.fullmoves().get();
+        self.adjournment = Some(Adjournment {
+            by,
+            sealed: text.trim().to_string(),
+            ply: self.ply(),
+            move_number,
+            at: now,
+            replier_clock_started: false,
+            resumption: None,
+        });
+        events.push(Event::Adjourned { by, move_number });
+        Ok(())
+    }
+
+    /// The envelope is opened: the sealed move is made, or loses if it is not one legal move.
+    fn open_envelope(&mut self, now: Millis, events: &mut Vec<Event>) {
+        let Some(adjournment) = self.adjournment.take() else {
+            return;
+        };
+        let by = adjournment.by;
+        let invalid = match notation::match_move(&self.position, &adjournment.sealed) {
+            Ok(m) => {
+                let mut opened = vec![Event::EnvelopeOpened { by }];
+                // `play` starts the sealer's clock (stopping the replier's, when it ran while he
+                // was absent) and presses it: the replier's clock starts.
+                match self.play(m, now, &mut opened) {
+                    Ok(()) => {
+                        events.extend(opened);
+                        return;
+                    }
+                    // A move the Laws forbid here (9.5 b's required move): not playable.
+                    Err(e) => e.to_string(),
+                }
+            }
+            Err(e) => e.to_string(),
+        };
+        events.push(Event::SealedMoveInvalid {
+            by,
+            text: adjournment.sealed.clone(),
+            reason: invalid,
+        });
+        self.lose_unless_opponent_cannot_mate(
+            by,
+            EndReason::InvalidSealedMove { offender: by },
+            now,
+            events,
+        );
     }
 
     fn retract(
@@ -1459,6 +1642,7 @@ impl Game {
     ) {
         self.stop_clock(at);
         self.offer = None;
+        self.adjournment = None;
         self.dead_checks.clear();
         self.pending_end = None;
         self.quickplay_claim = None;

@@ -1734,3 +1734,305 @@ fn retracting_to_an_agreed_move_rebuilds_the_position_and_history() {
         Err(RulesError::NothingToRetract { .. })
     ));
 }
+
+// --- adjournment -------------------------------------------------------------------------------
+
+/// White has played 1. e4 e5 2. Nf3 and Black seals at 10 s: the clocks stand.
+fn adjourned_by_black() -> Game {
+    let mut g = standard("5400+0");
+    g.apply(Input::Start, 0).unwrap();
+    play(&mut g, "e4 e5 Nf3", 1000);
+    // Black thinks from 3 s to 10 s, then seals.
+    let events = g
+        .apply(
+            Input::Seal {
+                by: Color::Black,
+                text: "Nc6".into(),
+            },
+            10_000,
+        )
+        .unwrap();
+    assert_eq!(
+        events,
+        vec![Event::Adjourned {
+            by: Color::Black,
+            move_number: 2
+        }]
+    );
+    g
+}
+
+#[test]
+fn sealing_stops_the_clock_without_starting_the_opponents() {
+    let g = adjourned_by_black();
+    let clock = g.clock().unwrap();
+    assert_eq!(clock.running(), None);
+    assert!(!clock.is_paused());
+    // Black's seven seconds are charged; hours later nothing more is.
+    assert_eq!(remaining(&g, Color::Black, 10_000), 5_400_000 - 1000 - 7000);
+    assert_eq!(
+        remaining(&g, Color::Black, 3_600_000),
+        remaining(&g, Color::Black, 10_000)
+    );
+    let a = g.adjournment().unwrap();
+    assert_eq!((a.by, a.ply, a.move_number), (Color::Black, 3, 2));
+    assert_eq!(a.sealed, "Nc6");
+    // The position before the sealed move stands.
+    assert_eq!(g.ply(), 3);
+    assert_eq!(g.to_move(), Color::Black);
+}
+
+#[test]
+fn only_the_player_having_the_move_seals_and_only_once() {
+    let mut g = standard("5400+0");
+    g.apply(Input::Start, 0).unwrap();
+    let e = g
+        .apply(
+            Input::Seal {
+                by: Color::Black,
+                text: "e5".into(),
+            },
+            1000,
+        )
+        .unwrap_err();
+    assert!(matches!(e, RulesError::NotYourMove { .. }), "{e}");
+    let mut g = adjourned_by_black();
+    let e = g
+        .apply(
+            Input::Seal {
+                by: Color::Black,
+                text: "Nf6".into(),
+            },
+            11_000,
+        )
+        .unwrap_err();
+    assert_eq!(e, RulesError::Adjourned);
+    assert_eq!(g.adjournment().unwrap().sealed, "Nc6");
+}
+
+#[test]
+fn an_adjourned_game_takes_offers_resignation_and_clock_settings_only() {
+    let mut g = adjourned_by_black();
+    let m = mv(&g, "Nc6");
+    for input in [
+        Input::Move(m),
+        Input::Pause,
+        Input::Resume,
+        Input::Start,
+        Input::ClaimFlag { by: Color::White },
+        Input::Claim {
+            by: Color::Black,
+            claim: DrawClaim::Repetition { intended: None },
+        },
+        Input::Retract { to_ply: 1 },
+    ] {
+        assert_eq!(
+            g.apply(input.clone(), 20_000),
+            Err(RulesError::Adjourned),
+            "{input:?}"
+        );
+    }
+    // A draw offer after the seal stands until answered (the adjournment articles).
+    g.apply(Input::OfferDraw { by: Color::White }, 20_000)
+        .unwrap();
+    assert_eq!(g.draw_offer(), Some(Color::White));
+    g.apply(
+        Input::SetResumption {
+            text: "2026-12-01 10:00, hall B".into(),
+        },
+        21_000,
+    )
+    .unwrap();
+    assert_eq!(
+        g.adjournment().unwrap().resumption.as_deref(),
+        Some("2026-12-01 10:00, hall B")
+    );
+    g.apply(
+        Input::AdjustClock {
+            side: Color::Black,
+            delta_ms: -MIN,
+        },
+        22_000,
+    )
+    .unwrap();
+    assert!(g.adjournment().is_some());
+    // The opponent accepts at resumption: the game ends, the adjournment with it.
+    let events = g
+        .apply(Input::AcceptDraw { by: Color::Black }, 30_000)
+        .unwrap();
+    assert_eq!(ended(&events).unwrap().reason, EndReason::Agreement);
+    assert!(g.adjournment().is_none());
+    // Without an adjournment, the resumption inputs are refused.
+    let mut g = standard("5400+0");
+    for input in [
+        Input::OpenEnvelope,
+        Input::StartReplierClock,
+        Input::SetResumption { text: "x".into() },
+    ] {
+        assert_eq!(
+            g.apply(input.clone(), 0),
+            Err(RulesError::NotAdjourned),
+            "{input:?}"
+        );
+    }
+}
+
+#[test]
+fn opening_the_envelope_makes_the_sealed_move_and_starts_the_repliers_clock() {
+    let mut g = adjourned_by_black();
+    let black_before = remaining(&g, Color::Black, 10_000);
+    let white_before = remaining(&g, Color::White, 10_000);
+    // The next day, on the game's time line much later.
+    let t = 90_000_000;
+    let events = g.apply(Input::OpenEnvelope, t).unwrap();
+    assert_eq!(events[0], Event::EnvelopeOpened { by: Color::Black });
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::MovePlayed { ply: 4, side: Color::Black, san } if san == "Nc6"
+    )));
+    assert!(g.adjournment().is_none());
+    assert_eq!(g.ply(), 4);
+    let clock = g.clock().unwrap();
+    assert_eq!(clock.running(), Some(Color::White));
+    assert_eq!(clock.moves_completed(Color::Black), 2);
+    // The night cost nobody anything; the replier's clock runs from the opening.
+    assert_eq!(remaining(&g, Color::Black, t), black_before);
+    assert_eq!(remaining(&g, Color::White, t + 5000), white_before - 5000);
+}
+
+#[test]
+fn an_absent_repliers_clock_runs_until_he_comes() {
+    let mut g = adjourned_by_black();
+    let white_before = remaining(&g, Color::White, 10_000);
+    let black_before = remaining(&g, Color::Black, 10_000);
+    let t = 90_000_000;
+    let events = g.apply(Input::StartReplierClock, t).unwrap();
+    assert_eq!(events, vec![Event::ClockStarted { side: Color::White }]);
+    assert_eq!(
+        g.apply(Input::StartReplierClock, t + 1),
+        Err(RulesError::ReplierClockRunning)
+    );
+    // The position before the sealed move still stands; he arrives 20 minutes late.
+    assert_eq!(g.ply(), 3);
+    let arrival = t + 20 * 60_000;
+    g.apply(Input::OpenEnvelope, arrival).unwrap();
+    assert_eq!(g.ply(), 4);
+    assert_eq!(g.clock().unwrap().running(), Some(Color::White));
+    assert_eq!(
+        remaining(&g, Color::White, arrival),
+        white_before - 20 * MIN
+    );
+    assert_eq!(remaining(&g, Color::Black, arrival), black_before);
+}
+
+#[test]
+fn an_illegal_or_ambiguous_sealed_move_loses() {
+    for sealed in ["Nd4", "Ke7", "N", "xyz", ""] {
+        let mut g = standard("5400+0");
+        g.apply(Input::Start, 0).unwrap();
+        // Two knights can reach d2 after 1. d4 d5 2. Nf3 Nf6 3. e3 e6 4. c4 c6: Nbd2 or Nfd2.
+        let t = play(&mut g, "d4 d5 Nf3 Nf6 e3 e6 c4 c6", 1000);
+        let text = if sealed == "N" { "Nd2" } else { sealed };
+        g.apply(
+            Input::Seal {
+                by: Color::White,
+                text: text.into(),
+            },
+            t,
+        )
+        .unwrap();
+        let mut events = g.apply(Input::OpenEnvelope, t + 1000).unwrap();
+        // Whether Black can still mate is searched (cheaply it cannot be told here); the
+        // search says he can, as it would.
+        let ticket = events
+            .iter()
+            .find_map(|e| match e {
+                Event::AnalysisNeeded { ticket, query } if query.side == Color::Black => {
+                    Some(*ticket)
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{text}: {events:?}"));
+        events.extend(
+            g.apply(
+                Input::Verdict {
+                    ticket,
+                    mateability: Mateability::CanMate,
+                },
+                t + 2000,
+            )
+            .unwrap(),
+        );
+        assert!(
+            events.iter().any(|e| matches!(
+                e,
+                Event::SealedMoveInvalid { by: Color::White, text: t, .. } if t == text
+            )),
+            "{text}: {events:?}"
+        );
+        let end = ended(&events).unwrap_or_else(|| panic!("{text}: {events:?}"));
+        assert_eq!(
+            end.outcome,
+            KnownOutcome::Decisive {
+                winner: Color::Black
+            },
+            "{text}"
+        );
+        assert_eq!(
+            end.reason,
+            EndReason::InvalidSealedMove {
+                offender: Color::White
+            }
+        );
+        assert_eq!(end.reason.termination(), "rules infraction");
+        assert_eq!(g.ply(), 8, "{text}: no move was made");
+    }
+}
+
+#[test]
+fn an_invalid_sealed_move_draws_when_the_opponent_cannot_mate() {
+    // White: king and queen; Black: a bare king. White seals nonsense: he would lose, but
+    // Black's bare king cannot mate, so it is a draw (the exception for 6.9 / 9.6).
+    let mut g = from_fen(
+        config("5400+0", Edition::Fide2001, PlayMode::Standard),
+        "7k/8/8/8/8/8/8/KQ6 w - - 0 60",
+    );
+    g.apply(Input::Start, 0).unwrap();
+    g.apply(
+        Input::Seal {
+            by: Color::White,
+            text: "Qb9".into(),
+        },
+        1000,
+    )
+    .unwrap();
+    let events = g.apply(Input::OpenEnvelope, 2000).unwrap();
+    let end = ended(&events).unwrap();
+    assert_eq!(end.outcome, KnownOutcome::Draw);
+    assert_eq!(
+        end.reason,
+        EndReason::InvalidSealedMove {
+            offender: Color::White
+        }
+    );
+}
+
+#[test]
+fn a_sealed_move_may_be_written_in_any_unambiguous_notation() {
+    for text in ["Nc6", "Nb8-c6", "b8c6", "nc6", " Nc6 "] {
+        let mut g = standard("5400+0");
+        g.apply(Input::Start, 0).unwrap();
+        play(&mut g, "e4 e5 Nf3", 1000);
+        g.apply(
+            Input::Seal {
+                by: Color::Black,
+                text: text.into(),
+            },
+            10_000,
+        )
+        .unwrap();
+        g.apply(Input::OpenEnvelope, 20_000)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(g.moves()[3].san.to_string(), "Nc6", "{text}");
+    }
+}

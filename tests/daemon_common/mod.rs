@@ -215,7 +215,8 @@ fn config_with(dir: &Path, blind: Color, speaker: &str, pegged: &str, dgt: &str)
          [boards.blind]\nprofile = \"{pegged}\"\nport = \"sim\"\n\
          [boards.sighted]\nprofile = \"{dgt}\"\nport = \"sim\"\ncompletion = \"settle\"\n\
          [voice]\npack = \"de-fide\"\nstyle = \"san\"\nspeaker = \"{speaker}\"\n\
-         [record]\ndir = \"played\"\n[console]\nsocket = \"console.sock\"\n"
+         [record]\ndir = \"played\"\n\
+         [console]\nsocket = \"console.sock\"\ntoken_file = \"arbiter.token\"\n"
     );
     let path = dir.join("config.toml");
     fs::write(&path, config).unwrap();
@@ -223,11 +224,32 @@ fn config_with(dir: &Path, blind: Color, speaker: &str, pegged: &str, dgt: &str)
 }
 
 /// Send one command; the reply lines up to `ok` or `error: ...` (event lines `# ...` skipped).
+/// A command only the arbiter may use is preceded by `login` with the token of the
+/// `arbiter.token` file beside the socket (the test configurations put it there).
 pub fn ask(socket: &Path, command: &str) -> std::io::Result<Vec<String>> {
     let mut stream = UnixStream::connect(socket)?;
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let arbiter_only = command
+        .split_whitespace()
+        .next()
+        .and_then(tactus::console::table::lookup)
+        .is_some_and(|spec| spec.role == tactus::console::Role::Arbiter);
+    let mut reader = BufReader::new(stream.try_clone()?);
+    if arbiter_only {
+        let token = fs::read_to_string(socket.with_file_name("arbiter.token"))?;
+        stream.write_all(format!("login {}\n", token.trim()).as_bytes())?;
+        let login = read_reply(&mut reader)?;
+        if login.last().is_none_or(|l| l != "ok role arbiter") {
+            return Err(std::io::Error::other(format!("login refused: {login:?}")));
+        }
+    }
     stream.write_all(format!("{command}\n").as_bytes())?;
-    let mut reader = BufReader::new(stream);
+    read_reply(&mut reader)
+}
+
+/// The lines of one reply, up to its end line (`ok ...` or `error: ...`); event lines skipped.
+pub fn read_reply(reader: &mut impl BufRead) -> std::io::Result<Vec<String>> {
+    use tactus::console::wire::{WireLine, classify};
     let mut lines = Vec::new();
     loop {
         let mut line = String::new();
@@ -236,11 +258,12 @@ pub fn ask(socket: &Path, command: &str) -> std::io::Result<Vec<String>> {
                 "connection closed after {lines:?}"
             )));
         }
-        let line = line.trim_end().to_string();
-        if line.starts_with('#') {
+        let line = line.trim_end_matches(['\n', '\r']).to_string();
+        let kind = classify(&line);
+        if matches!(kind, WireLine::Event(_)) {
             continue;
         }
-        let end = line == "ok" || line.starts_with("error:");
+        let end = kind.ends_reply();
         lines.push(line);
         if end {
             return Ok(lines);

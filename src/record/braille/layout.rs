@@ -352,7 +352,7 @@ fn running_head(title: &[Cell], page: usize, width: usize) -> Vec<Cell> {
 
 /// Free text wrapped at blanks into lines of at most `width` cells (a word longer than a line is
 /// cut: this is a name, not a move).
-fn wrap(text: &[Cell], width: usize) -> Vec<Vec<Cell>> {
+pub(crate) fn wrap(text: &[Cell], width: usize) -> Vec<Vec<Cell>> {
     let mut lines = Vec::new();
     let mut line: Vec<Cell> = Vec::new();
     for word in text.split(|c| c.is_blank()).filter(|w| !w.is_empty()) {
