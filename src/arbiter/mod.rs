@@ -278,7 +278,12 @@ impl Arbiter {
                 )),
             },
             Input::EnterMove(text) => {
-                if self.game.to_move() == self.cfg.blind || self.game.is_over() {
+                if self.game.adjournment().is_some() {
+                    out.push(Effect::Refused(format!(
+                        "'{text}' not entered: the game is adjourned; the sealed move is made \
+                         when the arbiter opens the envelope"
+                    )));
+                } else if self.game.to_move() == self.cfg.blind || self.game.is_over() {
                     out.push(Effect::Refused(format!(
                         "'{text}' not entered: it is not the sighted player's move"
                     )));
@@ -356,10 +361,26 @@ impl Arbiter {
             return;
         }
         self.started = true;
-        if self.game.clock().is_some() {
+        // A move completed before the start (entered at the console while the boards were
+        // still being read) already started the clocks.
+        if self
+            .game
+            .clock()
+            .is_some_and(|c| c.running().is_none() && !c.is_paused())
+            && self.game.ply() == 0
+        {
             self.rules(game::Input::Start, now, out);
         }
-        self.set_modes(now, out);
+        // A board that has a move to make on it keeps waiting for it.
+        let executing = |mode: Option<Mode>| matches!(mode, Some(Mode::Execute(_)));
+        self.set_modes_of(
+            [
+                !executing(Some(self.blind_board.mode())),
+                !executing(self.sighted_board.as_ref().map(Recognizer::mode)),
+            ],
+            now,
+            out,
+        );
         out.push(Effect::RequestSnapshot {
             board: BoardId::Blind,
         });

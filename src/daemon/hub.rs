@@ -639,7 +639,8 @@ impl Hub {
                     Err(e) => Reply::error(e.to_string()),
                     Ok(None) => Reply::error("not a game command; nothing was done"),
                     Ok(Some(input)) => {
-                        info!(%role, ?input, "console input");
+                        // Not the input itself: a sealed move stays secret, even in the log.
+                        info!(%role, "console input");
                         let now = self.clock.now();
                         self.accept(input, now, Some(conn)).into_reply()
                     }

@@ -8,6 +8,8 @@
 //! to finish (tens of milliseconds); elsewhere speech is off and announcements finish at once.
 #![allow(dead_code)]
 
+pub mod inproc;
+
 use std::{
     ffi::OsStr,
     fs,
