@@ -143,6 +143,20 @@ pub enum CompletionName {
     Settle,
 }
 
+/// The buttons of a pegged board with four keys, when the file names none: the requests a player
+/// makes most (F.9 d).
+fn default_buttons() -> std::collections::BTreeMap<String, String> {
+    [
+        ("1", "time"),
+        ("2", "last"),
+        ("3", "count"),
+        ("4", "repeat"),
+    ]
+    .into_iter()
+    .map(|(n, line)| (n.to_string(), line.to_string()))
+    .collect()
+}
+
 /// `[boards.blind]` or `[boards.sighted]`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -156,6 +170,11 @@ pub struct BoardSection {
     /// Sighted board only: "press" or "settle" (default: "settle" for a board with sensors, the
     /// console's `press` for a manual one).
     pub completion: Option<CompletionName>,
+    /// Blind board only: what its buttons (or keypad) ask, by button number: a request of the
+    /// blind player as the console writes it (`"time"`, `"t"`, `"moves 4"`, `"rp"`). Absent:
+    /// 1 time, 2 last, 3 count, 4 repeat.
+    #[serde(default)]
+    pub buttons: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl BoardSection {
@@ -164,6 +183,7 @@ impl BoardSection {
             profile: "pegged-line".into(),
             port: Some(SIM_PORT.into()),
             completion: None,
+            buttons: None,
         }
     }
     fn default_sighted() -> BoardSection {
@@ -171,6 +191,7 @@ impl BoardSection {
             profile: "dgt".into(),
             port: Some(SIM_PORT.into()),
             completion: Some(CompletionName::Settle),
+            buttons: None,
         }
     }
 
@@ -313,7 +334,47 @@ impl Config {
     }
 
     /// Checks what serde cannot: combinations and names.
+    /// The blind board's buttons: number -> console line (checked when the file was read).
+    pub fn buttons(&self) -> std::collections::BTreeMap<u8, String> {
+        self.blind_buttons()
+            .iter()
+            .filter_map(|(n, line)| Some((n.parse().ok()?, line.clone())))
+            .collect()
+    }
+
+    fn blind_buttons(&self) -> std::collections::BTreeMap<String, String> {
+        self.boards
+            .blind
+            .buttons
+            .clone()
+            .unwrap_or_else(default_buttons)
+    }
+
     fn check(&self, origin: &str) -> Result<()> {
+        for (number, line) in &self.blind_buttons() {
+            if !number.parse::<u8>().is_ok_and(|n| n >= 1) {
+                bail!(
+                    "{origin}: boards.blind.buttons: \"{number}\" is not a button number; buttons \
+                     are numbered 1 to 255"
+                );
+            }
+            // A button is the blind player's own keypad: his requests only.
+            match crate::console::parse(line, crate::console::Role::Player) {
+                Ok(crate::console::Command::Request(_)) => {}
+                Ok(_) => bail!(
+                    "{origin}: boards.blind.buttons.{number} = \"{line}\": a button asks one of \
+                     the blind player's requests (count, time, last, moves, turn, square, rank, \
+                     file, diagonal, pieces, material, repeat)"
+                ),
+                Err(e) => bail!("{origin}: boards.blind.buttons.{number} = \"{line}\": {e}"),
+            }
+        }
+        if self.boards.sighted.buttons.is_some() {
+            bail!(
+                "{origin}: boards.sighted.buttons: only the blind player's board has request \
+                 buttons"
+            );
+        }
         let blind = &self.boards.blind;
         if blind.is_manual() {
             bail!(
@@ -493,6 +554,57 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn the_blind_boards_buttons_ask_his_requests() {
+        // Absent: the four requests a player makes most.
+        let config = Config::parse("", "c.toml").unwrap();
+        let buttons = config.buttons();
+        assert_eq!(buttons.get(&1).map(String::as_str), Some("time"));
+        assert_eq!(buttons.get(&4).map(String::as_str), Some("repeat"));
+        let config = Config::parse(
+            "[boards.blind]\nprofile = \"pegged-line\"\nport = \"sim\"\n\
+             buttons = { 1 = \"t\", 2 = \"moves 4\", 12 = \"pieces mine knight\" }\n",
+            "c.toml",
+        )
+        .unwrap();
+        assert_eq!(config.buttons().len(), 3);
+        assert_eq!(config.buttons()[&12], "pieces mine knight");
+        let bad = |buttons: &str| {
+            Config::parse(
+                &format!(
+                    "[boards.blind]\nprofile = \"pegged-line\"\nport = \"sim\"\nbuttons = {buttons}\n"
+                ),
+                "my.toml",
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        let e = bad("{ 0 = \"time\" }");
+        assert!(e.contains("my.toml") && e.contains("1 to 255"), "{e}");
+        let e = bad("{ x = \"time\" }");
+        assert!(e.contains("\"x\" is not a button number"), "{e}");
+        // A button is his own keypad: no assistant's or arbiter's command, no typo.
+        let e = bad("{ 1 = \"resign\" }");
+        assert!(
+            e.contains("boards.blind.buttons.1") && e.contains("for the assistant"),
+            "{e}"
+        );
+        let e = bad("{ 1 = \"help\" }");
+        assert!(
+            e.contains("a button asks one of the blind player's requests"),
+            "{e}"
+        );
+        let e = bad("{ 1 = \"tme\" }");
+        assert!(e.contains("did you mean 'time'"), "{e}");
+        let e = Config::parse(
+            "[boards.sighted]\nprofile = \"dgt\"\nport = \"sim\"\nbuttons = { 1 = \"time\" }\n",
+            "my.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("only the blind player's board"), "{e}");
     }
 
     #[test]

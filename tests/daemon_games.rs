@@ -577,6 +577,7 @@ fn a_game_with_a_mistake_a_touch_an_unplugged_board_and_a_disputed_scoresheet() 
             blind_mistake_ply: Some(mistake_ply),
             blind_touch_ply: Some(touch_ply),
             blind_unplug_ply: Some(unplug_ply),
+            ..SimSettings::default()
         },
         echo: false,
         stop_when_played: false,

@@ -88,6 +88,8 @@ pub async fn run(
             moves: appendix_e_moves(),
             speed,
             blind_mistake_ply: Some(MISTAKE_PLY),
+            // Before his fourth move he asks for the time with a button of his board (F.9 d).
+            blind_button: Some((7, 1)),
             ..SimSettings::default()
         },
         echo: true,

@@ -28,7 +28,7 @@ use super::{
 use crate::{
     announce::{Announcement, Audience, voice::Style, voice::VoicePack},
     arbiter::{Arbiter, BoardId, Effect, Input},
-    board::{dgt::ClockMessage, recognize::Mode},
+    board::{SensorEvent, dgt::ClockMessage, recognize::Mode},
     console::{self, Answer, Command, Request, Role, wire::Reply},
     link::{LinkClock, LinkCommand, LinkEvent, Timed},
     rules::{
@@ -183,6 +183,8 @@ pub struct HubParts {
     /// A resumed game: replay leftovers.
     pub recovery: Option<Recovery>,
     pub started: bool,
+    /// The tactile board's buttons: the blind player's requests, by button number.
+    pub buttons: BTreeMap<u8, String>,
 }
 
 /// What a replayed journal left open.
@@ -237,6 +239,7 @@ pub struct Hub {
     started: bool,
     over: bool,
     recovery: Option<Recovery>,
+    buttons: BTreeMap<u8, String>,
 }
 
 fn index(board: BoardId) -> usize {
@@ -333,6 +336,7 @@ impl Hub {
             started: parts.started,
             over: false,
             recovery: parts.recovery,
+            buttons: parts.buttons,
         }
     }
 
@@ -536,6 +540,9 @@ impl Hub {
                 }
                 self.maybe_start(t);
             }
+            LinkEvent::Sensor(SensorEvent::Button(n)) if board == BoardId::Blind => {
+                self.button(n);
+            }
             LinkEvent::Sensor(event) => {
                 self.accept(Input::Board { board, event }, t, None);
             }
@@ -650,6 +657,29 @@ impl Hub {
             Command::Help(_) | Command::Quit | Command::Role(_) | Command::Login { .. } => {
                 Reply::error("not a game command; nothing was done")
             }
+        }
+    }
+
+    /// A button of the tactile board: the blind player's own request (F.9 d), as configured.
+    fn button(&mut self, n: u8) {
+        let Some(line) = self.buttons.get(&n).cloned() else {
+            self.note(
+                format!(
+                    "tactile board: button {n} pressed; no request is set for it (key \
+                     boards.blind.buttons)"
+                ),
+                None,
+            );
+            return;
+        };
+        // The configuration was checked when it was read: a button holds a request.
+        if let Ok(Command::Request(request)) = console::parse(&line, Role::Player) {
+            info!(button = n, request = line, "button request");
+            let reply = self.request(&request);
+            self.broadcast(
+                format!("button {n} ({line}): {}", reply.body.join("; ")),
+                None,
+            );
         }
     }
 

@@ -77,6 +77,8 @@ pub struct SimSettings {
     /// From this ply on, the blind player's first simple own move is made with his board's
     /// cable pulled between the lift and the placement, and plugged back in afterwards.
     pub blind_unplug_ply: Option<usize>,
+    /// Before his own move at this ply, the blind player presses this button (a request).
+    pub blind_button: Option<(usize, u8)>,
 }
 
 impl Default for SimSettings {
@@ -87,6 +89,7 @@ impl Default for SimSettings {
             blind_mistake_ply: None,
             blind_touch_ply: None,
             blind_unplug_ply: None,
+            blind_button: None,
         }
     }
 }
@@ -410,6 +413,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
                     speed: opts.sim.speed,
                     mistake_ply: opts.sim.blind_mistake_ply.filter(|_| blind),
                     touch_ply: opts.sim.blind_touch_ply.filter(|_| blind),
+                    button: opts.sim.blind_button.filter(|_| blind),
                     unplug_ply,
                     port_link,
                     hub: Some(messages.clone()),
@@ -512,6 +516,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         echo: opts.echo,
         recovery: table.recovery,
         started: table.started,
+        buttons: config.buttons(),
     });
     let HubEnd { pgn, over } = hub.run(inbox, cancel.clone()).await;
 

@@ -85,6 +85,9 @@ pub struct SimPlan {
     /// promotion) is made with the cable pulled between the lift and the placement; the board is
     /// plugged back in afterwards. Needs `port_link`.
     pub unplug_ply: Option<usize>,
+    /// Before his own move at this 1-based ply, the player presses this button of his board (a
+    /// request, F.9 d).
+    pub button: Option<(usize, u8)>,
     /// The path the daemon's link opens for this board: a symbolic link to the pty, which the
     /// hands remove when they pull the cable and point at a new pty when they plug it back in.
     pub port_link: Option<PathBuf>,
@@ -512,6 +515,10 @@ fn plan_next(
                     delay_ms: unplugged.as_millis() as u64,
                     act: Act::Replug,
                 });
+            }
+            if let Some((_, n)) = plan.button.filter(|&(at, _)| at == ply) {
+                info!(board = i, ply, button = n, "pressing a button first");
+                steps.insert(0, HandStep::sensor(delay, SensorEvent::Button(n)));
             }
             if !hands.touched
                 && plan.touch_ply.is_some_and(|t| ply >= t)

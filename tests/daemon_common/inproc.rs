@@ -74,6 +74,16 @@ impl Table {
     /// his pauses (1.0: a second's thought before each own move). `new_game`: false resumes the
     /// unfinished game in the folder.
     pub fn start(dir: &Path, moves: &[Move], speed: f64, new_game: bool) -> Table {
+        let sim = SimSettings {
+            moves: moves.to_vec(),
+            speed,
+            ..SimSettings::default()
+        };
+        Table::start_sim(dir, sim, new_game)
+    }
+
+    /// [`Table::start`] with every setting of the simulated blind player.
+    pub fn start_sim(dir: &Path, sim: SimSettings, new_game: bool) -> Table {
         let config_path = dir.join("config.toml");
         let config = Config::load(&config_path).unwrap();
         let socket = config.socket_path();
@@ -82,11 +92,7 @@ impl Table {
             origin: config_path.display().to_string(),
             resume: None,
             new_game,
-            sim: SimSettings {
-                moves: moves.to_vec(),
-                speed,
-                ..SimSettings::default()
-            },
+            sim,
             echo: false,
             stop_when_played: false,
             voices_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("voices"),

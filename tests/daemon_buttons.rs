@@ -1,0 +1,72 @@
+//! The blind player's own requests from the buttons of his tactile board (F.9 d), against the
+//! daemon in the test's process (see `daemon_common::inproc`): a button press travels the board's
+//! real line protocol, the answer is said to him alone and shown on the consoles, and nothing
+//! is said that he did not ask for.
+
+mod daemon_common;
+
+use std::fs;
+
+use daemon_common::{inproc::Table, temp_dir};
+use shakmaty::{Chess, Color, Move, Position, san::San};
+use tactus::daemon::SimSettings;
+
+fn moves(sans: &str) -> Vec<Move> {
+    let mut pos = Chess::default();
+    sans.split_whitespace()
+        .map(|s| {
+            let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+            m
+        })
+        .collect()
+}
+
+#[test]
+fn a_button_of_the_tactile_board_asks_for_the_time() {
+    let dir = temp_dir("buttons");
+    daemon_common::inproc::write_config(&dir, Color::Black);
+    let game = moves("e4 c5 Nf3 d6");
+    // Before his second move (ply 4) the blind player (Black) presses button 1: the time.
+    let sim = SimSettings {
+        moves: game.clone(),
+        speed: 4.0,
+        blind_button: Some((4, 1)),
+        ..SimSettings::default()
+    };
+    let table = Table::start_sim(&dir, sim, true);
+    table.wait_started();
+    let mut watcher = table.connect();
+    let mut assistant = table.connect();
+    for (i, san) in ["e4", "Nf3"].iter().enumerate() {
+        assistant.ok(&format!("move {san}"));
+        assistant.ok("press");
+        table.wait_ply(2 * i + 2);
+    }
+    let transcript = table.wait_transcript("verbraucht");
+    // Said to him alone, once, and only after he asked: after 2. Nf3 was announced.
+    let times: Vec<&str> = transcript
+        .lines()
+        .filter(|l| l.contains("verbraucht"))
+        .collect();
+    assert_eq!(times.len(), 1, "{transcript}");
+    assert!(times[0].contains(" blind Weiß: verbraucht"), "{transcript}");
+    let nf3 = transcript.find("Springer Felix drei").unwrap();
+    assert!(transcript.find("verbraucht").unwrap() > nf3, "{transcript}");
+    // The consoles see what was asked and answered.
+    let status = watcher.ok("status");
+    assert!(!status.is_empty());
+    assert!(
+        watcher
+            .events
+            .iter()
+            .any(|e| e.starts_with("button 1 (time): time: White used")),
+        "{:?}",
+        watcher.events
+    );
+    // A request changes nothing in the game: it is not journaled.
+    assert!(!table.journal().contains("button"), "{}", table.journal());
+    let report = table.stop();
+    assert!(!report.over);
+    fs::remove_dir_all(&dir).unwrap();
+}
