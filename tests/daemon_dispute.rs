@@ -88,6 +88,11 @@ fn a_scoresheet_dispute_is_settled_at_the_console() {
         "{body:?}"
     );
     let status = arbiter.ok("status");
+    // Black is to move in the retraced position: his clock runs, not White's.
+    assert!(
+        status.iter().any(|l| l.ends_with("(black running)")),
+        "{status:?}"
+    );
     let (white, black) = clocks_of(&status);
     assert_eq!(white, proposed.0, "{status:?}");
     // Black's clock runs again from the confirmation; a second at most has passed.

@@ -171,6 +171,8 @@ pub struct Arbiter {
     started: bool,
     /// A piece being adjusted (4.2): its player's touches of that square do not count.
     adjusting: Option<(Color, Square)>,
+    /// The game was retraced and both boards hold still until the clocks run again.
+    retraced: bool,
 }
 
 impl Arbiter {
@@ -192,6 +194,7 @@ impl Arbiter {
             differing: [None, None],
             started: false,
             adjusting: None,
+            retraced: false,
         }
     }
 
@@ -333,6 +336,7 @@ impl Arbiter {
                 }
             }
             Input::Rules(game::Input::OpenEnvelope) => self.open_envelope(now, &mut out),
+            Input::Rules(game::Input::Retract { to_ply }) => self.retrace(to_ply, now, &mut out),
             Input::Rules(input) => {
                 self.rules(input, now, &mut out);
             }
@@ -371,16 +375,7 @@ impl Arbiter {
         {
             self.rules(game::Input::Start, now, out);
         }
-        // A board that has a move to make on it keeps waiting for it.
-        let executing = |mode: Option<Mode>| matches!(mode, Some(Mode::Execute(_)));
-        self.set_modes_of(
-            [
-                !executing(Some(self.blind_board.mode())),
-                !executing(self.sighted_board.as_ref().map(Recognizer::mode)),
-            ],
-            now,
-            out,
-        );
+        self.refresh_modes(now, out);
         out.push(Effect::RequestSnapshot {
             board: BoardId::Blind,
         });
@@ -394,6 +389,20 @@ impl Arbiter {
     /// Each board waits for its player's own move, or holds the position.
     fn set_modes(&mut self, now: Millis, out: &mut Vec<Effect>) {
         self.set_modes_of([true, true], now, out);
+    }
+
+    /// [`Arbiter::set_modes`], except that a board that has a move to make on it keeps waiting
+    /// for it.
+    fn refresh_modes(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let executing = |mode: Option<Mode>| matches!(mode, Some(Mode::Execute(_)));
+        self.set_modes_of(
+            [
+                !executing(Some(self.blind_board.mode())),
+                !executing(self.sighted_board.as_ref().map(Recognizer::mode)),
+            ],
+            now,
+            out,
+        );
     }
 
     /// [`Arbiter::set_modes`] for the boards marked (tactile, sighted).
@@ -697,11 +706,21 @@ impl Arbiter {
         out.push(Effect::Note(format!(
             "{side}'s scoresheet differs after {agreed} half-moves: the game is retraced to there (F.8)"
         )));
+        self.retrace(agreed, now, out);
+    }
+
+    /// Take the game back to `to_ply` half-moves (F.8, or the arbiter's `takeback`): the clocks
+    /// are held, the times the record has for that point are proposed, both boards are guided
+    /// back to its position and nobody moves until the clocks are confirmed or resumed.
+    fn retrace(&mut self, to_ply: usize, now: Millis, out: &mut Vec<Effect>) {
+        let (pending_blind, sighted_candidate) = (self.pending_blind, self.sighted_candidate);
         self.pending_blind = None;
         self.sighted_candidate = None;
-        if !self.rules(game::Input::Retract { to_ply: agreed }, now, out) {
+        if !self.rules(game::Input::Retract { to_ply }, now, out) {
+            (self.pending_blind, self.sighted_candidate) = (pending_blind, sighted_candidate);
             return;
         }
+        let agreed = to_ply;
         self.proposed_clocks = Some(self.game.clocks_after_ply(agreed).unwrap_or_else(|| {
             let clock = self.game.clock();
             shakmaty::ByColor::new_with(|c| clock.map_or(0, |k| k.remaining(c, now)))
@@ -715,7 +734,15 @@ impl Arbiter {
         }
         // Both boards are guided back to the retraced position; nobody moves until confirmed.
         self.hold_both(now, out);
+        self.retraced = true;
         out.push(Effect::RecordChanged);
+    }
+
+    /// After a retrace, once the clocks run again: the player to move may move.
+    fn release_hold(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        if std::mem::take(&mut self.retraced) {
+            self.set_modes(now, out);
+        }
     }
 
     fn confirm_clocks(&mut self, now: Millis, out: &mut Vec<Effect>) {
@@ -738,7 +765,7 @@ impl Arbiter {
         if self.game.clock().is_some_and(|c| c.is_paused()) {
             self.rules(game::Input::Resume, now, out);
         }
-        self.set_modes(now, out);
+        self.release_hold(now, out);
     }
 
     /// Apply a rules input and turn its events into effects. Returns whether it was accepted.
@@ -807,6 +834,9 @@ impl Arbiter {
             }
             Event::ClocksResumed => {
                 self.say(Audience::Both, Announcement::ClocksResumed, out);
+                // After a retrace the boards held still; now the player to move may move. (Any
+                // other pause leaves the boards as they were: a move in progress goes on.)
+                self.release_hold(now, out);
             }
             Event::AnalysisNeeded { ticket, query } => out.push(Effect::Analyse { ticket, query }),
             Event::ArbiterMustRule { reason, .. } => out.push(Effect::Note(format!(

@@ -479,3 +479,195 @@ fn a_sighted_move_that_ends_the_game_is_said_before_the_result() {
         "{out:?}"
     );
 }
+
+/// White (blind) plays e4 on his board; its announcement finishes at 3 s.
+fn after_e4(sighted_board: Option<RecognizerConfig>) -> Arbiter {
+    let mut a = Arbiter::new(
+        config(sighted_board, Completion::ClockPress),
+        Chess::default(),
+    );
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    let out = blind(&mut a, put(Square::E4), 2_000);
+    let id = said(&out)[0].0;
+    a.handle(Input::SpeechFinished { id }, 3_000);
+    assert_eq!(a.game().ply(), 1);
+    a
+}
+
+#[test]
+fn a_sealed_move_is_made_on_both_boards_when_the_envelope_is_opened() {
+    let mut a = after_e4(Some(DGT));
+    // The sighted player executes e4 on his board, then Black (sighted) seals.
+    sighted(&mut a, lift(Square::E2), 3_500);
+    sighted(
+        &mut a,
+        put_piece(Square::E4, Piece::from_char('P').unwrap()),
+        3_600,
+    );
+    run(&mut a, 4_000);
+    let out = a.handle(
+        Input::Rules(game::Input::Seal {
+            by: Color::Black,
+            text: "c5".into(),
+        }),
+        10_000,
+    );
+    assert!(
+        said(&out)
+            .iter()
+            .any(|s| s.1 == Audience::Both && s.2 == Announcement::Adjourned { by: Color::Black }),
+        "{out:?}"
+    );
+    // Both boards hold still; nothing Black does on his board counts.
+    assert_eq!(a.blind_board().mode(), Mode::Hold);
+    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Hold);
+    let before = a.game().position().clone();
+    let out = a.handle(Input::Rules(game::Input::OpenEnvelope), 20_000);
+    let says = said(&out);
+    assert_eq!(says[0].2, Announcement::EnvelopeOpened);
+    assert_eq!(says[1].1, Audience::Both);
+    assert_eq!(says[1].2, Announcement::Move(words(&before, "c5")));
+    let c5 = before
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to() == Square::C5)
+        .unwrap();
+    // Neither board shows it yet: each waits for it.
+    assert_eq!(a.blind_board().mode(), Mode::Execute(c5));
+    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Execute(c5));
+    // The sighted player makes it first; the tactile board keeps waiting for it.
+    sighted(&mut a, lift(Square::C7), 21_000);
+    sighted(
+        &mut a,
+        put_piece(Square::C5, Piece::from_char('p').unwrap()),
+        21_100,
+    );
+    run(&mut a, 22_000);
+    assert_eq!(a.blind_board().mode(), Mode::Execute(c5));
+    blind(&mut a, lift(Square::C7), 23_000);
+    blind(&mut a, put(Square::C5), 23_100);
+    run(&mut a, 24_000);
+    // Now White (blind) is to move on his board; the sighted board holds.
+    assert_eq!(a.blind_board().mode(), Mode::Move);
+    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Hold);
+}
+
+#[test]
+fn no_move_is_sealed_while_one_is_being_announced() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    blind(&mut a, put(Square::E4), 2_000);
+    let out = a.handle(
+        Input::Rules(game::Input::Seal {
+            by: Color::White,
+            text: "d4".into(),
+        }),
+        2_100,
+    );
+    assert!(
+        matches!(out.as_slice(), [Effect::Refused(r)] if r.contains("a move stands on a board")),
+        "{out:?}"
+    );
+    assert!(a.game().adjournment().is_none());
+}
+
+#[test]
+fn an_adjusted_piece_is_not_touched() {
+    let mut a = after_e4(None);
+    // Black (sighted, manual board) offers a draw; White adjusts his knight (j'adoube) and
+    // then plays d4: the offer stands until his move, and no claim under 4.3 is reported.
+    a.handle(
+        Input::Rules(game::Input::OfferDraw { by: Color::Black }),
+        3_500,
+    );
+    a.handle(Input::EnterMove("e5".into()), 4_000);
+    a.handle(Input::ClockPress, 4_100);
+    blind(&mut a, lift(Square::E7), 5_000);
+    blind(&mut a, put(Square::E5), 5_100);
+    run(&mut a, 6_000);
+    a.handle(
+        Input::Rules(game::Input::OfferDraw { by: Color::Black }),
+        6_500,
+    );
+    let out = a.handle(
+        Input::Adjust {
+            by: Color::White,
+            square: Square::G1,
+        },
+        7_000,
+    );
+    assert!(
+        notes(&out).iter().any(|n| n.contains("j'adoube")),
+        "{out:?}"
+    );
+    let out = blind(&mut a, lift(Square::G1), 7_500);
+    assert!(
+        notes(&out)
+            .iter()
+            .any(|n| n.contains("blind player adjusted")),
+        "{out:?}"
+    );
+    assert_eq!(
+        a.game().draw_offer(),
+        Some(Color::Black),
+        "the offer stands"
+    );
+    let mut out = blind(&mut a, put(Square::G1), 7_600);
+    out.extend(blind(&mut a, lift(Square::D2), 8_000));
+    out.extend(blind(&mut a, put(Square::D4), 8_100));
+    out.extend(run(&mut a, 9_000));
+    assert!(
+        !notes(&out).iter().any(|n| n.contains("4.3")),
+        "an adjusted piece gives no claim: {out:?}"
+    );
+    // Without the j'adoube, the same touch would have been reported (the next move).
+}
+
+#[test]
+fn a_takeback_holds_both_boards_until_the_clocks_run_again() {
+    let mut a = after_e4(None);
+    a.handle(Input::EnterMove("e5".into()), 4_000);
+    a.handle(Input::ClockPress, 4_100);
+    blind(&mut a, lift(Square::E7), 5_000);
+    blind(&mut a, put(Square::E5), 5_100);
+    run(&mut a, 6_000);
+    assert_eq!(a.blind_board().mode(), Mode::Move);
+    let out = a.handle(Input::Rules(game::Input::Retract { to_ply: 1 }), 7_000);
+    assert!(
+        notes(&out)
+            .iter()
+            .any(|n| n.starts_with("proposed clocks:")),
+        "{out:?}"
+    );
+    assert_eq!(a.game().ply(), 1);
+    assert!(a.game().clock().unwrap().is_paused());
+    // The tactile board still shows e5: it is guided back and nobody moves.
+    assert_eq!(a.blind_board().mode(), Mode::Hold);
+    let out = run(&mut a, 7_000 + 1_600);
+    assert!(
+        said(&out)
+            .iter()
+            .any(|s| s.1 == Audience::Blind && matches!(s.2, Announcement::Guidance(_))),
+        "{out:?}"
+    );
+    blind(&mut a, lift(Square::E5), 8_800);
+    blind(&mut a, put(Square::E7), 8_900);
+    run(&mut a, 9_500);
+    assert_eq!(a.blind_board().mode(), Mode::Hold);
+    // The arbiter lets the game go on: Black (sighted) to move; the tactile board holds.
+    let out = a.handle(Input::Rules(game::Input::Resume), 10_000);
+    assert!(
+        said(&out)
+            .iter()
+            .any(|s| s.2 == Announcement::ClocksResumed),
+        "{out:?}"
+    );
+    assert_eq!(a.game().clock().unwrap().running(), Some(Color::Black));
+    a.handle(Input::EnterMove("c5".into()), 11_000);
+    let out = a.handle(Input::ClockPress, 11_100);
+    assert!(out.contains(&Effect::RecordChanged), "{out:?}");
+    assert_eq!(a.game().ply(), 2);
+    assert!(matches!(a.blind_board().mode(), Mode::Execute(_)));
+}

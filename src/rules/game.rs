@@ -1043,10 +1043,17 @@ impl Game {
         self.quickplay_claim = None;
         self.dead_checks.clear();
         self.dead_answers.clear();
+        let turn = self.position.turn();
         if let Some(clock) = self.clock.as_mut() {
             for side in Color::ALL {
                 let made = self.moves.iter().filter(|r| r.side == side).count();
                 clock.set_moves_completed(side, u32::try_from(made).unwrap_or(u32::MAX));
+            }
+            // The move in progress is now the retraced position's: the clock that runs when
+            // the arbiter resumes is that of the player to move there.
+            if clock.paused_side().is_some_and(|side| side != turn) {
+                clock.start(turn, now);
+                let _ = clock.pause(now);
             }
         }
         events.push(Event::Retracted { ply: to_ply });

@@ -1735,6 +1735,23 @@ fn retracting_to_an_agreed_move_rebuilds_the_position_and_history() {
     ));
 }
 
+#[test]
+fn after_a_retrace_the_clock_of_the_player_to_move_runs() {
+    let mut g = standard("300+0");
+    g.apply(Input::Start, 0).unwrap();
+    // Six half-moves: White's clock runs when the scoresheets are found to differ after three.
+    let t = play(&mut g, "e4 e5 Nf3 Nc6 Bb5 a6", 1_000);
+    assert_eq!(g.clock().unwrap().running(), Some(Color::White));
+    g.apply(Input::Retract { to_ply: 3 }, t).unwrap();
+    assert_eq!(g.to_move(), Color::Black);
+    assert_eq!(g.clock().unwrap().paused_side(), Some(Color::Black));
+    let white = remaining(&g, Color::White, t);
+    g.apply(Input::Resume, t + 10_000).unwrap();
+    assert_eq!(g.clock().unwrap().running(), Some(Color::Black));
+    // Nobody's time ran while the clocks were held, and White's does not run now.
+    assert_eq!(remaining(&g, Color::White, t + 20_000), white);
+}
+
 // --- adjournment -------------------------------------------------------------------------------
 
 /// White has played 1. e4 e5 2. Nf3 and Black seals at 10 s: the clocks stand.
