@@ -8,20 +8,8 @@ mod daemon_common;
 
 use std::fs;
 
-use daemon_common::{inproc::Table, ply_of, temp_dir};
-use shakmaty::{Chess, Color, Move, Position, san::San};
-
-/// SAN moves from the start, as moves.
-fn moves(sans: &str) -> Vec<Move> {
-    let mut pos = Chess::default();
-    sans.split_whitespace()
-        .map(|s| {
-            let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
-            pos.play_unchecked(m);
-            m
-        })
-        .collect()
-}
+use daemon_common::{inproc::Table, moves_of, ply_of, temp_dir};
+use shakmaty::Color;
 
 /// Scholar's mate: White (the sighted player) mates with his queen on move four.
 const SCHOLARS: &str = "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#";
@@ -40,7 +28,7 @@ fn envelope(table: &Table, stem: &str) -> (String, String) {
 fn a_game_is_adjourned_stopped_resumed_and_finished() {
     let dir = temp_dir("adjourn");
     daemon_common::inproc::write_config(&dir, Color::Black);
-    let game = moves(SCHOLARS);
+    let game = moves_of(SCHOLARS);
     // The blind player (Black) thinks a little before his moves; the sighted moves are typed.
     let table = Table::start(&dir, &game, 4.0, true);
     table.wait_started();
@@ -173,7 +161,7 @@ fn a_game_is_adjourned_stopped_resumed_and_finished() {
 fn an_illegal_sealed_move_loses_the_game() {
     let dir = temp_dir("adjourn-illegal");
     daemon_common::inproc::write_config(&dir, Color::Black);
-    let game = moves(SCHOLARS);
+    let game = moves_of(SCHOLARS);
     let table = Table::start(&dir, &game, 4.0, true);
     table.wait_started();
     let mut assistant = table.connect();

@@ -7,26 +7,15 @@ mod daemon_common;
 
 use std::fs;
 
-use daemon_common::{inproc::Table, temp_dir};
-use shakmaty::{Chess, Color, Move, Position, san::San};
+use daemon_common::{inproc::Table, moves_of, temp_dir};
+use shakmaty::Color;
 use tactus::daemon::SimSettings;
-
-fn moves(sans: &str) -> Vec<Move> {
-    let mut pos = Chess::default();
-    sans.split_whitespace()
-        .map(|s| {
-            let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
-            pos.play_unchecked(m);
-            m
-        })
-        .collect()
-}
 
 #[test]
 fn a_button_of_the_tactile_board_asks_for_the_time() {
     let dir = temp_dir("buttons");
     daemon_common::inproc::write_config(&dir, Color::Black);
-    let game = moves("e4 c5 Nf3 d6");
+    let game = moves_of("e4 c5 Nf3 d6");
     // Before his second move (ply 4) the blind player (Black) presses button 1: the time.
     let sim = SimSettings {
         moves: game.clone(),

@@ -9,19 +9,8 @@ mod daemon_common;
 
 use std::fs;
 
-use daemon_common::{clocks_of, inproc::Table, ply_of, secs, temp_dir};
-use shakmaty::{Chess, Color, Move, Position, san::San};
-
-fn moves(sans: &str) -> Vec<Move> {
-    let mut pos = Chess::default();
-    sans.split_whitespace()
-        .map(|s| {
-            let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
-            pos.play_unchecked(m);
-            m
-        })
-        .collect()
-}
+use daemon_common::{clocks_of, inproc::Table, moves_of, ply_of, secs, temp_dir};
+use shakmaty::Color;
 
 /// The Ruy Lopez to move six; White (the sighted player) moves at the even indexes.
 const GAME: &str = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5";
@@ -31,7 +20,7 @@ fn a_scoresheet_dispute_is_settled_at_the_console() {
     let dir = temp_dir("dispute");
     daemon_common::inproc::write_config(&dir, Color::Black);
     let sans: Vec<&str> = GAME.split_whitespace().collect();
-    let game = moves(GAME);
+    let game = moves_of(GAME);
     let table = Table::start(&dir, &game, 4.0, true);
     table.wait_started();
     let mut assistant = table.connect();

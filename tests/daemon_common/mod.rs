@@ -358,6 +358,19 @@ pub fn sans(start: &Chess, moves: &[Move]) -> Vec<String> {
         .collect()
 }
 
+/// SAN moves from the initial position, as moves (panics on a move that is not legal).
+pub fn moves_of(sans: &str) -> Vec<Move> {
+    let mut pos = Chess::default();
+    sans.split_whitespace()
+        .map(|s| {
+            let san: shakmaty::san::San = s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
+            let m = san.to_move(&pos).unwrap_or_else(|e| panic!("{s}: {e}"));
+            pos.play_unchecked(m);
+            m
+        })
+        .collect()
+}
+
 /// A PGN file of `moves` for `--sim-pgn`.
 pub fn write_sim_pgn(path: &Path, moves: &[Move]) {
     let mut text = String::from("[Event \"sim\"]\n[Result \"*\"]\n\n");
