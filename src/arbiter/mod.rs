@@ -292,6 +292,14 @@ impl Arbiter {
                     )));
                 } else {
                     match notation::match_move(self.game.position(), &text) {
+                        Ok(m) if self.game.must_play().is_some_and(|required| required != m) => {
+                            let required = self.game.must_play().unwrap_or(m);
+                            out.push(Effect::Refused(format!(
+                                "'{text}' not entered: after the incorrect claim the intended \
+                                 move {} must be played (9.5 b)",
+                                notation::san(self.game.position(), required)
+                            )));
+                        }
                         Ok(m) => {
                             out.push(Effect::Note(format!(
                                 "{} entered; it counts when the clock is pressed",
@@ -336,6 +344,27 @@ impl Arbiter {
                 }
             }
             Input::Rules(game::Input::OpenEnvelope) => self.open_envelope(now, &mut out),
+            Input::Rules(game::Input::Touch { by, square }) => {
+                // Reported at the console (F.9 e: the assistant tells the arbiter when the
+                // sighted player touched a piece): recorded as a touch on that player's board.
+                let board = if by == self.cfg.blind {
+                    BoardId::Blind
+                } else {
+                    BoardId::Sighted
+                };
+                let piece = self.game.position().board().piece_at(square);
+                out.push(Effect::Touch {
+                    board,
+                    square,
+                    piece,
+                });
+                out.push(Effect::Note(format!(
+                    "{} player touched {}",
+                    board_player(board),
+                    describe(square, piece)
+                )));
+                self.rules(game::Input::Touch { by, square }, now, &mut out);
+            }
             Input::Rules(game::Input::Retract { to_ply }) => self.retrace(to_ply, now, &mut out),
             Input::Rules(input) => {
                 self.rules(input, now, &mut out);
