@@ -66,7 +66,12 @@ fn a_scoresheet_dispute_is_settled_at_the_console() {
     assert!(status.iter().any(|l| l.contains("(paused)")), "{status:?}");
     // The blind player is guided back square by square until his board shows the position
     // after 3. Bb5 (the moves 3... a6 4. Ba4 Nf6 5. O-O Be7 come off it).
-    table.wait_transcript("tactile board matches the game again");
+    let transcript = table.wait_transcript("tactile board matches the game again");
+    // Both players were told first.
+    assert!(
+        transcript.contains(" both Partie zurückgesetzt, Schwarz am Zug"),
+        "{transcript}"
+    );
     // Nothing moves until the clocks are confirmed: the player's request is answered, though.
     let mut player = table.player();
     let body = player.ok("last");

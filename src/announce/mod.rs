@@ -236,6 +236,10 @@ pub enum Announcement {
     GameRecovered,
     ClocksPaused,
     ClocksResumed,
+    /// The game was taken back (F.8, or the arbiter); `side` is to move.
+    Retraced {
+        side: Color,
+    },
     /// Adjournment: `by` sealed his move (never said: it stays in the envelope).
     Adjourned {
         by: Color,

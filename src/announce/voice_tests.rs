@@ -1198,6 +1198,8 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::Adjourned { by: Color::Black },
         Announcement::EnvelopeOpened,
         Announcement::SealedMoveInvalid,
+        Announcement::Retraced { side: Color::White },
+        Announcement::Retraced { side: Color::Black },
     ]);
     all
 }
@@ -1255,7 +1257,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 30;
+const VARIANTS: usize = 31;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1292,6 +1294,7 @@ fn variant(a: &Announcement) -> usize {
         A::Adjourned { .. } => 27,
         A::EnvelopeOpened => 28,
         A::SealedMoveInvalid => 29,
+        A::Retraced { .. } => 30,
     }
 }
 

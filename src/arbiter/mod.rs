@@ -761,7 +761,15 @@ impl Arbiter {
                 crate::rules::pgn::format_clk(p.black)
             )));
         }
-        // Both boards are guided back to the retraced position; nobody moves until confirmed.
+        // Both players hear it first; then both boards are guided back to the retraced
+        // position, and nobody moves until the clocks run again.
+        self.say(
+            Audience::Both,
+            Announcement::Retraced {
+                side: self.game.to_move(),
+            },
+            out,
+        );
         self.hold_both(now, out);
         self.retraced = true;
         out.push(Effect::RecordChanged);

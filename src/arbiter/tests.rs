@@ -641,6 +641,12 @@ fn a_takeback_holds_both_boards_until_the_clocks_run_again() {
             .any(|n| n.starts_with("proposed clocks:")),
         "{out:?}"
     );
+    assert!(
+        said(&out)
+            .iter()
+            .any(|s| s.1 == Audience::Both && s.2 == Announcement::Retraced { side: Color::Black }),
+        "{out:?}"
+    );
     assert_eq!(a.game().ply(), 1);
     assert!(a.game().clock().unwrap().is_paused());
     // The tactile board still shows e5: it is guided back and nobody moves.

@@ -350,6 +350,7 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::Adjourned { by } => {
             format!("{} sealed his move; the game is adjourned", color_name(*by))
         }
+        A::Retraced { side } => format!("the game is taken back; {} to move", color_name(*side)),
         A::EnvelopeOpened => "the envelope is opened; the sealed move follows".into(),
         A::SealedMoveInvalid => "the sealed move is ambiguous or illegal".into(),
         A::SpeechFallback => "the speech engine failed; recorded clips take over".into(),

@@ -265,6 +265,7 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | ClaimRejected { .. }
         | FlagFell { .. }
         | Adjourned { .. }
+        | Retraced { .. }
         | EnvelopeOpened
         | SealedMoveInvalid
         | Result(_) => true,
