@@ -474,17 +474,20 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
         &mut player,
         "last",
         &["2... Ng8-f6"],
-        &[Announcement::Move(w[3])],
+        &[Announcement::Recital { moves: vec![w[3]] }],
     );
+    // Moves read back are one reply (it yields to the game's own announcements).
     ask(
         &table,
         &mut player,
         "moves 2",
         &["2. e4xd5", "2... Ng8-f6"],
-        &[Announcement::Move(w[2]), Announcement::Move(w[3])],
+        &[Announcement::Recital {
+            moves: vec![w[2], w[3]],
+        }],
     );
     let all = ["1. e2-e4", "1... d7-d5", "2. e4xd5", "2... Ng8-f6"];
-    let all_said: Vec<Announcement> = w.iter().map(|&m| Announcement::Move(m)).collect();
+    let all_said = [Announcement::Recital { moves: w.to_vec() }];
     ask(&table, &mut player, "moves all", &all, &all_said);
     ask(&table, &mut player, "m", &all, &all_said);
     ask(

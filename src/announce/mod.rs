@@ -222,6 +222,11 @@ pub enum Announcement {
         white: u32,
         black: u32,
     },
+    /// Moves of the record read back on request, oldest first: one reply, so that it yields to
+    /// the game's announcements like any other (a whole game read back is long).
+    Recital {
+        moves: Vec<MoveWords>,
+    },
     /// Whose move it is.
     ToMove {
         side: Color,
@@ -269,6 +274,7 @@ impl Announcement {
             | PiecesOfKind { .. }
             | Material { .. }
             | ToMove { .. }
+            | Recital { .. }
             | Touched { .. } => Priority::Info,
             _ => Priority::Normal,
         }

@@ -1106,6 +1106,7 @@ impl VoicePack {
         use Announcement as A;
         match announcement {
             A::Move(m) => self.mv(m, style),
+            A::Recital { moves } => Self::list(moves.iter().map(|m| self.mv(m, style))),
             A::Stalemate => self.fill("stalemate", &[]),
             A::DeadPosition => self.fill("dead_position", &[]),
             A::DrawOffered { by } => self.fill("draw_offered", &[("side", self.side(*by))]),

@@ -1069,9 +1069,17 @@ fn every_announcement() -> Vec<Announcement> {
         "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
     ] {
         let pos = position(fen);
-        for m in pos.legal_moves() {
-            all.push(Announcement::Move(MoveWords::new(&pos, m)));
-        }
+        let moves: Vec<MoveWords> = pos
+            .legal_moves()
+            .iter()
+            .map(|&m| MoveWords::new(&pos, m))
+            .collect();
+        all.extend(moves.iter().map(|&w| Announcement::Move(w)));
+        // Read back as a reply: one move, and several.
+        all.push(Announcement::Recital {
+            moves: moves[..1].to_vec(),
+        });
+        all.push(Announcement::Recital { moves });
     }
     let colors = [Color::White, Color::Black];
     let pieces: Vec<Piece> = colors
@@ -1257,7 +1265,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 31;
+const VARIANTS: usize = 32;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1295,6 +1303,7 @@ fn variant(a: &Announcement) -> usize {
         A::EnvelopeOpened => 28,
         A::SealedMoveInvalid => 29,
         A::Retraced { .. } => 30,
+        A::Recital { .. } => 31,
     }
 }
 

@@ -65,7 +65,12 @@ impl Answer {
     pub fn announcements(&self) -> Vec<Announcement> {
         match self {
             Answer::Say(list) => list.clone(),
-            Answer::Moves(moves) => moves.iter().map(|m| Announcement::Move(m.words)).collect(),
+            // One reply, not one announcement per move: a game read back must yield to the
+            // game's own announcements as one request does (priority info).
+            Answer::Moves(moves) if moves.is_empty() => Vec::new(),
+            Answer::Moves(moves) => vec![Announcement::Recital {
+                moves: moves.iter().map(|m| m.words).collect(),
+            }],
             Answer::RepeatLast | Answer::Nothing(_) => Vec::new(),
         }
     }
@@ -350,6 +355,7 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::Adjourned { by } => {
             format!("{} sealed his move; the game is adjourned", color_name(*by))
         }
+        A::Recital { moves } => moves.iter().map(long_move).collect::<Vec<_>>().join(", "),
         A::Retraced { side } => format!("the game is taken back; {} to move", color_name(*side)),
         A::EnvelopeOpened => "the envelope is opened; the sealed move follows".into(),
         A::SealedMoveInvalid => "the sealed move is ambiguous or illegal".into(),

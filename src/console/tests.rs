@@ -1068,13 +1068,17 @@ fn recorded_moves_are_read_back_with_the_words_of_their_announcement() {
     );
     // More than there are: all of them.
     assert_eq!(numbered(&g, Some(500)), all);
-    // What is said is the moves, as the announcements of moves.
+    // What is said is the moves, in the words of their announcements, as one reply (which
+    // yields to the game's own announcements).
     assert_eq!(
         last3.announcements(),
-        all[13..]
-            .iter()
-            .map(|m| Announcement::Move(m.words))
-            .collect::<Vec<_>>()
+        vec![Announcement::Recital {
+            moves: all[13..].iter().map(|m| m.words).collect()
+        }]
+    );
+    assert_eq!(
+        last3.announcements()[0].priority(),
+        crate::announce::Priority::Info
     );
     // Check, mate and short castling.
     let mut g = Game::new(RulesConfig::default());

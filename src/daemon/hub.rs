@@ -273,6 +273,7 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | IllegalMove
         | Guidance(_)
         | MovesCompleted { .. }
+        | Recital { .. }
         | Times { .. }
         | SquareContents { .. }
         | LineContents { .. }
@@ -469,7 +470,7 @@ impl Hub {
             self.accept(Input::Rules(game::Input::Pause), now, None);
         }
         if !self.over {
-            self.say_own(Audience::Both, Announcement::GameRecovered);
+            self.say_own(Audience::Both, Announcement::GameRecovered, true);
         }
         for (ticket, query) in recovery.pending_analyses {
             self.analyse(ticket, query);
@@ -701,7 +702,9 @@ impl Hub {
             other => (other.announcements(), console::format_reply(other)),
         };
         for announcement in said {
-            self.say_own(Audience::Blind, announcement);
+            // Not shown to every console as it is said: the reply carries it, and a flood of
+            // requests must not drown the watching consoles in events.
+            self.say_own(Audience::Blind, announcement, false);
         }
         Reply::ok(body)
     }
@@ -833,7 +836,7 @@ impl Hub {
                         }
                     }
                     self.says.insert(id, (audience, announcement.clone()));
-                    self.speak(id, audience, announcement);
+                    self.speak(id, audience, announcement, true);
                 }
                 Effect::RequestSnapshot { board } => {
                     if let Some(tx) = &self.links[index(board)] {
@@ -855,7 +858,11 @@ impl Hub {
                     notes.push(text);
                 }
                 Effect::Refused(text) => {
-                    self.note(format!("refused: {text}"), origin);
+                    // The transcript keeps it; the console that sent it gets it as its reply.
+                    // Other consoles are not told: nothing happened in the game.
+                    info!("refused: {text}");
+                    self.notes
+                        .append(&files::note_line(&format!("refused: {text}")));
                     outcome.refused.push(text);
                 }
                 Effect::RecordChanged => self.record_dirty = true,
@@ -883,7 +890,7 @@ impl Hub {
         if !paused && !self.deferred.is_empty() {
             for (id, audience, announcement) in std::mem::take(&mut self.deferred) {
                 self.says.insert(id, (audience, announcement.clone()));
-                self.speak(id, audience, announcement);
+                self.speak(id, audience, announcement, true);
             }
         }
         // Bounded: each pass removes what it finishes, and finishing adds no unspoken ones
@@ -918,7 +925,8 @@ impl Hub {
 
     /// Hand an announcement to speech. If speech cannot take it, it is written to the
     /// transcript here and counts as said, so that no clock waits for it forever (F.3 c).
-    fn speak(&mut self, id: u64, audience: Audience, announcement: Announcement) {
+    /// `shown`: also tell every console what is said (`# said to ...`).
+    fn speak(&mut self, id: u64, audience: Audience, announcement: Announcement, shown: bool) {
         let text = self.pack.render(&announcement, self.style).text;
         if audience.includes_blind() {
             self.last_to_blind = Some(announcement.clone());
@@ -930,7 +938,9 @@ impl Hub {
                 audience_word(audience)
             );
         }
-        self.broadcast(format!("said to {}: {text}", audience_word(audience)), None);
+        if shown {
+            self.broadcast(format!("said to {}: {text}", audience_word(audience)), None);
+        }
         debug!(
             id,
             audience = audience_word(audience),
@@ -946,8 +956,9 @@ impl Hub {
                 id,
                 "speech cannot take the announcement ({e}); it counts as said"
             );
+            // Marked, so that the transcript never claims it was heard.
             self.notes.append(&format!(
-                "{} {} {text}",
+                "{} {} {text} (not spoken: {e})",
                 files::time_of_day(),
                 audience_word(audience)
             ));
@@ -958,10 +969,10 @@ impl Hub {
     }
 
     /// An announcement of the hub's own (not the arbiter's): never fed back as an input.
-    fn say_own(&mut self, audience: Audience, announcement: Announcement) {
+    fn say_own(&mut self, audience: Audience, announcement: Announcement, shown: bool) {
         let id = self.next_own_speech;
         self.next_own_speech += 1;
-        self.speak(id, audience, announcement);
+        self.speak(id, audience, announcement, shown);
     }
 
     /// Run the mateability search off the hub, under a deadline.

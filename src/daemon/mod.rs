@@ -322,7 +322,9 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         offset: table.offset,
     };
     let (messages, inbox) = mpsc::channel::<HubMsg>(hub::HUB_QUEUE);
-    let (broadcast_tx, _) = broadcast::channel(256);
+    // Room for bursts (a retrace guides square by square); a console that still falls behind is
+    // told how many events it missed, and the game never waits for it.
+    let (broadcast_tx, _) = broadcast::channel(1024);
     let (progress_tx, progress_rx) = watch::channel::<Progress>(Hub::progress_of(&table.arbiter));
     let tasks = cancel.child_token();
     let mut handles = Vec::new();
