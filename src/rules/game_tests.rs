@@ -2053,3 +2053,30 @@ fn a_sealed_move_may_be_written_in_any_unambiguous_notation() {
         assert_eq!(g.moves()[3].san.to_string(), "Nc6", "{text}");
     }
 }
+
+#[test]
+fn an_absent_sealers_opponent_seals_his_reply_and_starts_the_absent_players_clock() {
+    // The adjournment articles, third case: Black sealed and is not there. White has the
+    // envelope opened, writes his reply, seals it in a fresh envelope and starts Black's clock.
+    let mut g = adjourned_by_black();
+    let t = 90_000_000;
+    g.apply(Input::OpenEnvelope, t).unwrap();
+    assert_eq!(g.clock().unwrap().running(), Some(Color::White));
+    g.apply(
+        Input::Seal {
+            by: Color::White,
+            text: "Bb5".into(),
+        },
+        t + 60_000,
+    )
+    .unwrap();
+    g.apply(Input::StartReplierClock, t + 60_000).unwrap();
+    assert_eq!(g.clock().unwrap().running(), Some(Color::Black));
+    let black = remaining(&g, Color::Black, t + 60_000);
+    // Black arrives ten minutes later; the envelope is opened and he replies.
+    let arrival = t + 60_000 + 10 * 60_000;
+    g.apply(Input::OpenEnvelope, arrival).unwrap();
+    assert_eq!(g.moves()[4].san.to_string(), "Bb5");
+    assert_eq!(g.clock().unwrap().running(), Some(Color::Black));
+    assert_eq!(remaining(&g, Color::Black, arrival), black - 10 * MIN);
+}
