@@ -91,6 +91,17 @@ fn said_to(table: &Table, audience: &str) -> Vec<String> {
         .collect()
 }
 
+/// `line` is carried out and `audience` is told `announcement`, once.
+fn tells(table: &Table, conn: &mut Conn, line: &str, audience: &str, announcement: Announcement) {
+    let before = said_to(table, audience).len();
+    conn.ok(line);
+    assert_eq!(
+        said_after(table, audience, before, 1),
+        [words(&announcement)],
+        "{line}: said to {audience}"
+    );
+}
+
 /// Wait until `audience` has been told at least `count` things after the first `before`, and
 /// return everything after those (speech writes the transcript in its own task, so a line may
 /// land just after the reply).
@@ -685,11 +696,12 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
 
     // The assistant's last duty here: White offers a draw, the blind player hears it and
     // accepts (9.1).
-    let blind_before = said_to(&table, "blind").len();
-    assistant.ok("offer white");
-    assert_eq!(
-        said_after(&table, "blind", blind_before, 1),
-        [words(&Announcement::DrawOffered { by: Color::White })]
+    tells(
+        &table,
+        &mut assistant,
+        "offer white",
+        "blind",
+        Announcement::DrawOffered { by: Color::White },
     );
     let notes = assistant.ok("accept");
     assert!(
@@ -794,37 +806,41 @@ fn the_assistants_commands_carry_out_his_duties() {
     );
 
     // Draw offers (9.1), each said to the opponent; SIDE defaults to the blind player.
-    let sighted_before = said_to(&table, "sighted").len();
-    assistant.ok("offer");
-    assert_eq!(
-        said_after(&table, "sighted", sighted_before, 1),
-        [words(&Announcement::DrawOffered { by: Color::Black })]
+    tells(
+        &table,
+        &mut assistant,
+        "offer",
+        "sighted",
+        Announcement::DrawOffered { by: Color::Black },
     );
     assert_eq!(
         assistant.refused("offer sighted"),
         "white's opponent has offered a draw: accept or decline it instead of offering one"
     );
-    let blind_before = said_to(&table, "blind").len();
-    assistant.ok("decline sighted");
-    assert_eq!(
-        said_after(&table, "blind", blind_before, 1),
-        [words(&Announcement::DrawDeclined { by: Color::White })]
+    tells(
+        &table,
+        &mut assistant,
+        "decline sighted",
+        "blind",
+        Announcement::DrawDeclined { by: Color::White },
     );
     assert_eq!(
         assistant.refused("accept sighted"),
         "there is no draw offer from white's opponent to answer"
     );
-    let blind_before = said_to(&table, "blind").len();
-    assistant.ok("offer white");
-    assert_eq!(
-        said_after(&table, "blind", blind_before, 1),
-        [words(&Announcement::DrawOffered { by: Color::White })]
+    tells(
+        &table,
+        &mut assistant,
+        "offer white",
+        "blind",
+        Announcement::DrawOffered { by: Color::White },
     );
-    let sighted_before = said_to(&table, "sighted").len();
-    assistant.ok("decline");
-    assert_eq!(
-        said_after(&table, "sighted", sighted_before, 1),
-        [words(&Announcement::DrawDeclined { by: Color::Black })]
+    tells(
+        &table,
+        &mut assistant,
+        "decline",
+        "sighted",
+        Announcement::DrawDeclined { by: Color::Black },
     );
     assert_eq!(
         assistant.refused("decline"),
@@ -832,11 +848,12 @@ fn the_assistants_commands_carry_out_his_duties() {
     );
     // The sighted player's touch of his own piece declines the blind player's offer (9.1).
     assistant.ok("offer");
-    let blind_before = said_to(&table, "blind").len();
-    assistant.ok("touch g1");
-    assert_eq!(
-        said_after(&table, "blind", blind_before, 1),
-        [words(&Announcement::DrawDeclined { by: Color::White })]
+    tells(
+        &table,
+        &mut assistant,
+        "touch g1",
+        "blind",
+        Announcement::DrawDeclined { by: Color::White },
     );
     assert_eq!(
         assistant.refused("accept sighted"),
