@@ -277,7 +277,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 config.voice.voice, config.voice.style, config.voice.speaker
             );
             println!("  games: {}", config.record_dir().display());
-            println!("  console: {}", config.socket_path().display());
+            println!(
+                "  console: {} ({}), arbiter's token in {}",
+                config.socket_path().display(),
+                match &config.console.group {
+                    Some(group) => format!("mode 0660, group {group}"),
+                    None => "mode 0600".to_string(),
+                },
+                config.token_file().map_or_else(
+                    || "each game's folder (arbiter.token)".to_string(),
+                    |p| p.display().to_string()
+                )
+            );
+            let buttons: Vec<String> = config
+                .buttons()
+                .iter()
+                .map(|(n, line)| format!("{n} {line}"))
+                .collect();
+            println!("  tactile board's buttons: {}", buttons.join(", "));
             Ok(ExitCode::SUCCESS)
         }
         Command::BoardTest {
