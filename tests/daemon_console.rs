@@ -423,16 +423,29 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
     let (dir, table) = table("console-requests", GAME);
     let mut player = table.player();
     let mut assistant = table.connect();
-    // Before the first move there is nothing to repeat or read back, and nothing is said.
+    // Before the first move there is nothing to repeat or read back; he hears that his
+    // request was heard (a keypad gives no other sign).
     assert_eq!(player.ok("repeat"), ["nothing has been said yet"]);
-    assert_eq!(player.ok("last"), ["no move has been played yet"]);
-    assert_eq!(player.ok("moves all"), ["no move has been played yet"]);
+    ask(
+        &table,
+        &mut player,
+        "last",
+        &["no move has been played yet"],
+        &[Announcement::NoMoveYet],
+    );
+    ask(
+        &table,
+        &mut player,
+        "moves all",
+        &["no move has been played yet"],
+        &[Announcement::NoMoveYet],
+    );
     sighted_move(&table, &mut assistant, "e4", 2);
     sighted_move(&table, &mut assistant, "exd5", 4);
     let w = move_words(GAME);
-    // All he was told so far: White's two moves. Not his time, not the move count (F.9 d).
+    // All he was told unasked: White's two moves. Not his time, not the move count (F.9 d).
     assert_eq!(
-        said_after(&table, "blind", 0, 2),
+        said_after(&table, "blind", 2, 2),
         [
             words(&Announcement::Move(w[0])),
             words(&Announcement::Move(w[2]))

@@ -227,6 +227,10 @@ pub enum Announcement {
     Recital {
         moves: Vec<MoveWords>,
     },
+    /// A reply about the moves before any was played.
+    NoMoveYet,
+    /// A reply about the time in a game without a clock.
+    NoClock,
     /// Whose move it is.
     ToMove {
         side: Color,
@@ -275,6 +279,8 @@ impl Announcement {
             | Material { .. }
             | ToMove { .. }
             | Recital { .. }
+            | NoMoveYet
+            | NoClock
             | Touched { .. } => Priority::Info,
             _ => Priority::Normal,
         }

@@ -1206,6 +1206,8 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::Adjourned { by: Color::Black },
         Announcement::EnvelopeOpened,
         Announcement::SealedMoveInvalid,
+        Announcement::NoMoveYet,
+        Announcement::NoClock,
         Announcement::Retraced { side: Color::White },
         Announcement::Retraced { side: Color::Black },
     ]);
@@ -1265,7 +1267,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 32;
+const VARIANTS: usize = 34;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1304,6 +1306,8 @@ fn variant(a: &Announcement) -> usize {
         A::SealedMoveInvalid => 29,
         A::Retraced { .. } => 30,
         A::Recital { .. } => 31,
+        A::NoMoveYet => 32,
+        A::NoClock => 33,
     }
 }
 

@@ -56,8 +56,6 @@ pub enum Answer {
     Moves(Vec<NumberedMove>),
     /// Say the last announcement again: only the daemon knows what was said last.
     RepeatLast,
-    /// Nothing to announce, and why (printed; there is no announcement for it).
-    Nothing(String),
 }
 
 impl Answer {
@@ -71,7 +69,7 @@ impl Answer {
             Answer::Moves(moves) => vec![Announcement::Recital {
                 moves: moves.iter().map(|m| m.words).collect(),
             }],
-            Answer::RepeatLast | Answer::Nothing(_) => Vec::new(),
+            Answer::RepeatLast => Vec::new(),
         }
     }
 }
@@ -95,7 +93,8 @@ pub fn answer(request: &Request, game: &Game, blind: Color, now: Millis) -> Answ
             })
         }
         Request::Times => match game.clock() {
-            None => Answer::Nothing("this game is played without a clock".into()),
+            // Said too: a player who pressed a button must hear that it was heard.
+            None => say(Announcement::NoClock),
             Some(clock) => say(Announcement::Times {
                 white_used_ms: clock.used(Color::White, now),
                 white_left_ms: clock.remaining(Color::White, now).max(0),
@@ -173,7 +172,7 @@ fn pieces_of(game: &Game, piece: Piece) -> Announcement {
 fn last_moves(game: &Game, n: Option<usize>) -> Answer {
     let records = game.moves();
     if records.is_empty() {
-        return Answer::Nothing("no move has been played yet".into());
+        return Answer::Say(vec![Announcement::NoMoveYet]);
     }
     let start = game.start_position();
     let first_number = start.fullmoves().get();
@@ -250,7 +249,6 @@ pub fn format_reply(answer: &Answer) -> Vec<String> {
             })
             .collect(),
         Answer::RepeatLast => vec!["the last announcement, again".into()],
-        Answer::Nothing(why) => vec![why.clone()],
     }
 }
 
@@ -355,6 +353,8 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::Adjourned { by } => {
             format!("{} sealed his move; the game is adjourned", color_name(*by))
         }
+        A::NoMoveYet => "no move has been played yet".into(),
+        A::NoClock => "this game is played without a clock".into(),
         A::Recital { moves } => moves.iter().map(long_move).collect::<Vec<_>>().join(", "),
         A::Retraced { side } => format!("the game is taken back; {} to move", color_name(*side)),
         A::EnvelopeOpened => "the envelope is opened; the sealed move follows".into(),

@@ -986,15 +986,15 @@ fn without_a_clock_there_is_no_time_but_there_are_moves() {
     let mut g = Game::new(RulesConfig::default());
     assert_eq!(
         answer(&Request::Times, &g, Color::White, 0),
-        Answer::Nothing("this game is played without a clock".into())
+        Answer::Say(vec![Announcement::NoClock])
     );
     assert_eq!(
         answer(&Request::LastMove, &g, Color::White, 0),
-        Answer::Nothing("no move has been played yet".into())
+        Answer::Say(vec![Announcement::NoMoveYet])
     );
     assert_eq!(
         answer(&Request::Moves(None), &g, Color::White, 0),
-        Answer::Nothing("no move has been played yet".into())
+        Answer::Say(vec![Announcement::NoMoveYet])
     );
     play(&mut g, "d4 d5 c4", 0);
     assert_eq!(

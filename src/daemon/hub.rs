@@ -274,6 +274,8 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | Guidance(_)
         | MovesCompleted { .. }
         | Recital { .. }
+        | NoMoveYet
+        | NoClock
         | Times { .. }
         | SquareContents { .. }
         | LineContents { .. }
