@@ -961,11 +961,10 @@ fn the_assistants_commands_carry_out_his_duties() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// PRODUCT BUG (reported, not worked around): `touch SQUARE` is the assistant telling the
-/// arbiter that the sighted player touched a piece (F.9 e: "inform the controller when the
-/// sighted player has touched one of his pieces"). The daemon journals it and lets it decline a
-/// draw offer, but reports it nowhere: no note on the consoles or in the transcript, no line in
-/// `touches.txt`, where the same touch seen by a sighted board's sensors would be.
+/// `touch SQUARE` is the assistant telling the arbiter that the sighted player touched a piece
+/// (F.9 e: "inform the controller when the sighted player has touched one of his pieces"): it
+/// is reported as the same touch seen by a sighted board's sensors would be, on the consoles, in
+/// the transcript and in `touches.txt`.
 #[test]
 fn a_touch_entered_at_the_console_is_reported_to_the_arbiter() {
     let (dir, table) = table("console-touch", "d4 d5");

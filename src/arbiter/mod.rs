@@ -353,16 +353,7 @@ impl Arbiter {
                     BoardId::Sighted
                 };
                 let piece = self.game.position().board().piece_at(square);
-                out.push(Effect::Touch {
-                    board,
-                    square,
-                    piece,
-                });
-                out.push(Effect::Note(format!(
-                    "{} player touched {}",
-                    board_player(board),
-                    describe(square, piece)
-                )));
+                self.record_touch(board, square, piece, true, &mut out);
                 self.rules(game::Input::Touch { by, square }, now, &mut out);
             }
             Input::Rules(game::Input::Retract { to_ply }) => self.retrace(to_ply, now, &mut out),
@@ -489,18 +480,8 @@ impl Arbiter {
                     )));
                 }
                 Recognized::Touched { square, piece } => {
-                    out.push(Effect::Touch {
-                        board,
-                        square,
-                        piece,
-                    });
-                    if board == BoardId::Sighted {
-                        // F.9 e: the assistant can see when the sighted player touched a piece.
-                        out.push(Effect::Note(format!(
-                            "sighted player touched {}",
-                            describe(square, piece)
-                        )));
-                    }
+                    // F.9 e: the assistant can see when the sighted player touched a piece.
+                    self.record_touch(board, square, piece, board == BoardId::Sighted, out);
                     if piece.is_some() && self.game.draw_offer() == Some(!self.player(board)) {
                         // Lifting a piece (his own, or one to capture) rejects an offer (9.1 a).
                         self.rules(
@@ -749,8 +730,7 @@ impl Arbiter {
             (self.pending_blind, self.sighted_candidate) = (pending_blind, sighted_candidate);
             return;
         }
-        let agreed = to_ply;
-        self.proposed_clocks = Some(self.game.clocks_after_ply(agreed).unwrap_or_else(|| {
+        self.proposed_clocks = Some(self.game.clocks_after_ply(to_ply).unwrap_or_else(|| {
             let clock = self.game.clock();
             shakmaty::ByColor::new_with(|c| clock.map_or(0, |k| k.remaining(c, now)))
         }));
@@ -1076,6 +1056,29 @@ impl Arbiter {
             announcement,
         });
         id
+    }
+
+    /// A touch for `touches.txt`, and, with `noted`, for the consoles and the transcript.
+    fn record_touch(
+        &self,
+        board: BoardId,
+        square: Square,
+        piece: Option<Piece>,
+        noted: bool,
+        out: &mut Vec<Effect>,
+    ) {
+        out.push(Effect::Touch {
+            board,
+            square,
+            piece,
+        });
+        if noted {
+            out.push(Effect::Note(format!(
+                "{} player touched {}",
+                board_player(board),
+                describe(square, piece)
+            )));
+        }
     }
 
     /// Whether `square` on `board` is the piece its player announced he adjusts.

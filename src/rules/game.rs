@@ -946,6 +946,16 @@ impl Game {
         Ok(())
     }
 
+    /// Claims and sealing are for the player having the move.
+    fn check_to_move(&self, by: Color) -> Result<(), RulesError> {
+        let to_move = self.position.turn();
+        if by == to_move {
+            Ok(())
+        } else {
+            Err(RulesError::NotYourMove { by, to_move })
+        }
+    }
+
     fn seal(
         &mut self,
         by: Color,
@@ -953,10 +963,7 @@ impl Game {
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
-        let to_move = self.position.turn();
-        if by != to_move {
-            return Err(RulesError::NotYourMove { by, to_move });
-        }
+        self.check_to_move(by)?;
         // "Only then stop his clock without starting the opponent's clock."
         self.stop_clock(now);
         let move_number = self.position.fullmoves().get();
@@ -1267,10 +1274,7 @@ impl Game {
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
-        let to_move = self.position.turn();
-        if by != to_move {
-            return Err(RulesError::NotYourMove { by, to_move });
-        }
+        self.check_to_move(by)?;
         // 9.5: the claimant stops both clocks.
         let was_running = self.stop_clock(now);
         let article = claim.article();
@@ -1430,10 +1434,7 @@ impl Game {
                 "it does not apply in blitz (Appendix C)",
             ));
         }
-        let to_move = self.position.turn();
-        if by != to_move {
-            return Err(RulesError::NotYourMove { by, to_move });
-        }
+        self.check_to_move(by)?;
         let clock = self.clock.as_ref().ok_or(RulesError::NoClock)?;
         if clock.moves_to_control(by).is_some() {
             return Err(RulesError::QuickplayNotApplicable(
