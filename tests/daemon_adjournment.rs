@@ -131,8 +131,13 @@ fn a_game_is_adjourned_stopped_resumed_and_finished() {
         notes.iter().any(|n| n.contains("envelope opened")),
         "{notes:?}"
     );
-    let transcript = table.wait_transcript("Umschlag geöffnet");
-    assert!(transcript.contains("Dame Hector fünf"), "{transcript}");
+    // The speech task writes the spoken lines as it says them: wait for the move itself.
+    table.wait_transcript("Umschlag geöffnet");
+    let transcript = table.wait_transcript("Dame Hector fünf");
+    assert!(
+        transcript.find("Umschlag geöffnet") < transcript.find("Dame Hector fünf"),
+        "{transcript}"
+    );
     // He declines the offer by playing on (a move rejects it, 9.1 b).
     table.wait_ply(6);
     let mut assistant = table.connect();
@@ -190,7 +195,11 @@ fn an_illegal_sealed_move_loses_the_game() {
     );
     assert_eq!(ply_of(&status), 2, "no move was made");
     let transcript = table.wait_transcript("bgegebener Zug ungültig");
-    assert!(transcript.contains("Schwarz gewinnt"), "{transcript}");
+    let transcript_end = table.wait_transcript("Schwarz gewinnt");
+    assert!(
+        transcript_end.find("bgegebener Zug ungültig") < transcript_end.find("Schwarz gewinnt"),
+        "{transcript}"
+    );
     let report = table.stop();
     assert!(report.over);
     assert!(report.pgn.contains("0-1"), "{}", report.pgn);
