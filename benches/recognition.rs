@@ -22,6 +22,7 @@ use tactus::{
 const TACTILE: RecognizerConfig = RecognizerConfig {
     sensing: Sensing::Occupancy,
     settle_ms: 0,
+    scan_ms: 0,
     bounce_ms: 40,
     differs_after_ms: 1500,
     confirm_with_snapshot: false,
@@ -29,6 +30,7 @@ const TACTILE: RecognizerConfig = RecognizerConfig {
 const DGT: RecognizerConfig = RecognizerConfig {
     sensing: Sensing::Identity,
     settle_ms: 400,
+    scan_ms: 0,
     bounce_ms: 0,
     differs_after_ms: 2000,
     confirm_with_snapshot: true,

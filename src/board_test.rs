@@ -711,7 +711,8 @@ impl<W: Write> BoardTest<W> {
                     self.pending_promotion = true;
                     self.printer.report(&Report::Promotion { from, to })?;
                 }
-                Recognized::Executed => {}
+                // Nothing to execute and no clock press on this bench.
+                Recognized::Executed | Recognized::NoMove => {}
                 Recognized::Differs(diff) => self.printer.report(&Report::Differs { diff })?,
                 Recognized::Matches => self.printer.report(&Report::Matches)?,
                 Recognized::SnapshotCorrected { squares } => {
@@ -910,6 +911,7 @@ mod tests {
         let cfg = RecognizerConfig {
             sensing: Sensing::Identity,
             settle_ms: 0,
+            scan_ms: 0,
             bounce_ms: 0,
             differs_after_ms: 0,
             confirm_with_snapshot: false,

@@ -40,10 +40,10 @@ fn dgt_test_profile() -> String {
     let text = text
         .replace("name = \"dgt\"", "name = \"dgt-test\"")
         .replace("baud = 9600", "baud = 38400")
-        .replace("settle_ms = 400", "settle_ms = 60")
+        .replace("scan_ms = 320", "scan_ms = 50")
         .replace("keepalive_ms = 2000", "keepalive_ms = 1000");
     assert!(
-        text.contains("settle_ms = 60")
+        text.contains("scan_ms = 50")
             && text.contains("keepalive_ms = 1000")
             && text.contains("baud = 38400")
     );

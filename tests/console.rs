@@ -35,6 +35,7 @@ fn arbiter() -> Arbiter {
     let tactile = RecognizerConfig {
         sensing: Sensing::Occupancy,
         settle_ms: 0,
+        scan_ms: 0,
         bounce_ms: 0,
         differs_after_ms: 1500,
         confirm_with_snapshot: false,

@@ -151,7 +151,8 @@ fn run_config(dir: &Path) -> PathBuf {
         &[
             ("name = \"dgt\"", "name = \"fast-dgt\""),
             ("baud = 9600", "baud = 38400"),
-            ("settle_ms = 400", "settle_ms = 80"),
+            // The simulator reports every change at once: no sweep to wait for.
+            ("scan_ms = 320", "scan_ms = 50"),
             ("keepalive_ms = 2000", "keepalive_ms = 1000"),
         ],
     );

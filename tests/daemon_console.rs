@@ -760,7 +760,7 @@ fn the_assistants_commands_carry_out_his_duties() {
     assert_eq!(assistant.refused("start"), "the game has already started");
     assert_eq!(
         assistant.refused("press"),
-        "clock pressed, but no completed move stands on the sighted board"
+        "clock pressed, but no move has been entered for the sighted player; enter it with `move`"
     );
     assert_eq!(
         assistant.refused("promote q"),
@@ -917,7 +917,7 @@ fn the_assistants_commands_carry_out_his_duties() {
     );
     assert_eq!(
         assistant.refused("press"),
-        "clock pressed, but no completed move stands on the sighted board"
+        "clock pressed, but no move has been entered for the sighted player; enter it with `move`"
     );
     assert_eq!(ply_of(&assistant.ok("status")), 2);
     sighted_move(&table, &mut assistant, "Nf3", 4);

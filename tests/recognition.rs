@@ -17,6 +17,7 @@ use tactus::{
 const TACTILE: RecognizerConfig = RecognizerConfig {
     sensing: Sensing::Occupancy,
     settle_ms: 0,
+    scan_ms: 0,
     bounce_ms: 40,
     differs_after_ms: 1500,
     confirm_with_snapshot: false,
@@ -25,6 +26,7 @@ const TACTILE: RecognizerConfig = RecognizerConfig {
 const DGT: RecognizerConfig = RecognizerConfig {
     sensing: Sensing::Identity,
     settle_ms: 400,
+    scan_ms: 0,
     bounce_ms: 0,
     differs_after_ms: 2000,
     confirm_with_snapshot: true,
@@ -86,6 +88,7 @@ impl Harness {
                 Recognized::SnapshotCorrected { squares } => {
                     panic!("{}: snapshot corrected {squares:?}", self.label)
                 }
+                Recognized::NoMove => panic!("{}: nobody pressed a clock here", self.label),
                 Recognized::Lifted { .. } | Recognized::Executed | Recognized::Matches => {}
             }
         }

@@ -259,6 +259,17 @@ pub enum Announcement {
     SealedMoveInvalid,
     /// The speech engine failed; announcements continue with the recorded clips.
     SpeechFallback,
+    /// A move made while the clocks stand (6.12, or a claim awaiting the arbiter): it is held
+    /// and counts when they run again.
+    MoveHeld,
+    /// The move on the board is not the one the Laws require now (9.5 b: after an incorrect
+    /// claim the intended move must be played): this one must be played.
+    MoveRequired {
+        mv: MoveWords,
+    },
+    /// The clock was pressed, but no completed move of the presser stands on his board: his
+    /// clock runs on.
+    NoMoveToCount,
 }
 
 impl Announcement {
@@ -268,6 +279,8 @@ impl Announcement {
         match self {
             FlagFell { .. }
             | IllegalMove
+            | MoveRequired { .. }
+            | NoMoveToCount
             | Guidance(_)
             | BoardDisconnected { .. }
             | SpeechFallback => Priority::Urgent,

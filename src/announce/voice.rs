@@ -329,6 +329,9 @@ const TEMPLATES: &[TemplateSpec] = &[
     t("envelope_opened", &[]),
     t("sealed_move_invalid", &[]),
     t("speech_fallback", &[]),
+    t("move_held", &[]),
+    t("move_required", &["move"]),
+    t("no_move_to_count", &[]),
 ];
 
 const ROLES: [Role; 6] = [
@@ -1218,6 +1221,9 @@ impl VoicePack {
             A::EnvelopeOpened => self.fill("envelope_opened", &[]),
             A::SealedMoveInvalid => self.fill("sealed_move_invalid", &[]),
             A::SpeechFallback => self.fill("speech_fallback", &[]),
+            A::MoveHeld => self.fill("move_held", &[]),
+            A::MoveRequired { mv } => self.fill("move_required", &[("move", self.mv(mv, style))]),
+            A::NoMoveToCount => self.fill("no_move_to_count", &[]),
         }
     }
 

@@ -954,6 +954,20 @@ fn german_guidance_and_replies() {
             Announcement::SpeechFallback,
             "Sprachausgabe gestört, weiter mit Aufnahmen",
         ),
+        (
+            Announcement::MoveHeld,
+            "Uhren angehalten, der Zug zählt danach",
+        ),
+        (
+            Announcement::MoveRequired {
+                mv: words_of(START, "e4"),
+            },
+            "Zug nicht möglich, Pflichtzug: Bauer Eva vier",
+        ),
+        (
+            Announcement::NoMoveToCount,
+            "Kein Zug auf dem Brett, die Uhr läuft weiter",
+        ),
     ];
     for (announcement, want) in cases {
         assert_eq!(said(&de, announcement.clone()), want, "{announcement:?}");
@@ -1079,6 +1093,7 @@ fn every_announcement() -> Vec<Announcement> {
         all.push(Announcement::Recital {
             moves: moves[..1].to_vec(),
         });
+        all.push(Announcement::MoveRequired { mv: moves[0] });
         all.push(Announcement::Recital { moves });
     }
     let colors = [Color::White, Color::Black];
@@ -1210,6 +1225,8 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::NoClock,
         Announcement::Retraced { side: Color::White },
         Announcement::Retraced { side: Color::Black },
+        Announcement::MoveHeld,
+        Announcement::NoMoveToCount,
     ]);
     all
 }
@@ -1267,7 +1284,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 34;
+const VARIANTS: usize = 37;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1308,6 +1325,9 @@ fn variant(a: &Announcement) -> usize {
         A::Recital { .. } => 31,
         A::NoMoveYet => 32,
         A::NoClock => 33,
+        A::MoveHeld => 34,
+        A::MoveRequired { .. } => 35,
+        A::NoMoveToCount => 36,
     }
 }
 

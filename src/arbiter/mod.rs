@@ -7,6 +7,11 @@
 //! retraces the game when the scoresheets disagree (F.8), and reports touch sequences that may
 //! give a claim (Art. 4). It owns the [`Game`] and both [`Recognizer`]s.
 //!
+//! Nothing a player does is dropped in silence. A move the game cannot take yet (the clocks
+//! stand, a claim awaits the arbiter) is held and counts when play goes on; a move the game
+//! refuses is said to be impossible to its player, and his board is guided back; a clock press
+//! counts the move his board shows as soon as the board can tell, or is answered aloud.
+//!
 //! Pure: [`Arbiter::handle`] takes an [`Input`] and the time it happened and returns [`Effect`]s
 //! (things to say, snapshots to request, analyses to run, files to write, console replies). It
 //! never awaits, never reads the clock, never touches a port or a file; the daemon does.
@@ -140,11 +145,25 @@ pub enum Effect {
     GameOver(GameEnd),
 }
 
-/// The blind player's move, waiting for its announcement to finish.
+/// The blind player's move, waiting to count: it counts once it has been announced (F.3 c) and
+/// stands on the tactile board (F.3 b; after a correction under F.6 he must make the corrected
+/// move first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct PendingAnnouncement {
     id: u64,
     mv: Move,
+    announced: bool,
+    on_board: bool,
+}
+
+/// A move made while the game could not take one (clocks paused, 6.12; a 10.2 claim or a
+/// result awaiting the arbiter): it counts when play goes on, unless the arbiter takes it back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Held {
+    board: BoardId,
+    mv: Move,
+    /// The blind player's move was already announced to the sighted side.
+    announced: bool,
 }
 
 /// A board that differs and when it was last described.
@@ -173,15 +192,27 @@ pub struct Arbiter {
     adjusting: Option<(Color, Square)>,
     /// The game was retraced and both boards hold still until the clocks run again.
     retraced: bool,
+    /// A move made while the game could not take one.
+    held: Option<Held>,
+    /// The sighted player pressed his clock: the move his board shows counts as soon as the
+    /// board can tell (his reply made ahead counts once the blind player's move has).
+    press_pending: bool,
+    /// A board whose refused move is being put back: it holds the game's position and its
+    /// player moves again once it shows it (tactile, sighted).
+    putting_back: [bool; 2],
+    /// The piece the blind player said for a promotion he made ahead of the count.
+    promotion_ahead: Option<Role>,
 }
 
 impl Arbiter {
     pub fn new(cfg: ArbiterConfig, start: Chess) -> Arbiter {
         let game = Game::from_position(cfg.rules.clone(), start.clone());
         let blind_board = Recognizer::new(cfg.blind_board, start.clone(), Mode::Hold);
-        let sighted_board = cfg
-            .sighted_board
-            .map(|c| Recognizer::new(c, start.clone(), Mode::Hold));
+        let press = cfg.sighted_completion == Completion::ClockPress;
+        let sighted_board = cfg.sighted_board.map(|c| {
+            let r = Recognizer::new(c, start.clone(), Mode::Hold);
+            if press { r.with_press_completion() } else { r }
+        });
         Arbiter {
             cfg,
             game,
@@ -195,6 +226,10 @@ impl Arbiter {
             started: false,
             adjusting: None,
             retraced: false,
+            held: None,
+            press_pending: false,
+            putting_back: [false, false],
+            promotion_ahead: None,
         }
     }
 
@@ -245,6 +280,7 @@ impl Arbiter {
                     },
                 };
                 self.recognized(board, recognized, now, &mut out);
+                self.board_caught_up(board, now, &mut out);
             }
             Input::BoardDisconnected { board } => {
                 match board {
@@ -274,12 +310,7 @@ impl Arbiter {
                 out.push(Effect::RequestSnapshot { board });
             }
             Input::SpeechFinished { id } => self.speech_finished(id, now, &mut out),
-            Input::ClockPress => match self.sighted_candidate.take() {
-                Some(m) => self.complete_sighted(m, now, &mut out),
-                None => out.push(Effect::Refused(
-                    "clock pressed, but no completed move stands on the sighted board".into(),
-                )),
-            },
+            Input::ClockPress => self.press(now, &mut out),
             Input::EnterMove(text) => {
                 if self.game.adjournment().is_some() {
                     out.push(Effect::Refused(format!(
@@ -293,12 +324,20 @@ impl Arbiter {
                 } else {
                     match notation::match_move(self.game.position(), &text) {
                         Ok(m) if self.game.must_play().is_some_and(|required| required != m) => {
+                            // The assistant types for the sighted player: the console's error
+                            // tells him, and the player hears which move he must make.
                             let required = self.game.must_play().unwrap_or(m);
                             out.push(Effect::Refused(format!(
                                 "'{text}' not entered: after the incorrect claim the intended \
                                  move {} must be played (9.5 b)",
                                 notation::san(self.game.position(), required)
                             )));
+                            let words = MoveWords::new(self.game.position(), required);
+                            self.say(
+                                Audience::Sighted,
+                                Announcement::MoveRequired { mv: words },
+                                &mut out,
+                            );
                         }
                         Ok(m) => {
                             out.push(Effect::Note(format!(
@@ -313,12 +352,22 @@ impl Arbiter {
             }
             Input::Promote(role) => {
                 let recognized = self.blind_board.promotion(role, now);
-                if recognized.is_empty() {
+                let ahead = self.blind_board.shows_promotion_ahead();
+                if recognized.is_empty() && ahead {
+                    // He promoted on his board ahead of the opponent's move being counted: the
+                    // piece he said stands for that promotion once it is his move.
+                    self.promotion_ahead = Some(role);
+                    out.push(Effect::Note(format!(
+                        "promotion piece {role:?} noted: it counts for the blind player's \
+                         promotion once his move is recognised"
+                    )));
+                } else if recognized.is_empty() {
                     out.push(Effect::Refused(
                         "no promotion is waiting for its piece".into(),
                     ));
                 }
                 self.recognized(BoardId::Blind, recognized, now, &mut out);
+                self.board_caught_up(BoardId::Blind, now, &mut out);
             }
             Input::Correct(text) => self.correct(&text, now, &mut out),
             Input::Scoresheet { side, sans } => self.scoresheet(side, &sans, now, &mut out),
@@ -331,7 +380,10 @@ impl Arbiter {
                 )));
             }
             Input::Rules(game::Input::Seal { by, text }) => {
-                if self.pending_blind.is_some() || self.sighted_candidate.is_some() {
+                if self.pending_blind.is_some()
+                    || self.sighted_candidate.is_some()
+                    || self.held.is_some()
+                {
                     // A move already made on a board is the sealed move (the adjournment
                     // articles); let it count or correct it first.
                     out.push(Effect::Refused(
@@ -369,13 +421,16 @@ impl Arbiter {
                 }
                 let blind = self.blind_board.tick(now);
                 self.recognized(BoardId::Blind, blind, now, &mut out);
+                self.board_caught_up(BoardId::Blind, now, &mut out);
                 if let Some(r) = self.sighted_board.as_mut() {
                     let sighted = r.tick(now);
                     self.recognized(BoardId::Sighted, sighted, now, &mut out);
+                    self.board_caught_up(BoardId::Sighted, now, &mut out);
                 }
                 self.repeat_guidance(now, &mut out);
             }
         }
+        self.release_held(now, &mut out);
         out
     }
 
@@ -425,27 +480,39 @@ impl Arbiter {
         );
     }
 
-    /// [`Arbiter::set_modes`] for the boards marked (tactile, sighted).
+    /// [`Arbiter::set_modes`] for the boards marked (tactile, sighted): the player to move moves
+    /// on his board, the other board awaits his move (and may show it ahead of time).
     fn set_modes_of(&mut self, boards: [bool; 2], now: Millis, out: &mut Vec<Effect>) {
         let position = self.game.position().clone();
         // An adjourned game stands still on both boards until the envelope is opened.
         let over = self.game.is_over() || self.game.adjournment().is_some();
-        let blind_moves = !over && position.turn() == self.cfg.blind;
-        let mode = if blind_moves { Mode::Move } else { Mode::Hold };
+        let mode_of = |board: BoardId| {
+            if over {
+                Mode::Hold
+            } else if position.turn() == self.player(board) {
+                Mode::Move
+            } else {
+                Mode::Await
+            }
+        };
+        let (blind_mode, sighted_mode) = (mode_of(BoardId::Blind), mode_of(BoardId::Sighted));
         if boards[0] {
-            let r = self.blind_board.set_expected(position.clone(), mode, now);
+            self.putting_back[0] = false;
+            let r = self
+                .blind_board
+                .set_expected(position.clone(), blind_mode, now);
             self.recognized(BoardId::Blind, r, now, out);
         }
         if boards[1]
             && let Some(board) = self.sighted_board.as_mut()
         {
-            let mode = if !over && !blind_moves {
-                Mode::Move
-            } else {
-                Mode::Hold
-            };
-            let r = board.set_expected(position, mode, now);
+            self.putting_back[1] = false;
+            let r = board.set_expected(position, sighted_mode, now);
             self.recognized(BoardId::Sighted, r, now, out);
+            if sighted_mode == Mode::Move && self.press_pending {
+                // He pressed for a reply he had made ahead: it counts now, if it stands.
+                self.press_sighted_board(now, out);
+            }
         }
     }
 
@@ -505,9 +572,17 @@ impl Arbiter {
                     self.move_completed(board, mv, &touches, now, out)
                 }
                 Recognized::PromotionPending { to, .. } => {
-                    out.push(Effect::Note(format!(
-                        "promotion on {to}: the player announces the piece; enter it with `promote q|r|b|n`"
-                    )));
+                    if board == BoardId::Blind
+                        && let Some(role) = self.promotion_ahead.take()
+                    {
+                        let r = self.blind_board.promotion(role, now);
+                        self.recognized(BoardId::Blind, r, now, out);
+                    } else {
+                        out.push(Effect::Note(format!(
+                            "promotion on {to}: the player announces the piece; enter it with \
+                             `promote q|r|b|n`"
+                        )));
+                    }
                 }
                 Recognized::Executed => {
                     self.differing[index(board)] = None;
@@ -544,6 +619,14 @@ impl Arbiter {
                     )));
                 }
                 Recognized::RequestSnapshot => out.push(Effect::RequestSnapshot { board }),
+                Recognized::NoMove => {
+                    self.press_pending = false;
+                    self.refuse_press(
+                        "clock pressed, but no completed move stands on the sighted board; his \
+                         clock runs on",
+                        out,
+                    );
+                }
             }
         }
     }
@@ -557,13 +640,14 @@ impl Arbiter {
         out: &mut Vec<Effect>,
     ) {
         let before = self.game.position().clone();
-        if !before.is_legal(mv) || self.game.is_over() || self.game.to_move() != self.player(board)
-        {
-            // Cannot happen while the modes follow the game; never act on it.
+        if !before.is_legal(mv) || self.game.to_move() != self.player(board) {
+            // Cannot happen while the modes follow the game; never act on it, and guide the
+            // board back to the game.
             out.push(Effect::Note(format!(
                 "{} board: ignored a move out of turn",
                 board_name(board)
             )));
+            self.put_back(board, now, out);
             return;
         }
         self.differing[index(board)] = None;
@@ -575,22 +659,248 @@ impl Arbiter {
             .collect();
         self.adjusting = None;
         self.report_touch_claims(board, &before, mv, &touches, out);
-        match board {
-            BoardId::Blind => {
-                // F.3: executed on the tactile board; it counts once announced. His clock runs
-                // until the announcement has finished (F.3 c, F.9 c).
-                let id = self.say(
-                    Audience::Sighted,
-                    Announcement::Move(MoveWords::new(&before, mv)),
-                    out,
-                );
-                self.pending_blind = Some(PendingAnnouncement { id, mv });
+        match self.check_move(mv, now) {
+            Ok(()) => {}
+            Err(e) if holds(&e) => {
+                self.hold(board, mv, false, &e, out);
+                return;
             }
-            BoardId::Sighted => match self.cfg.sighted_completion {
-                Completion::Settle => self.complete_sighted(mv, now, out),
-                Completion::ClockPress => self.sighted_candidate = Some(mv),
-            },
+            Err(e) => {
+                self.refuse_move(board, mv, &e, now, out);
+                return;
+            }
         }
+        match board {
+            BoardId::Blind => self.announce_blind(mv, out),
+            // His move counts when he presses his clock; the recogniser reports it only then
+            // (or without a press when it ends the game, 5.1 a, 5.2).
+            BoardId::Sighted => {
+                self.press_pending = false;
+                self.complete_sighted(mv, now, out);
+            }
+        }
+    }
+
+    /// F.3: the blind player's move stands on the tactile board; it counts once announced. His
+    /// clock runs until the announcement has finished (F.3 c, F.9 c).
+    fn announce_blind(&mut self, mv: Move, out: &mut Vec<Effect>) {
+        self.promotion_ahead = None;
+        let before = self.game.position().clone();
+        let id = self.say(
+            Audience::Sighted,
+            Announcement::Move(MoveWords::new(&before, mv)),
+            out,
+        );
+        self.pending_blind = Some(PendingAnnouncement {
+            id,
+            mv,
+            announced: false,
+            on_board: true,
+        });
+    }
+
+    /// Whether the game would take `mv` now (the rules decide, on a copy).
+    fn check_move(&self, mv: Move, now: Millis) -> Result<(), game::RulesError> {
+        self.game
+            .clone()
+            .apply(game::Input::Move(mv), now)
+            .map(|_| ())
+    }
+
+    /// A move made while the game cannot take one: its player hears that it is held, and it
+    /// counts when play goes on ([`Arbiter::release_held`]).
+    fn hold(
+        &mut self,
+        board: BoardId,
+        mv: Move,
+        announced: bool,
+        why: &game::RulesError,
+        out: &mut Vec<Effect>,
+    ) {
+        let san = notation::san(self.game.position(), mv);
+        self.held = Some(Held {
+            board,
+            mv,
+            announced,
+        });
+        self.say(audience_of(board), Announcement::MoveHeld, out);
+        out.push(Effect::Note(format!(
+            "{} player's move {san} is held ({why}); it counts when play goes on, or the \
+             arbiter takes it back with `takeback {}`",
+            board_player(board),
+            self.game.ply()
+        )));
+    }
+
+    /// A held move counts once the game can take it; after the game it is dropped.
+    fn release_held(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let Some(held) = self.held else {
+            return;
+        };
+        if self.game.is_over() {
+            self.held = None;
+            out.push(Effect::Note(
+                "the held move does not count: the game is over".into(),
+            ));
+            return;
+        }
+        match self.check_move(held.mv, now) {
+            Err(e) if holds(&e) => {}
+            Err(e) => {
+                self.held = None;
+                self.refuse_move(held.board, held.mv, &e, now, out);
+            }
+            Ok(()) => {
+                self.held = None;
+                out.push(Effect::Note(format!(
+                    "the held move {} counts now",
+                    notation::san(self.game.position(), held.mv)
+                )));
+                match held.board {
+                    BoardId::Blind if held.announced => self.count_blind(held.mv, now, out),
+                    BoardId::Blind => self.announce_blind(held.mv, out),
+                    BoardId::Sighted => self.complete_sighted(held.mv, now, out),
+                }
+            }
+        }
+    }
+
+    /// A move the game refuses (not the one 9.5 b requires, or played where nothing may be):
+    /// its player hears that it is not possible (and which move is required), and his board
+    /// holds the game's position until he has put it back.
+    fn refuse_move(
+        &mut self,
+        board: BoardId,
+        mv: Move,
+        why: &game::RulesError,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
+        let position = self.game.position().clone();
+        let announcement = match self.game.must_play() {
+            Some(required) if required != mv && position.is_legal(required) => {
+                Announcement::MoveRequired {
+                    mv: MoveWords::new(&position, required),
+                }
+            }
+            _ => Announcement::IllegalMove,
+        };
+        self.say(audience_of(board), announcement, out);
+        out.push(Effect::Refused(format!(
+            "{} player's move {} refused: {why}; his board is guided back",
+            board_player(board),
+            notation::san(&position, mv)
+        )));
+        self.put_back(board, now, out);
+    }
+
+    /// The board holds the game's position (guided if it differs) until it shows it again; its
+    /// player then moves as before.
+    fn put_back(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        let position = self.game.position().clone();
+        let r = match board {
+            BoardId::Blind => self.blind_board.set_expected(position, Mode::Hold, now),
+            BoardId::Sighted => match self.sighted_board.as_mut() {
+                Some(b) => b.set_expected(position, Mode::Hold, now),
+                None => return,
+            },
+        };
+        self.putting_back[index(board)] = true;
+        self.recognized(board, r, now, out);
+        self.board_caught_up(board, now, out);
+    }
+
+    /// After a board changed: a board put back shows the game again (its player moves again);
+    /// the tactile board shows the blind player's corrected move (it counts once announced).
+    fn board_caught_up(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        let shows = match board {
+            BoardId::Blind => self.blind_board.shows_expected(),
+            BoardId::Sighted => self
+                .sighted_board
+                .as_ref()
+                .is_some_and(Recognizer::shows_expected),
+        };
+        if self.putting_back[index(board)] && shows {
+            self.putting_back[index(board)] = false;
+            let which = [board == BoardId::Blind, board == BoardId::Sighted];
+            self.set_modes_of(which, now, out);
+        }
+        if board == BoardId::Blind
+            && shows
+            && let Some(p) = self.pending_blind.filter(|p| !p.on_board)
+        {
+            let mut after = self.game.position().clone();
+            after.play_unchecked(p.mv);
+            if self.blind_board.expected() == &after {
+                self.pending_blind = Some(PendingAnnouncement {
+                    on_board: true,
+                    ..p
+                });
+                out.push(Effect::Note(
+                    "the corrected move stands on the tactile board".into(),
+                ));
+                if p.announced {
+                    self.pending_blind = None;
+                    self.count_blind(p.mv, now, out);
+                }
+            }
+        }
+    }
+
+    /// The sighted player stopped his clock (6.7 a). His move is what his board shows (or what
+    /// the assistant entered); it counts as soon as the board can tell. A press while the blind
+    /// player's move is still being announced is kept for the reply he has made ahead of it.
+    fn press(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        if self.game.is_over() {
+            out.push(Effect::Note(
+                "clock pressed after the game; nothing to do".into(),
+            ));
+            return;
+        }
+        if let Some(m) = self.sighted_candidate.take() {
+            self.complete_sighted(m, now, out);
+            return;
+        }
+        let sighted = !self.cfg.blind;
+        let sensors = self.sighted_board.is_some();
+        let blind_move_coming =
+            self.pending_blind.is_some() || self.held.is_some_and(|h| h.board == BoardId::Blind);
+        if self.game.to_move() == sighted && !sensors {
+            self.refuse_press(
+                "clock pressed, but no move has been entered for the sighted player; enter it \
+                 with `move`",
+                out,
+            );
+        } else if self.game.to_move() == sighted {
+            self.press_pending = true;
+            self.press_sighted_board(now, out);
+        } else if blind_move_coming && sensors {
+            self.press_pending = true;
+            out.push(Effect::Note(
+                "clock pressed while the blind player's move is being announced: the sighted \
+                 player's reply counts once that move has"
+                    .into(),
+            ));
+        } else {
+            let side = self.game.to_move();
+            self.say(Audience::Sighted, Announcement::ToMove { side }, out);
+            out.push(Effect::Refused(format!(
+                "clock pressed, but it is {side}'s move; the sighted player has no move to complete"
+            )));
+        }
+    }
+
+    fn press_sighted_board(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        if let Some(board) = self.sighted_board.as_mut() {
+            let r = board.press(now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+    }
+
+    /// A press that completes nothing: the sighted side hears it, the console reads why.
+    fn refuse_press(&mut self, why: &str, out: &mut Vec<Effect>) {
+        self.say(Audience::Sighted, Announcement::NoMoveToCount, out);
+        out.push(Effect::Refused(why.into()));
     }
 
     /// The sighted player's move is complete: his clock stops, the blind player's starts, and the
@@ -600,6 +910,11 @@ impl Arbiter {
         if self.game.to_move() == self.cfg.blind || !before.is_legal(mv) {
             out.push(Effect::Note("no sighted move to complete".into()));
             return;
+        }
+        match self.check_move(mv, now) {
+            Ok(()) => {}
+            Err(e) if holds(&e) => return self.hold(BoardId::Sighted, mv, false, &e, out),
+            Err(e) => return self.refuse_move(BoardId::Sighted, mv, &e, now, out),
         }
         // The move is said before whatever it causes (check, mate, stalemate, the result).
         let mut consequences = Vec::new();
@@ -620,7 +935,12 @@ impl Arbiter {
             .set_expected(before, Mode::Execute(mv), now);
         self.recognized(BoardId::Blind, r, now, out);
         if let Some(board) = self.sighted_board.as_mut() {
-            let r = board.set_expected(self.game.position().clone(), Mode::Hold, now);
+            let mode = if self.game.is_over() {
+                Mode::Hold
+            } else {
+                Mode::Await
+            };
+            let r = board.set_expected(self.game.position().clone(), mode, now);
             self.recognized(BoardId::Sighted, r, now, out);
         }
     }
@@ -629,9 +949,28 @@ impl Arbiter {
         let Some(pending) = self.pending_blind.filter(|p| p.id == id) else {
             return;
         };
+        if !pending.on_board {
+            // Corrected (F.6) and not yet made on his board: it counts once it stands there.
+            self.pending_blind = Some(PendingAnnouncement {
+                announced: true,
+                ..pending
+            });
+            return;
+        }
         self.pending_blind = None;
+        self.count_blind(pending.mv, now, out);
+    }
+
+    /// The blind player's move counts (announced and on his board): his clock stops, the
+    /// sighted player executes it on his board.
+    fn count_blind(&mut self, mv: Move, now: Millis, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
-        if !self.rules(game::Input::Move(pending.mv), now, out) {
+        match self.check_move(mv, now) {
+            Ok(()) => {}
+            Err(e) if holds(&e) => return self.hold(BoardId::Blind, mv, true, &e, out),
+            Err(e) => return self.refuse_move(BoardId::Blind, mv, &e, now, out),
+        }
+        if !self.rules(game::Input::Move(mv), now, out) {
             return;
         }
         if self.game.is_over() {
@@ -639,13 +978,13 @@ impl Arbiter {
             return;
         }
         // The sighted player executes the blind player's move on his board; the tactile board
-        // holds the new position.
+        // awaits his reply.
         let r = self
             .blind_board
-            .set_expected(self.game.position().clone(), Mode::Hold, now);
+            .set_expected(self.game.position().clone(), Mode::Await, now);
         self.recognized(BoardId::Blind, r, now, out);
         if let Some(board) = self.sighted_board.as_mut() {
-            let r = board.set_expected(before, Mode::Execute(pending.mv), now);
+            let r = board.set_expected(before, Mode::Execute(mv), now);
             self.recognized(BoardId::Sighted, r, now, out);
         }
     }
@@ -676,14 +1015,22 @@ impl Arbiter {
             )));
             let mut after = position.clone();
             after.play_unchecked(corrected);
-            let r = self.blind_board.set_expected(after, Mode::Hold, now);
-            self.recognized(BoardId::Blind, r, now, out);
             let id = self.say(
                 Audience::Sighted,
                 Announcement::Move(MoveWords::new(&position, corrected)),
                 out,
             );
-            self.pending_blind = Some(PendingAnnouncement { id, mv: corrected });
+            // F.3 b: the corrected move counts once it stands on his board too; until then his
+            // board is guided to it.
+            self.pending_blind = Some(PendingAnnouncement {
+                id,
+                mv: corrected,
+                announced: false,
+                on_board: false,
+            });
+            let r = self.blind_board.set_expected(after, Mode::Hold, now);
+            self.recognized(BoardId::Blind, r, now, out);
+            self.board_caught_up(BoardId::Blind, now, out);
         } else {
             out.push(Effect::Note(format!(
                 "entered move corrected to {}",
@@ -723,12 +1070,31 @@ impl Arbiter {
     /// are held, the times the record has for that point are proposed, both boards are guided
     /// back to its position and nobody moves until the clocks are confirmed or resumed.
     fn retrace(&mut self, to_ply: usize, now: Millis, out: &mut Vec<Effect>) {
-        let (pending_blind, sighted_candidate) = (self.pending_blind, self.sighted_candidate);
+        let kept = (
+            self.pending_blind,
+            self.sighted_candidate,
+            self.held,
+            self.press_pending,
+        );
         self.pending_blind = None;
         self.sighted_candidate = None;
+        self.held = None;
+        self.press_pending = false;
+        self.promotion_ahead = None;
         if !self.rules(game::Input::Retract { to_ply }, now, out) {
-            (self.pending_blind, self.sighted_candidate) = (pending_blind, sighted_candidate);
+            (
+                self.pending_blind,
+                self.sighted_candidate,
+                self.held,
+                self.press_pending,
+            ) = kept;
             return;
+        }
+        if let Some(held) = kept.2 {
+            out.push(Effect::Note(format!(
+                "the {} player's held move is taken back",
+                board_player(held.board)
+            )));
         }
         self.proposed_clocks = Some(self.game.clocks_after_ply(to_ply).unwrap_or_else(|| {
             let clock = self.game.clock();
@@ -755,10 +1121,26 @@ impl Arbiter {
         out.push(Effect::RecordChanged);
     }
 
-    /// After a retrace, once the clocks run again: the player to move may move.
+    /// After a retrace, once the clocks run again: the player to move may move, on a board that
+    /// shows the retraced position (one that still shows a move taken back is guided until it
+    /// does, so that the move is not made again by itself).
     fn release_hold(&mut self, now: Millis, out: &mut Vec<Effect>) {
-        if std::mem::take(&mut self.retraced) {
-            self.set_modes(now, out);
+        if !std::mem::take(&mut self.retraced) {
+            return;
+        }
+        for board in [BoardId::Blind, BoardId::Sighted] {
+            let shows = match board {
+                BoardId::Blind => Some(self.blind_board.shows_expected()),
+                BoardId::Sighted => self.sighted_board.as_ref().map(Recognizer::shows_expected),
+            };
+            match shows {
+                Some(true) => {
+                    let which = [board == BoardId::Blind, board == BoardId::Sighted];
+                    self.set_modes_of(which, now, out);
+                }
+                Some(false) => self.putting_back[index(board)] = true,
+                None => {}
+            }
         }
     }
 
@@ -887,6 +1269,7 @@ impl Arbiter {
                 out.push(Effect::GameOver(end));
                 self.pending_blind = None;
                 self.sighted_candidate = None;
+                self.press_pending = false;
                 self.hold_both(now, out);
             }
             Event::ClockStarted { side } => {
@@ -909,6 +1292,7 @@ impl Arbiter {
             Event::Adjourned { by, move_number } => {
                 self.pending_blind = None;
                 self.sighted_candidate = None;
+                self.press_pending = false;
                 self.say(Audience::Both, Announcement::Adjourned { by }, out);
                 out.push(Effect::Note(format!(
                     "game adjourned: {by} sealed move {move_number}; the clocks stand until the envelope is opened"
@@ -1176,6 +1560,24 @@ pub fn guidance(diff: &BoardDiff) -> Vec<Guidance> {
         out.push(Guidance::Extra { square, piece });
     }
     out
+}
+
+/// Errors for which a move waits instead of being refused: play stands still for a while (the
+/// clocks paused, 6.12; a 10.2 claim awaiting the arbiter's ruling). After the game (a result
+/// waiting only for its ruling or search included) a move is refused.
+pub(crate) fn holds(e: &game::RulesError) -> bool {
+    matches!(
+        e,
+        game::RulesError::Paused | game::RulesError::AwaitingQuickplayRuling
+    )
+}
+
+/// Who hears what concerns a board's player.
+fn audience_of(board: BoardId) -> Audience {
+    match board {
+        BoardId::Blind => Audience::Blind,
+        BoardId::Sighted => Audience::Sighted,
+    }
 }
 
 fn which(board: BoardId) -> WhichBoard {

@@ -12,6 +12,7 @@ use crate::{
 const TACTILE: RecognizerConfig = RecognizerConfig {
     sensing: Sensing::Occupancy,
     settle_ms: 0,
+    scan_ms: 0,
     bounce_ms: 0,
     differs_after_ms: 1500,
     confirm_with_snapshot: false,
@@ -19,6 +20,7 @@ const TACTILE: RecognizerConfig = RecognizerConfig {
 const DGT: RecognizerConfig = RecognizerConfig {
     sensing: Sensing::Identity,
     settle_ms: 300,
+    scan_ms: 0,
     bounce_ms: 0,
     differs_after_ms: 2000,
     confirm_with_snapshot: false,
@@ -269,7 +271,7 @@ fn a_wrongly_announced_move_is_corrected_before_the_opponents_clock_starts() {
     blind(&mut a, lift(Square::E2), 1_000);
     let out = blind(&mut a, put(Square::E4), 1_500);
     let first = said(&out)[0].0;
-    // A misread sensor: the player actually played e3.
+    // He meant e3 (F.6: corrected before the opponent's clock starts).
     let out = a.handle(Input::Correct("e3".into()), 2_000);
     let (second, audience, announcement) = said(&out)[0].clone();
     assert_eq!(audience, Audience::Sighted);
@@ -277,11 +279,30 @@ fn a_wrongly_announced_move_is_corrected_before_the_opponents_clock_starts() {
         announcement,
         Announcement::Move(words(&Chess::default(), "e3"))
     );
-    // The first announcement finishing starts nothing; the corrected one does.
+    // The first announcement finishing starts nothing; the corrected one alone neither: the
+    // corrected move must stand on his board too (F.3 b), and he is guided to it.
     a.handle(Input::SpeechFinished { id: first }, 2_500);
     assert_eq!(a.game().ply(), 0);
     a.handle(Input::SpeechFinished { id: second }, 3_000);
+    assert_eq!(a.game().ply(), 0, "not before the board shows e3");
+    assert_eq!(a.game().clock().unwrap().running(), Some(Color::White));
+    let out = run(&mut a, 5_000);
+    assert!(
+        said(&out)
+            .iter()
+            .any(|(_, audience, announcement)| *audience == Audience::Blind
+                && matches!(announcement, Announcement::Guidance(_))),
+        "{out:?}"
+    );
+    blind(&mut a, lift(Square::E4), 6_000);
+    let out = blind(&mut a, put(Square::E3), 6_500);
+    assert!(out.contains(&Effect::RecordChanged), "{out:?}");
     assert_eq!(a.game().moves()[0].san.to_string(), "e3");
+    assert_eq!(
+        a.game().moves()[0].at,
+        6_500,
+        "it counts when it stands there"
+    );
     // Too late afterwards.
     let out = a.handle(Input::Correct("e4".into()), 4_000);
     assert!(notes(&out).iter().any(|n| n.contains("too late")));
@@ -548,9 +569,9 @@ fn a_sealed_move_is_made_on_both_boards_when_the_envelope_is_opened() {
     blind(&mut a, lift(Square::C7), 23_000);
     blind(&mut a, put(Square::C5), 23_100);
     run(&mut a, 24_000);
-    // Now White (blind) is to move on his board; the sighted board holds.
+    // Now White (blind) is to move on his board; the sighted board awaits his move.
     assert_eq!(a.blind_board().mode(), Mode::Move);
-    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Hold);
+    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Await);
 }
 
 #[test]
@@ -676,4 +697,437 @@ fn a_takeback_holds_both_boards_until_the_clocks_run_again() {
     assert!(out.contains(&Effect::RecordChanged), "{out:?}");
     assert_eq!(a.game().ply(), 2);
     assert!(matches!(a.blind_board().mode(), Mode::Execute(_)));
+}
+
+// --- The table never gets stuck: boards judged by what they show, every refusal said. ---
+
+const DGT_SWEEP: RecognizerConfig = RecognizerConfig {
+    sensing: Sensing::Identity,
+    settle_ms: 60,
+    scan_ms: 320,
+    bounce_ms: 0,
+    differs_after_ms: 2000,
+    confirm_with_snapshot: true,
+};
+
+fn pos_after(sans: &str) -> Chess {
+    let mut p = Chess::default();
+    for s in sans.split_whitespace() {
+        let m = s.parse::<San>().unwrap().to_move(&p).unwrap();
+        p.play_unchecked(m);
+    }
+    p
+}
+
+/// Answer every board reading the effects ask for with what `board` shows, `delay` ms later.
+fn readings(a: &mut Arbiter, out: &[Effect], shown: &shakmaty::Board, t: Millis) -> Vec<Effect> {
+    let mut more = Vec::new();
+    for e in out {
+        if *e
+            == (Effect::RequestSnapshot {
+                board: BoardId::Sighted,
+            })
+        {
+            more.extend(sighted(
+                a,
+                SensorEvent::Snapshot(crate::board::Sensed::Pieces(shown.clone())),
+                t,
+            ));
+        }
+    }
+    more
+}
+
+fn move_said_to(out: &[Effect], audience: Audience) -> Option<MoveWords> {
+    said(out).into_iter().find_map(|(_, a, ann)| match ann {
+        Announcement::Move(w) if a == audience => Some(w),
+        _ => None,
+    })
+}
+
+/// Finish every announcement at `t`.
+fn finish_speech(a: &mut Arbiter, out: &[Effect], t: Millis) -> Vec<Effect> {
+    let mut more = Vec::new();
+    for (id, _, _) in said(out) {
+        more.extend(a.handle(Input::SpeechFinished { id }, t));
+    }
+    more
+}
+
+/// The blind White player hears ...Nc6 said aloud and executes it 50 ms after the sighted player
+/// placed it, long before it counts; then plays 3.Bc4, which must be recognised (the reported
+/// repro of the issue).
+#[test]
+fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
+    let cfg = ArbiterConfig {
+        sighted_board: Some(DGT_SWEEP),
+        sighted_completion: Completion::Settle,
+        ..config(None, Completion::Settle)
+    };
+    let start = pos_after("e4 e5 Nf3");
+    let mut a = Arbiter::new(cfg, start.clone());
+    a.handle(Input::Start, 0);
+    let n = Piece::from_char('n').unwrap();
+    // The sighted player plays ...Nc6 on his board.
+    sighted(&mut a, lift(Square::B8), 1_000);
+    let out = sighted(&mut a, put_piece(Square::C6, n), 1_200);
+    // The blind player, having heard it said, executes it at once on his board.
+    blind(&mut a, lift(Square::B8), 1_250);
+    let early = blind(&mut a, put(Square::C6), 1_250);
+    assert!(
+        said(&early).is_empty(),
+        "no difference is reported: {early:?}"
+    );
+    assert_eq!(a.game().ply(), 0, "(the game starts after 1.e4 e5 2.Nf3)");
+    // The sighted board's reading confirms ...Nc6; it counts after its rest.
+    let shown = pos_after("e4 e5 Nf3 Nc6").board().clone();
+    let mut out = readings(&mut a, &out, &shown, 1_270);
+    out.extend(run(&mut a, 1_500));
+    assert_eq!(a.game().ply(), 1, "{out:?}");
+    assert!(move_said_to(&out, Audience::Blind).is_some());
+    // His board already shows it: executed, it is his move now.
+    assert_eq!(a.blind_board().mode(), Mode::Move);
+    blind(&mut a, lift(Square::F1), 3_000);
+    let out = blind(&mut a, put(Square::C4), 3_300);
+    let words = move_said_to(&out, Audience::Sighted).expect("3.Bc4 is announced");
+    assert_eq!(
+        words,
+        MoveWords::new(
+            &pos_after("e4 e5 Nf3 Nc6"),
+            mv_of(&pos_after("e4 e5 Nf3 Nc6"), "Bc4")
+        )
+    );
+}
+
+fn mv_of(p: &Chess, san: &str) -> Move {
+    san.parse::<San>().unwrap().to_move(p).unwrap()
+}
+
+/// The same with a capture executed ahead, the captured piece lifted after the mover: the capture
+/// rule still sees the whole capture once the move counts.
+#[test]
+fn a_capture_executed_ahead_in_either_order_counts_as_executed() {
+    let cfg = config(None, Completion::ClockPress);
+    let start = pos_after("e4 d5");
+    let mut a = Arbiter::new(cfg, start);
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::D5), 900);
+    blind(&mut a, lift(Square::E4), 1_000);
+    let out = blind(&mut a, put(Square::D5), 1_100);
+    let out = finish_speech(&mut a, &out, 1_200);
+    assert!(out.contains(&Effect::RecordChanged));
+    assert_eq!(a.game().ply(), 1);
+    // Black recaptures ...Qxd5; the blind player executes it ahead, queen lifted first, then
+    // his own pawn taken off, then the queen placed.
+    blind(&mut a, lift(Square::D8), 2_000);
+    blind(&mut a, lift(Square::D5), 2_200);
+    let out = blind(&mut a, put(Square::D5), 2_400);
+    assert!(said(&out).is_empty());
+    let out = a.handle(Input::EnterMove("Qxd5".into()), 3_000);
+    assert!(notes(&out).iter().any(|n| n.contains("Qxd5 entered")));
+    let out = a.handle(Input::ClockPress, 3_100);
+    assert_eq!(a.game().ply(), 2, "{out:?}");
+    assert_eq!(a.blind_board().mode(), Mode::Move, "executed already");
+}
+
+/// 6.12: a move made while the clocks stand is held, its player hears so, and it counts when
+/// the arbiter resumes (announced then, clocks as the Laws say).
+#[test]
+fn a_move_made_while_the_clocks_are_paused_counts_when_they_run_again() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    a.handle(Input::Rules(game::Input::Pause), 1_000);
+    blind(&mut a, lift(Square::E2), 2_000);
+    let out = blind(&mut a, put(Square::E4), 2_500);
+    let says = said(&out);
+    assert_eq!(says.len(), 1, "{out:?}");
+    assert_eq!(
+        (says[0].1, says[0].2.clone()),
+        (Audience::Blind, Announcement::MoveHeld)
+    );
+    assert!(
+        move_said_to(&out, Audience::Sighted).is_none(),
+        "not announced yet"
+    );
+    assert_eq!(a.game().ply(), 0);
+    let white_before = a.game().clock().unwrap().remaining(Color::White, 9_000);
+    // Resumed: the held move is announced now and counts when said.
+    let out = a.handle(Input::Rules(game::Input::Resume), 9_000);
+    assert!(move_said_to(&out, Audience::Sighted).is_some(), "{out:?}");
+    let out = finish_speech(&mut a, &out, 9_400);
+    assert!(out.contains(&Effect::RecordChanged));
+    assert_eq!(a.game().ply(), 1);
+    assert_eq!(a.game().moves()[0].at, 9_400);
+    // His clock ran from the resumption to the end of the announcement (F.3 c), plus the
+    // increment of the test's control (none).
+    let clock = a.game().clock().unwrap();
+    assert_eq!(clock.remaining(Color::White, 9_400), white_before - 400);
+    assert_eq!(clock.running(), Some(Color::Black));
+}
+
+/// The arbiter may take a held move back (`takeback` to the current ply): the board is guided
+/// back and the player moves again.
+#[test]
+fn the_arbiter_takes_a_held_move_back() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    a.handle(Input::Rules(game::Input::Pause), 1_000);
+    blind(&mut a, lift(Square::E2), 2_000);
+    blind(&mut a, put(Square::E4), 2_500);
+    let out = a.handle(Input::Rules(game::Input::Retract { to_ply: 0 }), 3_000);
+    assert!(
+        notes(&out)
+            .iter()
+            .any(|n| n.contains("held move is taken back")),
+        "{out:?}"
+    );
+    let out = a.handle(Input::Rules(game::Input::Resume), 4_000);
+    assert!(move_said_to(&out, Audience::Sighted).is_none(), "{out:?}");
+    // He is guided back, puts the pawn back, and plays d4 instead.
+    let out = run(&mut a, 8_000);
+    assert!(
+        said(&out).iter().any(
+            |(_, aud, ann)| *aud == Audience::Blind && matches!(ann, Announcement::Guidance(_))
+        )
+    );
+    blind(&mut a, lift(Square::E4), 9_000);
+    blind(&mut a, put(Square::E2), 9_200);
+    blind(&mut a, lift(Square::D2), 10_000);
+    let out = blind(&mut a, put(Square::D4), 10_200);
+    let w = move_said_to(&out, Audience::Sighted).expect("d4 announced");
+    assert_eq!(w.to, Square::D4);
+}
+
+/// A move made while a 10.2 claim awaits the arbiter's ruling is held the same way.
+#[test]
+fn a_move_made_while_a_quickplay_claim_awaits_the_ruling_is_held() {
+    let cfg = ArbiterConfig {
+        rules: RulesConfig {
+            time_control: Some("100".parse::<TimeControl>().unwrap()),
+            ..RulesConfig::default()
+        },
+        ..config(None, Completion::ClockPress)
+    };
+    let mut a = Arbiter::new(cfg, Chess::default());
+    a.handle(Input::Start, 0);
+    let out = a.handle(
+        Input::Rules(game::Input::ClaimQuickplayDraw { by: Color::White }),
+        1_000,
+    );
+    assert!(
+        !out.iter().any(|e| matches!(e, Effect::Refused(_))),
+        "{out:?}"
+    );
+    blind(&mut a, lift(Square::E2), 2_000);
+    let out = blind(&mut a, put(Square::E4), 2_500);
+    assert!(
+        said(&out)
+            .iter()
+            .any(|(_, aud, ann)| *aud == Audience::Blind && *ann == Announcement::MoveHeld)
+    );
+    let out = a.handle(
+        Input::Rules(game::Input::QuickplayRuling(game::QuickplayRuling::Reject)),
+        5_000,
+    );
+    assert!(move_said_to(&out, Audience::Sighted).is_some(), "{out:?}");
+    finish_speech(&mut a, &out, 5_300);
+    assert_eq!(a.game().ply(), 1);
+}
+
+/// 9.5 b: after an incorrect claim the intended move must be played; another move is refused
+/// aloud (he hears which move is required), never announced, and his board is guided back.
+#[test]
+fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let nf3 = mv_of(&Chess::default(), "Nf3");
+    a.handle(
+        Input::Rules(game::Input::Claim {
+            by: Color::White,
+            claim: game::DrawClaim::Repetition {
+                intended: Some(nf3),
+            },
+        }),
+        500,
+    );
+    assert_eq!(a.game().must_play(), Some(nf3));
+    blind(&mut a, lift(Square::E2), 1_000);
+    let out = blind(&mut a, put(Square::E4), 1_500);
+    let says = said(&out);
+    assert!(
+        says.iter().any(|(_, aud, ann)| *aud == Audience::Blind
+            && *ann
+                == Announcement::MoveRequired {
+                    mv: MoveWords::new(&Chess::default(), nf3)
+                }),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(
+            |e| matches!(e, Effect::Refused(r) if r.contains("9.5") || r.contains("intended"))
+        )
+    );
+    assert!(move_said_to(&out, Audience::Sighted).is_none());
+    assert_eq!(a.blind_board().mode(), Mode::Hold);
+    // Guided back; once the pawn is back he makes the required move, and it counts.
+    let out = run(&mut a, 4_000);
+    assert!(
+        said(&out)
+            .iter()
+            .any(|(_, _, ann)| matches!(ann, Announcement::Guidance(_)))
+    );
+    blind(&mut a, lift(Square::E4), 5_000);
+    let out = blind(&mut a, put(Square::E2), 5_200);
+    assert!(said(&out).is_empty(), "{out:?}");
+    assert_eq!(a.blind_board().mode(), Mode::Move);
+    blind(&mut a, lift(Square::G1), 6_000);
+    let out = blind(&mut a, put(Square::F3), 6_300);
+    let out = finish_speech(&mut a, &out, 6_500);
+    assert!(out.contains(&Effect::RecordChanged));
+    assert_eq!(a.game().ply(), 1);
+}
+
+/// 6.7 a: the sighted player presses his clock 50 ms after placing his piece, before any rest:
+/// the press asks the board for a reading at once and counts the move it confirms.
+#[test]
+fn a_press_right_after_the_placement_counts_the_move() {
+    let cfg = ArbiterConfig {
+        blind: Color::Black,
+        sighted_board: Some(DGT_SWEEP),
+        ..config(None, Completion::ClockPress)
+    };
+    let mut a = Arbiter::new(cfg, Chess::default());
+    a.handle(Input::Start, 0);
+    let n = Piece::from_char('N').unwrap();
+    sighted(&mut a, lift(Square::G1), 1_000);
+    let placed = sighted(&mut a, put_piece(Square::F3, n), 1_200);
+    let shown = pos_after("Nf3").board().clone();
+    let out = a.handle(Input::ClockPress, 1_250);
+    let mut all = placed.clone();
+    all.extend(out.clone());
+    // The reading asked for when Nf3 appeared comes back 70 ms later and confirms it.
+    let out = readings(&mut a, &all, &shown, 1_270);
+    assert_eq!(a.game().ply(), 1, "{out:?}");
+    assert_eq!(a.game().moves()[0].at, 1_270);
+    assert!(move_said_to(&out, Audience::Blind).is_some());
+    // A press when the board already shows the move (confirmed, rested): counted at once.
+    let r = Piece::from_char('R').unwrap();
+    let mut b = Arbiter::new(
+        ArbiterConfig {
+            blind: Color::Black,
+            sighted_board: Some(DGT_SWEEP),
+            ..config(None, Completion::ClockPress)
+        },
+        pos_after("h4 a6"),
+    );
+    b.handle(Input::Start, 0);
+    sighted(&mut b, lift(Square::H1), 1_000);
+    let out = sighted(&mut b, put_piece(Square::H3, r), 1_100);
+    let shown = pos_after("h4 a6 Rh3").board().clone();
+    readings(&mut b, &out, &shown, 1_170);
+    let out = b.handle(Input::ClockPress, 5_000);
+    assert_eq!(b.game().ply(), 1, "{out:?}");
+    assert_eq!(b.game().moves()[0].at, 5_000, "counted at the press");
+}
+
+/// A press with no move on the board is answered aloud to the sighted side, once the board has
+/// had a sweep to report a piece placed just before it.
+#[test]
+fn a_press_with_no_move_on_the_board_is_answered_aloud() {
+    let cfg = ArbiterConfig {
+        blind: Color::Black,
+        sighted_board: Some(DGT_SWEEP),
+        ..config(None, Completion::ClockPress)
+    };
+    let mut a = Arbiter::new(cfg, Chess::default());
+    a.handle(Input::Start, 0);
+    let out = a.handle(Input::ClockPress, 1_000);
+    let start = Chess::default().board().clone();
+    let out = readings(&mut a, &out, &start, 1_070);
+    assert!(
+        said(&out).is_empty(),
+        "not before a sweep has passed: {out:?}"
+    );
+    let out = run(&mut a, 1_320);
+    let out2 = readings(&mut a, &out, &start, 1_390);
+    let says = said(&out2);
+    assert_eq!(says.len(), 1, "{out2:?}");
+    assert_eq!(
+        (says[0].1, says[0].2.clone()),
+        (Audience::Sighted, Announcement::NoMoveToCount)
+    );
+    assert!(out2.iter().any(|e| matches!(e, Effect::Refused(_))));
+    assert_eq!(a.game().ply(), 0);
+    // On a plain board: at once.
+    let mut b = Arbiter::new(
+        ArbiterConfig {
+            blind: Color::Black,
+            ..config(None, Completion::ClockPress)
+        },
+        Chess::default(),
+    );
+    b.handle(Input::Start, 0);
+    let out = b.handle(Input::ClockPress, 1_000);
+    assert!(
+        said(&out)
+            .iter()
+            .any(|(_, aud, ann)| *aud == Audience::Sighted && *ann == Announcement::NoMoveToCount)
+    );
+}
+
+/// 5.1 a, 5.2 a: under press completion a move that mates counts without a press.
+#[test]
+fn a_checkmate_counts_without_a_press() {
+    let cfg = ArbiterConfig {
+        blind: Color::White,
+        sighted_board: Some(DGT_SWEEP),
+        ..config(None, Completion::ClockPress)
+    };
+    // Fool's mate: 1.f3 e5 2.g4 Qh4#; Black (sighted) mates.
+    let mut a = Arbiter::new(cfg, pos_after("f3 e5 g4"));
+    a.handle(Input::Start, 0);
+    let q = Piece::from_char('q').unwrap();
+    sighted(&mut a, lift(Square::D8), 1_000);
+    let out = sighted(&mut a, put_piece(Square::H4, q), 1_100);
+    let shown = pos_after("f3 e5 g4 Qh4#").board().clone();
+    let mut out = readings(&mut a, &out, &shown, 1_170);
+    out.extend(run(&mut a, 2_000));
+    assert!(a.game().is_over(), "{out:?}");
+    assert_eq!(a.game().ply(), 1);
+}
+
+/// The blind player executes the opponent's move as he hears it said, then promotes at once and
+/// says his piece (the assistant types it) before the opponent's move has counted: the piece is
+/// kept, and his promotion counts with it once it is his move.
+#[test]
+fn a_promotion_piece_said_ahead_of_the_count_is_kept() {
+    let start: Chess = "8/4P3/8/8/8/k7/8/K7 b - - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), start.clone());
+    a.handle(Input::Start, 0);
+    // ...Kb3 said aloud; he executes it and promotes on e8 at once.
+    blind(&mut a, lift(Square::A3), 1_000);
+    blind(&mut a, put(Square::B3), 1_200);
+    blind(&mut a, lift(Square::E7), 1_500);
+    blind(&mut a, put(Square::E8), 1_700);
+    let out = a.handle(Input::Promote(Role::Queen), 1_900);
+    assert!(
+        !out.iter().any(|e| matches!(e, Effect::Refused(_))),
+        "{out:?}"
+    );
+    // A promote said with nothing of the kind on the board is still refused.
+    let mut b = Arbiter::new(config(None, Completion::ClockPress), start.clone());
+    b.handle(Input::Start, 0);
+    let out = b.handle(Input::Promote(Role::Queen), 500);
+    assert!(out.iter().any(|e| matches!(e, Effect::Refused(_))));
+    // The sighted player's move counts: the tactile board has executed it, and the promotion
+    // counts with the piece said before.
+    a.handle(Input::EnterMove("Kb3".into()), 2_500);
+    let out = a.handle(Input::ClockPress, 2_600);
+    let words = move_said_to(&out, Audience::Sighted).expect("e8=Q announced");
+    assert_eq!(words.promotion, Some(Role::Queen));
+    assert_eq!(words.to, Square::E8);
 }

@@ -94,8 +94,12 @@ pub enum Parity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Timing {
-    /// How long the board must rest before a state counts (DGT scans take 200-250 ms).
+    /// How long the board must rest before a state counts.
     pub settle_ms: u64,
+    /// How long the board may take to report a change (a DGT board's sweep of its squares:
+    /// 200-250 ms); 0 for a board that reports each change as it happens.
+    #[serde(default)]
+    pub scan_ms: u64,
     /// A lift and place of the same square within this is sensor bounce, ignored.
     pub bounce_ms: u64,
     /// A board resting on a wrong state this long is reported as differing.
@@ -285,6 +289,7 @@ impl Profile {
         let timing = &self.timing;
         for (key, ms) in [
             ("timing.settle_ms", timing.settle_ms),
+            ("timing.scan_ms", timing.scan_ms),
             ("timing.bounce_ms", timing.bounce_ms),
             ("timing.differs_after_ms", timing.differs_after_ms),
             ("timing.keepalive_ms", timing.keepalive_ms),
@@ -298,12 +303,19 @@ impl Profile {
                 );
             }
         }
-        if timing.differs_after_ms < timing.settle_ms {
+        let longest_rest = timing.settle_ms.max(if timing.scan_ms > 0 {
+            timing.scan_ms + crate::board::recognize::SLIDE_REST_MS
+        } else {
+            0
+        });
+        if timing.differs_after_ms < longest_rest {
             return invalid(
                 "timing.differs_after_ms",
                 format!(
-                    "{} ms is shorter than settle_ms = {} ms: a board must settle before it can differ",
-                    timing.differs_after_ms, timing.settle_ms
+                    "{} ms is shorter than the longest rest a move may need ({longest_rest} ms: \
+                     settle_ms, or scan_ms + {} ms): a board must settle before it can differ",
+                    timing.differs_after_ms,
+                    crate::board::recognize::SLIDE_REST_MS
                 ),
             );
         }
@@ -487,8 +499,8 @@ mod tests {
         assert_eq!(dgt.orientation.mode, OrientationMode::Detect);
         assert!(dgt.timing.confirm_with_snapshot);
         assert!(
-            dgt.timing.settle() >= Duration::from_millis(250),
-            "longer than one DGT scan"
+            dgt.timing.scan_ms >= 250,
+            "a change may take one DGT sweep to be reported"
         );
 
         let pegged = set.get("pegged-line").unwrap();
@@ -540,7 +552,7 @@ mod tests {
             msg.contains("orientation.mode") && msg.contains("`reversed`"),
             "{msg}"
         );
-        let msg = parse_err(&DGT_TEXT.replace("settle_ms = 400", "settle_ms = -4")).to_string();
+        let msg = parse_err(&DGT_TEXT.replace("settle_ms = 60", "settle_ms = -4")).to_string();
         assert!(msg.contains("timing.settle_ms"), "{msg}");
         let msg = parse_err(&DGT_TEXT.replace("data_bits = 8", "data_bits = 9")).to_string();
         assert!(
@@ -658,7 +670,7 @@ mod tests {
 
     #[test]
     fn a_users_directory_overrides_the_builtin_profiles() {
-        let slower = DGT_TEXT.replace("settle_ms = 400", "settle_ms = 600");
+        let slower = DGT_TEXT.replace("settle_ms = 60", "settle_ms = 600");
         let user = ProfileSet::from_texts([("dgt.toml", slower.as_str())]).unwrap();
         let set = ProfileSet::builtin().overlay(user);
         assert_eq!(set.get("dgt").unwrap().timing.settle_ms, 600);

@@ -6,26 +6,48 @@
 //! of waiting is [`Recognizer::next_deadline`], which the shell turns into a timer and answers with
 //! [`Recognizer::tick`].
 //!
-//! How a state is judged, for the position the board should show (`expected`) and the mode:
-//! - it **completes** a legal move when it equals the position after that move. On a board that
-//!   only senses occupancy, equal occupancy is not enough for a capture: the captured piece must
-//!   have been lifted, and the capturing piece placed on its square after the mover was lifted
-//!   (otherwise "bishop lifted and still in the hand" would read as "bishop took on f7");
-//! - it is **on the way** to a legal move when every square the move does not touch is as
-//!   expected and every square it touches shows its piece before the move, after it, or nothing;
+//! A board is judged by what it shows, never by the order in which events arrived. At every
+//! change, every new expectation and every deadline the resting state is compared with the few
+//! positions that can matter in the board's [`Mode`]:
+//! - the expected position (nothing to do);
+//! - the position after a legal move of the player to move, on his own board: it **completes**
+//!   that move. On a board that only senses occupancy, equal occupancy is not enough for a
+//!   capture: the captured piece must have been lifted, and the capturing piece placed on its
+//!   square after the mover was lifted (otherwise "bishop lifted and still in the hand" would read
+//!   as "bishop took on f7"). That history is kept until the board rests on its expected position,
+//!   so a capture made before the arbiter asked for it still counts;
+//! - the position after the opponent's move the board has to execute: it is **executed**,
+//!   whenever that happened; and after that move plus one legal reply of the board's player: he
+//!   executed it and has already made his own move (the arbiter then asks for that move, and the
+//!   board completes it);
+//! - while the opponent is to move ([`Mode::Await`]), the position after one of his legal moves
+//!   (or that move and a reply): the board's player executed a move he heard said aloud (F.1)
+//!   before tactus counted it. That is not a difference; it becomes the executed move, or is
+//!   guided when the opponent's move turns out to be another;
+//! - a state **on the way** to one of these (a piece in the hand, a capture half done);
 //! - anything else that rests for the profile's `differs_after_ms` **differs**, and the diff says
 //!   square by square what is there and what belongs there.
 //!
 //! Timing follows the profile. On the tactile board a move is executed the moment the piece is
 //! placed into a different aperture (Appendix F.3 b), so `settle_ms` is 0 there. On a DGT board
-//! a scan takes 200-250 ms, updates arrive reordered and sliding pieces show the squares they
-//! pass over, so a state must rest for `settle_ms` and may be confirmed by a full dump before it
-//! counts: an intermediate square is never announced as a move.
+//! updates arrive reordered and sliding pieces show the squares they pass over, so a completing
+//! state must rest `settle_ms` and be confirmed by a full reading: the reading is asked for the
+//! moment such a state appears (not after the rest), so the two overlap. Where the player's clock
+//! press completes his move ([`Recognizer::with_press_completion`]), the rest is not waited for:
+//! the press counts what the board shows as soon as a reading confirms it, and a move that ends the
+//! game counts without a press.
 
 use shakmaty::{Bitboard, Board, Chess, Move, Piece, Position, Role, Square};
 
 use super::{Sensed, Sensing, SensorEvent};
 use crate::rules::Millis;
+
+/// A full reading asked for and not answered (a board that dropped the request, a cable pulled) is
+/// asked for again after this long.
+pub const SNAPSHOT_RETRY_MS: Millis = 1000;
+/// The longest a slid piece rests on a square it passes over (a moving hand). A state that could
+/// be such a square must rest the board's scan time plus this before it counts.
+pub const SLIDE_REST_MS: Millis = 60;
 
 /// The timing and capabilities the recogniser needs from a board profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +55,13 @@ pub struct RecognizerConfig {
     pub sensing: Sensing,
     /// How long a completing state must rest before it counts (0: at once).
     pub settle_ms: u64,
+    /// How long the board may take to report a change (a DGT board samples its squares one after
+    /// another, a sweep of 200-250 ms, and a board dump may be on the line ahead of the report;
+    /// 0 for a board that reports every change at once). A
+    /// square a slid piece passed can show that long, so a move that could be such a square
+    /// rests this plus [`SLIDE_REST_MS`]; after a clock press, a reading taken this long after
+    /// it holds every change made before it.
+    pub scan_ms: u64,
     /// A lift followed by a placement on the same square within this time is sensor bounce.
     pub bounce_ms: u64,
     /// How long a wrong state must rest before it is reported as differing.
@@ -47,6 +76,7 @@ impl RecognizerConfig {
         RecognizerConfig {
             sensing: profile.sensing,
             settle_ms: profile.timing.settle_ms,
+            scan_ms: profile.timing.scan_ms,
             bounce_ms: profile.timing.bounce_ms,
             differs_after_ms: profile.timing.differs_after_ms,
             confirm_with_snapshot: profile.timing.confirm_with_snapshot,
@@ -63,7 +93,12 @@ pub enum Mode {
     /// The player executes the given move (his opponent's, already announced) on this board;
     /// his lifts are not touches of his own move.
     Execute(Move),
-    /// No move is expected: the board should keep showing the expected position.
+    /// The opponent of this board's player is to move in the expected position: the board should
+    /// keep showing it, but may run ahead by the opponent's move (and a reply), which its player
+    /// executed as he heard it. Lifts are not touches.
+    Await,
+    /// The board should show the expected position exactly (after a retrace, after the game, a
+    /// refused move being put back): nothing else is accepted.
     Hold,
 }
 
@@ -113,7 +148,7 @@ pub enum Recognized {
     /// A pawn reached the last rank on a board that cannot tell which piece replaced it: the
     /// move waits for the announced piece ([`Recognizer::promotion`]); it is never guessed.
     PromotionPending { from: Square, to: Square },
-    /// The move of [`Mode::Execute`] stands on the board.
+    /// The move of [`Mode::Execute`] stands on the board (perhaps with the player's own reply).
     Executed,
     /// The board rests in a state that is neither expected nor on the way to a legal move.
     Differs(BoardDiff),
@@ -124,6 +159,9 @@ pub enum Recognized {
     SnapshotCorrected { squares: Bitboard },
     /// Effect: ask the board for a full reading.
     RequestSnapshot,
+    /// The player pressed his clock ([`Recognizer::press`]) and the board, read in full, shows no
+    /// completed move of his.
+    NoMove,
 }
 
 /// The board as the sensors describe it, plus what we believe stands where on an occupancy
@@ -137,6 +175,47 @@ struct State {
     hand: Vec<Piece>,
 }
 
+/// What a state means in the board's mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// The expected position.
+    Expected,
+    /// Counts once it has rested and been confirmed: a completed move, or (`None`) the move to
+    /// execute.
+    Counts(Option<Move>),
+    /// A promotion on an occupancy board, waiting for its piece.
+    Promotion(Square, Square),
+    /// On the way to something that counts, or ahead of the game: nothing to say yet.
+    Fine,
+    /// Wrong: reported as differing from this position once it rests.
+    Wrong,
+}
+
+/// Readings asked for at most at once: a board that does not answer is asked again, but not
+/// without end.
+const READINGS_IN_FLIGHT: usize = 4;
+
+/// The full readings asked for to confirm a state.
+#[derive(Debug, Clone, Default)]
+struct Confirmation {
+    /// Readings asked for (at these times, oldest first) and not come yet. A board answers in
+    /// order, so a reading answers the oldest; if one answer is lost, the next is credited to an
+    /// earlier request than its own, which only ever makes it count for less.
+    requested: std::collections::VecDeque<Millis>,
+    /// A reading has come since the state last changed (the state is the board's own word); it
+    /// was asked for at this time.
+    confirmed: Option<Millis>,
+    /// Answers still due to requests given up on: credited to no time at all when they come.
+    given_up: usize,
+}
+
+impl Confirmation {
+    /// The latest reading asked for and not come yet.
+    fn requested_at(&self) -> Option<Millis> {
+        self.requested.back().copied()
+    }
+}
+
 /// The recogniser for one board. See the module docs.
 #[derive(Debug, Clone)]
 pub struct Recognizer {
@@ -145,6 +224,7 @@ pub struct Recognizer {
     mode: Mode,
     state: State,
     /// Event sequence numbers: last lift and last placement per square, for the capture rule.
+    /// Kept across new expectations until the board rests on its expected position.
     seq: u64,
     lifted_at: [u64; 64],
     placed_at: [u64; 64],
@@ -155,11 +235,14 @@ pub struct Recognizer {
     /// quickly replacing a captured one, or the sensor chattering. Held until the bounce time
     /// tells which (another lift of the square within it: chatter).
     held_place: Option<(Millis, Square)>,
-    /// When the state last changed.
+    /// When the state last changed (the settle time runs from here).
     changed_at: Millis,
-    /// A completed move waiting for its settle time, or for the snapshot that confirms it.
-    candidate: Option<Move>,
-    awaiting_snapshot: bool,
+    /// When the expectation last changed (a new expectation gives the player time before his
+    /// board is said to differ).
+    expected_at: Millis,
+    /// A state that counts, waiting for its rest or its confirming reading.
+    candidate: Option<Option<Move>>,
+    confirmation: Confirmation,
     /// The last state was built from a snapshot, not from events: captures on an occupancy board
     /// cannot be told from a lifted piece then, so they wait for a longer rest.
     from_snapshot: bool,
@@ -168,6 +251,14 @@ pub struct Recognizer {
     reported: Option<BoardDiff>,
     /// The state is wrong and not yet reported: a difference comes due after the rest time.
     differs_pending: bool,
+    /// The player's clock press completes his move, not the board's rest.
+    press_completion: bool,
+    /// He pressed (at this time): count what the board shows as soon as a reading confirms it.
+    pressed: Option<Millis>,
+    /// The time of the last call, for [`Recognizer::next_deadline`].
+    now: Millis,
+    /// Disconnected, and not read since: asking it for a reading is pointless.
+    away: bool,
 }
 
 impl Recognizer {
@@ -191,13 +282,25 @@ impl Recognizer {
             held_lift: None,
             held_place: None,
             changed_at: 0,
+            expected_at: 0,
             candidate: None,
-            awaiting_snapshot: false,
+            confirmation: Confirmation::default(),
             from_snapshot: false,
             promotion: None,
             reported: None,
             differs_pending: false,
+            press_completion: false,
+            pressed: None,
+            now: 0,
+            away: false,
         }
+    }
+
+    /// The player's own moves count when he presses his clock ([`Recognizer::press`]), not when
+    /// the board has rested; a move that ends the game still counts without a press (5.1 a, 5.2).
+    pub fn with_press_completion(mut self) -> Recognizer {
+        self.press_completion = true;
+        self
     }
 
     pub fn expected(&self) -> &Chess {
@@ -214,27 +317,65 @@ impl Recognizer {
     pub fn pieces(&self) -> &Board {
         &self.state.pieces
     }
+    /// Whether the board shows the expected position now.
+    pub fn shows_expected(&self) -> bool {
+        self.shows(self.expected.board())
+    }
+
+    /// Whether the board's player has promoted a pawn ahead of the opponent's move being counted:
+    /// the board shows the opponent's move (awaited or to execute) and then a promotion of his.
+    pub fn shows_promotion_ahead(&self) -> bool {
+        let firsts: Vec<Chess> = match self.mode {
+            Mode::Await => self
+                .expected
+                .legal_moves()
+                .into_iter()
+                .map(|m| {
+                    let mut after = self.expected.clone();
+                    after.play_unchecked(m);
+                    after
+                })
+                .collect(),
+            Mode::Execute(m) => {
+                let mut after = self.expected.clone();
+                after.play_unchecked(m);
+                vec![after]
+            }
+            Mode::Move | Mode::Hold => return false,
+        };
+        firsts.iter().any(|first| {
+            first.legal_moves().into_iter().any(|p| {
+                p.is_promotion() && {
+                    let mut after = first.clone();
+                    after.play_unchecked(p);
+                    self.shows(after.board())
+                }
+            })
+        })
+    }
 
     /// A new position to show and a new mode (the arbiter accepted a move, or the opponent's
-    /// move is to be executed). The sensed state carries over; touches start afresh.
+    /// move is to be executed). The sensed state carries over and is judged again at once.
     pub fn set_expected(&mut self, expected: Chess, mode: Mode, now: Millis) -> Vec<Recognized> {
+        self.now = self.now.max(now);
         self.expected = expected;
         self.mode = mode;
         self.touches.clear();
-        self.lifted_at = [0; 64];
-        self.placed_at = [0; 64];
         self.candidate = None;
-        self.awaiting_snapshot = false;
         self.promotion = None;
         self.reported = None;
         self.differs_pending = false;
-        self.changed_at = now;
-        if self.cfg.sensing == Sensing::Occupancy
-            && self.state.occupied == self.expected.board().occupied()
-        {
-            // The board shows the new position: believe it holds exactly its pieces.
-            self.state.pieces = self.expected.board().clone();
-            self.state.hand.clear();
+        self.pressed = None;
+        self.expected_at = now;
+        if self.shows(self.expected.board()) {
+            // Resting on what it should show: nothing before this matters to the capture rule.
+            self.lifted_at = [0; 64];
+            self.placed_at = [0; 64];
+            if self.cfg.sensing == Sensing::Occupancy {
+                // Believe it holds exactly the expected pieces.
+                self.state.pieces = self.expected.board().clone();
+                self.state.hand.clear();
+            }
         }
         let mut out = Vec::new();
         self.evaluate(now, &mut out);
@@ -243,6 +384,7 @@ impl Recognizer {
 
     /// One sensor event at `now`.
     pub fn event(&mut self, event: SensorEvent, now: Millis) -> Vec<Recognized> {
+        self.now = self.now.max(now);
         let mut out = Vec::new();
         match event {
             SensorEvent::Lift { square } => {
@@ -293,6 +435,7 @@ impl Recognizer {
 
     /// The piece announced for a pending promotion on an occupancy board.
     pub fn promotion(&mut self, role: Role, now: Millis) -> Vec<Recognized> {
+        self.now = self.now.max(now);
         let mut out = Vec::new();
         if let Some((from, to)) = self.promotion
             && let Some(m) = self
@@ -315,23 +458,104 @@ impl Recognizer {
         out
     }
 
-    /// The board was disconnected: events may be lost until the next snapshot.
+    /// The player stopped his clock (6.7 a): his move is what the board shows. It counts at once
+    /// when the board's last reading already shows it; otherwise a full reading is asked for
+    /// first. A move that appears within [`PRESS_GRACE_MS`] (the board still scanning the piece
+    /// just placed) counts too; then [`Recognized::NoMove`] answers the press. Only in
+    /// [`Mode::Move`]; elsewhere nothing happens (the arbiter keeps the press).
+    pub fn press(&mut self, now: Millis) -> Vec<Recognized> {
+        self.now = self.now.max(now);
+        let mut out = Vec::new();
+        if self.mode != Mode::Move {
+            return out;
+        }
+        self.pressed = Some(now);
+        self.flush_held(now, &mut out);
+        self.evaluate(now, &mut out);
+        self.press_step(now, &mut out);
+        out
+    }
+
+    /// After a press that no move answers yet: the reading that must cover it before "no move"
+    /// is said, one taken a scan after the press (it holds every change made before it). A move
+    /// on the board is [`Recognizer::try_count`]'s.
+    fn press_wants_cover(&self, now: Millis) -> Option<Millis> {
+        let at = self.pressed?;
+        if self.mode != Mode::Move
+            || self.promotion.is_some()
+            || self.candidate.is_some()
+            || self.press_covered(at, now)
+        {
+            return None;
+        }
+        Some(at + self.cfg.scan_ms)
+    }
+
+    /// Move a press on: ask for the reading that covers it once a scan has passed (or at once,
+    /// once, when the board may already show the move), and answer "no move" once a covering
+    /// reading shows none.
+    fn press_step(&mut self, now: Millis, out: &mut Vec<Recognized>) {
+        let Some(at) = self.pressed else {
+            return;
+        };
+        if self.mode != Mode::Move || self.promotion.is_some() {
+            return;
+        }
+        if self.candidate.is_none() && self.press_covered(at, now) {
+            self.pressed = None;
+            out.push(Recognized::NoMove);
+            return;
+        }
+        let Some(due) = self.press_wants_cover(now) else {
+            return;
+        };
+        if !self.cfg.confirm_with_snapshot {
+            // Nothing to ask: the deadline brings the press back when the scan has passed.
+            return;
+        }
+        let asked_late_enough = self.confirmation.requested_at().is_some_and(|r| r >= due);
+        if now >= due && !asked_late_enough {
+            self.request_snapshot(now, out);
+        } else if now < due
+            && self.candidate.is_none()
+            && self.confirmation.confirmed.is_none()
+            && self.confirmation.requested.is_empty()
+        {
+            // The board may have found the piece already: read it now too.
+            self.request_snapshot(now, out);
+        }
+    }
+
+    /// The board was disconnected: events may be lost until the next snapshot, and nothing is
+    /// asked of it until then (its reconnection brings a reading).
     pub fn disconnected(&mut self, _now: Millis) {
         self.held_lift = None;
         self.held_place = None;
         self.candidate = None;
-        self.awaiting_snapshot = false;
+        self.confirmation = Confirmation::default();
+        self.away = true;
     }
 
-    /// Time passes: settle times, bounce filtering and differences come due.
+    /// Time passes: settle times, bounce filtering, unanswered readings and differences come due.
     pub fn tick(&mut self, now: Millis) -> Vec<Recognized> {
+        self.now = self.now.max(now);
         let mut out = Vec::new();
         if let Some(due) = self.held_due()
             && now >= due
         {
             self.flush_held(now, &mut out);
         }
+        if let Some(&at) = self.confirmation.requested.front()
+            && now >= at + SNAPSHOT_RETRY_MS
+        {
+            // Unanswered: give the requests up (their late answers count for nothing) and ask
+            // once more.
+            self.confirmation.given_up += self.confirmation.requested.len();
+            self.confirmation.requested.clear();
+            self.request_snapshot(now, &mut out);
+        }
         self.evaluate(now, &mut out);
+        self.press_step(now, &mut out);
         out
     }
 
@@ -339,21 +563,53 @@ impl Recognizer {
     pub fn next_deadline(&self) -> Option<Millis> {
         let mut deadlines = Vec::new();
         deadlines.extend(self.held_due());
-        if self.candidate.is_some() && !self.awaiting_snapshot {
-            deadlines.push(self.changed_at + self.settle_for_candidate());
+        if let Some(&at) = self.confirmation.requested.front() {
+            deadlines.push(at + SNAPSHOT_RETRY_MS);
+        }
+        if let Some(candidate) = self.candidate
+            && self.may_count(candidate)
+            && !self.needs_confirmation()
+        {
+            deadlines.push(self.changed_at + self.settle_for(candidate));
+        }
+        if let Some(due) = self.press_wants_cover(self.now)
+            && self.confirmation.requested_at().is_none_or(|r| r < due)
+            && !self.away
+        {
+            // A scan after the press a covering reading is asked for (once asked, its arrival
+            // brings the press back).
+            deadlines.push(due);
         }
         if self.differs_pending {
-            deadlines.push(self.changed_at + self.cfg.differs_after_ms);
+            deadlines.push(self.rest_from() + self.cfg.differs_after_ms);
         }
         deadlines.into_iter().min()
     }
 
-    fn settle_for_candidate(&self) -> u64 {
+    /// How long a state that counts must rest: longer when it was read from a snapshot on an
+    /// occupancy board, or when it could be a square a slid piece is passing.
+    fn settle_for(&self, candidate: Option<Move>) -> u64 {
         if self.from_snapshot && self.cfg.sensing == Sensing::Occupancy {
-            self.cfg.settle_ms.max(self.cfg.differs_after_ms)
+            return self.cfg.settle_ms.max(self.cfg.differs_after_ms);
+        }
+        let passing = self.cfg.scan_ms > 0
+            && candidate.is_some_and(|m| could_pass_through(self.passing_from(), m));
+        if passing {
+            self.cfg.settle_ms.max(self.cfg.scan_ms + SLIDE_REST_MS)
         } else {
             self.cfg.settle_ms
         }
+    }
+
+    /// The position a candidate move is played from.
+    fn passing_from(&self) -> &Chess {
+        &self.expected
+    }
+
+    /// A wrong state is reported after resting this long from the later of its last change and
+    /// the last new expectation.
+    fn rest_from(&self) -> Millis {
+        self.changed_at.max(self.expected_at)
     }
 
     /// When held events stop being possible bounce: the bounce time after the later of them.
@@ -442,6 +698,7 @@ impl Recognizer {
     }
 
     fn snapshot(&mut self, sensed: Sensed, now: Millis, out: &mut Vec<Recognized>) {
+        self.away = false;
         let corrected = sensed.occupied() ^ self.state.occupied;
         let corrected = match &sensed {
             Sensed::Pieces(board) => {
@@ -468,28 +725,38 @@ impl Recognizer {
                 self.state.occupied = occupied;
             }
         }
-        let confirming = self.awaiting_snapshot;
-        self.awaiting_snapshot = false;
         if !corrected.is_empty() {
             self.from_snapshot = true;
             self.changed(now);
             out.push(Recognized::SnapshotCorrected { squares: corrected });
         }
-        if confirming && corrected.is_empty() {
-            // The dump confirms the state that settled: complete it now.
-            if let Some(m) = self.candidate.take() {
-                self.complete(m, now, out);
-                return;
-            }
-        }
+        // Whatever it corrected, the state is now the board's own word. (A reading is never
+        // older than the updates that came before it on the line.)
+        let asked = if self.confirmation.given_up > 0 {
+            self.confirmation.given_up -= 1;
+            0
+        } else {
+            self.confirmation.requested.pop_front().unwrap_or(now)
+        };
+        self.confirmation.confirmed = Some(asked);
         self.evaluate(now, out);
+        self.press_step(now, out);
     }
 
     fn changed(&mut self, now: Millis) {
         self.changed_at = now;
         self.differs_pending = false;
         self.candidate = None;
-        self.awaiting_snapshot = false;
+        // A reading asked for stays asked for: when it comes it is newer than this change.
+        self.confirmation.confirmed = None;
+    }
+
+    fn request_snapshot(&mut self, now: Millis, out: &mut Vec<Recognized>) {
+        if self.away || self.confirmation.requested.len() >= READINGS_IN_FLIGHT {
+            return;
+        }
+        self.confirmation.requested.push_back(now);
+        out.push(Recognized::RequestSnapshot);
     }
 
     /// Whether the sensed state shows `board` (by identity, or by occupancy).
@@ -500,164 +767,318 @@ impl Recognizer {
         }
     }
 
-    /// Decide what the current state means.
-    fn evaluate(&mut self, now: Millis, out: &mut Vec<Recognized>) {
-        if self.awaiting_snapshot {
-            return;
+    /// Whether the state shows `position` after `m`, its capture done as the capture rule wants.
+    fn shows_after(&self, position: &Chess, m: Move) -> Option<Chess> {
+        let mut after = position.clone();
+        after.play_unchecked(m);
+        (self.shows(after.board()) && self.capture_sequence_ok(m)).then_some(after)
+    }
+
+    /// Whether the state shows the position after `first` and a legal reply. (On an occupancy
+    /// board several replies may fit; once `first` counts, the board's player's own move is
+    /// judged in [`Mode::Move`], which never guesses.)
+    fn shows_after_reply(&self, after_first: &Chess) -> bool {
+        after_first
+            .legal_moves()
+            .into_iter()
+            .any(|reply| self.shows_after(after_first, reply).is_some())
+    }
+
+    /// Whether every square `m` changes shows what it holds in `after` (the move stands there,
+    /// whatever else is going on).
+    fn shows_squares_of(&self, m: Move, after: &Chess) -> bool {
+        let mut squares = Bitboard::from(m.to());
+        if let Some(from) = m.from() {
+            squares.add(from);
         }
+        match m {
+            Move::Castle { king, rook } => {
+                let side = m
+                    .castling_side()
+                    .unwrap_or(shakmaty::CastlingSide::KingSide);
+                let color = after.turn().other();
+                squares.add(king);
+                squares.add(rook);
+                squares.add(side.king_to(color));
+                squares.add(side.rook_to(color));
+            }
+            Move::EnPassant { from, to } => {
+                squares.add(Square::from_coords(to.file(), from.rank()))
+            }
+            _ => {}
+        }
+        squares.into_iter().all(|sq| {
+            let want = after.board().piece_at(sq);
+            match self.cfg.sensing {
+                Sensing::Identity => self.state.pieces.piece_at(sq) == want,
+                Sensing::Occupancy => self.state.occupied.contains(sq) == want.is_some(),
+            }
+        })
+    }
+
+    /// Whether the state is on the way from `position` to the position after one of its legal
+    /// moves.
+    fn on_the_way_to_a_move(&self, position: &Chess) -> bool {
+        position.legal_moves().into_iter().any(|m| {
+            let mut after = position.clone();
+            after.play_unchecked(m);
+            self.on_the_way(position, &after)
+        })
+    }
+
+    /// What the state means in the current mode.
+    fn read(&self) -> Reading {
+        let expected = &self.expected;
         match self.mode {
-            Mode::Move => self.evaluate_move(now, out),
+            Mode::Hold => {
+                if self.shows(expected.board()) {
+                    Reading::Expected
+                } else {
+                    Reading::Wrong
+                }
+            }
+            Mode::Await => {
+                if self.shows(expected.board()) {
+                    return Reading::Expected;
+                }
+                // Ahead by the opponent's move, or on the way to it.
+                let ahead = expected.legal_moves().into_iter().any(|m| {
+                    let mut after = expected.clone();
+                    after.play_unchecked(m);
+                    self.shows(after.board()) || self.on_the_way(expected, &after)
+                });
+                if ahead { Reading::Fine } else { Reading::Wrong }
+            }
+            Mode::Execute(m) => {
+                let mut after = expected.clone();
+                after.play_unchecked(m);
+                if self.shows(after.board()) && self.capture_sequence_ok(m) {
+                    return Reading::Counts(None);
+                }
+                if self.shows(expected.board()) || self.on_the_way(expected, &after) {
+                    return Reading::Fine;
+                }
+                // Executed, and his own move made already (or under way: only once every square
+                // of the executed move shows it, so that a wrong execution is never mistaken for
+                // a reply half made).
+                if self.capture_sequence_ok(m) && self.shows_after_reply(&after) {
+                    return Reading::Counts(None);
+                }
+                if self.shows_squares_of(m, &after) && self.on_the_way_to_a_move(&after) {
+                    return Reading::Fine;
+                }
+                Reading::Wrong
+            }
+            Mode::Move => {
+                if self.shows(expected.board()) {
+                    return Reading::Expected;
+                }
+                let mut completing: Vec<Move> = Vec::new();
+                let mut on_way = false;
+                for m in expected.legal_moves() {
+                    let mut after = expected.clone();
+                    after.play_unchecked(m);
+                    if self.shows(after.board()) && self.capture_sequence_ok(m) {
+                        completing.push(m);
+                    } else if !on_way && self.on_the_way(expected, &after) {
+                        on_way = true;
+                    }
+                }
+                match completing.as_slice() {
+                    [m] => Reading::Counts(Some(*m)),
+                    [first, rest @ ..]
+                        if rest
+                            .iter()
+                            .all(|m| m.from() == first.from() && m.to() == first.to()) =>
+                    {
+                        // Same squares, different pieces: only a promotion on an occupancy
+                        // board.
+                        Reading::Promotion(first.from().unwrap_or(first.to()), first.to())
+                    }
+                    [] if on_way => Reading::Fine,
+                    [] => self.made_and_answered(),
+                    // Only a state read from a snapshot on an occupancy board can fit two
+                    // moves (a piece that could capture on two squares, done while the board
+                    // was away). Never guess: once it rests, report the difference so the move
+                    // is made again.
+                    _ => Reading::Wrong,
+                }
+            }
+        }
+    }
+
+    /// A board that identifies pieces may show the player's own move and the opponent's reply
+    /// (made ahead of the count and executed here): the move is the one move that fits, once
+    /// the board has rested as long as a wrong board would before it is said to differ (a
+    /// knocked-over piece and a piece in the hand can look like a capture and its recapture for
+    /// a moment). An occupancy board's move counts the moment it is placed, so it never gets
+    /// here.
+    fn made_and_answered(&self) -> Reading {
+        let rested = self.now.saturating_sub(self.rest_from()) >= self.cfg.differs_after_ms;
+        if self.cfg.sensing != Sensing::Identity || !rested {
+            return Reading::Wrong;
+        }
+        let mut made = self.expected.legal_moves().into_iter().filter(|&m| {
+            let mut after = self.expected.clone();
+            after.play_unchecked(m);
+            self.shows_after_reply(&after)
+        });
+        match (made.next(), made.next()) {
+            (Some(m), None) => Reading::Counts(Some(m)),
+            _ => Reading::Wrong,
+        }
+    }
+
+    /// The position a wrong state is described against.
+    fn target(&self) -> Chess {
+        match self.mode {
             Mode::Execute(m) => {
                 let mut after = self.expected.clone();
                 after.play_unchecked(m);
-                if self.shows(after.board()) && self.capture_sequence_ok(m) {
-                    if self.ripe(now) {
-                        self.confirm_or(now, out, |this, _now, out| {
-                            this.expected = after.clone();
-                            this.mode = Mode::Hold;
-                            this.reported = None;
-                            this.touches.clear();
-                            if this.cfg.sensing == Sensing::Occupancy {
-                                this.state.pieces = after.board().clone();
-                                this.state.hand.clear();
-                            }
-                            out.push(Recognized::Executed);
-                        });
-                    } else {
-                        self.candidate = Some(m);
-                    }
-                    return;
-                }
-                let target = after.clone();
-                let on_way = self.on_the_way(&self.expected.clone(), &target);
-                self.judge_rest(
-                    &target,
-                    on_way || self.shows(self.expected.board()),
-                    now,
-                    out,
-                );
+                after
             }
-            Mode::Hold => {
-                let expected = self.expected.clone();
-                self.judge_rest(&expected, false, now, out);
+            Mode::Move | Mode::Await | Mode::Hold => self.expected.clone(),
+        }
+    }
+
+    /// Decide what the current state means, and act on it.
+    fn evaluate(&mut self, now: Millis, out: &mut Vec<Recognized>) {
+        let reading = self.read();
+        if !matches!(reading, Reading::Promotion(..)) {
+            self.promotion = None;
+        }
+        match reading {
+            Reading::Expected => {
+                self.candidate = None;
+                self.differs_pending = false;
+                if self.reported.take().is_some() {
+                    out.push(Recognized::Matches);
+                }
+            }
+            Reading::Counts(candidate) => {
+                self.differs_pending = false;
+                self.candidate = Some(candidate);
+                self.try_count(candidate, now, out);
+            }
+            Reading::Promotion(from, to) => {
+                self.candidate = None;
+                self.differs_pending = false;
+                if self.promotion != Some((from, to)) {
+                    self.promotion = Some((from, to));
+                    out.push(Recognized::PromotionPending { from, to });
+                }
+            }
+            Reading::Fine => {
+                self.candidate = None;
+                self.differs_pending = false;
+            }
+            Reading::Wrong => self.judge_rest(now, out),
+        }
+    }
+
+    /// Whether a candidate may count without a press: the board's player executing a move, a
+    /// board whose rest completes moves, or a move that ends the game (5.1 a, 5.2: at once).
+    fn may_count(&self, candidate: Option<Move>) -> bool {
+        match candidate {
+            None => true,
+            Some(_) if !self.press_completion || self.pressed.is_some() => true,
+            Some(m) => {
+                let mut after = self.expected.clone();
+                after.play_unchecked(m);
+                after.is_game_over()
             }
         }
     }
 
-    fn evaluate_move(&mut self, now: Millis, out: &mut Vec<Recognized>) {
-        let expected = self.expected.clone();
-        if self.shows(expected.board()) {
-            self.promotion = None;
-            self.judge_rest(&expected, true, now, out);
+    fn needs_confirmation(&self) -> bool {
+        self.cfg.confirm_with_snapshot && self.confirmation.confirmed.is_none()
+    }
+
+    /// After a press at `at`: whether the board's word covers every change made before it: a
+    /// reading asked for a scan after the press (a board without readings: the scan has passed).
+    fn press_covered(&self, at: Millis, now: Millis) -> bool {
+        let due = at + self.cfg.scan_ms;
+        if self.cfg.confirm_with_snapshot {
+            self.confirmation
+                .confirmed
+                .is_some_and(|asked| asked >= due)
+        } else {
+            now >= due
+        }
+    }
+
+    /// A state that counts: ask the board to confirm it at once, and count it once it has rested
+    /// (or at once after a press).
+    fn try_count(&mut self, candidate: Option<Move>, now: Millis, out: &mut Vec<Recognized>) {
+        if self.needs_confirmation() {
+            if self.confirmation.requested.is_empty() {
+                self.request_snapshot(now, out);
+            }
             return;
         }
-        let mut completing = Vec::new();
-        let mut on_way = false;
-        for m in expected.legal_moves() {
-            let mut after = expected.clone();
-            after.play_unchecked(m);
-            if self.shows(after.board()) && self.capture_sequence_ok(m) {
-                completing.push(m);
-            } else if !on_way && self.on_the_way(&expected, &after) {
-                on_way = true;
-            }
+        if !self.may_count(candidate) {
+            // Press completion: the press counts it.
+            return;
         }
-        match completing.as_slice() {
-            [m] => {
-                self.promotion = None;
-                let m = *m;
-                if self.ripe(now) {
-                    self.confirm_or(now, out, move |this, now, out| this.complete(m, now, out));
-                } else {
-                    self.candidate = Some(m);
-                }
-            }
-            [first, rest @ ..]
-                if rest
-                    .iter()
-                    .all(|m| m.from() == first.from() && m.to() == first.to()) =>
-            {
-                // Same squares, different pieces: only a promotion on an occupancy board.
-                let pending = (first.from().unwrap_or(first.to()), first.to());
-                if self.promotion != Some(pending) {
-                    self.promotion = Some(pending);
-                    out.push(Recognized::PromotionPending {
-                        from: pending.0,
-                        to: pending.1,
-                    });
-                }
-            }
-            [] => {
-                self.promotion = None;
-                self.judge_rest(&expected, on_way, now, out);
-            }
-            _ => {
-                // Only a state read from a snapshot on an occupancy board can fit two moves (a
-                // piece that could capture on two squares, done while the board was away). Never
-                // guess: once it rests, report the difference so the move is made again.
-                self.judge_rest(&expected, false, now, out);
-            }
-        }
-    }
-
-    /// Whether the state has rested long enough to count (settle time).
-    fn ripe(&self, now: Millis) -> bool {
-        now.saturating_sub(self.changed_at) >= self.settle_for_candidate()
-    }
-
-    /// Either ask for a confirming snapshot first, or do `then` at once.
-    fn confirm_or(
-        &mut self,
-        now: Millis,
-        out: &mut Vec<Recognized>,
-        then: impl FnOnce(&mut Self, Millis, &mut Vec<Recognized>),
-    ) {
-        if self.cfg.confirm_with_snapshot && !self.awaiting_snapshot {
-            // Keep the candidate; the snapshot handler completes it.
-            if self.candidate.is_none() {
-                self.candidate = match self.mode {
-                    Mode::Execute(m) => Some(m),
-                    _ => None,
-                };
-            }
-            if self.candidate.is_some() {
-                self.awaiting_snapshot = true;
-                out.push(Recognized::RequestSnapshot);
-                return;
-            }
+        let rested = now.saturating_sub(self.changed_at) >= self.settle_for(candidate);
+        // Pressed: what the board shows counts once confirmed, unless it could be a square a
+        // slid piece is passing (the slide may go on after the press): that must rest as long
+        // as ever. The deadline brings a state that has not rested back.
+        let counts_on_press = self.pressed.is_some()
+            && candidate.is_some_and(|m| !could_pass_through(&self.expected, m));
+        if !rested && !counts_on_press {
+            return;
         }
         self.candidate = None;
-        then(self, now, out);
+        match candidate {
+            Some(m) => self.complete(m, now, out),
+            None => self.executed(out),
+        }
+    }
+
+    /// The move of [`Mode::Execute`] stands on the board. The arbiter sets what comes next (the
+    /// board's player is to move); the events since stay for the capture rule, as his own move
+    /// may already stand on the board.
+    fn executed(&mut self, out: &mut Vec<Recognized>) {
+        if let Mode::Execute(m) = self.mode {
+            let mut after = self.expected.clone();
+            after.play_unchecked(m);
+            if self.cfg.sensing == Sensing::Occupancy && self.shows(after.board()) {
+                self.state.pieces = after.board().clone();
+                self.state.hand.clear();
+            }
+            self.expected = after;
+        }
+        self.mode = Mode::Hold;
+        self.touches.clear();
+        self.reported = None;
+        out.push(Recognized::Executed);
     }
 
     fn complete(&mut self, m: Move, now: Millis, out: &mut Vec<Recognized>) {
         if let Mode::Execute(_) = self.mode {
-            // A snapshot confirmed the executed move.
-            let mut after = self.expected.clone();
-            after.play_unchecked(m);
-            self.expected = after;
-            self.mode = Mode::Hold;
-            self.touches.clear();
-            self.reported = None;
-            out.push(Recognized::Executed);
+            self.executed(out);
             return;
         }
         let mut after = self.expected.clone();
         after.play_unchecked(m);
         let touches = std::mem::take(&mut self.touches);
         out.push(Recognized::MoveCompleted { mv: m, touches });
-        // Until the arbiter says otherwise the board should keep showing the new position.
+        // Until the arbiter says otherwise the board should keep showing the new position, or
+        // run ahead by the opponent's reply.
         if self.cfg.sensing == Sensing::Occupancy {
             self.state.pieces = after.board().clone();
             self.state.hand.clear();
         }
         self.expected = after;
-        self.mode = Mode::Hold;
+        self.mode = Mode::Await;
         self.reported = None;
         self.lifted_at = [0; 64];
         self.placed_at = [0; 64];
-        self.changed_at = now;
+        self.expected_at = now;
         self.from_snapshot = false;
+        self.pressed = None;
+        self.candidate = None;
     }
 
     /// On an occupancy board a capture shows the same occupancy as "the mover is still in the
@@ -704,25 +1125,26 @@ impl Recognizer {
         })
     }
 
-    /// A state that is not a completed move: report it as differing from `target` once it has
-    /// rested long enough, unless it is acceptable (`fine`); report the return to `target`.
-    fn judge_rest(&mut self, target: &Chess, fine: bool, now: Millis, out: &mut Vec<Recognized>) {
+    /// A state that is wrong: report it as differing once it has rested long enough, once.
+    fn judge_rest(&mut self, now: Millis, out: &mut Vec<Recognized>) {
         self.candidate = None;
         self.differs_pending = false;
-        if self.shows(target.board()) {
-            if self.reported.take().is_some() {
-                out.push(Recognized::Matches);
-            }
-            return;
-        }
-        if fine {
-            return;
-        }
-        if now.saturating_sub(self.changed_at) < self.cfg.differs_after_ms {
+        if now.saturating_sub(self.rest_from()) < self.cfg.differs_after_ms {
             self.differs_pending = true;
             return;
         }
-        let diff = self.diff(target.board());
+        if self.mode == Mode::Await
+            && self.expected.legal_moves().into_iter().any(|m| {
+                let mut after = self.expected.clone();
+                after.play_unchecked(m);
+                self.shows_after_reply(&after)
+            })
+        {
+            // Two moves ahead: the opponent's move (said aloud) executed and the player's own
+            // reply made. It counts in order once the opponent's move does.
+            return;
+        }
+        let diff = self.diff(self.target().board());
         if self.reported.as_ref() != Some(&diff) {
             self.reported = Some(diff.clone());
             out.push(Recognized::Differs(diff));
@@ -766,6 +1188,56 @@ impl Recognizer {
     }
 }
 
+/// Whether `m` could be a square a piece only passed over on its way to a longer move: a slid
+/// rook, bishop or queen that stops where its line goes on (the next square empty or the
+/// opponent's), a pawn's single step from its first rank with the square beyond free, a king's
+/// step towards a castling that is possible. A board that reports squares late can show such a
+/// square for a whole scan.
+pub fn could_pass_through(position: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        capture: None,
+        promotion: None,
+    } = m
+    else {
+        return false;
+    };
+    let board = position.board();
+    let step = |sq: Square| {
+        let df = (to.file() as i32 - from.file() as i32).signum();
+        let dr = (to.rank() as i32 - from.rank() as i32).signum();
+        sq.offset(dr * 8 + df).filter(|next| next.distance(sq) == 1)
+    };
+    match role {
+        Role::Bishop | Role::Rook | Role::Queen => step(to).is_some_and(|next| {
+            board
+                .piece_at(next)
+                .is_none_or(|p| p.color != position.turn())
+        }),
+        Role::Pawn => {
+            let first = if position.turn().is_white() {
+                shakmaty::Rank::Second
+            } else {
+                shakmaty::Rank::Seventh
+            };
+            from.rank() == first
+                && from.distance(to) == 1
+                && step(to).is_some_and(|next| board.piece_at(next).is_none())
+        }
+        Role::King => position.legal_moves().iter().any(|c| {
+            c.is_castle()
+                && c.from() == Some(from)
+                && matches!(c, Move::Castle { king, rook } if {
+                    let toward = (rook.file() as i32 - king.file() as i32).signum();
+                    to.rank() == from.rank() && to.file() as i32 - from.file() as i32 == toward
+                })
+        }),
+        Role::Knight => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use shakmaty::{CastlingMode, Color, fen::Fen, san::San};
@@ -775,6 +1247,7 @@ mod tests {
     const TACTILE: RecognizerConfig = RecognizerConfig {
         sensing: Sensing::Occupancy,
         settle_ms: 0,
+        scan_ms: 0,
         bounce_ms: 40,
         differs_after_ms: 1500,
         confirm_with_snapshot: false,
@@ -782,6 +1255,7 @@ mod tests {
     const DGT: RecognizerConfig = RecognizerConfig {
         sensing: Sensing::Identity,
         settle_ms: 400,
+        scan_ms: 0,
         bounce_ms: 0,
         differs_after_ms: 2000,
         confirm_with_snapshot: true,
@@ -930,12 +1404,26 @@ mod tests {
         // On a board that settles first, rook-first castling is accepted and reported in order.
         let mut r = Recognizer::new(DGT, p.clone(), Mode::Move);
         let (k, rk) = (Color::White.king(), Color::White.rook());
-        r.event(lift(Square::H1), 0);
-        r.event(put_piece(Square::F1, rk), 100);
-        r.event(lift(Square::E1), 200);
-        r.event(put_piece(Square::G1, k), 300);
-        let out = r.tick(700);
-        assert_eq!(out, vec![Recognized::RequestSnapshot]);
+        let mut asked = r.event(lift(Square::H1), 0);
+        // Rf1 stands for a moment: the confirming reading is asked for at once, and only once.
+        asked.extend(r.event(put_piece(Square::F1, rk), 100));
+        asked.extend(r.event(lift(Square::E1), 200));
+        asked.extend(r.event(put_piece(Square::G1, k), 300));
+        assert_eq!(
+            asked,
+            vec![
+                Recognized::Touched {
+                    square: Square::H1,
+                    piece: Some(rk)
+                },
+                Recognized::RequestSnapshot,
+                Recognized::Touched {
+                    square: Square::E1,
+                    piece: Some(k)
+                },
+            ]
+        );
+        assert!(r.tick(700).is_empty(), "the reading is on its way");
         let mut board = p.board().clone();
         board.discard_piece_at(Square::E1);
         board.discard_piece_at(Square::H1);
@@ -1139,6 +1627,31 @@ mod tests {
         assert_eq!(out, vec![Recognized::Executed]);
         assert_eq!(r.mode(), Mode::Hold);
         assert_eq!(r.expected(), &after("e4 e5"));
+    }
+
+    #[test]
+    fn a_wrong_execution_is_never_taken_for_a_reply_half_made() {
+        // c2-c4 put on c3 instead: by occupancy that looks like ...bxc3 e.p. under way, but the
+        // executed move's own squares do not show it: the board differs, and is said to.
+        let p = pos("r3kb1r/2q2pp1/p3pn1p/1b1pN3/1p1P4/1P1NPQ2/P1P2PPP/2KR1B1R w kq - 0 16");
+        let c4 = mv(&p, "c4");
+        let mut r = Recognizer::new(
+            RecognizerConfig {
+                bounce_ms: 0,
+                ..TACTILE
+            },
+            p.clone(),
+            Mode::Execute(c4),
+        );
+        r.event(lift(Square::C2), 100);
+        r.event(put(Square::C3), 400);
+        assert_eq!(r.next_deadline(), Some(1_900));
+        let out = r.tick(1_900);
+        let Some(Recognized::Differs(diff)) = out.first() else {
+            panic!("{out:?}")
+        };
+        let squares: Vec<Square> = diff.squares.iter().map(|d| d.square).collect();
+        assert_eq!(squares, vec![Square::C3, Square::C4]);
     }
 
     #[test]

@@ -360,6 +360,9 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::EnvelopeOpened => "the envelope is opened; the sealed move follows".into(),
         A::SealedMoveInvalid => "the sealed move is ambiguous or illegal".into(),
         A::SpeechFallback => "the speech engine failed; recorded clips take over".into(),
+        A::MoveHeld => "the clocks are stopped; the move counts when they run again".into(),
+        A::MoveRequired { mv } => format!("move not possible: {} must be played", long_move(mv)),
+        A::NoMoveToCount => "no completed move on the board; the clock runs on".into(),
     }
 }
 

@@ -287,7 +287,10 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | GameRecovered
         | ClocksPaused
         | ClocksResumed
-        | SpeechFallback => false,
+        | SpeechFallback
+        | MoveHeld
+        | MoveRequired { .. }
+        | NoMoveToCount => false,
     }
 }
 

@@ -98,6 +98,9 @@ pub struct SetupRecord {
 pub struct RecognizerRecord {
     pub sensing: Sensing,
     pub settle_ms: u64,
+    /// Journals written before boards had a scan time read as 0 (every change at once).
+    #[serde(default)]
+    pub scan_ms: u64,
     pub bounce_ms: u64,
     pub differs_after_ms: u64,
     pub confirm_with_snapshot: bool,
@@ -108,6 +111,7 @@ impl From<RecognizerConfig> for RecognizerRecord {
         RecognizerRecord {
             sensing: c.sensing,
             settle_ms: c.settle_ms,
+            scan_ms: c.scan_ms,
             bounce_ms: c.bounce_ms,
             differs_after_ms: c.differs_after_ms,
             confirm_with_snapshot: c.confirm_with_snapshot,
@@ -120,6 +124,7 @@ impl From<RecognizerRecord> for RecognizerConfig {
         RecognizerConfig {
             sensing: c.sensing,
             settle_ms: c.settle_ms,
+            scan_ms: c.scan_ms,
             bounce_ms: c.bounce_ms,
             differs_after_ms: c.differs_after_ms,
             confirm_with_snapshot: c.confirm_with_snapshot,
@@ -1194,6 +1199,7 @@ mod tests {
             blind_board: RecognizerConfig {
                 sensing: Sensing::Occupancy,
                 settle_ms: 0,
+                scan_ms: 0,
                 bounce_ms: 0,
                 differs_after_ms: 1500,
                 confirm_with_snapshot: false,

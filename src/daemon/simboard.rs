@@ -440,7 +440,8 @@ fn plan_next(
     // While the clocks are paused, or after the game, nobody moves; a board is still put right
     // (after a retrace the clocks wait for the boards; after the last move each board should
     // show the final position).
-    if !p.started || ((p.over || p.paused) && p.modes[i] != Mode::Hold) {
+    let waiting = matches!(p.modes[i], Mode::Hold | Mode::Await);
+    if !p.started || ((p.over || p.paused) && !waiting) {
         return;
     }
     let expected = &p.expected[i];
@@ -464,7 +465,7 @@ fn plan_next(
         queue(correction, scaled(CORRECT_MS, plan.speed), hands);
         return;
     }
-    if p.modes[i] != Mode::Hold {
+    if !waiting {
         hands.restore_after = None;
     }
     match p.modes[i] {
@@ -583,7 +584,7 @@ fn plan_next(
                 queue(hand_steps(script(expected, m, ctx.style)), pause, hands);
             }
         }
-        Mode::Hold => {
+        Mode::Hold | Mode::Await => {
             if hands.awaiting_guidance.is_some() || physical == expected.board() {
                 hands.restore_after = None;
                 return;

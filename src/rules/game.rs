@@ -783,6 +783,9 @@ impl Game {
                 input,
                 Input::Seal { .. }
                     | Input::Resume
+                    // A move held while the clocks stand may be taken back (the arbiter rules
+                    // while they stand, 6.12).
+                    | Input::Retract { .. }
                     | Input::SetClock { .. }
                     | Input::AdjustClock { .. }
                     | Input::SetMoveCounter { .. }
