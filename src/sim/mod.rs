@@ -3,7 +3,9 @@
 //! [`script`] turns a move into the lift and place events a person produces on a board, in a
 //! chosen style (capture order, castling order, en passant order, sensor bounce, DGT reordering
 //! and sliding). It is pure, and serves both the recognition tests and the simulators that speak
-//! the real protocols over a pseudo-terminal ([`serve`]).
+//! the real protocols over a pseudo-terminal ([`serve`]). [`table`] puts two boards, two players,
+//! speech and the arbiter around the pure arbiter on virtual time, for the randomized table test.
 
 pub mod script;
 pub mod serve;
+pub mod table;
