@@ -673,6 +673,13 @@ struct RunArgs {
     /// Simulated boards: play the first game of this PGN file instead of Appendix E's.
     #[arg(long, value_name = "FILE")]
     sim_pgn: Option<PathBuf>,
+    /// Simulated boards: how the simulated players act (comma-separated): `early=MS` (the blind
+    /// player executes the opponent's move MS after it stands on the sighted board), `press=MS`
+    /// (the sighted player presses his clock MS after his move), `wrong=PLY` (the blind player
+    /// makes another move at PLY, which the assistant corrects), `paused-moves` (they move while
+    /// the clocks stand). For the end-to-end tests of the table.
+    #[arg(long, value_name = "LIST", hide = true)]
+    sim_hands: Option<String>,
     /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
     #[arg(long, value_name = "DIR")]
     voices_dir: Option<PathBuf>,
@@ -692,6 +699,27 @@ struct DemoArgs {
     voices_dir: Option<PathBuf>,
 }
 
+/// `--sim-hands`: see [`RunArgs::sim_hands`].
+fn sim_hands(sim: &mut tactus::daemon::SimSettings, list: &str) -> Result<()> {
+    const KNOWN: &str = "early=MS, press=MS, wrong=PLY, paused-moves";
+    for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = item.split_once('=').unwrap_or((item, ""));
+        let number = || {
+            value.parse::<u64>().with_context(|| {
+                format!("--sim-hands: '{item}' needs a number after '=' (one of: {KNOWN})")
+            })
+        };
+        match key {
+            "early" => sim.blind_executes_early_ms = Some(number()?),
+            "press" => sim.sighted_press_ms = Some(number()?),
+            "wrong" => sim.blind_wrong_ply = Some(number()? as usize),
+            "paused-moves" => sim.move_while_paused = true,
+            _ => anyhow::bail!("--sim-hands: '{item}' is not one of: {KNOWN}"),
+        }
+    }
+    Ok(())
+}
+
 fn run_daemon(args: RunArgs) -> Result<ExitCode> {
     let config = Config::load(&args.config)?;
     let mut sim = tactus::daemon::SimSettings {
@@ -709,6 +737,9 @@ fn run_daemon(args: RunArgs) -> Result<ExitCode> {
             );
         }
         sim.moves = game.moves;
+    }
+    if let Some(list) = &args.sim_hands {
+        sim_hands(&mut sim, list)?;
     }
     let opts = tactus::daemon::RunOptions {
         origin: args.config.display().to_string(),

@@ -137,6 +137,8 @@ pub struct Progress {
     pub position: Chess,
     /// What each board should show (blind, sighted) and what is expected of it.
     pub expected: [Chess; 2],
+    /// What each board shows as its recogniser sees it (a player watching the other's board).
+    pub shown: [shakmaty::Board; 2],
     pub modes: [Mode; 2],
     pub started: bool,
     pub paused: bool,
@@ -357,6 +359,10 @@ impl Hub {
             expected: [
                 arbiter.blind_board().expected().clone(),
                 sighted.map_or_else(|| game.position().clone(), |r| r.expected().clone()),
+            ],
+            shown: [
+                arbiter.blind_board().pieces().clone(),
+                sighted.map_or_else(|| game.position().board().clone(), |r| r.pieces().clone()),
             ],
             modes: [
                 arbiter.blind_board().mode(),

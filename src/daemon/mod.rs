@@ -79,6 +79,17 @@ pub struct SimSettings {
     pub blind_unplug_ply: Option<usize>,
     /// Before his own move at this ply, the blind player presses this button (a request).
     pub blind_button: Option<(usize, u8)>,
+    /// The blind player executes the opponent's move as soon as it stands on the sighted
+    /// board (he heard it said aloud, F.1), this many ms later, before tactus announces it.
+    pub blind_executes_early_ms: Option<u64>,
+    /// At this ply the blind player makes another legal move than his own (the assistant
+    /// corrects it with `correct`, F.6, and he is guided to the right one).
+    pub blind_wrong_ply: Option<usize>,
+    /// The sighted player presses his clock (the console's `press`) this many ms after his
+    /// move stands on his board; never after a move that ends the game.
+    pub sighted_press_ms: Option<u64>,
+    /// The players make their moves even while the clocks stand.
+    pub move_while_paused: bool,
 }
 
 impl Default for SimSettings {
@@ -90,6 +101,10 @@ impl Default for SimSettings {
             blind_touch_ply: None,
             blind_unplug_ply: None,
             blind_button: None,
+            blind_executes_early_ms: None,
+            blind_wrong_ply: None,
+            sighted_press_ms: None,
+            move_while_paused: false,
         }
     }
 }
@@ -416,6 +431,10 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
                     mistake_ply: opts.sim.blind_mistake_ply.filter(|_| blind),
                     touch_ply: opts.sim.blind_touch_ply.filter(|_| blind),
                     button: opts.sim.blind_button.filter(|_| blind),
+                    executes_early_ms: opts.sim.blind_executes_early_ms.filter(|_| blind),
+                    wrong_ply: opts.sim.blind_wrong_ply.filter(|_| blind),
+                    press_ms: opts.sim.sighted_press_ms.filter(|_| !blind),
+                    move_while_paused: opts.sim.move_while_paused,
                     unplug_ply,
                     port_link,
                     hub: Some(messages.clone()),

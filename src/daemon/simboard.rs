@@ -68,6 +68,10 @@ pub const SIM_CONN: u64 = 0;
 /// this long, at most [`ANNOUNCE_ATTEMPTS`] times.
 const ANNOUNCE_RETRY: Duration = Duration::from_millis(25);
 const ANNOUNCE_ATTEMPTS: usize = 80;
+/// A correction sent before the hub has seen the placement is sent again this soon (the
+/// announcement it corrects takes tens of milliseconds), a few times.
+const CORRECT_RETRY: Duration = Duration::from_millis(2);
+const CORRECT_ATTEMPTS: usize = 10;
 
 /// What a simulated player plays.
 #[derive(Debug, Clone)]
@@ -88,6 +92,17 @@ pub struct SimPlan {
     /// Before his own move at this 1-based ply, the player presses this button of his board (a
     /// request, F.9 d).
     pub button: Option<(usize, u8)>,
+    /// He executes the opponent's move once it stands on the other board, this long after,
+    /// before it is announced (he heard it said aloud, F.1).
+    pub executes_early_ms: Option<u64>,
+    /// At this 1-based ply he makes another legal move than his own first; once the assistant
+    /// has corrected it (F.6) he is guided to his own.
+    pub wrong_ply: Option<usize>,
+    /// He presses his clock (the console's `press`) this long after his move stands; never
+    /// after a move that ends the game.
+    pub press_ms: Option<u64>,
+    /// He makes his move even while the clocks stand.
+    pub move_while_paused: bool,
     /// The path the daemon's link opens for this board: a symbolic link to the pty, which the
     /// hands remove when they pull the cable and point at a new pty when they plug it back in.
     pub port_link: Option<PathBuf>,
@@ -136,6 +151,18 @@ fn other_movable(before: &Chess, m: Move) -> Option<Square> {
     candidates.first().map(|&(_, sq)| sq)
 }
 
+/// Another legal move than `m`, a quiet one first (the player's slip), for the F.6 correction.
+fn another_move(before: &Chess, m: Move) -> Option<Move> {
+    let moves = before.legal_moves();
+    let quiet = |o: &&Move| !o.is_capture() && !o.is_promotion() && !o.is_castle();
+    moves
+        .iter()
+        .filter(quiet)
+        .find(|o| o.from() == m.from() && **o != m)
+        .or_else(|| moves.iter().filter(quiet).find(|o| **o != m))
+        .copied()
+}
+
 /// The hands' steps that turn `found` into `wanted`: every wrong piece taken off, then every
 /// missing one put on.
 fn restore_steps(found: &Board, wanted: &Board, delay_ms: u64) -> Vec<HandStep> {
@@ -174,6 +201,10 @@ enum Act {
     Replug,
     /// The player says the piece he promoted to.
     Announce(Role),
+    /// The sighted player presses his clock (the console's `press`).
+    Press,
+    /// The assistant corrects the move just announced (F.6: `correct SAN`).
+    Correct(String),
 }
 
 /// One act after a delay (from the previous step).
@@ -340,6 +371,16 @@ pub async fn play(
                                 tokio::spawn(announce_promotion(hub, role, cancel.clone()));
                             }
                         }
+                        Act::Press => {
+                            if let Some(hub) = plan.hub.clone() {
+                                tokio::spawn(console_once(hub, Action::Press));
+                            }
+                        }
+                        Act::Correct(san) => {
+                            if let Some(hub) = plan.hub.clone() {
+                                tokio::spawn(correct_move(hub, san, cancel.clone()));
+                            }
+                        }
                     }
                 }
                 hands.next_at = hands
@@ -414,6 +455,47 @@ async fn announce_promotion(hub: mpsc::Sender<HubMsg>, role: Role, cancel: Cance
     warn!("the simulated player's promotion piece was never taken");
 }
 
+/// One console command for a player (as the assistant types it); the reply is for nobody.
+async fn console_once(hub: mpsc::Sender<HubMsg>, action: Action) {
+    let (tx, rx) = oneshot::channel();
+    let msg = HubMsg::Console {
+        conn: SIM_CONN,
+        role: console::Role::Assistant,
+        command: Command::Game(action),
+        reply: tx,
+    };
+    if hub.send(msg).await.is_ok() {
+        let _ = rx.await;
+    }
+}
+
+/// The assistant corrects the move just announced (F.6). Sent right after the placement; said
+/// again a little later while the hub has not yet seen the placement (the refusal then says
+/// nothing is being announced).
+async fn correct_move(hub: mpsc::Sender<HubMsg>, san: String, cancel: CancellationToken) {
+    for _ in 0..CORRECT_ATTEMPTS {
+        let (tx, rx) = oneshot::channel();
+        let msg = HubMsg::Console {
+            conn: SIM_CONN,
+            role: console::Role::Assistant,
+            command: Command::Game(Action::Correct(san.clone())),
+            reply: tx,
+        };
+        if hub.send(msg).await.is_err() {
+            return;
+        }
+        let Ok(reply) = rx.await else { return };
+        if !matches!(&reply.end, End::Error(e) if e.contains("too late to correct")) {
+            return;
+        }
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            _ = tokio::time::sleep(CORRECT_RETRY) => {}
+        }
+    }
+    warn!("the assistant's correction came too late");
+}
+
 /// What does not change during a game.
 struct Context<'a> {
     i: usize,
@@ -441,7 +523,8 @@ fn plan_next(
     // (after a retrace the clocks wait for the boards; after the last move each board should
     // show the final position).
     let waiting = matches!(p.modes[i], Mode::Hold | Mode::Await);
-    if !p.started || ((p.over || p.paused) && !waiting) {
+    let stands_still = p.over || (p.paused && !plan.move_while_paused);
+    if !p.started || (stands_still && !waiting) {
         return;
     }
     let expected = &p.expected[i];
@@ -490,6 +573,20 @@ fn plan_next(
             }
             hands.done = Some(key);
             let ply = p.ply + 1;
+            if plan.wrong_ply == Some(ply)
+                && let Some(other) = another_move(expected, m)
+            {
+                // Another move first; the assistant corrects the announcement at once (F.6),
+                // and the player is guided to the move he meant.
+                info!(board = i, ply, "making another move first, to be corrected");
+                let mut steps = hand_steps(script(expected, other, ctx.style));
+                steps.push(HandStep {
+                    delay_ms: 2,
+                    act: Act::Correct(crate::rules::notation::san(expected, m)),
+                });
+                queue(steps, scaled(THINK_MS, plan.speed), hands);
+                return;
+            }
             let mut steps = hand_steps(script(expected, m, ctx.style));
             let simple = !m.is_capture() && !m.is_castle() && !m.is_promotion();
             if !hands.unplugged
@@ -550,6 +647,17 @@ fn plan_next(
                     act: Act::Announce(role),
                 });
             }
+            let mut after = expected.clone();
+            after.play_unchecked(m);
+            if let Some(ms) = plan.press_ms
+                && !after.is_game_over()
+            {
+                // He stops his clock (a move that ends the game needs no press).
+                steps.push(HandStep {
+                    delay_ms: ms,
+                    act: Act::Press,
+                });
+            }
             queue(steps, scaled(THINK_MS, plan.speed), hands);
         }
         Mode::Execute(m) => {
@@ -558,6 +666,12 @@ fn plan_next(
                 return;
             }
             hands.done = Some(key);
+            let mut after = expected.clone();
+            after.play_unchecked(m);
+            if physical == after.board() {
+                // Executed already, as he heard it said.
+                return;
+            }
             let pause = scaled(EXECUTE_MS, plan.speed);
             let simple = !m.is_capture() && !m.is_castle() && !m.is_promotion();
             if plan.mistake_ply == Some(p.ply)
@@ -583,6 +697,34 @@ fn plan_next(
             } else {
                 queue(hand_steps(script(expected, m, ctx.style)), pause, hands);
             }
+        }
+        Mode::Await
+            if plan.executes_early_ms.is_some()
+                && physical == expected.board()
+                && hands.done != Some((2, p.ply))
+                && let Some(&m) = plan.moves.get(p.ply)
+                && expected.is_legal(m)
+                && {
+                    let mut after = expected.clone();
+                    after.play_unchecked(m);
+                    &p.shown[1 - i] == after.board()
+                } =>
+        {
+            // The opponent's move stands on his board (and was said aloud, F.1): executed now,
+            // before tactus has counted and announced it.
+            hands.done = Some((2, p.ply));
+            let ms = plan.executes_early_ms.unwrap_or(0);
+            info!(
+                board = i,
+                ply = p.ply + 1,
+                ms,
+                "executing the opponent's move early"
+            );
+            queue(
+                hand_steps(script(expected, m, ctx.style)),
+                Duration::from_millis(ms),
+                hands,
+            );
         }
         Mode::Hold | Mode::Await => {
             if hands.awaiting_guidance.is_some() || physical == expected.board() {

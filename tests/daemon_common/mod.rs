@@ -176,12 +176,24 @@ pub fn alsa_null(dir: &Path) -> Option<PathBuf> {
 /// `speaker` "clips" or "none". Returns the configuration file.
 pub fn write_config(dir: &Path, blind: Color, speaker: &str) -> PathBuf {
     let (pegged, dgt) = fast_profiles(dir);
-    config_with(dir, blind, speaker, &pegged, &dgt)
+    config_with(dir, blind, speaker, &pegged, &dgt, "settle")
+}
+
+/// [`write_config`] with the sighted player's move completed by `completion` (`settle` or
+/// `press`).
+pub fn write_config_completion(
+    dir: &Path,
+    blind: Color,
+    speaker: &str,
+    completion: &str,
+) -> PathBuf {
+    let (pegged, dgt) = fast_profiles(dir);
+    config_with(dir, blind, speaker, &pegged, &dgt, completion)
 }
 
 /// The same table with the boards' profiles as shipped (`pegged-line`, `dgt`).
 pub fn write_shipped_config(dir: &Path, blind: Color, speaker: &str) -> PathBuf {
-    config_with(dir, blind, speaker, "pegged-line", "dgt")
+    config_with(dir, blind, speaker, "pegged-line", "dgt", "settle")
 }
 
 fn fast_profiles(dir: &Path) -> (String, String) {
@@ -207,7 +219,14 @@ fn fast_profiles(dir: &Path) -> (String, String) {
     (pegged, dgt)
 }
 
-fn config_with(dir: &Path, blind: Color, speaker: &str, pegged: &str, dgt: &str) -> PathBuf {
+fn config_with(
+    dir: &Path,
+    blind: Color,
+    speaker: &str,
+    pegged: &str,
+    dgt: &str,
+    completion: &str,
+) -> PathBuf {
     let blind = match blind {
         Color::White => "white",
         Color::Black => "black",
@@ -216,7 +235,7 @@ fn config_with(dir: &Path, blind: Color, speaker: &str, pegged: &str, dgt: &str)
         "[game]\nwhite = \"White\"\nblack = \"Black\"\nblind = \"{blind}\"\n\
          time_control = \"{TIME_CONTROL}\"\nguidance_repeat_ms = 3000\n\
          [boards.blind]\nprofile = \"{pegged}\"\nport = \"sim\"\n\
-         [boards.sighted]\nprofile = \"{dgt}\"\nport = \"sim\"\ncompletion = \"settle\"\n\
+         [boards.sighted]\nprofile = \"{dgt}\"\nport = \"sim\"\ncompletion = \"{completion}\"\n\
          [voice]\npack = \"de-fide\"\nstyle = \"san\"\nspeaker = \"{speaker}\"\n\
          [record]\ndir = \"played\"\n\
          [console]\nsocket = \"console.sock\"\ntoken_file = \"arbiter.token\"\n"
