@@ -8,14 +8,19 @@
 //! in `tactus board-test`) opens the slave by path, runs the recogniser and stamps the instant it
 //! reports the move. Scenarios:
 //! - `line`: the pegged board's profile as shipped (115200 baud, settle 0: F.3 b);
-//! - `dgt`: the DGT profile as shipped (9600 baud, 400 ms settle, then a confirming board dump:
-//!   request, 67 bytes on the wire, decode);
-//! - `dgt-processing`: the same board with settle 0 and no confirming dump: the processing part
-//!   alone (link, decoder, recogniser), the floor under the settle time.
+//! - `dgt`: the DGT profile as shipped, `completion = "settle"`: the confirming board dump is asked
+//!   for the moment a legal move appears (request, 67 bytes at 9600 baud, decode) and the move
+//!   counts when it agrees and the board rested 60 ms; a move that could be a square a slid piece
+//!   passed rests `scan_ms` + 60 ms (380 ms). Reported whole and split into the two kinds;
+//! - `dgt-400`: the timing before (400 ms settle, then the dump), for comparison in one run;
+//! - `dgt-processing`: settle 0 and no confirming dump: the processing part alone (link,
+//!   decoder, recogniser), the floor under the settle time;
+//! - `dgt-press-50`, `dgt-press-settled`: `completion = "press"`; the host presses the clock 50 ms
+//!   after the move's last update (before any rest), or 600 ms after it (the board has shown and
+//!   confirmed the move); the latency is from the press to the move counted.
 //!
-//! `cargo run --release --example latency -- [--moves N] [--only line|dgt|dgt-processing]`
-//! (default 200 moves per scenario; the `dgt` scenario takes about two minutes). Numbers live in
-//! BENCHMARKS.md.
+//! `cargo run --release --example latency -- [--moves N] [--only SCENARIO]` (default 200 moves
+//! per scenario, about eight minutes in all). Numbers live in BENCHMARKS.md.
 
 use std::{
     sync::mpsc as std_mpsc,
@@ -23,11 +28,12 @@ use std::{
 };
 
 use anyhow::{Context, Result, bail};
-use shakmaty::{Chess, Move, Role};
+use shakmaty::{Chess, Move, Position, Role};
 use tactus::{
     board::{
+        Sensing,
         profile::{Profile, ProfileSet},
-        recognize::{Mode, Recognized, Recognizer, RecognizerConfig},
+        recognize::{Mode, Recognized, Recognizer, RecognizerConfig, could_pass_through},
     },
     link::{self, LinkClock, LinkCommand, LinkEvent, LinkSettings},
     rules::pgn::read_pgn,
@@ -41,6 +47,9 @@ use tokio_util::sync::CancellationToken;
 
 /// Rest between moves: longer than the bounce window, so that each move stands alone.
 const MOVE_PAUSE: Duration = Duration::from_millis(60);
+/// On a DGT board the player leaves the board alone until his move has counted (at a table the
+/// opponent's reply comes only then): longer than the longest rest, `scan_ms` + 60 ms.
+const DGT_MOVE_PAUSE: Duration = Duration::from_millis(450);
 /// Time between the events of one move.
 const STEP: u64 = 40;
 
@@ -49,6 +58,8 @@ struct Scenario {
     profile: Profile,
     /// Bytes of the completing event on the wire, for the wire time.
     message_bytes: u64,
+    /// The host presses the clock this long after the move's last update (press completion).
+    press_after: Option<Duration>,
 }
 
 fn scenarios() -> Result<Vec<Scenario>> {
@@ -57,41 +68,48 @@ fn scenarios() -> Result<Vec<Scenario>> {
     let dgt = set.get("dgt")?.clone();
     let mut bare = dgt.clone();
     bare.timing.settle_ms = 0;
+    bare.timing.scan_ms = 0;
     bare.timing.confirm_with_snapshot = false;
+    let mut before = dgt.clone();
+    before.timing.settle_ms = 400;
+    before.timing.scan_ms = 0;
+    let scenario = |name, profile: &Profile, message_bytes, press_after| Scenario {
+        name,
+        profile: profile.clone(),
+        message_bytes,
+        press_after,
+    };
     Ok(vec![
         // "P e4\r\n"
-        Scenario {
-            name: "line",
-            profile: line,
-            message_bytes: 6,
-        },
+        scenario("line", &line, 6, None),
         // FIELD_UPDATE: 0x8e, two length bytes, field, piece.
-        Scenario {
-            name: "dgt",
-            profile: dgt,
-            message_bytes: 5,
-        },
-        Scenario {
-            name: "dgt-processing",
-            profile: bare,
-            message_bytes: 5,
-        },
+        scenario("dgt", &dgt, 5, None),
+        scenario("dgt-400", &before, 5, None),
+        scenario("dgt-processing", &bare, 5, None),
+        scenario("dgt-press-50", &dgt, 5, Some(Duration::from_millis(50))),
+        scenario(
+            "dgt-press-settled",
+            &dgt,
+            5,
+            Some(Duration::from_millis(600)),
+        ),
     ])
 }
 
 /// The simulated board on its own thread: a pty pair, the board on the master side. Returns the
-/// slave's path and, per move, when its completing event was written.
+/// slave's path and, per move as it is made, when its completing event was written.
 fn start_board(
     profile: Profile,
     game: SimGame,
+    move_pause: Duration,
     cancel: CancellationToken,
 ) -> Result<(
     String,
-    std_mpsc::Receiver<Option<Instant>>,
+    tokio::sync::mpsc::UnboundedReceiver<Option<Instant>>,
     std::thread::JoinHandle<()>,
 )> {
     let (path_tx, path_rx) = std_mpsc::channel();
-    let (written_tx, written_rx) = std_mpsc::channel();
+    let (written_tx, written_rx) = tokio::sync::mpsc::unbounded_channel();
     let handle = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -114,8 +132,8 @@ fn start_board(
                 step_ms: STEP,
                 ..serve::default_style(&cfg.profile)
             };
-            cfg.move_pause = MOVE_PAUSE;
-            cfg.announce_pause = MOVE_PAUSE;
+            cfg.move_pause = move_pause;
+            cfg.announce_pause = move_pause;
             cfg.linger = Some(Duration::from_secs(3));
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
             let forward = tokio::spawn(async move {
@@ -139,8 +157,24 @@ fn start_board(
     Ok((path, written_rx, handle))
 }
 
-/// The host side: link + recogniser until every move is recognised; the instant of each.
-async fn host(path: &str, profile: &Profile, start: Chess, moves: &[Move]) -> Result<Vec<Instant>> {
+/// One move as the host saw it: when its last update was written, when the clock was pressed
+/// (press scenarios), when it counted.
+struct Seen {
+    written: Option<Instant>,
+    pressed: Option<Instant>,
+    counted: Instant,
+}
+
+/// The host side: link + recogniser until every move is recognised; pressing the clock
+/// `press_after` each move's last update when asked.
+async fn host(
+    path: &str,
+    profile: &Profile,
+    start: Chess,
+    moves: &[Move],
+    mut written: tokio::sync::mpsc::UnboundedReceiver<Option<Instant>>,
+    press_after: Option<Duration>,
+) -> Result<Vec<Seen>> {
     let clock = LinkClock::new();
     let cancel = CancellationToken::new();
     let mut link = link::spawn(
@@ -149,9 +183,15 @@ async fn host(path: &str, profile: &Profile, start: Chess, moves: &[Move]) -> Re
         cancel.clone(),
     );
     let mut rec = Recognizer::new(RecognizerConfig::from_profile(profile), start, Mode::Move);
-    let mut done: Vec<Instant> = Vec::new();
-    let limit = tokio::time::Instant::now() + Duration::from_secs(60 + moves.len() as u64 * 2);
-    while done.len() < moves.len() {
+    if press_after.is_some() {
+        rec = rec.with_press_completion();
+    }
+    let mut seen: Vec<Seen> = Vec::new();
+    let mut last_written: Option<Instant> = None;
+    let mut press_at: Option<Instant> = None;
+    let mut pressed: Option<Instant> = None;
+    let limit = tokio::time::Instant::now() + Duration::from_secs(60 + moves.len() as u64 * 3);
+    while seen.len() < moves.len() {
         let deadline = rec.next_deadline().map(|d| clock.instant(d));
         let out = tokio::select! {
             ev = link.events.recv() => {
@@ -162,16 +202,38 @@ async fn host(path: &str, profile: &Profile, start: Chess, moves: &[Move]) -> Re
                     _ => Vec::new(),
                 }
             }
+            w = written.recv() => {
+                if let Some(w) = w {
+                    last_written = w;
+                    // A move that ends the game counts by itself; nobody presses after it.
+                    let mut after = rec.expected().clone();
+                    let ends = moves.get(seen.len()).is_some_and(|&m| {
+                        after.play_unchecked(m);
+                        after.is_game_over()
+                    });
+                    press_at = press_after.filter(|_| !ends).and_then(|d| w.map(|w| w + d));
+                }
+                Vec::new()
+            }
+            _ = async { match press_at { Some(t) => tokio::time::sleep_until(t.into()).await, None => std::future::pending().await } } => {
+                press_at = None;
+                pressed = Some(Instant::now());
+                rec.press(clock.now())
+            }
             _ = async { match deadline { Some(d) => tokio::time::sleep_until(d.into()).await, None => std::future::pending().await } } => {
                 rec.tick(clock.now())
             }
-            _ = tokio::time::sleep_until(limit) => bail!("only {} of {} moves recognised in time", done.len(), moves.len()),
+            _ = tokio::time::sleep_until(limit) => bail!("only {} of {} moves recognised in time", seen.len(), moves.len()),
         };
         let mut queue: std::collections::VecDeque<Recognized> = out.into();
         while let Some(r) = queue.pop_front() {
             match r {
                 Recognized::MoveCompleted { .. } => {
-                    done.push(Instant::now());
+                    seen.push(Seen {
+                        written: last_written.take(),
+                        pressed: pressed.take(),
+                        counted: Instant::now(),
+                    });
                     let next = rec.expected().clone();
                     queue.extend(rec.set_expected(next, Mode::Move, clock.now()));
                 }
@@ -180,21 +242,22 @@ async fn host(path: &str, profile: &Profile, start: Chess, moves: &[Move]) -> Re
                 }
                 Recognized::PromotionPending { .. } => {
                     let role = moves
-                        .get(done.len())
+                        .get(seen.len())
                         .and_then(|m| m.promotion())
                         .unwrap_or(Role::Queen);
                     queue.extend(rec.promotion(role, clock.now()));
                 }
                 Recognized::Differs(d) => {
-                    bail!("the board differs after {} moves: {d:?}", done.len())
+                    bail!("the board differs after {} moves: {d:?}", seen.len())
                 }
+                Recognized::NoMove => bail!("a press found no move after {} moves", seen.len()),
                 _ => {}
             }
         }
     }
     cancel.cancel();
     let _ = link.task.await;
-    Ok(done)
+    Ok(seen)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -205,6 +268,21 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 fn ms(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn row(name: &str, baud: String, mut latencies: Vec<Duration>, wire: String) {
+    if latencies.is_empty() {
+        return;
+    }
+    latencies.sort();
+    println!(
+        "| {name} | {baud} | {} | {} | {} | {} | {} | {wire} |",
+        latencies.len(),
+        ms(percentile(&latencies, 50.0)),
+        ms(percentile(&latencies, 90.0)),
+        ms(percentile(&latencies, 99.0)),
+        ms(*latencies.last().unwrap_or(&Duration::ZERO)),
+    );
 }
 
 fn main() -> Result<()> {
@@ -232,14 +310,15 @@ fn main() -> Result<()> {
         .enable_all()
         .build()?;
     println!(
-        "| scenario | baud | moves | median | p99 | max | wire time of the completing message |"
+        "| scenario | baud | moves | median | p90 | p99 | max | wire time of the completing message |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for sc in scenarios()? {
         if only.as_deref().is_some_and(|o| o != sc.name) {
             continue;
         }
-        let mut latencies = Vec::new();
+        // (latency, could the move be a square a slid piece passed)
+        let mut latencies: Vec<(Duration, bool)> = Vec::new();
         for g in &games {
             if latencies.len() >= want {
                 break;
@@ -255,30 +334,65 @@ fn main() -> Result<()> {
                 start: g.start.clone(),
                 moves: moves.clone(),
             };
-            let (path, written, board) = start_board(sc.profile.clone(), game, cancel.clone())?;
-            let done = rt.block_on(host(&path, &sc.profile, g.start.clone(), &moves));
+            // The player leaves the board alone until his move counted (and he pressed).
+            let pause = match (sc.profile.sensing, sc.press_after) {
+                (Sensing::Occupancy, _) => MOVE_PAUSE,
+                (Sensing::Identity, None) => DGT_MOVE_PAUSE,
+                (Sensing::Identity, Some(d)) => d + DGT_MOVE_PAUSE,
+            };
+            let (path, written, board) =
+                start_board(sc.profile.clone(), game, pause, cancel.clone())?;
+            let seen = rt.block_on(host(
+                &path,
+                &sc.profile,
+                g.start.clone(),
+                &moves,
+                written,
+                sc.press_after,
+            ));
             cancel.cancel();
             let _ = board.join();
-            let done = done.with_context(|| format!("{}: game {}", sc.name, g.index))?;
-            let written: Vec<Option<Instant>> = written.try_iter().collect();
-            for (at, w) in done.iter().zip(&written) {
-                if let Some(w) = w {
-                    latencies.push(at.saturating_duration_since(*w));
+            let seen = seen.with_context(|| format!("{}: game {}", sc.name, g.index))?;
+            let mut pos = g.start.clone();
+            for (s, &m) in seen.iter().zip(&moves) {
+                let passing = could_pass_through(&pos, m);
+                pos.play_unchecked(m);
+                let from = if sc.press_after.is_some() {
+                    s.pressed
+                } else {
+                    s.written
+                };
+                if let Some(from) = from {
+                    latencies.push((s.counted.saturating_duration_since(from), passing));
                 }
             }
         }
-        latencies.sort();
-        let wire = serve::wire_time(sc.message_bytes, 10, sc.profile.serial.baud);
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
-            sc.name,
+        let wire = ms(serve::wire_time(
+            sc.message_bytes,
+            10,
             sc.profile.serial.baud,
-            latencies.len(),
-            ms(percentile(&latencies, 50.0)),
-            ms(percentile(&latencies, 99.0)),
-            ms(*latencies.last().unwrap_or(&Duration::ZERO)),
-            ms(wire)
+        ));
+        let baud = sc.profile.serial.baud.to_string();
+        row(
+            sc.name,
+            baud.clone(),
+            latencies.iter().map(|l| l.0).collect(),
+            wire.clone(),
         );
+        if sc.name == "dgt" || sc.name.starts_with("dgt-press") {
+            row(
+                &format!("{}: cannot be a passing square", sc.name),
+                baud.clone(),
+                latencies.iter().filter(|l| !l.1).map(|l| l.0).collect(),
+                wire.clone(),
+            );
+            row(
+                &format!("{}: could be a passing square", sc.name),
+                baud,
+                latencies.iter().filter(|l| l.1).map(|l| l.0).collect(),
+                wire,
+            );
+        }
     }
     Ok(())
 }

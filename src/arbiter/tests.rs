@@ -710,6 +710,15 @@ const DGT_SWEEP: RecognizerConfig = RecognizerConfig {
     confirm_with_snapshot: true,
 };
 
+/// A table with a sweeping DGT board whose moves count on the clock press; `blind`'s colour.
+fn sweep_config(blind: Color) -> ArbiterConfig {
+    ArbiterConfig {
+        blind,
+        sighted_board: Some(DGT_SWEEP),
+        ..config(None, Completion::ClockPress)
+    }
+}
+
 fn pos_after(sans: &str) -> Chess {
     let mut p = Chess::default();
     for s in sans.split_whitespace() {
@@ -991,11 +1000,7 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
 /// the press asks the board for a reading at once and counts the move it confirms.
 #[test]
 fn a_press_right_after_the_placement_counts_the_move() {
-    let cfg = ArbiterConfig {
-        blind: Color::Black,
-        sighted_board: Some(DGT_SWEEP),
-        ..config(None, Completion::ClockPress)
-    };
+    let cfg = sweep_config(Color::Black);
     let mut a = Arbiter::new(cfg, Chess::default());
     a.handle(Input::Start, 0);
     let n = Piece::from_char('N').unwrap();
@@ -1012,14 +1017,7 @@ fn a_press_right_after_the_placement_counts_the_move() {
     assert!(move_said_to(&out, Audience::Blind).is_some());
     // A press when the board already shows the move (confirmed, rested): counted at once.
     let r = Piece::from_char('R').unwrap();
-    let mut b = Arbiter::new(
-        ArbiterConfig {
-            blind: Color::Black,
-            sighted_board: Some(DGT_SWEEP),
-            ..config(None, Completion::ClockPress)
-        },
-        pos_after("h4 a6"),
-    );
+    let mut b = Arbiter::new(sweep_config(Color::Black), pos_after("h4 a6"));
     b.handle(Input::Start, 0);
     sighted(&mut b, lift(Square::H1), 1_000);
     let out = sighted(&mut b, put_piece(Square::H3, r), 1_100);
@@ -1034,11 +1032,7 @@ fn a_press_right_after_the_placement_counts_the_move() {
 /// had a sweep to report a piece placed just before it.
 #[test]
 fn a_press_with_no_move_on_the_board_is_answered_aloud() {
-    let cfg = ArbiterConfig {
-        blind: Color::Black,
-        sighted_board: Some(DGT_SWEEP),
-        ..config(None, Completion::ClockPress)
-    };
+    let cfg = sweep_config(Color::Black);
     let mut a = Arbiter::new(cfg, Chess::default());
     a.handle(Input::Start, 0);
     let out = a.handle(Input::ClockPress, 1_000);
@@ -1078,11 +1072,7 @@ fn a_press_with_no_move_on_the_board_is_answered_aloud() {
 /// 5.1 a, 5.2 a: under press completion a move that mates counts without a press.
 #[test]
 fn a_checkmate_counts_without_a_press() {
-    let cfg = ArbiterConfig {
-        blind: Color::White,
-        sighted_board: Some(DGT_SWEEP),
-        ..config(None, Completion::ClockPress)
-    };
+    let cfg = sweep_config(Color::White);
     // Fool's mate: 1.f3 e5 2.g4 Qh4#; Black (sighted) mates.
     let mut a = Arbiter::new(cfg, pos_after("f3 e5 g4"));
     a.handle(Input::Start, 0);
