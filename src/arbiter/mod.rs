@@ -791,7 +791,19 @@ impl Arbiter {
             board_player(board),
             notation::san(&position, mv)
         )));
-        self.put_back(board, now, out);
+        if self.game.to_move() != self.player(board) || self.game.is_over() {
+            self.put_back(board, now, out);
+            return;
+        }
+        // His move still: any other move he makes counts (the refused one is guided back).
+        let r = match board {
+            BoardId::Blind => self.blind_board.set_expected_refusing(position, mv, now),
+            BoardId::Sighted => match self.sighted_board.as_mut() {
+                Some(b) => b.set_expected_refusing(position, mv, now),
+                None => return,
+            },
+        };
+        self.recognized(board, r, now, out);
     }
 
     /// The board holds the game's position (guided if it differs) until it shows it again; its

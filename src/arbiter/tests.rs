@@ -977,7 +977,6 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
         )
     );
     assert!(move_said_to(&out, Audience::Sighted).is_none());
-    assert_eq!(a.blind_board().mode(), Mode::Hold);
     // Guided back; once the pawn is back he makes the required move, and it counts.
     let out = run(&mut a, 4_000);
     assert!(
@@ -994,6 +993,30 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
     let out = finish_speech(&mut a, &out, 6_500);
     assert!(out.contains(&Effect::RecordChanged));
     assert_eq!(a.game().ply(), 1);
+
+    // The same piece taken straight on to the required square counts at once: Nh3 refused,
+    // the knight moved on to f3.
+    let mut b = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    b.handle(Input::Start, 0);
+    b.handle(
+        Input::Rules(game::Input::Claim {
+            by: Color::White,
+            claim: game::DrawClaim::Repetition {
+                intended: Some(nf3),
+            },
+        }),
+        500,
+    );
+    blind(&mut b, lift(Square::G1), 1_000);
+    let out = blind(&mut b, put(Square::H3), 1_500);
+    assert!(
+        out.iter().any(|e| matches!(e, Effect::Refused(_))),
+        "{out:?}"
+    );
+    blind(&mut b, lift(Square::H3), 2_000);
+    let out = blind(&mut b, put(Square::F3), 2_300);
+    let w = move_said_to(&out, Audience::Sighted).expect("Nf3 announced");
+    assert_eq!(w, MoveWords::new(&Chess::default(), nf3));
 }
 
 /// 6.7 a: the sighted player presses his clock 50 ms after placing his piece, before any rest:

@@ -259,6 +259,9 @@ pub struct Recognizer {
     now: Millis,
     /// Disconnected, and not read since: asking it for a reading is pointless.
     away: bool,
+    /// A move the game refused: it does not complete here (its position is a difference to
+    /// guide back from), any other legal move does.
+    refused: Option<Move>,
 }
 
 impl Recognizer {
@@ -293,6 +296,7 @@ impl Recognizer {
             pressed: None,
             now: 0,
             away: false,
+            refused: None,
         }
     }
 
@@ -357,7 +361,29 @@ impl Recognizer {
     /// A new position to show and a new mode (the arbiter accepted a move, or the opponent's
     /// move is to be executed). The sensed state carries over and is judged again at once.
     pub fn set_expected(&mut self, expected: Chess, mode: Mode, now: Millis) -> Vec<Recognized> {
+        self.expect(expected, mode, None, now)
+    }
+
+    /// [`Recognizer::set_expected`] in [`Mode::Move`] after the game refused `refused`: that
+    /// move never completes here (the board is guided back from it); any other legal one does.
+    pub fn set_expected_refusing(
+        &mut self,
+        expected: Chess,
+        refused: Move,
+        now: Millis,
+    ) -> Vec<Recognized> {
+        self.expect(expected, Mode::Move, Some(refused), now)
+    }
+
+    fn expect(
+        &mut self,
+        expected: Chess,
+        mode: Mode,
+        refused: Option<Move>,
+        now: Millis,
+    ) -> Vec<Recognized> {
         self.now = self.now.max(now);
+        self.refused = refused;
         self.expected = expected;
         self.mode = mode;
         self.touches.clear();
@@ -878,6 +904,9 @@ impl Recognizer {
                 for m in expected.legal_moves() {
                     let mut after = expected.clone();
                     after.play_unchecked(m);
+                    if Some(m) == self.refused {
+                        continue;
+                    }
                     if self.shows(after.board()) && self.capture_sequence_ok(m) {
                         completing.push(m);
                     } else if !on_way && self.on_the_way(expected, &after) {
