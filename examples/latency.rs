@@ -10,14 +10,16 @@
 //! - `line`: the pegged board's profile as shipped (115200 baud, settle 0: F.3 b);
 //! - `dgt`: the DGT profile as shipped, `completion = "settle"`: the confirming board dump is asked
 //!   for the moment a legal move appears (request, 67 bytes at 9600 baud, decode) and the move
-//!   counts when it agrees and the board rested 60 ms; a move that could be a square a slid piece
-//!   passed rests `scan_ms` + 60 ms (380 ms). Reported whole and split into the two kinds;
+//!   counts when it agrees and the board rested `scan_ms` (320 ms) since its last change; a move
+//!   that could be a square a slid piece passed rests 60 ms more. Reported whole and split into
+//!   the two kinds;
 //! - `dgt-400`: the timing before (400 ms settle, then the dump), for comparison in one run;
 //! - `dgt-processing`: settle 0 and no confirming dump: the processing part alone (link,
 //!   decoder, recogniser), the floor under the settle time;
 //! - `dgt-press-50`, `dgt-press-settled`: `completion = "press"`; the host presses the clock 50 ms
-//!   after the move's last update (before any rest), or 600 ms after it (the board has shown and
-//!   confirmed the move); the latency is from the press to the move counted.
+//!   after the move's last update (the press is kept until the board has rested), or 600 ms after
+//!   it (the board has rested and confirmed the move); the latency is from the press to the move
+//!   counted.
 //!
 //! `cargo run --release --example latency -- [--moves N] [--only SCENARIO]` (default 200 moves
 //! per scenario, about eight minutes in all). Numbers live in BENCHMARKS.md.

@@ -21,9 +21,11 @@ use tactus::sim::table::{self, Happened, RunReport, TableSetup};
 /// again: a promotion said before the move counted (5671, 7191, 11197), a reading credited to
 /// the wrong request (3160), a knocked piece and a lifted one read as capture and recapture
 /// (3606), a line flooded with readings (765, 1198, 1557, 2871, 4577), a wrong execution taken
-/// for a reply half made (3062, 4672, 4686).
+/// for a reply half made (3062, 4672, 4686), a knocked knight's late report and a promoted
+/// knight read as a knight move (928), a board three moves ahead of its execution (5732, 12197).
 const REGRESSIONS: &[u64] = &[
-    765, 1198, 1557, 2633, 2871, 3062, 3160, 3606, 4063, 4577, 4672, 4686, 5671, 7191, 11197,
+    765, 928, 1198, 1557, 2633, 2871, 3062, 3160, 3606, 4063, 4577, 4672, 4686, 5671, 5732, 7191,
+    11197, 12197,
 ];
 
 const DEFAULT_SEEDS: u64 = 300;

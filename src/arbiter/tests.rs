@@ -788,10 +788,10 @@ fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
         "no difference is reported: {early:?}"
     );
     assert_eq!(a.game().ply(), 0, "(the game starts after 1.e4 e5 2.Nf3)");
-    // The sighted board's reading confirms ...Nc6; it counts after its rest.
+    // The sighted board's reading confirms ...Nc6; it counts after its rest (a sweep).
     let shown = pos_after("e4 e5 Nf3 Nc6").board().clone();
     let mut out = readings(&mut a, &out, &shown, 1_270);
-    out.extend(run(&mut a, 1_500));
+    out.extend(run(&mut a, 2_000));
     assert_eq!(a.game().ply(), 1, "{out:?}");
     assert!(move_said_to(&out, Audience::Blind).is_some());
     // His board already shows it: executed, it is his move now.
@@ -1019,8 +1019,9 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
     assert_eq!(w, MoveWords::new(&Chess::default(), nf3));
 }
 
-/// 6.7 a: the sighted player presses his clock 50 ms after placing his piece, before any rest:
-/// the press asks the board for a reading at once and counts the move it confirms.
+/// 6.7 a: the sighted player presses his clock 50 ms after placing his piece: the press is kept
+/// and counts the move once the board can tell, its reading asked for at once and a sweep
+/// passed since the last change (a knocked piece put back may still be on its way).
 #[test]
 fn a_press_right_after_the_placement_counts_the_move() {
     let cfg = sweep_config(Color::Black);
@@ -1033,10 +1034,13 @@ fn a_press_right_after_the_placement_counts_the_move() {
     let out = a.handle(Input::ClockPress, 1_250);
     let mut all = placed.clone();
     all.extend(out.clone());
-    // The reading asked for when Nf3 appeared comes back 70 ms later and confirms it.
+    // The reading asked for when Nf3 appeared comes back 70 ms later and confirms it; the move
+    // counts once the board has rested a sweep since the placement.
     let out = readings(&mut a, &all, &shown, 1_270);
+    assert_eq!(a.game().ply(), 0, "{out:?}");
+    let out = run(&mut a, 2_000);
     assert_eq!(a.game().ply(), 1, "{out:?}");
-    assert_eq!(a.game().moves()[0].at, 1_270);
+    assert_eq!(a.game().moves()[0].at, 1_200 + DGT_SWEEP.scan_ms);
     assert!(move_said_to(&out, Audience::Blind).is_some());
     // A press when the board already shows the move (confirmed, rested): counted at once.
     let r = Piece::from_char('R').unwrap();

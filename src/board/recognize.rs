@@ -613,18 +613,23 @@ impl Recognizer {
     }
 
     /// How long a state that counts must rest: longer when it was read from a snapshot on an
-    /// occupancy board, or when it could be a square a slid piece is passing.
+    /// occupancy board. On a board that reports changes late (`scan_ms`) a state is only the
+    /// board's true state once a whole scan has passed without a change: before that, a change
+    /// made earlier (a knocked piece put back, the pawn under a promoted piece) may still be on
+    /// its way, and what stands can look like a move nobody made. A state that could be a square
+    /// a slid piece is passing rests [`SLIDE_REST_MS`] more.
     fn settle_for(&self, candidate: Option<Move>) -> u64 {
         if self.from_snapshot && self.cfg.sensing == Sensing::Occupancy {
             return self.cfg.settle_ms.max(self.cfg.differs_after_ms);
         }
         let passing = self.cfg.scan_ms > 0
             && candidate.is_some_and(|m| could_pass_through(self.passing_from(), m));
-        if passing {
-            self.cfg.settle_ms.max(self.cfg.scan_ms + SLIDE_REST_MS)
+        let scan = if passing {
+            self.cfg.scan_ms + SLIDE_REST_MS
         } else {
-            self.cfg.settle_ms
-        }
+            self.cfg.scan_ms
+        };
+        self.cfg.settle_ms.max(scan)
     }
 
     /// The position a candidate move is played from.
@@ -842,6 +847,15 @@ impl Recognizer {
         })
     }
 
+    /// Whether the state shows `first` followed by two legal moves.
+    fn shows_two_ahead(&self, first: &Chess) -> bool {
+        first.legal_moves().into_iter().any(|reply| {
+            let mut after = first.clone();
+            after.play_unchecked(reply);
+            self.shows_after_reply(&after)
+        })
+    }
+
     /// Whether the state is on the way from `position` to the position after one of its legal
     /// moves.
     fn on_the_way_to_a_move(&self, position: &Chess) -> bool {
@@ -892,6 +906,12 @@ impl Recognizer {
                 }
                 if self.shows_squares_of(m, &after) && self.on_the_way_to_a_move(&after) {
                     return Reading::Fine;
+                }
+                // At rest: executed, his reply made and the opponent's next move (made ahead of
+                // the count) executed too. The arbiter's next expectations take them in order.
+                let rested = self.now.saturating_sub(self.rest_from()) >= self.cfg.differs_after_ms;
+                if rested && self.capture_sequence_ok(m) && self.shows_two_ahead(&after) {
+                    return Reading::Counts(None);
                 }
                 Reading::Wrong
             }
@@ -1049,13 +1069,10 @@ impl Recognizer {
             // Press completion: the press counts it.
             return;
         }
-        let rested = now.saturating_sub(self.changed_at) >= self.settle_for(candidate);
-        // Pressed: what the board shows counts once confirmed, unless it could be a square a
-        // slid piece is passing (the slide may go on after the press): that must rest as long
-        // as ever. The deadline brings a state that has not rested back.
-        let counts_on_press = self.pressed.is_some()
-            && candidate.is_some_and(|m| !could_pass_through(&self.expected, m));
-        if !rested && !counts_on_press {
+        // Pressed or not, what the board shows is its true state only once it has rested (a
+        // press cannot make the board's late reports come sooner). The deadline brings a state
+        // that has not rested back; a press on a board that already rested counts at once.
+        if now.saturating_sub(self.changed_at) < self.settle_for(candidate) {
             return;
         }
         self.candidate = None;
@@ -1162,13 +1179,7 @@ impl Recognizer {
             self.differs_pending = true;
             return;
         }
-        if self.mode == Mode::Await
-            && self.expected.legal_moves().into_iter().any(|m| {
-                let mut after = self.expected.clone();
-                after.play_unchecked(m);
-                self.shows_after_reply(&after)
-            })
-        {
+        if self.mode == Mode::Await && self.shows_two_ahead(&self.expected) {
             // Two moves ahead: the opponent's move (said aloud) executed and the player's own
             // reply made. It counts in order once the opponent's move does.
             return;
