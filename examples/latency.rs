@@ -40,8 +40,9 @@ use tactus::{
     link::{self, LinkClock, LinkCommand, LinkEvent, LinkSettings},
     rules::pgn::read_pgn,
     sim::{
+        board::{SimConfig, SimGame},
         script::Style,
-        serve::{self, SimConfig, SimGame, SimPort, SimProgress},
+        serve::{self, SimPort, SimProgress},
     },
 };
 use tokio_serial::SerialStream;
@@ -132,7 +133,7 @@ fn start_board(
             cfg.style = Style {
                 ep_captured_first: true,
                 step_ms: STEP,
-                ..serve::default_style(&cfg.profile)
+                ..tactus::sim::board::default_style(&cfg.profile)
             };
             cfg.move_pause = move_pause;
             cfg.announce_pause = move_pause;
@@ -369,7 +370,7 @@ fn main() -> Result<()> {
                 }
             }
         }
-        let wire = ms(serve::wire_time(
+        let wire = ms(tactus::sim::board::wire_time(
             sc.message_bytes,
             10,
             sc.profile.serial.baud,

@@ -363,8 +363,8 @@ impl Config {
                 Ok(crate::console::Command::Request(_)) => {}
                 Ok(_) => bail!(
                     "{origin}: boards.blind.buttons.{number} = \"{line}\": a button asks one of \
-                     the blind player's requests (count, time, last, moves, turn, square, rank, \
-                     file, diagonal, pieces, material, repeat)"
+                     the blind player's requests ({})",
+                    crate::console::request_names().join(", ")
                 ),
                 Err(e) => bail!("{origin}: boards.blind.buttons.{number} = \"{line}\": {e}"),
             }

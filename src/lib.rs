@@ -9,7 +9,7 @@ pub mod announce;
 pub mod arbiter;
 pub mod audit;
 pub mod board;
-pub mod board_test;
+pub mod cli;
 pub mod config;
 pub mod console;
 pub mod daemon;

@@ -19,9 +19,9 @@ use shakmaty::{Chess, Color};
 use tactus::{
     arbiter::{Arbiter, ArbiterConfig, Completion, Effect},
     board::{Sensing, recognize::RecognizerConfig},
+    cli::console as client,
     console::{
-        self, Command, ConsoleError, Role, Session, answer, client, format_reply, help_lines,
-        to_input,
+        self, Command, ConsoleError, Role, Session, answer, format_reply, help_lines, to_input,
         wire::{End, Reply},
     },
     rules::{Millis, clock::TimeControl, game::RulesConfig},

@@ -942,7 +942,7 @@ fn bench_move_to_announcement() {
     // 115200 baud, 8N1 (10 bits a byte).
     let placement =
         tactus::board::line::encode_message(&tactus::board::line::LineMessage::Place(Square::E4));
-    let wire = tactus::sim::serve::wire_time(placement.len() as u64, 10, 115_200);
+    let wire = tactus::sim::board::wire_time(placement.len() as u64, 10, 115_200);
     eprintln!(
         "wire time of the completing placement ({} bytes at 115200 baud, 8N1): {:.3} ms",
         placement.len(),

@@ -17,7 +17,6 @@
 //! and how to write it instead.
 
 pub mod answer;
-pub mod client;
 mod parse;
 pub mod table;
 #[cfg(test)]
@@ -397,6 +396,17 @@ impl Session {
 /// `Ok(None)` for commands that are not inputs to the game: requests (answered by [`answer()`]),
 /// `help`, `status`, `quit` and role changes. `Err` when the intended move of a claim is not one
 /// legal move.
+/// The names of the blind player's requests (F.9 d), in the command table's order: the commands
+/// of his role whose example line is a request (not `help`, `quit`, `role`).
+pub fn request_names() -> Vec<&'static str> {
+    table::COMMANDS
+        .iter()
+        .filter(|spec| spec.role == Role::Player)
+        .filter(|spec| matches!(parse(spec.example, Role::Player), Ok(Command::Request(_))))
+        .map(|spec| spec.name)
+        .collect()
+}
+
 pub fn to_input(
     command: &Command,
     game: &Game,

@@ -1373,3 +1373,14 @@ fn every_announcement_has_a_printed_line() {
         "White claims a draw under 9.2a"
     );
 }
+
+#[test]
+fn the_request_names_are_the_players_requests_of_the_table() {
+    assert_eq!(
+        super::request_names(),
+        [
+            "count", "time", "last", "moves", "turn", "square", "rank", "file", "diagonal",
+            "pieces", "material", "repeat"
+        ]
+    );
+}

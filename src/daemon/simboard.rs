@@ -38,8 +38,9 @@ use crate::{
     board::{Orientation, Sensing, SensorEvent, profile::Profile, recognize::Mode},
     console::{self, Action, Command, wire::End},
     sim::{
+        board::{SimBoard, default_style},
         script::{Step, script},
-        serve::{Pacer, SimBoard, default_style},
+        serve::Pacer,
     },
 };
 

@@ -6,6 +6,7 @@
 //! the real protocols over a pseudo-terminal ([`serve`]). [`table`] puts two boards, two players,
 //! speech and the arbiter around the pure arbiter on virtual time, for the randomized table test.
 
+pub mod board;
 pub mod script;
 pub mod serve;
 pub mod table;

@@ -17,7 +17,6 @@ pub mod clips;
 pub mod config;
 mod output;
 pub mod pcm;
-pub mod probe;
 pub mod queue;
 pub mod task;
 pub mod transcript;

@@ -7,4 +7,3 @@
 pub mod atomic;
 pub mod audio;
 pub mod louis;
-pub mod scoresheet;

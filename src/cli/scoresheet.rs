@@ -14,12 +14,12 @@ use std::{
 use anyhow::{Context, Result, anyhow, bail};
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
-use super::{atomic, louis};
 use crate::record::{
     braille::{self, BrailleFormat, BrailleOptions, Cell, Marks, PageSize, Profile},
     format::{self, Format},
     score::Score,
 };
+use crate::store::{atomic, louis};
 use crate::{config::Config, rules::pgn};
 
 /// `tactus scoresheet`.

@@ -23,7 +23,7 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 
-use super::{
+use crate::console::{
     MAX_LINE, Role, table, token,
     wire::{self, WireLine},
 };

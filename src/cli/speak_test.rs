@@ -11,14 +11,14 @@ use std::{path::PathBuf, process::ExitCode, time::Duration};
 use anyhow::{Context, Result, bail};
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    Outcome, SpeechEvent, SpeechId, SpeechRequest, What,
-    config::{Side, SpeakerKind, SpeechConfig},
-    task::{SpeechDeps, spawn},
-};
 use crate::announce::{
     Audience, Priority,
     voice::{PAUSE, Utterance},
+};
+use crate::speech::{
+    Outcome, SpeechEvent, SpeechId, SpeechRequest, What,
+    config::{Side, SpeakerKind, SpeechConfig},
+    task::{SpeechDeps, spawn},
 };
 
 /// Which speaker to test.

@@ -15,6 +15,8 @@ use std::{
     time::Duration,
 };
 
+use std::process::ExitCode;
+
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use shakmaty::{
@@ -973,4 +975,58 @@ mod tests {
             "{err:#}"
         );
     }
+}
+
+/// `tactus board-test`.
+#[derive(clap::Args)]
+pub struct BoardTestArgs {
+    #[command(flatten)]
+    board: super::BoardArgs,
+    /// One JSON object per line instead of plain text.
+    #[arg(long)]
+    json: bool,
+    /// The position the board should show at the start (default: the initial position).
+    #[arg(long, value_name = "FEN")]
+    fen: Option<String>,
+    /// Exit after this many recognised moves.
+    #[arg(long, value_name = "N")]
+    moves: Option<usize>,
+    /// Exit when the game ends on the board (checkmate, stalemate, dead position).
+    #[arg(long)]
+    until_end: bool,
+}
+
+/// `tactus board-test`: connect, print, until the moves or the game are done or Ctrl-C.
+pub fn run(args: BoardTestArgs) -> Result<ExitCode> {
+    let BoardTestArgs {
+        board,
+        json,
+        fen,
+        moves,
+        until_end,
+    } = args;
+    let profile = load_profile(board.profile.as_deref(), board.profile_file.as_deref())?;
+    let start = match &fen {
+        Some(fen) => parse_fen(fen)?,
+        None => shakmaty::Chess::default(),
+    };
+    let opts = Options {
+        profile,
+        port: board.port,
+        json,
+        start,
+        moves,
+        until_end,
+    };
+    let summary = super::runtime()?.block_on(async {
+        let cancel = super::cancel_on_ctrl_c();
+        let input = stdin_lines();
+        BoardTest::new(opts, std::io::stdout().lock(), LinkClock::new())
+            .run(input, cancel)
+            .await
+    })?;
+    if !json && summary.finish == Finish::Interrupted {
+        println!("Stopped after {} move(s).", summary.moves.len());
+    }
+    Ok(ExitCode::SUCCESS)
 }

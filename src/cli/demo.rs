@@ -1,0 +1,44 @@
+//! `tactus demo`: the built-in table on simulated boards (src/daemon/demo.rs).
+
+use std::{path::PathBuf, process::ExitCode, time::Duration};
+
+use anyhow::Result;
+use tokio_util::sync::CancellationToken;
+
+/// `tactus demo`.
+#[derive(clap::Args)]
+pub struct DemoArgs {
+    /// Divide the players' pauses by this factor (1: about a minute and a half).
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    speed: f64,
+    /// Where the game folder goes.
+    #[arg(long, value_name = "DIR", default_value = "tactus-demo")]
+    dir: PathBuf,
+    /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
+    #[arg(long, value_name = "DIR")]
+    voices_dir: Option<PathBuf>,
+}
+
+pub fn run(args: DemoArgs) -> Result<ExitCode> {
+    let voices_dir = args.voices_dir.unwrap_or_else(crate::voices::default_dir);
+    let rt = crate::daemon::runtime("warn")?;
+    let report = rt.block_on(async {
+        let cancel = CancellationToken::new();
+        crate::daemon::cancel_on_signals(cancel.clone())?;
+        crate::daemon::demo::run(args.dir, args.speed, voices_dir, cancel).await
+    })?;
+    rt.shutdown_timeout(Duration::from_millis(200));
+    println!();
+    println!("{}", report.pgn.trim_end());
+    println!();
+    println!("The game's files are in {}:", report.folder.display());
+    for name in crate::daemon::files::all_files() {
+        println!("  {name}");
+    }
+    if report.played_out {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!("tactus: the demo was stopped before the game was played out");
+        Ok(ExitCode::from(1))
+    }
+}

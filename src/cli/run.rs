@@ -1,0 +1,107 @@
+//! `tactus run`: the daemon on the table `config.toml` describes (src/daemon/).
+
+use std::{path::PathBuf, process::ExitCode, time::Duration};
+
+use anyhow::{Context, Result};
+use tokio_util::sync::CancellationToken;
+
+use super::pick_game;
+use crate::config::Config;
+
+/// `tactus run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The configuration file.
+    #[arg(long, value_name = "FILE", default_value = "config.toml")]
+    config: PathBuf,
+    /// Resume the game in this folder (default: the newest unfinished game in the output
+    /// folder, if any).
+    #[arg(long, value_name = "FOLDER", conflicts_with = "new")]
+    resume: Option<PathBuf>,
+    /// Start a new game even if an unfinished one is in the output folder.
+    #[arg(long)]
+    new: bool,
+    /// Simulated boards (port = "sim"): divide their pauses by this factor.
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    sim_speed: f64,
+    /// Simulated boards: play the first game of this PGN file instead of Appendix E's.
+    #[arg(long, value_name = "FILE")]
+    sim_pgn: Option<PathBuf>,
+    /// Simulated boards: how the simulated players act (comma-separated): `early=MS` (the blind
+    /// player executes the opponent's move MS after it stands on the sighted board), `press=MS`
+    /// (the sighted player presses his clock MS after his move), `wrong=PLY` (the blind player
+    /// makes another move at PLY, which the assistant corrects), `paused-moves` (they move while
+    /// the clocks stand). For the end-to-end tests of the table.
+    #[arg(long, value_name = "LIST", hide = true)]
+    sim_hands: Option<String>,
+    /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
+    #[arg(long, value_name = "DIR")]
+    voices_dir: Option<PathBuf>,
+}
+
+/// `--sim-hands`: see [`RunArgs::sim_hands`].
+fn sim_hands(sim: &mut crate::daemon::SimSettings, list: &str) -> Result<()> {
+    const KNOWN: &str = "early=MS, press=MS, wrong=PLY, paused-moves";
+    for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = item.split_once('=').unwrap_or((item, ""));
+        let number = || {
+            value.parse::<u64>().with_context(|| {
+                format!("--sim-hands: '{item}' needs a number after '=' (one of: {KNOWN})")
+            })
+        };
+        match key {
+            "early" => sim.blind_executes_early_ms = Some(number()?),
+            "press" => sim.sighted_press_ms = Some(number()?),
+            "wrong" => sim.blind_wrong_ply = Some(number()? as usize),
+            "paused-moves" => sim.move_while_paused = true,
+            _ => anyhow::bail!("--sim-hands: '{item}' is not one of: {KNOWN}"),
+        }
+    }
+    Ok(())
+}
+
+pub fn run(args: RunArgs) -> Result<ExitCode> {
+    let config = Config::load(&args.config)?;
+    let mut sim = crate::daemon::SimSettings {
+        speed: args.sim_speed,
+        ..Default::default()
+    };
+    if let Some(path) = &args.sim_pgn {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let game = pick_game(&bytes, path, 1, 0, None)?;
+        if game.start != shakmaty::Chess::default() {
+            anyhow::bail!(
+                "{}: the simulated boards start from the initial position; this game does not",
+                path.display()
+            );
+        }
+        sim.moves = game.moves;
+    }
+    if let Some(list) = &args.sim_hands {
+        sim_hands(&mut sim, list)?;
+    }
+    let opts = crate::daemon::RunOptions {
+        origin: args.config.display().to_string(),
+        config,
+        resume: args.resume,
+        new_game: args.new,
+        sim,
+        echo: false,
+        stop_when_played: false,
+        voices_dir: args.voices_dir.unwrap_or_else(crate::voices::default_dir),
+    };
+    let rt = crate::daemon::runtime("warn,tactus=info")?;
+    let report = rt.block_on(async {
+        let cancel = CancellationToken::new();
+        crate::daemon::cancel_on_signals(cancel.clone())?;
+        crate::daemon::run(opts, cancel).await
+    })?;
+    // The analyses' blocking threads may still search; they hold nothing that needs saving.
+    rt.shutdown_timeout(Duration::from_millis(200));
+    println!(
+        "tactus: stopped; the game's files are in {}",
+        report.folder.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,575 @@
+//! The simulated board, pure: the pieces that stand on a simulated DGT or pegged board and its
+//! side of the protocol (bytes from the host in, messages out), garbage between messages, how a
+//! simulated game and its hands' style are set, and wire times. The async loop that serves it on
+//! a port and plays the game is [`super::serve`].
+//!
+//! It must not recognise moves or judge anything: it reports what the hands did, as a board
+//! would.
+
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use shakmaty::{Board, Chess, Move};
+use tracing::debug;
+
+use super::script::{CaptureOrder, CastlingOrder, PhysicalBoard, Style};
+use crate::board::{
+    Orientation, Sensing, SensorEvent,
+    dgt::{self, ClockMessage, Command, Message},
+    line::{self, HostCommand, LineMessage},
+    profile::{Profile, Protocol},
+};
+
+/// What the simulated DGT board says about itself.
+const DGT_VERSION: (u8, u8) = (1, 10);
+const DGT_SERIAL: &str = "00042";
+/// The simulated pegged board's greeting.
+pub const LINE_FIRMWARE: &str = concat!("tactus-sim ", env!("CARGO_PKG_VERSION"));
+/// Bits on the wire per byte for 8N1 framing: start bit, eight data bits, stop bit. Other framings
+/// are computed from the profile.
+pub const START_BITS: u32 = 1;
+
+/// Longest host command line the line-board simulator keeps; longer input is dropped.
+const MAX_HOST_LINE: usize = 64;
+
+/// The simulated board: the pieces that stand on it and its side of the protocol. Pure: bytes from
+/// the host in, messages to send out.
+#[derive(Debug, Clone)]
+pub struct SimBoard {
+    protocol: Protocol,
+    sensing: Sensing,
+    /// How the board lies: a DGT board set up the other way round numbers its fields from White's
+    /// h1.
+    orientation: Orientation,
+    physical: PhysicalBoard,
+    /// DGT: field updates are sent only after the host asked for them.
+    updates: bool,
+    /// Line protocol: a host command line still arriving.
+    host_line: Vec<u8>,
+    /// Full readings sent (answers to SEND_BRD or `?`).
+    reads: u64,
+}
+
+impl SimBoard {
+    pub fn new(profile: &Profile, board: Board, orientation: Orientation) -> SimBoard {
+        SimBoard {
+            protocol: profile.protocol,
+            sensing: profile.sensing,
+            orientation,
+            physical: PhysicalBoard::new(board),
+            updates: false,
+            host_line: Vec::new(),
+            reads: 0,
+        }
+    }
+
+    /// What stands on the board.
+    pub fn board(&self) -> &Board {
+        &self.physical.board
+    }
+
+    /// How many full readings the host has asked for and received.
+    pub fn reads(&self) -> u64 {
+        self.reads
+    }
+
+    /// The board was (re)connected: a DGT board powered over USB starts idle in bus mode; a pegged
+    /// board greets. Returns what the board sends on its own.
+    pub fn power_up(&mut self) -> Vec<Vec<u8>> {
+        self.updates = false;
+        self.host_line.clear();
+        match self.protocol {
+            Protocol::Dgt => Vec::new(),
+            Protocol::Line => vec![line::encode_message(&LineMessage::Hello(
+                LINE_FIRMWARE.into(),
+            ))],
+        }
+    }
+
+    /// Bytes from the host; the answers, one message per element.
+    pub fn host_bytes(&mut self, bytes: &[u8]) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        match self.protocol {
+            Protocol::Dgt => {
+                for &b in bytes {
+                    match Command::from_byte(b) {
+                        Some(cmd) => out.extend(self.dgt_command(cmd)),
+                        None => debug!(
+                            byte = b,
+                            "the simulated DGT board ignores an unknown command byte"
+                        ),
+                    }
+                }
+            }
+            Protocol::Line => {
+                for &b in bytes {
+                    if b != b'\n' {
+                        if self.host_line.len() < MAX_HOST_LINE {
+                            self.host_line.push(b);
+                        }
+                        continue;
+                    }
+                    let line = std::mem::take(&mut self.host_line);
+                    if line.trim_ascii().is_empty() {
+                        continue;
+                    }
+                    match HostCommand::from_line(&line) {
+                        Some(HostCommand::Version) => {
+                            out.push(line::encode_message(&LineMessage::Hello(
+                                LINE_FIRMWARE.into(),
+                            )));
+                        }
+                        Some(HostCommand::Snapshot) => {
+                            self.reads += 1;
+                            out.push(line::encode_message(&LineMessage::Snapshot(
+                                self.occupancy(),
+                            )));
+                        }
+                        None => {
+                            // The protocol's way to say "I do not know that command".
+                            let text = format!(
+                                "unknown command {:?}",
+                                String::from_utf8_lossy(line.trim_ascii())
+                            );
+                            out.push(line::encode_message(&LineMessage::BoardError(text)));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn dgt_command(&mut self, cmd: Command) -> Vec<Vec<u8>> {
+        let msg = match cmd {
+            Command::Reset => {
+                self.updates = false;
+                return Vec::new();
+            }
+            Command::SendBoard => {
+                self.reads += 1;
+                Message::BoardDump(dgt::board_to_dump(&self.physical.board, self.orientation))
+            }
+            Command::SendUpdate | Command::SendUpdateBoard | Command::SendUpdateNice => {
+                self.updates = true;
+                return Vec::new();
+            }
+            Command::ReturnSerialNr => Message::SerialNr(DGT_SERIAL.into()),
+            Command::SendVersion => Message::Version {
+                major: DGT_VERSION.0,
+                minor: DGT_VERSION.1,
+            },
+            // No clock is simulated: say so, as a board without one does.
+            Command::SendClock => Message::Clock(ClockMessage::Times {
+                right_ms: 0,
+                left_ms: 0,
+                running: false,
+                lever_right_high: false,
+                battery_low: false,
+                no_clock: true,
+            }),
+        };
+        vec![dgt::encode_message(&msg)]
+    }
+
+    fn occupancy(&self) -> shakmaty::Bitboard {
+        // The board's own numbering: an occupancy board lying reversed reports mirrored squares.
+        self.physical
+            .board
+            .occupied()
+            .into_iter()
+            .map(|sq| self.orientation.apply(sq))
+            .collect()
+    }
+
+    /// The hands did `event`: change the board and return what the board reports, if anything
+    /// (a DGT board reports only in update mode).
+    pub fn act(&mut self, event: &SensorEvent) -> Option<Vec<u8>> {
+        self.physical.apply(event);
+        match (self.protocol, event) {
+            (Protocol::Dgt, _) if !self.updates => None,
+            (Protocol::Dgt, SensorEvent::Lift { square }) => {
+                Some(dgt::encode_message(&Message::FieldUpdate {
+                    field: dgt::square_to_field(self.orientation.apply(*square)),
+                    piece: None,
+                }))
+            }
+            (Protocol::Dgt, SensorEvent::Place { square, piece }) => {
+                Some(dgt::encode_message(&Message::FieldUpdate {
+                    field: dgt::square_to_field(self.orientation.apply(*square)),
+                    piece: *piece,
+                }))
+            }
+            (Protocol::Line, SensorEvent::Lift { square }) => Some(line::encode_message(
+                &LineMessage::Lift(self.orientation.apply(*square)),
+            )),
+            (Protocol::Line, SensorEvent::Place { square, .. }) => {
+                // The pegged board senses only that the aperture is occupied.
+                Some(line::encode_message(&LineMessage::Place(
+                    self.orientation.apply(*square),
+                )))
+            }
+            (Protocol::Line, SensorEvent::Button(n)) => {
+                Some(line::encode_message(&LineMessage::Button(*n)))
+            }
+            (_, SensorEvent::Snapshot(_) | SensorEvent::Button(_)) => None,
+        }
+    }
+
+    /// Whether this board identifies pieces.
+    pub fn sensing(&self) -> Sensing {
+        self.sensing
+    }
+}
+
+/// Bytes that are no message and can never become one, for the garbage option: they test that
+/// noise is skipped and counted, and that the real messages around it still arrive. (Random
+/// bytes could by chance form a valid frame, which is then not garbage but a message.)
+#[derive(Debug, Clone)]
+pub struct Garbage {
+    state: u64,
+}
+
+impl Garbage {
+    pub fn new(seed: u64) -> Garbage {
+        // xorshift must not start at zero.
+        Garbage { state: seed | 1 }
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        // xorshift64: plenty for varying test noise; no cryptographic use.
+        let mut x = self.state;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.state = x;
+        x
+    }
+
+    /// Whether to inject before the next message (about one message in three).
+    pub fn now(&mut self) -> bool {
+        self.next_u64().is_multiple_of(3)
+    }
+
+    /// One piece of noise for `protocol`, to be written before a real message.
+    pub fn bytes(&mut self, protocol: Protocol) -> Vec<u8> {
+        let pick = self.next_u64();
+        match protocol {
+            Protocol::Dgt => match pick % 4 {
+                // Line noise: bytes with bit 7 clear belong to no message and are skipped.
+                0 => (0..1 + pick % 7)
+                    .map(|i| ((pick >> (8 * (i % 8))) & 0x7f) as u8)
+                    .collect(),
+                // A message start whose rest was lost: the next real message cuts it off.
+                1 => vec![0x8e, 0x00],
+                // A well-framed message of an id no board sends.
+                2 => vec![0x90, 0x00, 0x05, 0x01, 0x02],
+                // A field update with a DGT result piece (not a chess piece): rejected.
+                _ => vec![0x8e, 0x00, 0x05, 0x1b, 0x0e],
+            },
+            // Whole lines only: noise without a line end would glue onto the next real line.
+            Protocol::Line => match pick % 5 {
+                0 => b"\r\n".to_vec(),
+                1 => b"# debug 17\r\n".to_vec(),
+                2 => b"L z9\r\n".to_vec(),
+                3 => b"S 12345\r\n".to_vec(),
+                _ => {
+                    let mut long = vec![b'x'; line::MAX_LINE_LEN + 20];
+                    long.extend(b"\r\n");
+                    long
+                }
+            },
+        }
+    }
+}
+
+/// Paces writes to a baud rate: a pseudo-terminal passes bytes at memory speed, a UART does not.
+/// How long `bytes` take on a line of `baud` with `bits` per byte.
+pub fn wire_time(bytes: u64, bits: u32, baud: u32) -> Duration {
+    Duration::from_nanos(bytes * u64::from(bits) * 1_000_000_000 / u64::from(baud.max(1)))
+}
+
+/// A game for the simulator: where it starts and the moves to play.
+#[derive(Debug, Clone)]
+pub struct SimGame {
+    pub start: Chess,
+    pub moves: Vec<Move>,
+}
+
+/// How the simulator plays.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    pub profile: Profile,
+    pub style: Style,
+    /// Pause after each move before the next one starts. On a board whose profile confirms moves
+    /// with a snapshot (DGT), the player also waits until the host has read the board after his
+    /// move (as a player waits for the board before pressing the clock), at most the settle time
+    /// plus two seconds; otherwise the next move would interrupt the settle time and neither move
+    /// would count.
+    pub move_pause: Duration,
+    /// Extra pause after a promotion on an occupancy board, for announcing the piece (the host
+    /// reads it from its user, e.g. `board-test`'s standard input).
+    pub announce_pause: Duration,
+    /// Inject garbage between messages.
+    pub garbage: bool,
+    pub seed: u64,
+    /// Close the port after this many moves ...
+    pub disconnect_after: Option<usize>,
+    /// ... for this long ...
+    pub disconnect_for: Duration,
+    /// ... and make the next move while the board is away (the host must find it from its
+    /// snapshot after reconnecting).
+    pub move_while_away: bool,
+    /// How the simulated board lies (a DGT board set up the other way round).
+    pub orientation: Orientation,
+    /// After the last move, keep answering the host this long (`None`: until cancelled).
+    pub linger: Option<Duration>,
+}
+
+impl SimConfig {
+    /// Defaults for a profile: its usual style, half a second between moves.
+    pub fn new(profile: Profile) -> SimConfig {
+        let style = default_style(&profile);
+        SimConfig {
+            profile,
+            style,
+            move_pause: Duration::from_millis(500),
+            announce_pause: Duration::from_millis(1500),
+            garbage: false,
+            seed: 0x5eed,
+            disconnect_after: None,
+            disconnect_for: Duration::from_millis(3000),
+            move_while_away: false,
+            orientation: Orientation::Normal,
+            linger: None,
+        }
+    }
+
+    /// Combinations that cannot be played on this board.
+    pub fn check(&self) -> Result<()> {
+        if self.profile.sensing == Sensing::Occupancy && self.style.capture == CaptureOrder::Replace
+        {
+            bail!(
+                "capture order \"replace\" (one-handed, the square never empty) needs a board that \
+                 identifies pieces; on the {} board every capture removes the captured piece first \
+                 or after lifting the mover (use captured-first or mover-first)",
+                self.profile.name
+            );
+        }
+        if self.profile.sensing == Sensing::Occupancy && self.orientation != Orientation::Normal {
+            bail!(
+                "an occupancy board cannot be simulated reversed: its orientation is fixed by wiring"
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The usual way of moving on a board of this profile.
+pub fn default_style(profile: &Profile) -> Style {
+    match profile.sensing {
+        Sensing::Identity => Style::DGT,
+        Sensing::Occupancy => Style::TACTILE,
+    }
+}
+
+/// The words `--style` accepts, comma-separated, each changing one aspect of `base`.
+pub const STYLE_WORDS: &str = "captured-first, mover-first, replace (capture order); king-first, rook-first \
+     (castling order); ep-captured-first, ep-captured-last (en passant); bounce, reorder, slide (sensor \
+     effects); calm (no bounce, reorder or slide)";
+
+/// Apply a `--style` list such as `mover-first,rook-first,bounce` to `base`.
+pub fn parse_style(base: Style, spec: &str) -> Result<Style> {
+    let mut style = base;
+    for word in spec.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        match word {
+            "captured-first" => style.capture = CaptureOrder::CapturedFirst,
+            "mover-first" => style.capture = CaptureOrder::MoverFirst,
+            "replace" => style.capture = CaptureOrder::Replace,
+            "king-first" => style.castling = CastlingOrder::KingFirst,
+            "rook-first" => style.castling = CastlingOrder::RookFirst,
+            "ep-captured-first" => style.ep_captured_first = true,
+            "ep-captured-last" => style.ep_captured_first = false,
+            "bounce" => style.bounce = true,
+            "reorder" => style.reorder = true,
+            "slide" => style.slide = true,
+            "calm" => {
+                style.bounce = false;
+                style.reorder = false;
+                style.slide = false;
+            }
+            other => bail!("unknown style {other:?}; the styles are: {STYLE_WORDS}"),
+        }
+    }
+    Ok(style)
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Bitboard, Color, Square};
+
+    use super::*;
+    use crate::board::{Sensed, profile::ProfileSet};
+
+    fn profile(name: &str) -> Profile {
+        ProfileSet::builtin().get(name).unwrap().clone()
+    }
+
+    #[test]
+    fn the_dgt_board_answers_like_the_reference_and_stays_idle_until_asked() {
+        let mut b = SimBoard::new(&profile("dgt"), Board::new(), Orientation::Normal);
+        assert!(b.power_up().is_empty());
+        let lift = SensorEvent::Lift { square: Square::E2 };
+        assert_eq!(b.act(&lift), None, "idle: no updates");
+        let out = b.host_bytes(&[0x4d, 0x45, 0x44, 0x42, 0x4e]);
+        assert_eq!(
+            out.len(),
+            3,
+            "version, serial number, dump; nothing for STARTBOOTLOADER"
+        );
+        assert_eq!(out[0], [0x93, 0x00, 0x05, 1, 10]);
+        assert_eq!(&out[1][..3], [0x91, 0x00, 0x08]);
+        let mut dec = dgt::Decoder::new();
+        dec.push(&out[2]);
+        let Some(Ok(Message::BoardDump(dump))) = dec.next() else {
+            panic!()
+        };
+        assert_eq!(
+            dgt::dump_to_board(&dump, Orientation::Normal)
+                .occupied()
+                .count(),
+            31,
+            "e2 was lifted"
+        );
+        assert_eq!(b.reads(), 1);
+        let place = SensorEvent::Place {
+            square: Square::E4,
+            piece: Some(Color::White.pawn()),
+        };
+        assert_eq!(b.act(&place), Some(vec![0x8e, 0x00, 0x05, 0x24, 0x01]));
+    }
+
+    #[test]
+    fn a_reversed_dgt_board_numbers_from_whites_h1() {
+        let mut b = SimBoard::new(&profile("dgt"), Board::new(), Orientation::Reversed);
+        b.host_bytes(&[0x44]);
+        // White's e2 is the board's d7: field 11.
+        assert_eq!(
+            b.act(&SensorEvent::Lift { square: Square::E2 }),
+            Some(vec![0x8e, 0x00, 0x05, 11, 0x00])
+        );
+    }
+
+    #[test]
+    fn the_pegged_board_answers_v_and_query_and_reports_occupancy_only() {
+        let mut b = SimBoard::new(&profile("pegged-line"), Board::new(), Orientation::Normal);
+        assert_eq!(
+            b.power_up(),
+            vec![format!("H {LINE_FIRMWARE}\r\n").into_bytes()]
+        );
+        let out = b.host_bytes(b"V\r\n?");
+        assert_eq!(out, vec![format!("H {LINE_FIRMWARE}\r\n").into_bytes()]);
+        let out = b.host_bytes(b"\n\nX\n");
+        assert_eq!(out[0], b"S FFFF00000000FFFF\r\n");
+        assert!(out[1].starts_with(b"E unknown command"));
+        let place = SensorEvent::Place {
+            square: Square::E8,
+            piece: Some(Color::White.knight()),
+        };
+        assert_eq!(b.act(&place), Some(b"P e8\r\n".to_vec()));
+    }
+
+    #[test]
+    fn garbage_is_never_a_message() {
+        // As the simulator injects it: one piece of noise before each real message.
+        for protocol in [Protocol::Dgt, Protocol::Line] {
+            let mut g = Garbage::new(7);
+            let mut bytes = Vec::new();
+            let real = match protocol {
+                Protocol::Dgt => vec![0x8e, 0x00, 0x05, 0x34, 0x00],
+                Protocol::Line => b"L e2\r\n".to_vec(),
+            };
+            for _ in 0..200 {
+                bytes.extend(g.bytes(protocol));
+                bytes.extend(&real);
+            }
+            let events: Vec<SensorEvent> = match protocol {
+                Protocol::Dgt => {
+                    let mut dec = dgt::Decoder::new();
+                    dec.push(&bytes);
+                    dec.by_ref()
+                        .filter_map(Result::ok)
+                        .flat_map(|m| dgt::to_sensor_events(&m, Orientation::Normal))
+                        .collect()
+                }
+                Protocol::Line => {
+                    let mut dec = line::LineDecoder::new();
+                    dec.push(&bytes);
+                    dec.by_ref()
+                        .filter_map(Result::ok)
+                        .flat_map(|m| line::to_sensor_events(&m, Orientation::Normal))
+                        .collect()
+                }
+            };
+            assert_eq!(
+                events,
+                vec![SensorEvent::Lift { square: Square::E2 }; 200],
+                "{protocol:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn styles_parse_and_unknown_words_list_the_known_ones() {
+        let s = parse_style(Style::DGT, "mover-first, rook-first,slide,bounce").unwrap();
+        assert_eq!(
+            (s.capture, s.castling, s.slide, s.bounce),
+            (
+                CaptureOrder::MoverFirst,
+                CastlingOrder::RookFirst,
+                true,
+                true
+            )
+        );
+        assert!(!parse_style(s, "calm").unwrap().slide);
+        let err = parse_style(Style::DGT, "sideways").unwrap_err().to_string();
+        assert!(
+            err.contains("sideways") && err.contains("rook-first"),
+            "{err}"
+        );
+    }
+
+    /// The whole simulator on a pty pair: it waits for the host's first reading, plays its
+    /// moves as line messages, and stops when cancelled.
+    #[test]
+    fn wire_times() {
+        // "P e4\r\n" at 115200 8N1 and a DGT field update at 9600.
+        assert_eq!(wire_time(6, 10, 115_200), Duration::from_nanos(520_833));
+        assert_eq!(wire_time(5, 10, 9600), Duration::from_nanos(5_208_333));
+    }
+
+    #[test]
+    fn impossible_styles_are_refused() {
+        let mut cfg = SimConfig::new(profile("pegged-line"));
+        cfg.style.capture = CaptureOrder::Replace;
+        assert!(
+            cfg.check()
+                .unwrap_err()
+                .to_string()
+                .contains("identifies pieces")
+        );
+        let cfg = SimConfig::new(profile("dgt"));
+        assert!(cfg.check().is_ok());
+    }
+
+    #[test]
+    fn physical_snapshot_matches_what_the_board_reports() {
+        let mut b = SimBoard::new(&profile("pegged-line"), Board::new(), Orientation::Normal);
+        b.act(&SensorEvent::Lift { square: Square::G1 });
+        assert_eq!(b.occupancy(), Bitboard(0xFFFF_0000_0000_FFBF));
+        assert_eq!(
+            PhysicalBoard::new(b.board().clone()).snapshot(Sensing::Occupancy),
+            Sensed::Occupancy(Bitboard(0xFFFF_0000_0000_FFBF))
+        );
+    }
+}
