@@ -37,7 +37,7 @@ use tactus::{
         profile::{Profile, ProfileSet},
         recognize::{Mode, Recognized, Recognizer, RecognizerConfig, could_pass_through},
     },
-    link::{self, LinkClock, LinkCommand, LinkEvent, LinkSettings},
+    daemon::link::{self, LinkCommand, LinkEvent, LinkSettings, MonotonicClock},
     rules::pgn::read_pgn,
     sim::{
         board::{SimConfig, SimGame},
@@ -178,7 +178,7 @@ async fn host(
     mut written: tokio::sync::mpsc::UnboundedReceiver<Option<Instant>>,
     press_after: Option<Duration>,
 ) -> Result<Vec<Seen>> {
-    let clock = LinkClock::new();
+    let clock = MonotonicClock::new();
     let cancel = CancellationToken::new();
     let mut link = link::spawn(
         LinkSettings::new("bench", path, profile.clone()),
@@ -223,7 +223,7 @@ async fn host(
                 pressed = Some(Instant::now());
                 rec.press(clock.now())
             }
-            _ = async { match deadline { Some(d) => tokio::time::sleep_until(d.into()).await, None => std::future::pending().await } } => {
+            _ = async { match deadline { Some(d) => tokio::time::sleep_until(d).await, None => std::future::pending().await } } => {
                 rec.tick(clock.now())
             }
             _ = tokio::time::sleep_until(limit) => bail!("only {} of {} moves recognised in time", seen.len(), moves.len()),

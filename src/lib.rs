@@ -13,7 +13,6 @@ pub mod cli;
 pub mod config;
 pub mod console;
 pub mod daemon;
-pub mod link;
 pub mod record;
 pub mod rules;
 pub mod sim;

@@ -171,7 +171,11 @@ fn the_core_reaches_for_no_io_no_clock_no_runtime() {
     assert!(files.len() > 30, "the core was not found: {files:?}");
     let mut problems = Vec::new();
     for file in &files {
-        let rel = file.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+        let rel = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         if SHELL_EXCEPTIONS.contains(&rel.as_str()) {
             continue;
         }
@@ -204,7 +208,10 @@ fn the_check_finds_what_it_must_and_nothing_else() {
         "SystemTime",
         "std::{process}",
     ] {
-        assert!(found.iter().any(|f| f == want), "{want} not found in {found:?}");
+        assert!(
+            found.iter().any(|f| f == want),
+            "{want} not found in {found:?}"
+        );
     }
     let fine = "use shakmaty::{File, Rank};\n// tokio and std::fs in a comment\n\
                 /// no std::thread here either\nlet s = \"tokio std::fs\";\n\

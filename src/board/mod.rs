@@ -12,6 +12,7 @@ pub mod dgt;
 pub mod line;
 pub mod profile;
 pub mod recognize;
+pub mod session;
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Board, Piece, Square};

@@ -31,7 +31,7 @@ use crate::{
         profile::{Profile, ProfileSet},
         recognize::{BoardDiff, Found, Mode, Recognized, Recognizer, RecognizerConfig},
     },
-    link::{self, LinkClock, LinkCommand, LinkEvent, LinkSettings},
+    daemon::link::{self, LinkCommand, LinkEvent, LinkSettings, MonotonicClock},
     rules::{dead, notation},
 };
 
@@ -502,7 +502,7 @@ pub struct BoardTest<W: Write> {
     printer: Printer<W>,
     rec: Recognizer,
     sensing: Sensing,
-    clock: LinkClock,
+    clock: MonotonicClock,
     commands: Option<mpsc::Sender<LinkCommand>>,
     moves: Vec<String>,
     /// The position before the next move (the recogniser's expected position, kept to name moves).
@@ -517,7 +517,7 @@ impl<W: Write> BoardTest<W> {
         self.sensing == Sensing::Identity
     }
 
-    pub fn new(opts: Options, out: W, clock: LinkClock) -> BoardTest<W> {
+    pub fn new(opts: Options, out: W, clock: MonotonicClock) -> BoardTest<W> {
         let cfg = RecognizerConfig::from_profile(&opts.profile);
         let rec = Recognizer::new(cfg, opts.start.clone(), Mode::Move);
         let printer = Printer::new(out, opts.json);
@@ -755,9 +755,9 @@ impl<W: Write> BoardTest<W> {
     }
 }
 
-async fn sleep_until_opt(deadline: Option<std::time::Instant>) {
+async fn sleep_until_opt(deadline: Option<tokio::time::Instant>) {
     match deadline {
-        Some(d) => tokio::time::sleep_until(d.into()).await,
+        Some(d) => tokio::time::sleep_until(d).await,
         None => std::future::pending().await,
     }
 }
@@ -1021,7 +1021,7 @@ pub fn run(args: BoardTestArgs) -> Result<ExitCode> {
     let summary = super::runtime()?.block_on(async {
         let cancel = super::cancel_on_ctrl_c();
         let input = stdin_lines();
-        BoardTest::new(opts, std::io::stdout().lock(), LinkClock::new())
+        BoardTest::new(opts, std::io::stdout().lock(), MonotonicClock::new())
             .run(input, cancel)
             .await
     })?;

@@ -30,7 +30,7 @@ use crate::{
     arbiter::{Arbiter, BoardId, Effect, Input},
     board::{SensorEvent, dgt::ClockMessage, recognize::Mode},
     console::{self, Answer, Command, Request, Role, wire::Reply},
-    link::{LinkClock, LinkCommand, LinkEvent, Timed},
+    daemon::link::{LinkCommand, LinkEvent, MonotonicClock, Timed},
     rules::{
         Millis,
         dead::{self, Mateability, Query},
@@ -56,12 +56,12 @@ const HEARTBEAT_MS: Millis = 800;
 /// Messages waiting for the hub.
 pub const HUB_QUEUE: usize = 1024;
 
-/// The game's time line: the shell's [`LinkClock`] plus an offset. A resumed game continues the
+/// The game's time line: the shell's [`MonotonicClock`] plus an offset. A resumed game continues the
 /// time line of its journal (the offset is the journal's last time), so clocks and settle times
 /// go on from where they stood.
 #[derive(Debug, Clone, Copy)]
 pub struct GameClock {
-    pub link: LinkClock,
+    pub link: MonotonicClock,
     pub offset: Millis,
 }
 
@@ -74,7 +74,7 @@ impl GameClock {
         at + self.offset
     }
     /// The instant of a game time, for timers.
-    pub fn instant(&self, t: Millis) -> std::time::Instant {
+    pub fn instant(&self, t: Millis) -> tokio::time::Instant {
         self.link.instant(t.saturating_sub(self.offset))
     }
 }
@@ -413,7 +413,7 @@ impl Hub {
             }
             let sleep = async {
                 match deadline {
-                    Some(d) => tokio::time::sleep_until(self.clock.instant(d).into()).await,
+                    Some(d) => tokio::time::sleep_until(self.clock.instant(d)).await,
                     None => std::future::pending().await,
                 }
             };

@@ -19,11 +19,13 @@
 //! transcript, a console socket that cannot be made leaves the game without a console (and says
 //! so).
 
+pub mod clock;
 pub mod console;
 pub mod demo;
 pub mod files;
 pub mod hub;
 pub mod journal;
+pub mod link;
 pub mod simboard;
 
 use std::{
@@ -53,7 +55,7 @@ use crate::{
     arbiter::{Arbiter, ArbiterConfig, BoardId},
     board::recognize::{Mode, RecognizerConfig},
     config::{BoardSetup, Config, PortSetup},
-    link::{self, LinkClock, LinkSettings},
+    daemon::link::{LinkSettings, MonotonicClock},
     speech::{self, SpeechDeps},
 };
 
@@ -331,7 +333,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         .map(|(name, _)| name.to_owned())
         .unwrap_or_else(|_| setup.voice_pack.clone());
 
-    let link_clock = LinkClock::new();
+    let link_clock = MonotonicClock::new();
     let clock = GameClock {
         link: link_clock,
         offset: table.offset,

@@ -34,7 +34,7 @@ use super::{
 };
 use crate::{
     board::{Sensing, profile::Profile},
-    link,
+    daemon::link,
     rules::notation::san,
 };
 

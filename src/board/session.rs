@@ -1,0 +1,736 @@
+//! A board link's protocol session, pure: handshake, keep-alive, orientation, and which decoded
+//! messages become events. Fed bytes, commands and clock readings, it says what to write, what to
+//! report and when the connection is dead ([`Action`]); the tokio task that owns the port
+//! (`daemon::link`) only moves bytes, sleeps and selects, so these rules are unit-tested without a
+//! port.
+//!
+//! It must not interpret what happens on the board: it never decides that a move was made, never
+//! debounces or reorders sensor events (move recognition does that), and never touches game state.
+//!
+//! Handshakes follow `reference/dgt-protocol.md` and `boards/README.md`:
+//! - DGT: SEND_VERSION, RETURN_SERIALNR, then update mode (SEND_UPDATE_BRD, or SEND_UPDATE_NICE
+//!   when a clock is attached), then SEND_BRD. Updates are switched on *before* the dump is asked
+//!   for, so that no change falls between the two; updates that arrive before the first dump are
+//!   already contained in it and are dropped. Keep-alive: RETURN_SERIALNR.
+//! - Line (pegged board): `V` (greeting), then `?` (snapshot). Keep-alive: `V`.
+//!
+//! A keep-alive request goes out every `keepalive_ms / 2`; silence for `keepalive_ms` after a
+//! request is a disconnect ([`Action::Lost`]).
+
+use tracing::{debug, warn};
+
+use crate::{
+    board::{
+        Orientation, SensorEvent,
+        dgt::{self, ClockMessage, Command, Message},
+        line::{self, HostCommand, LineMessage},
+        profile::{OrientationMode, Profile, Protocol},
+    },
+    rules::Millis,
+};
+
+/// A handshake that has had answers but still no snapshot after this many keep-alive periods is
+/// given up (the device answers, but not like a board).
+const HANDSHAKE_KEEPALIVES: u64 = 3;
+
+/// Something that happened on a link, with the clock reading at which it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Timed<E> {
+    pub at: Millis,
+    pub event: E,
+}
+
+/// What a link reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// The board answered the handshake and sent its position; a [`LinkEvent::Sensor`] with the
+    /// snapshot follows at once. `info` names the board (version, serial number, greeting,
+    /// orientation) for people.
+    Connected { info: String },
+    /// A sensor event, orientation applied.
+    Sensor(SensorEvent),
+    /// A DGT clock message (only when the profile says a clock is attached).
+    Clock(ClockMessage),
+    /// A connected board was lost; the link is retrying. Events may be missed until the next
+    /// [`LinkEvent::Connected`].
+    Disconnected { reason: String },
+    /// An attempt to (re)connect failed; reported once per distinct reason while retrying.
+    Unavailable { reason: String },
+    /// Bytes that belonged to no message (line noise, a message whose start was lost).
+    Garbage { bytes: u64 },
+    /// A message that was framed but malformed, and was skipped.
+    Rejected { reason: String },
+    /// A well-formed message this protocol does not define (newer firmware, a debug print).
+    Unknown { message: String },
+    /// The board reports a fault of its own (line protocol `E <text>`).
+    BoardFault { text: String },
+}
+
+/// Requests from the consumer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkCommand {
+    /// Ask the board for a full reading (the recogniser's `RequestSnapshot`). Dropped while the
+    /// board is away: every reconnection takes a snapshot anyway.
+    RequestSnapshot,
+}
+
+/// What the session wants done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Send these bytes to the board.
+    Write(Vec<u8>),
+    /// Report this to the consumer.
+    Emit(LinkEvent),
+    /// The connection is dead for this reason; close the port and retry.
+    Lost(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Greeted, waiting for the first snapshot.
+    Handshake,
+    Connected,
+}
+
+/// One connection's protocol logic, pure: fed bytes, commands and clock readings, it says what to
+/// write, what to report and when the connection is dead. See the module docs for the rules.
+#[derive(Debug, Clone)]
+pub struct Session {
+    protocol: Protocol,
+    baud: u32,
+    keepalive_ms: u64,
+    clock_attached: bool,
+    orientation_mode: OrientationMode,
+    /// Known orientation: fixed by the profile, or detected on an earlier connection.
+    orientation: Option<Orientation>,
+    /// How the orientation was learned, for the connection info.
+    orientation_source: &'static str,
+    dgt: dgt::Decoder,
+    line: line::LineDecoder,
+    phase: Phase,
+    started: Millis,
+    /// The board's own words about itself (version, serial number, greeting).
+    version: Option<String>,
+    serial: Option<String>,
+    /// The oldest request not yet answered by any message.
+    awaiting_since: Option<Millis>,
+    next_keepalive: Millis,
+    skipped_reported: u64,
+}
+
+impl Session {
+    /// A session for a board of this profile. `orientation` carries a detection from an earlier
+    /// connection of the same link (a board does not turn round while unplugged; if it did, the
+    /// recogniser reports the difference).
+    pub fn new(profile: &Profile, orientation: Option<Orientation>, now: Millis) -> Session {
+        let fixed = profile.orientation.mode.fixed();
+        let (orientation, orientation_source) = match (fixed, orientation) {
+            (Some(o), _) => (Some(o), "from the profile"),
+            (None, Some(o)) => (Some(o), "detected earlier"),
+            (None, None) => (None, ""),
+        };
+        Session {
+            protocol: profile.protocol,
+            baud: profile.serial.baud,
+            keepalive_ms: profile.timing.keepalive_ms,
+            clock_attached: profile.clock.attached,
+            orientation_mode: profile.orientation.mode,
+            orientation,
+            orientation_source,
+            dgt: dgt::Decoder::new(),
+            line: line::LineDecoder::new(),
+            phase: Phase::Handshake,
+            started: now,
+            version: None,
+            serial: None,
+            awaiting_since: None,
+            next_keepalive: now,
+            skipped_reported: 0,
+        }
+    }
+
+    /// The orientation in use (after detection), if known yet.
+    pub fn orientation(&self) -> Option<Orientation> {
+        self.orientation
+    }
+
+    /// Whether the handshake has finished.
+    pub fn is_connected(&self) -> bool {
+        self.phase == Phase::Connected
+    }
+
+    fn keepalive_interval(&self) -> u64 {
+        (self.keepalive_ms / 2).max(1)
+    }
+
+    /// The greeting, sent right after the port opened.
+    pub fn start(&mut self, now: Millis) -> Vec<Action> {
+        self.started = now;
+        self.request(now);
+        self.next_keepalive = now + self.keepalive_interval();
+        vec![Action::Write(self.handshake_bytes())]
+    }
+
+    fn handshake_bytes(&self) -> Vec<u8> {
+        match self.protocol {
+            // Four bytes: well inside the board's small command buffer (about 10 bytes).
+            Protocol::Dgt => vec![
+                Command::SendVersion.byte(),
+                Command::ReturnSerialNr.byte(),
+                self.update_command().byte(),
+                Command::SendBoard.byte(),
+            ],
+            Protocol::Line => [
+                HostCommand::Version.encode(),
+                HostCommand::Snapshot.encode(),
+            ]
+            .concat(),
+        }
+    }
+
+    fn update_command(&self) -> Command {
+        if self.clock_attached {
+            Command::SendUpdateNice
+        } else {
+            Command::SendUpdateBoard
+        }
+    }
+
+    /// A request went out: the board owes an answer from now on (unless it already did).
+    fn request(&mut self, now: Millis) {
+        self.awaiting_since.get_or_insert(now);
+    }
+
+    /// A request from the consumer.
+    pub fn command(&mut self, command: LinkCommand, now: Millis) -> Vec<Action> {
+        match command {
+            LinkCommand::RequestSnapshot => {
+                self.request(now);
+                vec![Action::Write(self.snapshot_request())]
+            }
+        }
+    }
+
+    fn snapshot_request(&self) -> Vec<u8> {
+        match self.protocol {
+            Protocol::Dgt => vec![Command::SendBoard.byte()],
+            Protocol::Line => HostCommand::Snapshot.encode().to_vec(),
+        }
+    }
+
+    /// When [`Session::tick`] must next be called.
+    pub fn next_deadline(&self) -> Millis {
+        let mut deadline = self.next_keepalive;
+        if let Some(since) = self.awaiting_since {
+            deadline = deadline.min(since + self.keepalive_ms);
+        }
+        if self.phase == Phase::Handshake {
+            deadline = deadline.min(self.handshake_limit());
+        }
+        deadline
+    }
+
+    fn handshake_limit(&self) -> Millis {
+        self.started + HANDSHAKE_KEEPALIVES * self.keepalive_ms
+    }
+
+    /// Time passes: keep-alive requests and silence.
+    pub fn tick(&mut self, now: Millis) -> Vec<Action> {
+        if let Some(since) = self.awaiting_since
+            && now >= since + self.keepalive_ms
+        {
+            let reason = match self.phase {
+                Phase::Handshake => format!(
+                    "no answer within {} ms of opening the port (is the board switched on, and does \
+                     it speak the {} protocol at {} baud?)",
+                    self.keepalive_ms,
+                    self.protocol_name(),
+                    self.baud
+                ),
+                Phase::Connected => {
+                    format!(
+                        "the board stopped answering ({} ms without a message after a request)",
+                        self.keepalive_ms
+                    )
+                }
+            };
+            return vec![Action::Lost(reason)];
+        }
+        if self.phase == Phase::Handshake && now >= self.handshake_limit() {
+            return vec![Action::Lost(format!(
+                "the device answers but sent no full board reading within {} ms; is this a {} board?",
+                HANDSHAKE_KEEPALIVES * self.keepalive_ms,
+                self.protocol_name()
+            ))];
+        }
+        let mut out = Vec::new();
+        if now >= self.next_keepalive {
+            self.next_keepalive = now + self.keepalive_interval();
+            self.request(now);
+            let bytes = match (self.phase, self.protocol) {
+                // Still waiting for the first reading: the greeting may have been lost (the
+                // board was not there yet), send it again.
+                (Phase::Handshake, _) => self.handshake_bytes(),
+                (Phase::Connected, Protocol::Dgt) => vec![Command::ReturnSerialNr.byte()],
+                (Phase::Connected, Protocol::Line) => HostCommand::Version.encode().to_vec(),
+            };
+            out.push(Action::Write(bytes));
+        }
+        out
+    }
+
+    fn protocol_name(&self) -> &'static str {
+        match self.protocol {
+            Protocol::Dgt => "DGT",
+            Protocol::Line => "pegged-board line",
+        }
+    }
+
+    /// Bytes read from the port: every message decoded from them, in order. A malformed one is
+    /// reported and skipped; any well-formed one shows the board is alive.
+    pub fn received(&mut self, bytes: &[u8]) -> Vec<Action> {
+        let mut out = Vec::new();
+        match self.protocol {
+            Protocol::Dgt => {
+                self.dgt.push(bytes);
+                while let Some(result) = self.dgt.next() {
+                    if let Some(msg) = self.well_formed(result, &mut out) {
+                        self.dgt_message(&msg, &mut out);
+                    }
+                }
+                self.report_skipped(&mut out);
+            }
+            Protocol::Line => {
+                self.line.push(bytes);
+                while let Some(result) = self.line.next() {
+                    if let Some(msg) = self.well_formed(result, &mut out) {
+                        self.line_message(&msg, &mut out);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A decoded message, or its error reported.
+    fn well_formed<M, E: std::fmt::Display>(
+        &mut self,
+        result: Result<M, E>,
+        out: &mut Vec<Action>,
+    ) -> Option<M> {
+        match result {
+            Ok(msg) => {
+                self.awaiting_since = None;
+                Some(msg)
+            }
+            Err(err) => {
+                warn!("{err}");
+                out.push(Action::Emit(LinkEvent::Rejected {
+                    reason: err.to_string(),
+                }));
+                None
+            }
+        }
+    }
+
+    /// The sensor events of a message, reported.
+    fn emit_sensor_events(events: Vec<SensorEvent>, out: &mut Vec<Action>) {
+        out.extend(
+            events
+                .into_iter()
+                .map(|e| Action::Emit(LinkEvent::Sensor(e))),
+        );
+    }
+
+    fn dgt_message(&mut self, msg: &Message, out: &mut Vec<Action>) {
+        match msg {
+            Message::BoardDump(dump) => {
+                let orientation = self.orientation_for(dump);
+                if self.phase == Phase::Handshake {
+                    self.phase = Phase::Connected;
+                    out.push(Action::Emit(LinkEvent::Connected {
+                        info: self.dgt_info(orientation),
+                    }));
+                }
+                Self::emit_sensor_events(dgt::to_sensor_events(msg, orientation), out);
+            }
+            Message::FieldUpdate { field, .. } => match (self.phase, self.orientation) {
+                (Phase::Connected, Some(orientation)) => {
+                    Self::emit_sensor_events(dgt::to_sensor_events(msg, orientation), out);
+                }
+                // The first dump, asked for after updates were switched on, contains this.
+                _ => debug!(
+                    field,
+                    "field update before the first board dump: superseded by the dump"
+                ),
+            },
+            Message::Clock(clock) => {
+                if self.clock_attached {
+                    out.push(Action::Emit(LinkEvent::Clock(*clock)));
+                }
+            }
+            Message::Version { major, minor } => {
+                self.version
+                    .get_or_insert_with(|| format!("{major}.{minor:02}"));
+            }
+            Message::SerialNr(s) | Message::LongSerialNr(s) => {
+                self.serial.get_or_insert_with(|| s.clone());
+            }
+            Message::Unknown { id, len } => {
+                debug!(id, len, "unknown DGT message skipped");
+                out.push(Action::Emit(LinkEvent::Unknown {
+                    message: format!("DGT message 0x{id:02x} of {len} bytes"),
+                }));
+            }
+        }
+    }
+
+    /// Bytes outside any DGT message since the last report.
+    fn report_skipped(&mut self, out: &mut Vec<Action>) {
+        let skipped = self.dgt.skipped_bytes();
+        if skipped > self.skipped_reported {
+            let bytes = skipped - self.skipped_reported;
+            self.skipped_reported = skipped;
+            debug!(bytes, "bytes outside any DGT message skipped");
+            out.push(Action::Emit(LinkEvent::Garbage { bytes }));
+        }
+    }
+
+    /// The orientation to read `dump` with; detects it from the first dump when the profile says
+    /// "detect".
+    fn orientation_for(&mut self, dump: &[Option<shakmaty::Piece>; 64]) -> Orientation {
+        if let Some(o) = self.orientation {
+            return o;
+        }
+        debug_assert_eq!(self.orientation_mode, OrientationMode::Detect);
+        let (o, source) = match dgt::detect_orientation(dump) {
+            Some(o) => (o, "detected from the start position"),
+            None => {
+                warn!(
+                    "the first board dump is not the start position; assuming normal orientation"
+                );
+                (
+                    Orientation::Normal,
+                    "assumed: the board did not show the start position, so it could not be \
+                     detected; set up the start position and reconnect, or set orientation.mode \
+                     in the profile",
+                )
+            }
+        };
+        self.orientation = Some(o);
+        self.orientation_source = source;
+        o
+    }
+
+    fn dgt_info(&self, orientation: Orientation) -> String {
+        let mut info = String::from("DGT board");
+        if let Some(v) = &self.version {
+            info.push_str(&format!(", firmware {v}"));
+        }
+        if let Some(s) = &self.serial {
+            info.push_str(&format!(", serial number {s}"));
+        }
+        info.push_str(&format!(
+            ", orientation {} ({})",
+            orientation_name(orientation),
+            self.orientation_source
+        ));
+        info
+    }
+
+    fn line_message(&mut self, msg: &LineMessage, out: &mut Vec<Action>) {
+        let orientation = self.orientation.unwrap_or_default();
+        match msg {
+            LineMessage::Snapshot(_) => {
+                if self.phase == Phase::Handshake {
+                    self.phase = Phase::Connected;
+                    let info = match &self.version {
+                        Some(hello) => format!(
+                            "pegged board \"{hello}\", orientation {}",
+                            orientation_name(orientation)
+                        ),
+                        None => format!(
+                            "pegged board (no greeting), orientation {}",
+                            orientation_name(orientation)
+                        ),
+                    };
+                    out.push(Action::Emit(LinkEvent::Connected { info }));
+                }
+                Self::emit_sensor_events(line::to_sensor_events(msg, orientation), out);
+            }
+            LineMessage::Lift(_) | LineMessage::Place(_) | LineMessage::Button(_) => {
+                if self.phase == Phase::Connected {
+                    Self::emit_sensor_events(line::to_sensor_events(msg, orientation), out);
+                } else {
+                    // The first snapshot, asked for in the greeting, contains this.
+                    debug!(
+                        ?msg,
+                        "event before the first snapshot: superseded by the snapshot"
+                    );
+                }
+            }
+            LineMessage::Hello(text) => {
+                self.version = Some(text.clone());
+            }
+            LineMessage::BoardError(text) => {
+                warn!(text, "the board reports a fault");
+                out.push(Action::Emit(LinkEvent::BoardFault { text: text.clone() }));
+            }
+            LineMessage::Unknown(text) => {
+                debug!(
+                    text,
+                    count = self.line.unknown_lines(),
+                    "unknown line skipped"
+                );
+                out.push(Action::Emit(LinkEvent::Unknown {
+                    message: text.clone(),
+                }));
+            }
+        }
+    }
+}
+
+fn orientation_name(o: Orientation) -> &'static str {
+    match o {
+        Orientation::Normal => "normal",
+        Orientation::Reversed => "reversed",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Bitboard, Board, Square};
+
+    use super::*;
+    use crate::board::{Sensed, profile::ProfileSet};
+
+    fn profile(name: &str) -> Profile {
+        ProfileSet::builtin().get(name).unwrap().clone()
+    }
+
+    fn writes(actions: &[Action]) -> Vec<Vec<u8>> {
+        actions
+            .iter()
+            .filter_map(|a| {
+                if let Action::Write(b) = a {
+                    Some(b.clone())
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+    fn events(actions: &[Action]) -> Vec<LinkEvent> {
+        actions
+            .iter()
+            .filter_map(|a| {
+                if let Action::Emit(e) = a {
+                    Some(e.clone())
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    fn dgt_dump(board: &Board, o: Orientation) -> Vec<u8> {
+        dgt::encode_message(&Message::BoardDump(dgt::board_to_dump(board, o)))
+    }
+
+    #[test]
+    fn dgt_handshake_switches_updates_on_before_asking_for_the_dump() {
+        let mut s = Session::new(&profile("dgt"), None, 0);
+        let out = s.start(0);
+        assert_eq!(writes(&out), vec![vec![0x4d, 0x45, 0x44, 0x42]]);
+        let mut with_clock = profile("dgt");
+        with_clock.clock.attached = true;
+        let mut s = Session::new(&with_clock, None, 0);
+        assert_eq!(writes(&s.start(0)), vec![vec![0x4d, 0x45, 0x4b, 0x42]]);
+    }
+
+    #[test]
+    fn dgt_orientation_is_detected_from_the_first_dump_and_kept() {
+        let mut s = Session::new(&profile("dgt"), None, 0);
+        s.start(0);
+        let mut bytes = dgt::encode_message(&Message::Version { major: 1, minor: 7 });
+        bytes.extend(dgt::encode_message(&Message::SerialNr("54321".into())));
+        // An update before the dump is superseded by it.
+        bytes.extend(dgt::encode_message(&Message::FieldUpdate {
+            field: 52,
+            piece: None,
+        }));
+        bytes.extend(dgt_dump(&Board::new(), Orientation::Reversed));
+        let out = events(&s.received(&bytes));
+        let [
+            LinkEvent::Connected { info },
+            LinkEvent::Sensor(SensorEvent::Snapshot(Sensed::Pieces(board))),
+        ] = out.as_slice()
+        else {
+            panic!("{out:?}")
+        };
+        assert!(
+            info.contains("firmware 1.07") && info.contains("54321") && info.contains("reversed"),
+            "{info}"
+        );
+        assert_eq!(board, &Board::new());
+        // Field 11 on a reversed board is White's e2... (field 52 ^ 63).
+        let out = events(&s.received(&dgt::encode_message(&Message::FieldUpdate {
+            field: 11,
+            piece: None,
+        })));
+        assert_eq!(
+            out,
+            vec![LinkEvent::Sensor(SensorEvent::Lift { square: Square::E2 })]
+        );
+        assert_eq!(s.orientation(), Some(Orientation::Reversed));
+        // A later connection of the same link keeps it, whatever the board shows then.
+        let mut again = Session::new(&profile("dgt"), s.orientation(), 100);
+        again.start(100);
+        let out = events(&again.received(&dgt_dump(&Board::empty(), Orientation::Reversed)));
+        assert!(
+            matches!(&out[0], LinkEvent::Connected { info } if info.contains("reversed (detected earlier)")),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn dgt_orientation_falls_back_to_normal_and_says_so() {
+        let mut s = Session::new(&profile("dgt"), None, 0);
+        s.start(0);
+        let mut board = Board::new();
+        board.discard_piece_at(Square::E2);
+        let out = events(&s.received(&dgt_dump(&board, Orientation::Normal)));
+        let LinkEvent::Connected { info } = &out[0] else {
+            panic!("{out:?}")
+        };
+        assert!(
+            info.contains("normal (assumed") && info.contains("orientation.mode"),
+            "{info}"
+        );
+        assert_eq!(
+            out[1],
+            LinkEvent::Sensor(SensorEvent::Snapshot(Sensed::Pieces(board)))
+        );
+    }
+
+    #[test]
+    fn keepalive_requests_and_silence() {
+        let p = profile("dgt"); // keepalive 2000 ms
+        let mut s = Session::new(&p, Some(Orientation::Normal), 0);
+        s.start(0);
+        assert_eq!(s.next_deadline(), 1000);
+        // Still in the handshake: the greeting is repeated, not a plain keep-alive.
+        assert_eq!(writes(&s.tick(1000)), vec![vec![0x4d, 0x45, 0x44, 0x42]]);
+        s.received(&dgt_dump(&Board::new(), Orientation::Normal));
+        assert!(s.is_connected());
+        assert_eq!(s.next_deadline(), 2000);
+        assert_eq!(writes(&s.tick(2000)), vec![vec![0x45]]);
+        // Answered: no disconnect.
+        s.received(&dgt::encode_message(&Message::SerialNr("00001".into())));
+        assert_eq!(writes(&s.tick(3000)), vec![vec![0x45]]);
+        // Not answered: at 3000 + 2000 the board is lost (the request at 4000 does not restart it).
+        assert_eq!(writes(&s.tick(4000)), vec![vec![0x45]]);
+        assert_eq!(s.next_deadline(), 5000);
+        let out = s.tick(5000);
+        assert!(
+            matches!(&out[..], [Action::Lost(r)] if r.contains("stopped answering")),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn a_silent_device_is_named_in_the_reason() {
+        let p = profile("pegged-line");
+        let mut s = Session::new(&p, None, 0);
+        assert_eq!(writes(&s.start(0)), vec![b"V\n?\n".to_vec()]);
+        let out = s.tick(3000);
+        assert!(
+            matches!(&out[..], [Action::Lost(r)] if r.contains("115200") && r.contains("line")),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn a_device_that_answers_without_a_reading_is_given_up() {
+        let p = profile("pegged-line");
+        let mut s = Session::new(&p, None, 0);
+        s.start(0);
+        let mut t = 0;
+        let mut lost = None;
+        while t < 20_000 && lost.is_none() {
+            t += 500;
+            s.received(b"H chatty\r\n");
+            lost = s.tick(t).into_iter().find_map(|a| {
+                if let Action::Lost(r) = a {
+                    Some(r)
+                } else {
+                    None
+                }
+            });
+        }
+        assert!(lost.is_some_and(|r| r.contains("no full board reading")));
+        assert_eq!(t, 9000);
+    }
+
+    #[test]
+    fn line_events_garbage_and_faults() {
+        let p = profile("pegged-line");
+        let mut s = Session::new(&p, None, 0);
+        s.start(0);
+        // Before the snapshot: the lift is superseded; afterwards events flow.
+        let out = events(&s.received(b"L e2\r\nH peg 1.0\r\nS FFFF00000000FFFF\r\n"));
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(matches!(&out[0], LinkEvent::Connected { info } if info.contains("peg 1.0")));
+        assert_eq!(
+            out[1],
+            LinkEvent::Sensor(SensorEvent::Snapshot(Sensed::Occupancy(Bitboard(
+                0xFFFF_0000_0000_FFFF
+            ))))
+        );
+        let out = events(&s.received(b"L e2\r\nX junk\r\nL z9\r\nE sensor c3 stuck\r\nP e4\r\n"));
+        assert_eq!(
+            out[0],
+            LinkEvent::Sensor(SensorEvent::Lift { square: Square::E2 })
+        );
+        assert_eq!(
+            out[1],
+            LinkEvent::Unknown {
+                message: "X junk".into()
+            }
+        );
+        assert!(matches!(&out[2], LinkEvent::Rejected { reason } if reason.contains("z9")));
+        assert_eq!(
+            out[3],
+            LinkEvent::BoardFault {
+                text: "sensor c3 stuck".into()
+            }
+        );
+        assert_eq!(
+            out[4],
+            LinkEvent::Sensor(SensorEvent::Place {
+                square: Square::E4,
+                piece: None
+            })
+        );
+    }
+
+    #[test]
+    fn dgt_garbage_is_counted_and_never_an_event() {
+        let mut s = Session::new(&profile("dgt"), Some(Orientation::Normal), 0);
+        s.start(0);
+        s.received(&dgt_dump(&Board::new(), Orientation::Normal));
+        let mut bytes = vec![0x01, 0x02, 0x7f];
+        bytes.extend([0x8e, 0x00]); // a header cut off by the next message
+        bytes.extend(dgt::encode_message(&Message::FieldUpdate {
+            field: 52,
+            piece: None,
+        }));
+        let out = events(&s.received(&bytes));
+        assert!(matches!(&out[0], LinkEvent::Rejected { .. }), "{out:?}");
+        assert_eq!(
+            out[1],
+            LinkEvent::Sensor(SensorEvent::Lift { square: Square::E2 })
+        );
+        assert_eq!(out[2], LinkEvent::Garbage { bytes: 3 });
+    }
+}

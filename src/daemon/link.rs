@@ -1,0 +1,421 @@
+//! The serial transport: one tokio task per sensor board that opens its port, greets the board,
+//! keeps the connection alive, decodes what arrives and hands typed, timed [`LinkEvent`]s to its
+//! consumer (the hub, or `tactus board-test`).
+//!
+//! It owns the port and reconnection with backoff; the protocol rules are the pure
+//! [`Session`]'s (`board::session`), the time stamps the shell's [`MonotonicClock`]'s.
+//!
+//! It must not end the process or the game: a lost board is an event and a retry, never a panic.
+//! A read error, end of file (a pseudo-terminal whose other side closed, a USB adapter unplugged)
+//! or a failed write is a disconnect, as is the session's silence rule. The port is then reopened
+//! by the same path with a backoff of 100 ms doubling to 2 s, and every (re)connection starts with
+//! a full snapshot, which the recogniser compares with what it believed (what changed while the
+//! board was away).
+
+use std::{
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use anyhow::{Result, anyhow};
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    sync::mpsc,
+    task::JoinHandle,
+};
+use tokio_serial::{SerialPortBuilderExt, SerialStream};
+use tokio_util::sync::CancellationToken;
+use tracing::{Instrument, debug, info, info_span, warn};
+
+pub use super::clock::MonotonicClock;
+pub use crate::board::session::{Action, LinkCommand, LinkEvent, Session, Timed};
+use crate::board::{
+    Orientation,
+    profile::{Parity, Profile},
+};
+
+/// First pause before reopening a lost port; doubles after every failed attempt.
+pub const BACKOFF_MIN: Duration = Duration::from_millis(100);
+/// The longest pause between attempts: a board plugged back in is found within this.
+pub const BACKOFF_MAX: Duration = Duration::from_millis(2000);
+/// Events waiting for a slow consumer; beyond this the link stops reading (back-pressure) rather
+/// than growing without bound.
+const EVENT_QUEUE: usize = 256;
+/// Requests waiting for the link.
+const COMMAND_QUEUE: usize = 16;
+/// Bytes per read: more than any single message of either protocol.
+const READ_CHUNK: usize = 512;
+
+/// Open a board's port with the profile's serial settings. Errors name the path and, where one
+/// is known, the fix.
+pub fn open_port(path: &Path, profile: &Profile) -> Result<SerialStream> {
+    let s = &profile.serial;
+    let builder = tokio_serial::new(path.to_string_lossy(), s.baud)
+        .data_bits(match s.data_bits {
+            5 => tokio_serial::DataBits::Five,
+            6 => tokio_serial::DataBits::Six,
+            7 => tokio_serial::DataBits::Seven,
+            _ => tokio_serial::DataBits::Eight,
+        })
+        .parity(match s.parity {
+            Parity::None => tokio_serial::Parity::None,
+            Parity::Even => tokio_serial::Parity::Even,
+            Parity::Odd => tokio_serial::Parity::Odd,
+        })
+        .stop_bits(if s.stop_bits == 2 {
+            tokio_serial::StopBits::Two
+        } else {
+            tokio_serial::StopBits::One
+        })
+        .flow_control(tokio_serial::FlowControl::None);
+    builder.open_native_async().map_err(|err| {
+        let fix = match err.kind() {
+            tokio_serial::ErrorKind::Io(std::io::ErrorKind::NotFound) => {
+                "no such device: is the board plugged in and switched on? Name it by its stable path \
+                 under /dev/serial/by-id/ (ls -l /dev/serial/by-id/), which survives replugging"
+            }
+            tokio_serial::ErrorKind::Io(std::io::ErrorKind::PermissionDenied) => {
+                "permission denied: add your user to the group that owns the port (usually dialout: \
+                 sudo usermod -aG dialout $USER, then log in again)"
+            }
+            tokio_serial::ErrorKind::NoDevice => {
+                "the port is busy: another program (or another tactus) has it open; close it first"
+            }
+            _ => "check that this is the board's serial port (e.g. /dev/ttyUSB0, /dev/ttyACM0, or a path under /dev/serial/by-id/)",
+        };
+        anyhow!("cannot open the board's port {}: {err}; {fix}", path.display())
+    })
+}
+
+/// Where and what a link connects to.
+#[derive(Debug, Clone)]
+pub struct LinkSettings {
+    /// The board's name in logs (e.g. "tactile", "sighted").
+    pub name: String,
+    pub path: PathBuf,
+    pub profile: Profile,
+    pub backoff_min: Duration,
+    pub backoff_max: Duration,
+}
+
+impl LinkSettings {
+    pub fn new(
+        name: impl Into<String>,
+        path: impl Into<PathBuf>,
+        profile: Profile,
+    ) -> LinkSettings {
+        LinkSettings {
+            name: name.into(),
+            path: path.into(),
+            profile,
+            backoff_min: BACKOFF_MIN,
+            backoff_max: BACKOFF_MAX,
+        }
+    }
+}
+
+/// A running link: its events, its command channel and its task.
+#[derive(Debug)]
+pub struct Link {
+    pub events: mpsc::Receiver<Timed<LinkEvent>>,
+    pub commands: mpsc::Sender<LinkCommand>,
+    pub task: JoinHandle<()>,
+}
+
+/// Start a link task. It runs until `cancel` fires or the event receiver is dropped.
+pub fn spawn(settings: LinkSettings, clock: MonotonicClock, cancel: CancellationToken) -> Link {
+    spawn_with(settings, clock, cancel, None)
+}
+
+/// Like [`spawn`], with the port already opened (by [`open_port`]) for the first connection:
+/// a caller that wants to report an unopenable port at once need not open it twice (closing a
+/// USB serial port drops DTR, which resets many microcontroller boards).
+pub fn spawn_with(
+    settings: LinkSettings,
+    clock: MonotonicClock,
+    cancel: CancellationToken,
+    first: Option<SerialStream>,
+) -> Link {
+    let (event_tx, events) = mpsc::channel(EVENT_QUEUE);
+    let (commands, command_rx) = mpsc::channel(COMMAND_QUEUE);
+    let span = info_span!("board", name = %settings.name, path = %settings.path.display());
+    let task = tokio::spawn(
+        LinkTask {
+            settings,
+            clock,
+            cancel,
+            events: event_tx,
+            commands: command_rx,
+            orientation: None,
+        }
+        .run(first)
+        .instrument(span),
+    );
+    Link {
+        events,
+        commands,
+        task,
+    }
+}
+
+/// Why a connection ended.
+enum Ended {
+    /// Shut down (cancelled, or nobody listens any more).
+    Stop,
+    /// The board is gone; `connected` says whether the handshake had finished.
+    Lost { reason: String, connected: bool },
+}
+
+struct LinkTask {
+    settings: LinkSettings,
+    clock: MonotonicClock,
+    cancel: CancellationToken,
+    events: mpsc::Sender<Timed<LinkEvent>>,
+    commands: mpsc::Receiver<LinkCommand>,
+    /// Detected on the first connection and kept for the link's life.
+    orientation: Option<Orientation>,
+}
+
+impl LinkTask {
+    async fn run(mut self, mut first: Option<SerialStream>) {
+        let mut backoff = self.settings.backoff_min;
+        let mut last_unavailable: Option<String> = None;
+        loop {
+            if self.cancel.is_cancelled() {
+                break;
+            }
+            let opened = match first.take() {
+                Some(port) => Ok(port),
+                None => open_port(&self.settings.path, &self.settings.profile),
+            };
+            let failure = match opened {
+                Err(err) => format!("{err:#}"),
+                Ok(port) => {
+                    debug!("port opened");
+                    match self.connection(port).await {
+                        Ended::Stop => break,
+                        Ended::Lost {
+                            reason,
+                            connected: true,
+                        } => {
+                            warn!(reason, "board disconnected");
+                            if !self.emit(LinkEvent::Disconnected { reason }).await {
+                                break;
+                            }
+                            backoff = self.settings.backoff_min;
+                            last_unavailable = None;
+                            // Reopen at once: a board that only hiccuped is back without delay.
+                            continue;
+                        }
+                        Ended::Lost {
+                            reason,
+                            connected: false,
+                        } => reason,
+                    }
+                }
+            };
+            if last_unavailable.as_ref() != Some(&failure) {
+                info!(reason = failure, "board unavailable; retrying");
+                if !self
+                    .emit(LinkEvent::Unavailable {
+                        reason: failure.clone(),
+                    })
+                    .await
+                {
+                    break;
+                }
+                last_unavailable = Some(failure);
+            }
+            if !self.pause(backoff).await {
+                break;
+            }
+            backoff = (backoff * 2).min(self.settings.backoff_max);
+        }
+        debug!("link stopped");
+    }
+
+    /// Wait before the next attempt; requests arriving meanwhile are dropped (the reconnection
+    /// takes a snapshot anyway). False when shutting down.
+    async fn pause(&mut self, backoff: Duration) -> bool {
+        let until = tokio::time::Instant::now() + backoff;
+        loop {
+            tokio::select! {
+                _ = self.cancel.cancelled() => return false,
+                _ = tokio::time::sleep_until(until) => return true,
+                cmd = self.commands.recv() => {
+                    if cmd.is_none() {
+                        return false;
+                    }
+                    debug!(?cmd, "request dropped: the board is away");
+                }
+            }
+        }
+    }
+
+    /// Hand an event to the consumer. False when shutting down: cancelled while a slow consumer
+    /// keeps the queue full, or nobody listens any more.
+    async fn emit(&self, event: LinkEvent) -> bool {
+        let timed = Timed {
+            at: self.clock.now(),
+            event,
+        };
+        tokio::select! {
+            _ = self.cancel.cancelled() => false,
+            sent = self.events.send(timed) => sent.is_ok(),
+        }
+    }
+
+    /// One connection, from the greeting until it is lost or the link stops.
+    async fn connection(&mut self, mut port: SerialStream) -> Ended {
+        // Bytes queued before we opened belong to no request of ours (and events in them are
+        // superseded by the snapshot the greeting asks for).
+        if let Err(err) = tokio_serial::SerialPort::clear(&port, tokio_serial::ClearBuffer::Input) {
+            debug!("cannot clear the port's input buffer: {err}");
+        }
+        let mut session = Session::new(&self.settings.profile, self.orientation, self.clock.now());
+        let mut buf = [0u8; READ_CHUNK];
+        let mut actions = session.start(self.clock.now());
+        // Keep-alive silence bounds how long a write may hang on a port nobody reads.
+        let write_limit = self.settings.profile.timing.keepalive();
+        loop {
+            for action in actions.drain(..) {
+                match action {
+                    Action::Write(bytes) => {
+                        match tokio::time::timeout(write_limit, port.write_all(&bytes)).await {
+                            Ok(Ok(())) => {}
+                            Ok(Err(err)) => {
+                                return Ended::Lost {
+                                    reason: format!("write failed: {err}"),
+                                    connected: session.is_connected(),
+                                };
+                            }
+                            Err(_) => {
+                                return Ended::Lost {
+                                    reason: format!(
+                                        "a write did not complete within {} ms",
+                                        write_limit.as_millis()
+                                    ),
+                                    connected: session.is_connected(),
+                                };
+                            }
+                        }
+                    }
+                    Action::Emit(event) => {
+                        if let LinkEvent::Connected { info } = &event {
+                            info!(info, "board connected");
+                            self.orientation = session.orientation();
+                        }
+                        if !self.emit(event).await {
+                            return Ended::Stop;
+                        }
+                    }
+                    Action::Lost(reason) => {
+                        return Ended::Lost {
+                            reason,
+                            connected: session.is_connected(),
+                        };
+                    }
+                }
+            }
+            let deadline = self.clock.instant(session.next_deadline());
+            tokio::select! {
+                _ = self.cancel.cancelled() => return Ended::Stop,
+                read = port.read(&mut buf) => {
+                    match read {
+                        // End of file: the other side of a pseudo-terminal closed, or the device
+                        // went away.
+                        Ok(0) => return Ended::Lost { reason: "the port closed (hang-up)".into(), connected: session.is_connected() },
+                        Ok(n) => actions = session.received(&buf[..n]),
+                        Err(err) => return Ended::Lost { reason: format!("read failed: {err}"), connected: session.is_connected() },
+                    }
+                }
+                cmd = self.commands.recv() => match cmd {
+                    Some(cmd) => actions = session.command(cmd, self.clock.now()),
+                    None => return Ended::Stop,
+                },
+                _ = tokio::time::sleep_until(deadline) => actions = session.tick(self.clock.now()),
+            }
+        }
+    }
+}
+
+/// A path as the user should see it in messages (the by-id hint lives in [`open_port`]).
+pub fn describe_path(path: &Path) -> String {
+    match std::fs::canonicalize(path) {
+        Ok(real) if real != path => format!("{} (-> {})", path.display(), real.display()),
+        _ => path.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Square;
+
+    use super::*;
+    use crate::board::{SensorEvent, profile::ProfileSet};
+
+    fn profile(name: &str) -> Profile {
+        ProfileSet::builtin().get(name).unwrap().clone()
+    }
+
+    async fn next(link: &mut Link) -> Timed<LinkEvent> {
+        tokio::time::timeout(Duration::from_secs(5), link.events.recv())
+            .await
+            .expect("an event in time")
+            .expect("open")
+    }
+
+    /// The task around the session, through a real pseudo-terminal: greeting, events, hang-up,
+    /// reconnection by path.
+    #[tokio::test]
+    async fn link_over_a_pty_connects_reports_and_notices_a_hangup() {
+        let (mut master, slave) = SerialStream::pair().expect("a pty pair");
+        let path =
+            PathBuf::from(tokio_serial::SerialPort::name(&slave).expect("the slave has a name"));
+        let mut p = profile("pegged-line");
+        p.timing.keepalive_ms = 600;
+        let cancel = CancellationToken::new();
+        let mut settings = LinkSettings::new("test", &path, p);
+        settings.backoff_min = Duration::from_millis(20);
+        let mut link = spawn(settings, MonotonicClock::new(), cancel.clone());
+        // The board answers the greeting.
+        let mut buf = [0u8; 64];
+        let mut got = Vec::new();
+        while !got.ends_with(b"?\n") {
+            let n = master.read(&mut buf).await.unwrap();
+            got.extend(&buf[..n]);
+        }
+        assert_eq!(got, b"V\n?\n");
+        master
+            .write_all(b"H sim\r\nS FFFF00000000FFFF\r\nL e2\r\n")
+            .await
+            .unwrap();
+        assert!(matches!(
+            next(&mut link).await.event,
+            LinkEvent::Connected { .. }
+        ));
+        assert!(matches!(
+            next(&mut link).await.event,
+            LinkEvent::Sensor(SensorEvent::Snapshot(_))
+        ));
+        assert_eq!(
+            next(&mut link).await.event,
+            LinkEvent::Sensor(SensorEvent::Lift { square: Square::E2 })
+        );
+        // The board side goes away: the link reports it and retries.
+        drop(master);
+        drop(slave);
+        let ev = next(&mut link).await.event;
+        assert!(matches!(&ev, LinkEvent::Disconnected { .. }), "{ev:?}");
+        let ev = next(&mut link).await.event;
+        assert!(
+            matches!(&ev, LinkEvent::Unavailable { reason } if reason.contains("cannot open")),
+            "{ev:?}"
+        );
+        cancel.cancel();
+        tokio::time::timeout(Duration::from_secs(5), link.task)
+            .await
+            .expect("stops on cancel")
+            .unwrap();
+    }
+}
