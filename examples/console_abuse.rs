@@ -45,7 +45,7 @@ use tactus::{
     console::wire::{WireLine, classify},
     daemon::{
         RunOptions, SimSettings,
-        journal::{self, Entry, JInput},
+        journal::{self, Entry, InputRecord},
     },
     rules::notation::san,
 };
@@ -419,8 +419,8 @@ fn play(
         if let Entry::Input { t, input, .. } = entry {
             last_t = *t;
             match input {
-                JInput::ClockPress => pressed = Some(*t),
-                JInput::SpeechFinished { .. } => {
+                InputRecord::ClockPress => pressed = Some(*t),
+                InputRecord::SpeechFinished { .. } => {
                     if let Some(p) = pressed.take() {
                         out.spoken_ms.push(t - p);
                     }

@@ -38,7 +38,7 @@ use tactus::{
         MAX_LINE,
         wire::{WireLine, classify},
     },
-    daemon::journal::{self, Entry, JInput},
+    daemon::journal::{self, Entry, InputRecord},
     rules::pgn::read_pgn,
 };
 
@@ -632,13 +632,13 @@ fn a_game_is_played_to_the_end_while_the_console_is_abused() {
     for entry in &read.entries {
         if let Entry::Input { input, .. } = entry {
             match input {
-                JInput::EnterMove { text } => entered.push(text.clone()),
-                JInput::ClockPress => presses += 1,
-                JInput::Promote { .. }
-                | JInput::Correct { .. }
-                | JInput::Scoresheet { .. }
-                | JInput::ConfirmClocks
-                | JInput::Adjust { .. } => panic!("journaled, but nobody sent it: {input:?}"),
+                InputRecord::EnterMove { text } => entered.push(text.clone()),
+                InputRecord::ClockPress => presses += 1,
+                InputRecord::Promote { .. }
+                | InputRecord::Correct { .. }
+                | InputRecord::Scoresheet { .. }
+                | InputRecord::ConfirmClocks
+                | InputRecord::Adjust { .. } => panic!("journaled, but nobody sent it: {input:?}"),
                 _ => {}
             }
         }

@@ -42,7 +42,7 @@ use tactus::{
     daemon::{
         RunOptions, SimSettings,
         files::{PGN_FILE, TOUCHES_FILE, TRANSCRIPT_FILE},
-        journal::{self, Entry, JInput},
+        journal::{self, Entry, InputRecord},
     },
     rules::game::EndReason,
 };
@@ -376,7 +376,7 @@ fn play_corpus_game(data: &Path, case: &Case) -> Played {
             matches!(
                 e,
                 Entry::Input {
-                    input: JInput::Promote { .. },
+                    input: InputRecord::Promote { .. },
                     ..
                 }
             )
@@ -758,20 +758,23 @@ fn a_game_with_a_mistake_a_touch_an_unplugged_board_and_a_disputed_scoresheet() 
     assert!(retraced > index_of(&move_at(at), 0));
     index_of(&move_at(agreed + 1), retraced);
     let journal = journal::read(&folder.join(journal::JOURNAL_FILE)).unwrap();
-    let inputs = |f: &dyn Fn(&JInput) -> bool| {
+    let inputs = |f: &dyn Fn(&InputRecord) -> bool| {
         journal
             .entries
             .iter()
             .filter(|e| matches!(e, Entry::Input { input, .. } if f(input)))
             .count()
     };
-    assert_eq!(inputs(&|i| matches!(i, JInput::Scoresheet { .. })), 1);
-    assert_eq!(inputs(&|i| matches!(i, JInput::ConfirmClocks)), 1);
+    assert_eq!(inputs(&|i| matches!(i, InputRecord::Scoresheet { .. })), 1);
+    assert_eq!(inputs(&|i| matches!(i, InputRecord::ConfirmClocks)), 1);
     assert_eq!(
-        inputs(&|i| matches!(i, JInput::BoardDisconnected { .. })),
+        inputs(&|i| matches!(i, InputRecord::BoardDisconnected { .. })),
         1
     );
-    assert_eq!(inputs(&|i| matches!(i, JInput::BoardConnected { .. })), 1);
+    assert_eq!(
+        inputs(&|i| matches!(i, InputRecord::BoardConnected { .. })),
+        1
+    );
     let touches = fs::read_to_string(folder.join(TOUCHES_FILE)).unwrap();
     assert!(touches.contains("tactile"), "{touches}");
     fs::remove_dir_all(&dir).unwrap();

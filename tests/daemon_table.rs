@@ -33,7 +33,7 @@ use tactus::{
     announce::{Announcement, ResultWords},
     daemon::{
         files::{PGN_FILE, TRANSCRIPT_FILE},
-        journal::{self, Entry, JBoard, JInput, JSensor},
+        journal::{self, BoardRecord, Entry, InputRecord, SensorRecord},
     },
 };
 
@@ -284,9 +284,9 @@ fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
             Entry::Input {
                 t,
                 input:
-                    JInput::Board {
-                        board: JBoard::Blind,
-                        event: JSensor::Place { square, .. },
+                    InputRecord::Board {
+                        board: BoardRecord::Blind,
+                        event: SensorRecord::Place { square, .. },
                     },
                 ..
             } => Some((*t, square.clone())),
@@ -375,7 +375,7 @@ fn a_press_right_after_the_placement_counts_and_a_mate_needs_no_press() {
         .filter_map(|e| match e {
             Entry::Input {
                 t,
-                input: JInput::ClockPress,
+                input: InputRecord::ClockPress,
                 ..
             } => Some(*t),
             _ => None,

@@ -25,7 +25,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use tactus::{
     announce::{Announcement, Audience, MoveWords, voice::Style, voice::VoicePack},
     arbiter::Effect,
-    daemon::journal::{self, Entry, JInput},
+    daemon::journal::{self, Entry, InputRecord},
     rules::{
         game::{self, Game, GameEnd, RulesConfig},
         notation::san,
@@ -540,10 +540,10 @@ pub fn check_blind_clock(journal_path: &Path, blind: Color) -> Result<ClockCharg
     for entry in &read.entries {
         if let Entry::Input { t, input, .. } = entry {
             match input {
-                JInput::SpeechFinished { id } => {
+                InputRecord::SpeechFinished { id } => {
                     finished.entry(*id).or_insert(*t);
                 }
-                JInput::Start => start = start.or(Some(*t)),
+                InputRecord::Start => start = start.or(Some(*t)),
                 _ => {}
             }
         }

@@ -1,0 +1,722 @@
+//! The journal's format: its lines ([`Entry`]) and the serialisable mirrors of what the hub
+//! accepts: `arbiter::Input` as [`InputRecord`], `game::Input` as [`RulesRecord`], sensor events,
+//! boards, colours and the table's setup. Moves are UCI, read back in the position they were made
+//! in; squares are names; pieces are FEN letters. Pure: values in, values out.
+
+use anyhow::{Result, anyhow};
+use serde::{Deserialize, Serialize};
+use shakmaty::{
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Piece, Role,
+    Square, fen::Fen, uci::UciMove,
+};
+
+use crate::{
+    announce::voice::Style,
+    arbiter::{ArbiterConfig, BoardId, Completion, Input},
+    board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
+    rules::{
+        Edition, Millis, PlayMode,
+        clock::TimeControl,
+        dead::Mateability,
+        game::{self, DrawClaim, QuickplayRuling, RulesConfig},
+    },
+};
+
+/// The journal's file name in a game folder.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+/// The format version written in the header; a reader refuses newer ones.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One line of the journal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Entry {
+    /// The first line: what fixes the game.
+    Header(Header),
+    /// One input, at `t` on the game's time line; `wall` is the Unix time in milliseconds, for
+    /// people reading the file (replay never uses it).
+    Input {
+        t: Millis,
+        wall: u64,
+        input: InputRecord,
+    },
+    /// The game is over (a folder with this line is never resumed).
+    End {
+        t: Millis,
+        result: String,
+        reason: String,
+    },
+}
+
+/// Everything that fixes a game: a resumed game uses these, not the configuration file of the
+/// day (the rules, the boards' timing and the blind player's colour cannot change mid-game).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub version: u32,
+    /// Unix time in milliseconds when the game folder was made.
+    pub created_unix_ms: u64,
+    /// PGN tags (Event, Site, Date, Round, White, Black).
+    pub tags: Vec<(String, String)>,
+    pub setup: SetupRecord,
+}
+
+/// A serialisable [`ArbiterConfig`] plus the start position and the voice used for replays.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetupRecord {
+    pub blind: ColorRecord,
+    pub edition: Edition,
+    pub play: PlayMode,
+    /// PGN TimeControl notation; absent: no clock.
+    pub time_control: Option<String>,
+    pub blind_board: RecognizerRecord,
+    /// Absent: the sighted board has no sensors.
+    pub sighted_board: Option<RecognizerRecord>,
+    pub completion: CompletionRecord,
+    pub guidance_repeat_ms: u64,
+    pub start_fen: String,
+    /// The voice pack and style, so that `tactus replay` words the transcript as it was said.
+    pub voice_pack: String,
+    pub voice_style: Style,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecognizerRecord {
+    pub sensing: Sensing,
+    pub settle_ms: u64,
+    /// Journals written before boards had a scan time read as 0 (every change at once).
+    #[serde(default)]
+    pub scan_ms: u64,
+    pub bounce_ms: u64,
+    pub differs_after_ms: u64,
+    pub confirm_with_snapshot: bool,
+}
+
+impl From<RecognizerConfig> for RecognizerRecord {
+    fn from(c: RecognizerConfig) -> Self {
+        RecognizerRecord {
+            sensing: c.sensing,
+            settle_ms: c.settle_ms,
+            scan_ms: c.scan_ms,
+            bounce_ms: c.bounce_ms,
+            differs_after_ms: c.differs_after_ms,
+            confirm_with_snapshot: c.confirm_with_snapshot,
+        }
+    }
+}
+
+impl From<RecognizerRecord> for RecognizerConfig {
+    fn from(c: RecognizerRecord) -> Self {
+        RecognizerConfig {
+            sensing: c.sensing,
+            settle_ms: c.settle_ms,
+            scan_ms: c.scan_ms,
+            bounce_ms: c.bounce_ms,
+            differs_after_ms: c.differs_after_ms,
+            confirm_with_snapshot: c.confirm_with_snapshot,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompletionRecord {
+    Press,
+    Settle,
+}
+
+impl SetupRecord {
+    /// The record of a table set up with `cfg`, starting from `start`.
+    pub fn new(cfg: &ArbiterConfig, start: &Chess, voice_pack: &str, style: Style) -> Self {
+        SetupRecord {
+            blind: cfg.blind.into(),
+            edition: cfg.rules.edition,
+            play: cfg.rules.play,
+            time_control: cfg.rules.time_control.as_ref().map(ToString::to_string),
+            blind_board: cfg.blind_board.into(),
+            sighted_board: cfg.sighted_board.map(Into::into),
+            completion: match cfg.sighted_completion {
+                Completion::ClockPress => CompletionRecord::Press,
+                Completion::Settle => CompletionRecord::Settle,
+            },
+            guidance_repeat_ms: cfg.guidance_repeat_ms,
+            start_fen: Fen::from_position(start, EnPassantMode::Legal).to_string(),
+            voice_pack: voice_pack.to_owned(),
+            voice_style: style,
+        }
+    }
+
+    pub fn arbiter_config(&self) -> Result<ArbiterConfig> {
+        let time_control = match &self.time_control {
+            Some(text) => Some(
+                text.parse::<TimeControl>()
+                    .map_err(|e| anyhow!("the journal's time control {text:?}: {e}"))?,
+            ),
+            None => None,
+        };
+        Ok(ArbiterConfig {
+            rules: RulesConfig {
+                edition: self.edition,
+                play: self.play,
+                time_control,
+            },
+            blind: self.blind.into(),
+            blind_board: self.blind_board.into(),
+            sighted_board: self.sighted_board.map(Into::into),
+            sighted_completion: match self.completion {
+                CompletionRecord::Press => Completion::ClockPress,
+                CompletionRecord::Settle => Completion::Settle,
+            },
+            guidance_repeat_ms: self.guidance_repeat_ms,
+        })
+    }
+
+    pub fn start(&self) -> Result<Chess> {
+        let fen: Fen = self
+            .start_fen
+            .parse()
+            .map_err(|e| anyhow!("the journal's start position {:?}: {e}", self.start_fen))?;
+        fen.into_position(CastlingMode::Standard)
+            .map_err(|e| anyhow!("the journal's start position {:?}: {e}", self.start_fen))
+    }
+}
+
+/// A colour in the journal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColorRecord {
+    White,
+    Black,
+}
+
+impl From<Color> for ColorRecord {
+    fn from(c: Color) -> Self {
+        match c {
+            Color::White => ColorRecord::White,
+            Color::Black => ColorRecord::Black,
+        }
+    }
+}
+
+impl From<ColorRecord> for Color {
+    fn from(c: ColorRecord) -> Self {
+        match c {
+            ColorRecord::White => Color::White,
+            ColorRecord::Black => Color::Black,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardRecord {
+    Blind,
+    Sighted,
+}
+
+impl From<BoardId> for BoardRecord {
+    fn from(b: BoardId) -> Self {
+        match b {
+            BoardId::Blind => BoardRecord::Blind,
+            BoardId::Sighted => BoardRecord::Sighted,
+        }
+    }
+}
+
+impl From<BoardRecord> for BoardId {
+    fn from(b: BoardRecord) -> Self {
+        match b {
+            BoardRecord::Blind => BoardId::Blind,
+            BoardRecord::Sighted => BoardId::Sighted,
+        }
+    }
+}
+
+/// A sensor event in the journal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SensorRecord {
+    Lift {
+        square: String,
+    },
+    /// `piece`: a FEN letter (`N` white knight, `n` black knight) on boards that identify pieces.
+    Place {
+        square: String,
+        piece: Option<char>,
+    },
+    /// An occupancy snapshot: bit `n` is square `n` (a1 = 0, h8 = 63).
+    Occupancy {
+        squares: u64,
+    },
+    /// A snapshot of an identity board, as a board FEN.
+    Pieces {
+        board: String,
+    },
+    Button {
+        number: u8,
+    },
+}
+
+/// [`arbiter::Input`] in the journal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputRecord {
+    Start,
+    Board {
+        board: BoardRecord,
+        event: SensorRecord,
+    },
+    BoardDisconnected {
+        board: BoardRecord,
+    },
+    BoardConnected {
+        board: BoardRecord,
+    },
+    SpeechFinished {
+        id: u64,
+    },
+    ClockPress,
+    EnterMove {
+        text: String,
+    },
+    /// `piece`: a role letter (`q`, `r`, `b`, `n`).
+    Promote {
+        piece: char,
+    },
+    Correct {
+        text: String,
+    },
+    Scoresheet {
+        side: ColorRecord,
+        sans: Vec<String>,
+    },
+    ConfirmClocks,
+    Adjust {
+        by: ColorRecord,
+        square: String,
+    },
+    Rules {
+        rules: RulesRecord,
+    },
+    Tick,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    Repetition,
+    FiftyMoves,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ruling {
+    Draw,
+    Postpone,
+    Reject,
+}
+
+/// [`game::Input`] in the journal. Moves are UCI, read back in the position they were made in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RulesRecord {
+    Start,
+    Move {
+        uci: String,
+    },
+    IllegalMove {
+        by: ColorRecord,
+    },
+    ClaimIllegalMove {
+        by: ColorRecord,
+    },
+    OfferDraw {
+        by: ColorRecord,
+    },
+    AcceptDraw {
+        by: ColorRecord,
+    },
+    DeclineDraw {
+        by: ColorRecord,
+    },
+    Touch {
+        by: ColorRecord,
+        square: String,
+    },
+    Resign {
+        by: ColorRecord,
+    },
+    Claim {
+        by: ColorRecord,
+        claim: ClaimKind,
+        intended: Option<String>,
+    },
+    ClaimFlag {
+        by: ColorRecord,
+    },
+    ClaimQuickplayDraw {
+        by: ColorRecord,
+    },
+    QuickplayRuling {
+        ruling: Ruling,
+        #[serde(default)]
+        extra_time_to_opponent: bool,
+    },
+    Tick,
+    Pause,
+    Resume,
+    SetClock {
+        side: ColorRecord,
+        remaining_ms: i64,
+    },
+    AdjustClock {
+        side: ColorRecord,
+        delta_ms: i64,
+    },
+    SetMoveCounter {
+        side: ColorRecord,
+        moves: u32,
+    },
+    /// `outcome`: `1-0`, `0-1` or `1/2-1/2`.
+    ArbiterResult {
+        outcome: String,
+    },
+    SetPosition {
+        fen: String,
+    },
+    Retract {
+        to_ply: usize,
+    },
+    Verdict {
+        ticket: u64,
+        mateability: Mateability,
+    },
+    Seal {
+        by: ColorRecord,
+        text: String,
+    },
+    StartReplierClock,
+    OpenEnvelope,
+    SetResumption {
+        text: String,
+    },
+}
+
+fn uci(m: Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+fn square_of(text: &str) -> Result<Square> {
+    text.parse::<Square>()
+        .map_err(|_| anyhow!("{text:?} is not a square"))
+}
+
+fn move_of(text: &str, position: &Chess) -> Result<Move> {
+    let parsed: UciMove = text
+        .parse()
+        .map_err(|_| anyhow!("{text:?} is not a UCI move"))?;
+    parsed.to_move(position).map_err(|_| {
+        anyhow!(
+            "{text} is not legal in {}",
+            Fen::from_position(position, EnPassantMode::Legal)
+        )
+    })
+}
+
+impl From<&SensorEvent> for SensorRecord {
+    fn from(e: &SensorEvent) -> Self {
+        match e {
+            SensorEvent::Lift { square } => SensorRecord::Lift {
+                square: square.to_string(),
+            },
+            SensorEvent::Place { square, piece } => SensorRecord::Place {
+                square: square.to_string(),
+                piece: piece.map(Piece::char),
+            },
+            SensorEvent::Snapshot(Sensed::Occupancy(bb)) => {
+                SensorRecord::Occupancy { squares: bb.0 }
+            }
+            SensorEvent::Snapshot(Sensed::Pieces(board)) => SensorRecord::Pieces {
+                board: board.to_string(),
+            },
+            SensorEvent::Button(n) => SensorRecord::Button { number: *n },
+        }
+    }
+}
+
+impl SensorRecord {
+    pub fn to_event(&self) -> Result<SensorEvent> {
+        Ok(match self {
+            SensorRecord::Lift { square } => SensorEvent::Lift {
+                square: square_of(square)?,
+            },
+            SensorRecord::Place { square, piece } => SensorEvent::Place {
+                square: square_of(square)?,
+                piece: match piece {
+                    Some(c) => {
+                        Some(Piece::from_char(*c).ok_or_else(|| anyhow!("{c:?} is not a piece"))?)
+                    }
+                    None => None,
+                },
+            },
+            SensorRecord::Occupancy { squares } => {
+                SensorEvent::Snapshot(Sensed::Occupancy(Bitboard(*squares)))
+            }
+            SensorRecord::Pieces { board } => SensorEvent::Snapshot(Sensed::Pieces(
+                board
+                    .parse::<Board>()
+                    .map_err(|e| anyhow!("{board:?} is not a board: {e}"))?,
+            )),
+            SensorRecord::Button { number } => SensorEvent::Button(*number),
+        })
+    }
+}
+
+impl From<&game::Input> for RulesRecord {
+    fn from(input: &game::Input) -> Self {
+        use game::Input as G;
+        match input {
+            G::Start => RulesRecord::Start,
+            G::Move(m) => RulesRecord::Move { uci: uci(*m) },
+            G::IllegalMove { by } => RulesRecord::IllegalMove { by: (*by).into() },
+            G::ClaimIllegalMove { by } => RulesRecord::ClaimIllegalMove { by: (*by).into() },
+            G::OfferDraw { by } => RulesRecord::OfferDraw { by: (*by).into() },
+            G::AcceptDraw { by } => RulesRecord::AcceptDraw { by: (*by).into() },
+            G::DeclineDraw { by } => RulesRecord::DeclineDraw { by: (*by).into() },
+            G::Touch { by, square } => RulesRecord::Touch {
+                by: (*by).into(),
+                square: square.to_string(),
+            },
+            G::Resign { by } => RulesRecord::Resign { by: (*by).into() },
+            G::Claim { by, claim } => {
+                let (kind, intended) = match claim {
+                    DrawClaim::Repetition { intended } => (ClaimKind::Repetition, intended),
+                    DrawClaim::FiftyMoves { intended } => (ClaimKind::FiftyMoves, intended),
+                };
+                RulesRecord::Claim {
+                    by: (*by).into(),
+                    claim: kind,
+                    intended: intended.map(uci),
+                }
+            }
+            G::ClaimFlag { by } => RulesRecord::ClaimFlag { by: (*by).into() },
+            G::ClaimQuickplayDraw { by } => RulesRecord::ClaimQuickplayDraw { by: (*by).into() },
+            G::QuickplayRuling(r) => match r {
+                QuickplayRuling::Draw => RulesRecord::QuickplayRuling {
+                    ruling: Ruling::Draw,
+                    extra_time_to_opponent: false,
+                },
+                QuickplayRuling::Postpone {
+                    extra_time_to_opponent,
+                } => RulesRecord::QuickplayRuling {
+                    ruling: Ruling::Postpone,
+                    extra_time_to_opponent: *extra_time_to_opponent,
+                },
+                QuickplayRuling::Reject => RulesRecord::QuickplayRuling {
+                    ruling: Ruling::Reject,
+                    extra_time_to_opponent: false,
+                },
+            },
+            G::Tick => RulesRecord::Tick,
+            G::Pause => RulesRecord::Pause,
+            G::Resume => RulesRecord::Resume,
+            G::SetClock { side, remaining_ms } => RulesRecord::SetClock {
+                side: (*side).into(),
+                remaining_ms: *remaining_ms,
+            },
+            G::AdjustClock { side, delta_ms } => RulesRecord::AdjustClock {
+                side: (*side).into(),
+                delta_ms: *delta_ms,
+            },
+            G::SetMoveCounter { side, moves } => RulesRecord::SetMoveCounter {
+                side: (*side).into(),
+                moves: *moves,
+            },
+            G::ArbiterResult { outcome } => RulesRecord::ArbiterResult {
+                outcome: outcome.to_string(),
+            },
+            G::SetPosition { position } => RulesRecord::SetPosition {
+                fen: Fen::from_position(position, EnPassantMode::Legal).to_string(),
+            },
+            G::Retract { to_ply } => RulesRecord::Retract { to_ply: *to_ply },
+            G::Verdict {
+                ticket,
+                mateability,
+            } => RulesRecord::Verdict {
+                ticket: *ticket,
+                mateability: *mateability,
+            },
+            G::Seal { by, text } => RulesRecord::Seal {
+                by: (*by).into(),
+                text: text.clone(),
+            },
+            G::StartReplierClock => RulesRecord::StartReplierClock,
+            G::OpenEnvelope => RulesRecord::OpenEnvelope,
+            G::SetResumption { text } => RulesRecord::SetResumption { text: text.clone() },
+        }
+    }
+}
+
+impl RulesRecord {
+    /// The input, with moves read in `position` (the game's position when it was accepted).
+    pub fn to_input(&self, position: &Chess) -> Result<game::Input> {
+        use game::Input as G;
+        Ok(match self {
+            RulesRecord::Start => G::Start,
+            RulesRecord::Move { uci } => G::Move(move_of(uci, position)?),
+            RulesRecord::IllegalMove { by } => G::IllegalMove { by: (*by).into() },
+            RulesRecord::ClaimIllegalMove { by } => G::ClaimIllegalMove { by: (*by).into() },
+            RulesRecord::OfferDraw { by } => G::OfferDraw { by: (*by).into() },
+            RulesRecord::AcceptDraw { by } => G::AcceptDraw { by: (*by).into() },
+            RulesRecord::DeclineDraw { by } => G::DeclineDraw { by: (*by).into() },
+            RulesRecord::Touch { by, square } => G::Touch {
+                by: (*by).into(),
+                square: square_of(square)?,
+            },
+            RulesRecord::Resign { by } => G::Resign { by: (*by).into() },
+            RulesRecord::Claim {
+                by,
+                claim,
+                intended,
+            } => {
+                let intended = match intended {
+                    Some(text) => Some(move_of(text, position)?),
+                    None => None,
+                };
+                G::Claim {
+                    by: (*by).into(),
+                    claim: match claim {
+                        ClaimKind::Repetition => DrawClaim::Repetition { intended },
+                        ClaimKind::FiftyMoves => DrawClaim::FiftyMoves { intended },
+                    },
+                }
+            }
+            RulesRecord::ClaimFlag { by } => G::ClaimFlag { by: (*by).into() },
+            RulesRecord::ClaimQuickplayDraw { by } => G::ClaimQuickplayDraw { by: (*by).into() },
+            RulesRecord::QuickplayRuling {
+                ruling,
+                extra_time_to_opponent,
+            } => G::QuickplayRuling(match ruling {
+                Ruling::Draw => QuickplayRuling::Draw,
+                Ruling::Postpone => QuickplayRuling::Postpone {
+                    extra_time_to_opponent: *extra_time_to_opponent,
+                },
+                Ruling::Reject => QuickplayRuling::Reject,
+            }),
+            RulesRecord::Tick => G::Tick,
+            RulesRecord::Pause => G::Pause,
+            RulesRecord::Resume => G::Resume,
+            RulesRecord::SetClock { side, remaining_ms } => G::SetClock {
+                side: (*side).into(),
+                remaining_ms: *remaining_ms,
+            },
+            RulesRecord::AdjustClock { side, delta_ms } => G::AdjustClock {
+                side: (*side).into(),
+                delta_ms: *delta_ms,
+            },
+            RulesRecord::SetMoveCounter { side, moves } => G::SetMoveCounter {
+                side: (*side).into(),
+                moves: *moves,
+            },
+            RulesRecord::ArbiterResult { outcome } => G::ArbiterResult {
+                outcome: outcome
+                    .parse::<KnownOutcome>()
+                    .map_err(|_| anyhow!("{outcome:?} is not a result (1-0, 0-1, 1/2-1/2)"))?,
+            },
+            RulesRecord::SetPosition { fen } => G::SetPosition {
+                position: fen
+                    .parse::<Fen>()
+                    .map_err(|e| anyhow!("{fen:?}: {e}"))?
+                    .into_position(CastlingMode::Standard)
+                    .map_err(|e| anyhow!("{fen:?}: {e}"))?,
+            },
+            RulesRecord::Retract { to_ply } => G::Retract { to_ply: *to_ply },
+            RulesRecord::Verdict {
+                ticket,
+                mateability,
+            } => G::Verdict {
+                ticket: *ticket,
+                mateability: *mateability,
+            },
+            RulesRecord::Seal { by, text } => G::Seal {
+                by: (*by).into(),
+                text: text.clone(),
+            },
+            RulesRecord::StartReplierClock => G::StartReplierClock,
+            RulesRecord::OpenEnvelope => G::OpenEnvelope,
+            RulesRecord::SetResumption { text } => G::SetResumption { text: text.clone() },
+        })
+    }
+}
+
+impl From<&Input> for InputRecord {
+    fn from(input: &Input) -> Self {
+        match input {
+            Input::Start => InputRecord::Start,
+            Input::Board { board, event } => InputRecord::Board {
+                board: (*board).into(),
+                event: event.into(),
+            },
+            Input::BoardDisconnected { board } => InputRecord::BoardDisconnected {
+                board: (*board).into(),
+            },
+            Input::BoardConnected { board } => InputRecord::BoardConnected {
+                board: (*board).into(),
+            },
+            Input::SpeechFinished { id } => InputRecord::SpeechFinished { id: *id },
+            Input::ClockPress => InputRecord::ClockPress,
+            Input::EnterMove(text) => InputRecord::EnterMove { text: text.clone() },
+            Input::Promote(role) => InputRecord::Promote { piece: role.char() },
+            Input::Correct(text) => InputRecord::Correct { text: text.clone() },
+            Input::Scoresheet { side, sans } => InputRecord::Scoresheet {
+                side: (*side).into(),
+                sans: sans.clone(),
+            },
+            Input::ConfirmClocks => InputRecord::ConfirmClocks,
+            Input::Adjust { by, square } => InputRecord::Adjust {
+                by: (*by).into(),
+                square: square.to_string(),
+            },
+            Input::Rules(rules) => InputRecord::Rules {
+                rules: rules.into(),
+            },
+            Input::Tick => InputRecord::Tick,
+        }
+    }
+}
+
+impl InputRecord {
+    /// The input, with moves read in `position` (the game's position when it was accepted).
+    pub fn to_input(&self, position: &Chess) -> Result<Input> {
+        Ok(match self {
+            InputRecord::Start => Input::Start,
+            InputRecord::Board { board, event } => Input::Board {
+                board: (*board).into(),
+                event: event.to_event()?,
+            },
+            InputRecord::BoardDisconnected { board } => Input::BoardDisconnected {
+                board: (*board).into(),
+            },
+            InputRecord::BoardConnected { board } => Input::BoardConnected {
+                board: (*board).into(),
+            },
+            InputRecord::SpeechFinished { id } => Input::SpeechFinished { id: *id },
+            InputRecord::ClockPress => Input::ClockPress,
+            InputRecord::EnterMove { text } => Input::EnterMove(text.clone()),
+            InputRecord::Promote { piece } => Input::Promote(
+                Role::from_char(*piece).ok_or_else(|| anyhow!("{piece:?} is not a piece"))?,
+            ),
+            InputRecord::Correct { text } => Input::Correct(text.clone()),
+            InputRecord::Scoresheet { side, sans } => Input::Scoresheet {
+                side: (*side).into(),
+                sans: sans.clone(),
+            },
+            InputRecord::ConfirmClocks => Input::ConfirmClocks,
+            InputRecord::Adjust { by, square } => Input::Adjust {
+                by: (*by).into(),
+                square: square_of(square)?,
+            },
+            InputRecord::Rules { rules } => Input::Rules(rules.to_input(position)?),
+            InputRecord::Tick => Input::Tick,
+        })
+    }
+}
