@@ -20,7 +20,7 @@ use shakmaty::Color;
 use crate::{
     arbiter::Completion,
     board::profile::{Profile, ProfileSet},
-    rules::{Edition, PlayMode, clock::TimeControl, game::RulesConfig},
+    rules::{Edition, PlayMode, game::RulesConfig, time_control::TimeControl},
 };
 
 /// The `port` value that asks for a built-in board simulator on a real pseudo-terminal.

@@ -24,7 +24,7 @@ use tactus::{
         self, Command, ConsoleError, Role, Session, answer, format_reply, help_lines, to_input,
         wire::{End, Reply},
     },
-    rules::{Millis, clock::TimeControl, game::RulesConfig},
+    rules::{Millis, game::RulesConfig, time_control::TimeControl},
 };
 
 const TOKEN: &str = "00112233445566778899aabbccddeeff";

@@ -581,7 +581,7 @@ fn a_game_with_a_mistake_a_touch_an_unplugged_board_and_a_disputed_scoresheet() 
         },
         echo: false,
         stop_when_played: false,
-        voices_dir: tactus::voices::default_dir(),
+        voices_dir: tactus::store::voices::default_dir(),
     };
     let rt = tactus::daemon::runtime("warn").unwrap();
     let cancel = tokio_util::sync::CancellationToken::new();

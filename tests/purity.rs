@@ -111,11 +111,39 @@ fn mentions(source: &str) -> Vec<(usize, String)> {
             rest = &line[offset..];
         }
     }
-    // `use std::{fs, ...}`: the names listed directly under `std`.
-    let mut search = code.as_str();
+    for name in top_level_names(&code, "std") {
+        if FORBIDDEN_IN_STD_LIST.contains(&name.as_str()) {
+            found.push((0, format!("std::{{{name}}}")));
+        }
+    }
+    found
+}
+
+/// The modules of `crate` named in `code` (`crate::x::...` and `use crate::{x::..., y}`), for the
+/// layering check.
+fn crate_modules(source: &str) -> Vec<String> {
+    let code = code_of(source);
+    let mut names: Vec<String> = top_level_names(&code, "crate");
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("crate::") {
+        let after = &rest[i + "crate::".len()..];
+        let name: String = after.chars().take_while(|&c| is_word(c)).collect();
+        if !name.is_empty() {
+            names.push(name);
+        }
+        rest = after;
+    }
+    names
+}
+
+/// The names listed directly under `root` in `root::{...}` groups.
+fn top_level_names(code: &str, root: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let open = format!("{root}::{{");
+    let mut search = code;
     let mut base = 0;
-    while let Some(i) = search.find("std::{") {
-        let start = base + i + "std::{".len();
+    while let Some(i) = search.find(&open) {
+        let start = base + i + open.len();
         let mut depth = 1;
         let mut names = String::new();
         let mut end = start;
@@ -135,15 +163,14 @@ fn mentions(source: &str) -> Vec<(usize, String)> {
         }
         for item in names.split([',', ' ', '\n', '\t']) {
             let name = item.split("::").next().unwrap_or("");
-            if FORBIDDEN_IN_STD_LIST.contains(&name) {
-                let line_no = code[..start].lines().count();
-                found.push((line_no, format!("std::{{{name}}}")));
+            if !name.is_empty() {
+                out.push(name.to_string());
             }
         }
         base = end.max(start);
         search = &code[base..];
     }
-    found
+    out
 }
 
 fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
@@ -192,6 +219,40 @@ fn the_core_reaches_for_no_io_no_clock_no_runtime() {
     );
 }
 
+/// The layers: the core uses nothing of the shell or the commands; the shell nothing of the
+/// commands.
+#[test]
+fn the_layers_are_used_from_above_only() {
+    const SHELL: &[&str] = &["config", "store", "speech", "daemon"];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut problems = Vec::new();
+    let mut check = |files: &[&str], forbidden: &[&str]| {
+        let mut paths = Vec::new();
+        for f in files {
+            rust_files(&src.join(f), &mut paths);
+        }
+        for file in paths {
+            let rel = file
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if SHELL_EXCEPTIONS.contains(&rel.as_str()) {
+                continue;
+            }
+            for name in crate_modules(&fs::read_to_string(&file).unwrap()) {
+                if forbidden.contains(&name.as_str()) {
+                    problems.push(format!("src/{rel} uses crate::{name}"));
+                }
+            }
+        }
+    };
+    let above_core: Vec<&str> = SHELL.iter().copied().chain(["cli"]).collect();
+    check(CORE, &above_core);
+    check(&["config.rs", "store", "speech", "daemon"], &["cli"]);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn the_check_finds_what_it_must_and_nothing_else() {
     let bad = "use std::{collections::HashMap, fs, path::Path};\nuse tokio::sync::mpsc;\n\
@@ -217,4 +278,7 @@ fn the_check_finds_what_it_must_and_nothing_else() {
                 /// no std::thread here either\nlet s = \"tokio std::fs\";\n\
                 fn file(f: File) -> File { f }\nuse std::{fmt, io::Write};";
     assert_eq!(mentions(fine), Vec::<(usize, String)>::new());
+    let uses =
+        "use crate::{\n    board::{a, b},\n    daemon::hub,\n};\nfn f() { crate::store::x(); }";
+    assert_eq!(crate_modules(uses), ["board", "daemon", "store"]);
 }

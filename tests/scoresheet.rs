@@ -24,9 +24,9 @@ use tactus::{
     },
     rules::{
         Edition, PlayMode,
-        clock::TimeControl,
         game::{Game, Input, RulesConfig},
         pgn,
+        time_control::TimeControl,
     },
 };
 

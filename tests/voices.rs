@@ -18,7 +18,7 @@ use tactus::{
     record::wav::{self, CueEntry, Spacing},
     rules::pgn::read_pgn,
     store::audio::AudioScoresheet,
-    voices::{self, Clips, LoadError},
+    store::voices::{self, Clips, LoadError},
 };
 
 fn voices_dir() -> PathBuf {

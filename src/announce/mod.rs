@@ -10,6 +10,7 @@
 //! and the coverage test keeps the packs complete.
 
 pub mod numbers;
+pub mod pack;
 pub mod voice;
 
 use shakmaty::{CastlingSide, Color, Piece, Role, Square};

@@ -4,6 +4,7 @@
 use shakmaty::{CastlingMode, Chess, Color, Piece, Position, Role, Square, fen::Fen, san::San};
 
 use super::*;
+use crate::announce::pack::{PUNCTUATION, ROLES, parse_template, valid_key};
 use crate::announce::{Announcement, Guidance, MoveWords, ResultWords, WhichBoard};
 use crate::rules::game::Article;
 

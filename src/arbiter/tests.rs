@@ -6,7 +6,7 @@ use shakmaty::{Chess, Color, Position, Role, Square, san::San};
 use super::*;
 use crate::{
     board::{Sensing, recognize::RecognizerConfig},
-    rules::{clock::TimeControl, game::RulesConfig},
+    rules::{game::RulesConfig, time_control::TimeControl},
 };
 
 const TACTILE: RecognizerConfig = RecognizerConfig {

@@ -20,7 +20,9 @@ pub struct DemoArgs {
 }
 
 pub fn run(args: DemoArgs) -> Result<ExitCode> {
-    let voices_dir = args.voices_dir.unwrap_or_else(crate::voices::default_dir);
+    let voices_dir = args
+        .voices_dir
+        .unwrap_or_else(crate::store::voices::default_dir);
     let rt = crate::daemon::runtime("warn")?;
     let report = rt.block_on(async {
         let cancel = CancellationToken::new();

@@ -24,7 +24,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
     } else {
         journal
     };
-    let dir = voices_dir.unwrap_or_else(crate::voices::default_dir);
+    let dir = voices_dir.unwrap_or_else(crate::store::voices::default_dir);
     for line in crate::daemon::replay_lines(&path, &dir)? {
         println!("{line}");
     }

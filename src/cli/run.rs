@@ -89,7 +89,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         sim,
         echo: false,
         stop_when_played: false,
-        voices_dir: args.voices_dir.unwrap_or_else(crate::voices::default_dir),
+        voices_dir: args
+            .voices_dir
+            .unwrap_or_else(crate::store::voices::default_dir),
     };
     let rt = crate::daemon::runtime("warn,tactus=info")?;
     let report = rt.block_on(async {

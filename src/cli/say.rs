@@ -48,14 +48,14 @@ pub fn run(args: SayArgs) -> Result<ExitCode> {
     let dir = args
         .voices_dir
         .clone()
-        .unwrap_or_else(crate::voices::default_dir);
+        .unwrap_or_else(crate::store::voices::default_dir);
     // Clips are only needed (and only checked) when there is audio to render.
     let (pack, clips) = match &args.wav {
         Some(_) => {
-            let (pack, clips) = crate::voices::load(&dir, &args.voice)?;
+            let (pack, clips) = crate::store::voices::load(&dir, &args.voice)?;
             (pack, Some(clips))
         }
-        None => (crate::voices::load_words(&dir, &args.voice)?, None),
+        None => (crate::store::voices::load_words(&dir, &args.voice)?, None),
     };
     let mut pos = match &args.fen {
         None => Chess::default(),

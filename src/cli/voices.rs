@@ -17,16 +17,18 @@ pub struct VoicesArgs {
 }
 
 pub fn run(args: VoicesArgs) -> Result<ExitCode> {
-    let dir = args.voices_dir.unwrap_or_else(crate::voices::default_dir);
+    let dir = args
+        .voices_dir
+        .unwrap_or_else(crate::store::voices::default_dir);
     if let Some(name) = args.clip_list {
         // From the folder, not the built-in copy: the script records what the file says now.
-        let pack = crate::voices::read_pack(&dir.join(&name))?;
+        let pack = crate::store::voices::read_pack(&dir.join(&name))?;
         for clip in pack.clip_texts() {
             println!("{}\t{}\t{}", clip.stem, clip.language, clip.text);
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let statuses = crate::voices::survey(&dir);
+    let statuses = crate::store::voices::survey(&dir);
     println!("Voice packs in {}:", dir.display());
     for status in &statuses {
         match &status.pack {

@@ -11,8 +11,8 @@ use crate::{
     announce::{Announcement, Check, MoveWords},
     rules::{
         Millis,
-        clock::TimeControl,
         game::{self, Game, QuickplayRuling, RulesConfig},
+        time_control::TimeControl,
     },
 };
 

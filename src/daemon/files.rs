@@ -36,8 +36,7 @@ use crate::{
     },
     rules::{Millis, game::Game},
     speech::{task::utc_time_of_day, transcript::format_time_of_day},
-    store::{atomic::write_atomically, audio::AudioScoresheet},
-    voices::Clips,
+    store::{atomic::write_atomically, audio::AudioScoresheet, voices::Clips},
 };
 
 pub const PGN_FILE: &str = "game.pgn";

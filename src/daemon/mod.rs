@@ -313,7 +313,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     // The voice: words for the announcements (the journal's pack, so a resumed game keeps its
     // voice), clips for the audio scoresheet.
     let setup = &table.header.setup;
-    let pack = crate::voices::load_words(&opts.voices_dir, &setup.voice_pack)
+    let pack = crate::store::voices::load_words(&opts.voices_dir, &setup.voice_pack)
         .with_context(|| format!("{origin}: key voice.pack"))?;
     let style = setup.voice_style;
     // The recording joins words with the same silences as the speakers, so it sounds the same.
@@ -322,7 +322,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         gap_ms: ms(config.voice.gap_ms),
         pause_ms: ms(config.voice.pause_ms),
     };
-    let audio = match crate::voices::load(&opts.voices_dir, &setup.voice_pack) {
+    let audio = match crate::store::voices::load(&opts.voices_dir, &setup.voice_pack) {
         Ok((pack, clips)) => Some((pack, style, spacing, clips)),
         Err(e) => {
             warn!("no audio scoresheet: {e}");
@@ -689,7 +689,7 @@ pub fn format_game_time(t: u64) -> String {
 pub fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
     let read = journal::read(path)?;
     let setup = &read.header.setup;
-    let pack = crate::voices::load_words(voices_dir, &setup.voice_pack)
+    let pack = crate::store::voices::load_words(voices_dir, &setup.voice_pack)
         .with_context(|| format!("the voice pack of {}", path.display()))?;
     let style = setup.voice_style;
     let mut lines = Vec::new();

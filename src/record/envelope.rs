@@ -415,8 +415,8 @@ mod tests {
     use crate::record::braille::{PageSize, Profile, cell::to_brf};
     use crate::rules::{
         Edition, PlayMode,
-        clock::TimeControl,
         game::{Input, RulesConfig},
+        time_control::TimeControl,
     };
 
     const SEALED: &str = "Nf3";

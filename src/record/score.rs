@@ -212,8 +212,8 @@ mod tests {
     use super::*;
     use crate::rules::{
         Edition, PlayMode,
-        clock::TimeControl,
         game::{Input, RulesConfig},
+        time_control::TimeControl,
     };
     use shakmaty::san::San;
 

@@ -20,9 +20,10 @@ use thiserror::Error;
 
 use super::{
     Edition, Millis, PlayMode,
-    clock::{Clock, TimeControl},
+    clock::Clock,
     dead::{self, Mateability, Query},
     notation, pgn,
+    time_control::TimeControl,
 };
 
 /// Extra thinking time the arbiter gives for an opponent's illegal move (7.4 b) and for a 10.2

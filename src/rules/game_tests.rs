@@ -6,7 +6,7 @@ use shakmaty::{
 };
 
 use super::game::*;
-use crate::rules::{Edition, Millis, PlayMode, clock::TimeControl, dead::Mateability};
+use crate::rules::{Edition, Millis, PlayMode, dead::Mateability, time_control::TimeControl};
 
 const MIN: i64 = 60_000;
 

@@ -38,10 +38,10 @@ use crate::{
     },
     rules::{
         Millis,
-        clock::TimeControl,
         game::{self, RulesConfig},
         notation,
         pgn::read_pgn,
+        time_control::TimeControl,
     },
     sim::script::{CaptureOrder, CastlingOrder, Style, script},
 };

@@ -7,3 +7,4 @@
 pub mod atomic;
 pub mod audio;
 pub mod louis;
+pub mod voices;

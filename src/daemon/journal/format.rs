@@ -16,9 +16,9 @@ use crate::{
     board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
     rules::{
         Edition, Millis, PlayMode,
-        clock::TimeControl,
         dead::Mateability,
         game::{self, DrawClaim, QuickplayRuling, RulesConfig},
+        time_control::TimeControl,
     },
 };
 
