@@ -59,328 +59,314 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
     Ok(command)
 }
 
+/// The command `spec` names, read from its arguments. Each arm is one line of the table; the
+/// commands with more to read have a function of their own below.
 fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
     use Action as A;
     use Command::{Game, Request as R};
     Ok(match spec.name {
-        "help" => match a.next() {
-            None => Command::Help(None),
-            Some(word) => match table::lookup(word) {
-                Some(topic) => Command::Help(Some(topic.name)),
-                None => {
-                    return Err(ConsoleError::Unknown {
-                        word: quote(&word.to_lowercase()),
-                        suggestion: table::suggestion(word, Role::Arbiter),
-                    });
-                }
-            },
-        },
+        // The console itself.
+        "help" => help(a)?,
         "quit" => Command::Quit,
-        "role" => match a.need("player or assistant")?.to_ascii_lowercase().as_str() {
-            "player" => Command::Role(Role::Player),
-            "assistant" => Command::Role(Role::Assistant),
-            "arbiter" => {
-                return a.usage(
-                    "the arbiter's role needs the arbiter's token: login TOKEN".to_string(),
-                );
-            }
-            other => return a.usage(format!("'{}' is not a role", quote(other))),
-        },
+        "role" => role(a)?,
         "login" => Command::Login {
             token: a.need("the arbiter's token")?.to_string(),
         },
+        "status" => Command::Status,
+        // What a player may ask (F.9 d: only on request).
         "count" => R(Request::MovesCompleted),
         "time" => R(Request::Times),
         "last" => R(Request::LastMove),
-        "moves" => R(Request::Moves(match a.next() {
-            None => None,
-            Some(w) if w.eq_ignore_ascii_case("all") => None,
-            Some(w) => match w.parse::<usize>() {
-                Ok(n) if n >= 1 => Some(n),
-                _ => {
-                    return a.usage(format!(
-                        "'{}' is not a number of moves (1 or more) or all",
-                        quote(w)
-                    ));
-                }
-            },
-        })),
+        "moves" => R(Request::Moves(moves_asked(a)?)),
         "turn" => R(Request::ToMove),
         "square" => R(Request::Square(a.square()?)),
-        "rank" => {
-            let w = a.need("a rank, 1 to 8")?;
-            match rank_word(w) {
-                Some(rank) => R(Request::Line(Line::Rank(rank))),
-                None => return a.usage(format!("'{}' is not a rank: 1 to 8", quote(w))),
-            }
-        }
-        "file" => {
-            let w = a.need("a file, a to h")?;
-            match file_word(w) {
-                Some(file) => R(Request::Line(Line::File(file))),
-                None => return a.usage(format!("'{}' is not a file: a to h", quote(w))),
-            }
-        }
-        "diagonal" => {
-            let (from, to) = a.two_squares()?;
-            if from == to || from.file().distance(to.file()) != from.rank().distance(to.rank()) {
-                return a.usage(format!("{from} and {to} are not on one diagonal"));
-            }
-            R(Request::Line(Line::Diagonal { from, to }))
-        }
-        "pieces" => {
-            // Either order: "pieces mine knight" and "pieces knights white".
-            let mut side = a.side_opt();
-            let kind = match a.next() {
-                None => None,
-                Some(w) => match kind_word(w) {
-                    Some(kind) => Some(kind),
-                    None => {
-                        return a.usage(format!(
-                            "'{}' is not a side or a kind of piece (king, queen, rook, bishop, \
-                             knight, pawn or K Q R B N P)",
-                            quote(w)
-                        ));
-                    }
-                },
-            };
-            if side.is_none() && kind.is_some() {
-                side = a.side_opt();
-            }
-            if side.is_none() && kind.is_none() {
-                return a.usage("say whose pieces, which kind, or both".to_string());
-            }
-            R(Request::Pieces { side, kind })
-        }
+        "rank" => R(Request::Line(Line::Rank(a.pick(
+            "a rank, 1 to 8",
+            rank_word,
+            |w| format!("'{}' is not a rank: 1 to 8", quote(w)),
+        )?))),
+        "file" => R(Request::Line(Line::File(a.pick(
+            "a file, a to h",
+            file_word,
+            |w| format!("'{}' is not a file: a to h", quote(w)),
+        )?))),
+        "diagonal" => R(diagonal(a)?),
+        "pieces" => R(pieces(a)?),
         "material" => R(Request::Material),
         "repeat" => R(Request::Repeat),
-        "status" => Command::Status,
+        // The game: moves, the clock press, offers and claims.
         "start" => Game(A::Start),
         "press" => Game(A::Press),
         "move" => Game(A::Move(a.move_text()?)),
         "correct" => Game(A::Correct(a.move_text()?)),
         "seal" => Game(A::Seal(a.move_text()?)),
-        "promote" => {
-            let w = a.need("the piece: q, r, b or n")?;
-            match promotion_word(w) {
-                Some(role) => Game(A::Promote(role)),
-                None => {
-                    return a.usage(format!(
-                        "'{}' is not a promotion piece: q, r, b or n (queen, rook, bishop, knight)",
-                        quote(w)
-                    ));
-                }
-            }
-        }
+        "promote" => Game(A::Promote(a.pick(
+            "the piece: q, r, b or n",
+            promotion_word,
+            |w| {
+                format!(
+                    "'{}' is not a promotion piece: q, r, b or n (queen, rook, bishop, knight)",
+                    quote(w)
+                )
+            },
+        )?)),
         "offer" => Game(A::Offer(a.side_or(Side::Blind))),
         "accept" => Game(A::Accept(a.side_or(Side::Blind))),
         "decline" => Game(A::Decline(a.side_or(Side::Blind))),
         "resign" => Game(A::Resign(a.side_or(Side::Blind))),
         "flag" => Game(A::Flag(a.side_or(Side::Blind))),
         "quickplay" => Game(A::Quickplay(a.side_or(Side::Blind))),
-        "claim" => {
-            let by = a.side_or(Side::Blind);
-            let w = a.need("repetition or fifty")?;
-            // The article forms say whether a move must follow: "a" needs one, "b" has none.
-            let (kind, form) = match w.to_ascii_lowercase().as_str() {
-                "repetition" | "rep" | "threefold" | "9.2" => (ClaimKind::Repetition, None),
-                "9.2a" => (ClaimKind::Repetition, Some(true)),
-                "9.2b" => (ClaimKind::Repetition, Some(false)),
-                "fifty" | "50" | "9.3" => (ClaimKind::FiftyMoves, None),
-                "9.3a" => (ClaimKind::FiftyMoves, Some(true)),
-                "9.3b" => (ClaimKind::FiftyMoves, Some(false)),
-                other => {
-                    return a.usage(format!(
-                        "'{}' is not a claim: repetition (9.2) or fifty (9.3)",
-                        quote(other)
-                    ));
-                }
-            };
-            let rest = a.rest();
-            let intended = (!rest.is_empty()).then(|| rest.join(" "));
-            match (form, &intended) {
-                (Some(true), None) => {
-                    return a.usage(format!("the {w} claim needs the move he intends to make"));
-                }
-                (Some(false), Some(_)) => {
-                    return a.usage(format!(
-                        "the {w} claim is about the position now: no move follows it"
-                    ));
-                }
-                _ => {}
-            }
-            Game(A::Claim { by, kind, intended })
+        "claim" => Game(claim(a)?),
+        "touch" => Game(A::Touch {
+            by: a.side_or(Side::Sighted),
+            square: a.square()?,
+        }),
+        "adjust" => Game(A::Adjust {
+            by: a.side_or(Side::Blind),
+            square: a.square()?,
+        }),
+        "resumption" => Game(resumption(a)?),
+        "open" => Game(open(a)?),
+        // The arbiter: clocks, rulings, the record.
+        "pause" => Game(A::Pause),
+        "resume" => Game(A::Resume),
+        "set-clock" => Game(set_clock(a)?),
+        "add-time" => Game(add_time(a)?),
+        "set-moves" => Game(A::SetMoves {
+            side: a.side()?,
+            moves: a.pick("the number of completed moves", number, |w| {
+                format!("'{}' is not a number of moves", quote(w))
+            })?,
+        }),
+        "rule" => Game(A::Rule(ruling(a)?)),
+        "illegal" => Game(A::Illegal(a.side()?)),
+        "scoresheet" => Game(A::Scoresheet {
+            side: a.side()?,
+            sans: scoresheet_moves(&a.rest()),
+        }),
+        "confirm-clocks" => Game(A::ConfirmClocks),
+        "takeback" => Game(A::TakeBack {
+            to_ply: a.pick("the number of half-moves that stay", number, |w| {
+                format!(
+                    "'{}' is not a number of half-moves (0 is the start)",
+                    quote(w)
+                )
+            })?,
+        }),
+        "result" => Game(A::Result(a.pick("the result", result_word, |w| {
+            format!(
+                "'{}' is not a result: 1-0, 0-1 or 1/2-1/2",
+                quote(&w.to_ascii_lowercase())
+            )
+        })?)),
+        "penalty" => Game(penalty(a)?),
+        // Every name of the table has an arm above; the tests run every example line.
+        other => unreachable!("the command table names '{other}', which has no parser"),
+    })
+}
+
+/// `help` or `help COMMAND`.
+fn help(a: &mut Args) -> Result<Command, ConsoleError> {
+    let Some(word) = a.next() else {
+        return Ok(Command::Help(None));
+    };
+    match table::lookup(word) {
+        Some(topic) => Ok(Command::Help(Some(topic.name))),
+        None => Err(ConsoleError::Unknown {
+            word: quote(&word.to_lowercase()),
+            suggestion: table::suggestion(word, Role::Arbiter),
+        }),
+    }
+}
+
+/// `role player|assistant`; the arbiter's role is taken with `login`.
+fn role(a: &mut Args) -> Result<Command, ConsoleError> {
+    match a.need("player or assistant")?.to_ascii_lowercase().as_str() {
+        "player" => Ok(Command::Role(Role::Player)),
+        "assistant" => Ok(Command::Role(Role::Assistant)),
+        "arbiter" => {
+            a.usage("the arbiter's role needs the arbiter's token: login TOKEN".to_string())
         }
-        "touch" => {
-            let by = a.side_or(Side::Sighted);
-            Game(A::Touch {
-                by,
-                square: a.square()?,
-            })
-        }
-        "adjust" => {
-            let by = a.side_or(Side::Blind);
-            Game(A::Adjust {
-                by,
-                square: a.square()?,
-            })
-        }
-        "resumption" => {
-            let rest = a.rest();
-            if rest.len() < 2 {
-                return a.usage("the date and the time of resumption are needed".into());
-            }
-            Game(A::Resumption(rest.join(" ")))
-        }
-        "open" => match a.next() {
-            None => Game(A::Open { absent: false }),
-            Some(w) if w.eq_ignore_ascii_case("absent") => Game(A::Open { absent: true }),
-            Some(w) => {
+        other => a.usage(format!("'{}' is not a role", quote(other))),
+    }
+}
+
+/// `moves`, `moves all` (every move) or `moves N` (the last N).
+fn moves_asked(a: &mut Args) -> Result<Option<usize>, ConsoleError> {
+    match a.next() {
+        None => Ok(None),
+        Some(w) if w.eq_ignore_ascii_case("all") => Ok(None),
+        Some(w) => match w.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(Some(n)),
+            _ => a.usage(format!(
+                "'{}' is not a number of moves (1 or more) or all",
+                quote(w)
+            )),
+        },
+    }
+}
+
+fn diagonal(a: &mut Args) -> Result<Request, ConsoleError> {
+    let (from, to) = a.two_squares()?;
+    if from == to || from.file().distance(to.file()) != from.rank().distance(to.rank()) {
+        return a.usage(format!("{from} and {to} are not on one diagonal"));
+    }
+    Ok(Request::Line(Line::Diagonal { from, to }))
+}
+
+/// Either order: "pieces mine knight" and "pieces knights white".
+fn pieces(a: &mut Args) -> Result<Request, ConsoleError> {
+    let mut side = a.side_opt();
+    let kind = match a.next() {
+        None => None,
+        Some(w) => match kind_word(w) {
+            Some(kind) => Some(kind),
+            None => {
                 return a.usage(format!(
-                    "'{}' is not how the replier is: nothing (he is here) or absent",
+                    "'{}' is not a side or a kind of piece (king, queen, rook, bishop, knight, \
+                     pawn or K Q R B N P)",
                     quote(w)
                 ));
             }
         },
-        "pause" => Game(A::Pause),
-        "resume" => Game(A::Resume),
-        "set-clock" => {
-            let side = a.side()?;
-            let w = a.need("the time left, like 1:30:00")?;
-            if w.starts_with(['+', '-']) {
-                return a.usage("the time left has no sign (add-time adds or takes away)".into());
-            }
-            match duration(w) {
-                Ok(ms) => Game(A::SetClock {
-                    side,
-                    remaining_ms: ms,
-                }),
-                Err(e) => return a.usage(e),
-            }
+    };
+    if side.is_none() && kind.is_some() {
+        side = a.side_opt();
+    }
+    if side.is_none() && kind.is_none() {
+        return a.usage("say whose pieces, which kind, or both".to_string());
+    }
+    Ok(Request::Pieces { side, kind })
+}
+
+/// `claim [SIDE] repetition|fifty [MOVE]`.
+fn claim(a: &mut Args) -> Result<Action, ConsoleError> {
+    let by = a.side_or(Side::Blind);
+    let w = a.need("repetition or fifty")?;
+    // The article forms say whether a move must follow: "a" needs one, "b" has none.
+    let (kind, form) = match w.to_ascii_lowercase().as_str() {
+        "repetition" | "rep" | "threefold" | "9.2" => (ClaimKind::Repetition, None),
+        "9.2a" => (ClaimKind::Repetition, Some(true)),
+        "9.2b" => (ClaimKind::Repetition, Some(false)),
+        "fifty" | "50" | "9.3" => (ClaimKind::FiftyMoves, None),
+        "9.3a" => (ClaimKind::FiftyMoves, Some(true)),
+        "9.3b" => (ClaimKind::FiftyMoves, Some(false)),
+        other => {
+            return a.usage(format!(
+                "'{}' is not a claim: repetition (9.2) or fifty (9.3)",
+                quote(other)
+            ));
         }
-        "add-time" => {
-            let side = a.side()?;
-            let w = a.need("the time to add (+2m) or take away (-30s)")?;
-            let (sign, digits) = match w.as_bytes().first() {
-                Some(b'-') => (-1, &w[1..]),
-                Some(b'+') => (1, &w[1..]),
-                _ => (1, w),
-            };
-            match duration(digits) {
-                Ok(0) => return a.usage("adding no time changes nothing".into()),
-                Ok(ms) => Game(A::AddTime {
-                    side,
-                    delta_ms: sign * ms,
-                }),
-                Err(e) => return a.usage(e),
-            }
-        }
-        "set-moves" => {
-            let side = a.side()?;
-            let w = a.need("the number of completed moves")?;
-            match w.parse::<u32>() {
-                Ok(moves) => Game(A::SetMoves { side, moves }),
-                Err(_) => {
-                    return a.usage(format!("'{}' is not a number of moves", quote(w)));
-                }
-            }
-        }
-        "rule" => {
-            let w = a.need("draw, postpone or reject")?;
-            Game(A::Rule(match w.to_ascii_lowercase().as_str() {
-                "draw" => QuickplayRuling::Draw,
-                "reject" => QuickplayRuling::Reject,
-                "postpone" => match a.next() {
-                    None => QuickplayRuling::Postpone {
-                        extra_time_to_opponent: false,
-                    },
-                    Some(x) if x.eq_ignore_ascii_case("extra") => QuickplayRuling::Postpone {
-                        extra_time_to_opponent: true,
-                    },
-                    Some(x) => {
-                        return a.usage(format!(
-                            "'{}' after postpone: only extra (two minutes to the opponent) may \
-                             follow",
-                            quote(x)
-                        ));
-                    }
-                },
-                other => {
-                    return a.usage(format!(
-                        "'{}' is not a ruling: draw, postpone or reject",
-                        quote(other)
-                    ));
-                }
-            }))
-        }
-        "illegal" => Game(A::Illegal(a.side()?)),
-        "scoresheet" => {
-            let side = a.side()?;
-            let rest = a.rest();
-            Game(A::Scoresheet {
-                side,
-                sans: scoresheet_moves(&rest),
-            })
-        }
-        "confirm-clocks" => Game(A::ConfirmClocks),
-        "takeback" => {
-            let w = a.need("the number of half-moves that stay")?;
-            match w.parse::<usize>() {
-                Ok(to_ply) => Game(A::TakeBack { to_ply }),
-                Err(_) => {
-                    return a.usage(format!(
-                        "'{}' is not a number of half-moves (0 is the start)",
-                        quote(w)
-                    ));
-                }
-            }
-        }
-        "result" => {
-            let w = a.need("the result")?;
-            Game(A::Result(match w.to_ascii_lowercase().as_str() {
-                "1-0" => KnownOutcome::Decisive {
-                    winner: Color::White,
-                },
-                "0-1" => KnownOutcome::Decisive {
-                    winner: Color::Black,
-                },
-                "1/2-1/2" | "½-½" | "draw" => KnownOutcome::Draw,
-                other => {
-                    return a.usage(format!(
-                        "'{}' is not a result: 1-0, 0-1 or 1/2-1/2",
-                        quote(other)
-                    ));
-                }
-            }))
-        }
-        "penalty" => {
-            let offender = a.side()?;
-            let w = a.need("bonus or deduct")?;
-            let penalty = match w.to_ascii_lowercase().as_str() {
-                "bonus" => Penalty::Bonus,
-                "deduct" => Penalty::Deduct,
-                other => {
-                    return a.usage(format!(
-                        "'{}' is not a time penalty: bonus (to the opponent, 13.4 b) or deduct \
-                         (from the offender, 13.4 c)",
-                        quote(other)
-                    ));
-                }
-            };
-            let t = a.need("the time, like 2m")?;
-            match duration(t) {
-                Ok(0) => return a.usage("a penalty of no time changes nothing".into()),
-                Ok(ms) => Game(A::Penalty {
-                    offender,
-                    penalty,
-                    ms,
-                }),
-                Err(e) => return a.usage(e),
-            }
-        }
-        // Every name of the table has an arm above; the tests run every example line.
-        other => unreachable!("the command table names '{other}', which has no parser"),
-    })
+    };
+    let rest = a.rest();
+    let intended = (!rest.is_empty()).then(|| rest.join(" "));
+    match (form, &intended) {
+        (Some(true), None) => a.usage(format!("the {w} claim needs the move he intends to make")),
+        (Some(false), Some(_)) => a.usage(format!(
+            "the {w} claim is about the position now: no move follows it"
+        )),
+        _ => Ok(Action::Claim { by, kind, intended }),
+    }
+}
+
+fn resumption(a: &mut Args) -> Result<Action, ConsoleError> {
+    let rest = a.rest();
+    if rest.len() < 2 {
+        return a.usage("the date and the time of resumption are needed".into());
+    }
+    Ok(Action::Resumption(rest.join(" ")))
+}
+
+/// `open` or `open absent` (Appendix E: the player who must reply to the sealed move is not there).
+fn open(a: &mut Args) -> Result<Action, ConsoleError> {
+    match a.next() {
+        None => Ok(Action::Open { absent: false }),
+        Some(w) if w.eq_ignore_ascii_case("absent") => Ok(Action::Open { absent: true }),
+        Some(w) => a.usage(format!(
+            "'{}' is not how the replier is: nothing (he is here) or absent",
+            quote(w)
+        )),
+    }
+}
+
+fn set_clock(a: &mut Args) -> Result<Action, ConsoleError> {
+    let side = a.side()?;
+    let w = a.need("the time left, like 1:30:00")?;
+    if w.starts_with(['+', '-']) {
+        return a.usage("the time left has no sign (add-time adds or takes away)".into());
+    }
+    match duration(w) {
+        Ok(ms) => Ok(Action::SetClock {
+            side,
+            remaining_ms: ms,
+        }),
+        Err(e) => a.usage(e),
+    }
+}
+
+fn add_time(a: &mut Args) -> Result<Action, ConsoleError> {
+    let side = a.side()?;
+    let w = a.need("the time to add (+2m) or take away (-30s)")?;
+    let (sign, digits) = match w.as_bytes().first() {
+        Some(b'-') => (-1, &w[1..]),
+        Some(b'+') => (1, &w[1..]),
+        _ => (1, w),
+    };
+    match duration(digits) {
+        Ok(0) => a.usage("adding no time changes nothing".into()),
+        Ok(ms) => Ok(Action::AddTime {
+            side,
+            delta_ms: sign * ms,
+        }),
+        Err(e) => a.usage(e),
+    }
+}
+
+/// `rule draw|reject|postpone [extra]`: the arbiter's ruling on a 10.2 claim.
+fn ruling(a: &mut Args) -> Result<QuickplayRuling, ConsoleError> {
+    let w = a.need("draw, postpone or reject")?;
+    match w.to_ascii_lowercase().as_str() {
+        "draw" => Ok(QuickplayRuling::Draw),
+        "reject" => Ok(QuickplayRuling::Reject),
+        "postpone" => match a.next() {
+            None => Ok(QuickplayRuling::Postpone {
+                extra_time_to_opponent: false,
+            }),
+            Some(x) if x.eq_ignore_ascii_case("extra") => Ok(QuickplayRuling::Postpone {
+                extra_time_to_opponent: true,
+            }),
+            Some(x) => a.usage(format!(
+                "'{}' after postpone: only extra (two minutes to the opponent) may follow",
+                quote(x)
+            )),
+        },
+        other => a.usage(format!(
+            "'{}' is not a ruling: draw, postpone or reject",
+            quote(other)
+        )),
+    }
+}
+
+/// `penalty SIDE bonus|deduct TIME` (13.4 b, c).
+fn penalty(a: &mut Args) -> Result<Action, ConsoleError> {
+    let offender = a.side()?;
+    let penalty = a.pick("bonus or deduct", penalty_word, |w| {
+        format!(
+            "'{}' is not a time penalty: bonus (to the opponent, 13.4 b) or deduct (from the \
+             offender, 13.4 c)",
+            quote(&w.to_ascii_lowercase())
+        )
+    })?;
+    let t = a.need("the time, like 2m")?;
+    match duration(t) {
+        Ok(0) => a.usage("a penalty of no time changes nothing".into()),
+        Ok(ms) => Ok(Action::Penalty {
+            offender,
+            penalty,
+            ms,
+        }),
+        Err(e) => a.usage(e),
+    }
 }
 
 /// The arguments of one command, read left to right.
@@ -409,6 +395,20 @@ impl<'a> Args<'a> {
         match self.next() {
             Some(w) => Ok(w),
             None => self.usage(format!("{what} is missing")),
+        }
+    }
+
+    /// The next word, read by `read`; `refusal` says why a word it cannot read is wrong.
+    fn pick<T>(
+        &mut self,
+        what: &str,
+        read: impl FnOnce(&str) -> Option<T>,
+        refusal: impl FnOnce(&str) -> String,
+    ) -> Result<T, ConsoleError> {
+        let w = self.need(what)?;
+        match read(w) {
+            Some(value) => Ok(value),
+            None => self.usage(refusal(w)),
         }
     }
 
@@ -580,6 +580,33 @@ pub(super) fn kind_word(word: &str) -> Option<shakmaty::Role> {
         "p" | "pawn" | "pawns" | "bauer" | "bauern" => R::Pawn,
         _ => return None,
     })
+}
+
+/// A count: digits only.
+fn number<T: std::str::FromStr>(word: &str) -> Option<T> {
+    word.parse().ok()
+}
+
+/// A result as the arbiter writes it.
+fn result_word(word: &str) -> Option<KnownOutcome> {
+    match word.to_ascii_lowercase().as_str() {
+        "1-0" => Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        }),
+        "0-1" => Some(KnownOutcome::Decisive {
+            winner: Color::Black,
+        }),
+        "1/2-1/2" | "½-½" | "draw" => Some(KnownOutcome::Draw),
+        _ => None,
+    }
+}
+
+fn penalty_word(word: &str) -> Option<Penalty> {
+    match word.to_ascii_lowercase().as_str() {
+        "bonus" => Some(Penalty::Bonus),
+        "deduct" => Some(Penalty::Deduct),
+        _ => None,
+    }
 }
 
 /// A promotion piece: a kind other than king and pawn.
