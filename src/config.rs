@@ -17,6 +17,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde::Deserialize;
 use shakmaty::Color;
 
+use crate::rules::Millis;
 use crate::{
     arbiter::Completion,
     board::profile::{Profile, ProfileSet},
@@ -90,7 +91,7 @@ pub struct GameSection {
     pub play: PlayMode,
     /// A board that still differs is described again after this many milliseconds.
     #[serde(default = "default_guidance_repeat_ms")]
-    pub guidance_repeat_ms: u64,
+    pub guidance_repeat_ms: Millis,
 }
 
 fn default_guidance_repeat_ms() -> u64 {

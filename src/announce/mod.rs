@@ -3,7 +3,7 @@
 //! This module owns the [`Announcement`] type (what happened, with everything a voice needs to
 //! say it and nothing about how), who hears it ([`Audience`]) and how urgently ([`Priority`]).
 //! The wording lives in voice packs (`voices/<name>/voice.toml`), rendered by [`voice`] into an
-//! [`Utterance`]: the text for the transcript and text-to-speech, and the sequence of vocabulary
+//! [`Utterance`](voice::Utterance): the text for the transcript and text-to-speech, and the sequence of vocabulary
 //! keys a clip speaker plays. Pure: no files, no audio, no clock; the speakers live in the shell.
 //!
 //! Never build a spoken string ad hoc elsewhere: add a variant here, its wording to every pack,
@@ -15,6 +15,7 @@ pub mod voice;
 
 use shakmaty::{CastlingSide, Color, Piece, Role, Square};
 
+use crate::rules::ClockMillis;
 use crate::rules::game::Article;
 
 /// Who hears an announcement.
@@ -200,10 +201,10 @@ pub enum Announcement {
         black: u32,
     },
     Times {
-        white_used_ms: i64,
-        white_left_ms: i64,
-        black_used_ms: i64,
-        black_left_ms: i64,
+        white_used_ms: ClockMillis,
+        white_left_ms: ClockMillis,
+        black_used_ms: ClockMillis,
+        black_left_ms: ClockMillis,
     },
     SquareContents {
         square: Square,

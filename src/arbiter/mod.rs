@@ -44,6 +44,84 @@ pub enum BoardId {
     Sighted,
 }
 
+impl BoardId {
+    pub const ALL: [BoardId; 2] = [BoardId::Blind, BoardId::Sighted];
+
+    /// The board's name for people and logs: "tactile", "sighted".
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardId::Blind => "tactile",
+            BoardId::Sighted => "sighted",
+        }
+    }
+
+    /// Its player, as notes name him: "blind", "sighted".
+    pub fn player(self) -> &'static str {
+        match self {
+            BoardId::Blind => "blind",
+            BoardId::Sighted => "sighted",
+        }
+    }
+
+    pub fn other(self) -> BoardId {
+        match self {
+            BoardId::Blind => BoardId::Sighted,
+            BoardId::Sighted => BoardId::Blind,
+        }
+    }
+}
+
+/// A value for each board, indexed by [`BoardId`] (as shakmaty's `ByColor` is by colour).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct ByBoard<T> {
+    pub blind: T,
+    pub sighted: T,
+}
+
+impl<T> ByBoard<T> {
+    pub fn new_with(mut f: impl FnMut(BoardId) -> T) -> ByBoard<T> {
+        ByBoard {
+            blind: f(BoardId::Blind),
+            sighted: f(BoardId::Sighted),
+        }
+    }
+
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByBoard<U> {
+        ByBoard {
+            blind: f(self.blind),
+            sighted: f(self.sighted),
+        }
+    }
+
+    /// Each board with its value, the tactile board first.
+    pub fn iter(&self) -> impl Iterator<Item = (BoardId, &T)> {
+        [
+            (BoardId::Blind, &self.blind),
+            (BoardId::Sighted, &self.sighted),
+        ]
+        .into_iter()
+    }
+}
+
+impl<T> std::ops::Index<BoardId> for ByBoard<T> {
+    type Output = T;
+    fn index(&self, board: BoardId) -> &T {
+        match board {
+            BoardId::Blind => &self.blind,
+            BoardId::Sighted => &self.sighted,
+        }
+    }
+}
+
+impl<T> std::ops::IndexMut<BoardId> for ByBoard<T> {
+    fn index_mut(&mut self, board: BoardId) -> &mut T {
+        match board {
+            BoardId::Blind => &mut self.blind,
+            BoardId::Sighted => &mut self.sighted,
+        }
+    }
+}
+
 /// When the sighted player's move counts as completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Completion {
@@ -65,7 +143,7 @@ pub struct ArbiterConfig {
     pub sighted_completion: Completion,
     /// A board that still differs is described again after this long (F.7: guided until it is
     /// right).
-    pub guidance_repeat_ms: u64,
+    pub guidance_repeat_ms: Millis,
 }
 
 /// Everything the arbiter reacts to.
@@ -186,7 +264,7 @@ pub struct Arbiter {
     /// his clock press.
     sighted_candidate: Option<Move>,
     proposed_clocks: Option<shakmaty::ByColor<i64>>,
-    differing: [Option<Differing>; 2],
+    differing: ByBoard<Option<Differing>>,
     started: bool,
     /// A piece being adjusted (4.2): its player's touches of that square do not count.
     adjusting: Option<(Color, Square)>,
@@ -199,7 +277,7 @@ pub struct Arbiter {
     press_pending: bool,
     /// A board whose refused move is being put back: it holds the game's position and its
     /// player moves again once it shows it (tactile, sighted).
-    putting_back: [bool; 2],
+    putting_back: ByBoard<bool>,
     /// The piece the blind player said for a promotion he made ahead of the count.
     promotion_ahead: Option<Role>,
 }
@@ -222,13 +300,13 @@ impl Arbiter {
             pending_blind: None,
             sighted_candidate: None,
             proposed_clocks: None,
-            differing: [None, None],
+            differing: ByBoard::default(),
             started: false,
             adjusting: None,
             retraced: false,
             held: None,
             press_pending: false,
-            putting_back: [false, false],
+            putting_back: ByBoard::default(),
             promotion_ahead: None,
         }
     }
@@ -255,7 +333,7 @@ impl Arbiter {
                 .as_ref()
                 .and_then(Recognizer::next_deadline),
         );
-        for d in self.differing.iter().flatten() {
+        for d in self.differing.iter().filter_map(|(_, d)| d.as_ref()) {
             deadlines.push(d.told_at + self.cfg.guidance_repeat_ms);
         }
         if let Some(clock) = self.game.clock()
@@ -463,26 +541,23 @@ impl Arbiter {
 
     /// Each board waits for its player's own move, or holds the position.
     fn set_modes(&mut self, now: Millis, out: &mut Vec<Effect>) {
-        self.set_modes_of([true, true], now, out);
+        self.set_modes_of(ByBoard::new_with(|_| true), now, out);
     }
 
     /// [`Arbiter::set_modes`], except that a board that has a move to make on it keeps waiting
     /// for it.
     fn refresh_modes(&mut self, now: Millis, out: &mut Vec<Effect>) {
         let executing = |mode: Option<Mode>| matches!(mode, Some(Mode::Execute(_)));
-        self.set_modes_of(
-            [
-                !executing(Some(self.blind_board.mode())),
-                !executing(self.sighted_board.as_ref().map(Recognizer::mode)),
-            ],
-            now,
-            out,
-        );
+        let boards = ByBoard {
+            blind: !executing(Some(self.blind_board.mode())),
+            sighted: !executing(self.sighted_board.as_ref().map(Recognizer::mode)),
+        };
+        self.set_modes_of(boards, now, out);
     }
 
     /// [`Arbiter::set_modes`] for the boards marked (tactile, sighted): the player to move moves
     /// on his board, the other board awaits his move (and may show it ahead of time).
-    fn set_modes_of(&mut self, boards: [bool; 2], now: Millis, out: &mut Vec<Effect>) {
+    fn set_modes_of(&mut self, boards: ByBoard<bool>, now: Millis, out: &mut Vec<Effect>) {
         let position = self.game.position().clone();
         // An adjourned game stands still on both boards until the envelope is opened.
         let over = self.game.is_over() || self.game.adjournment().is_some();
@@ -496,17 +571,17 @@ impl Arbiter {
             }
         };
         let (blind_mode, sighted_mode) = (mode_of(BoardId::Blind), mode_of(BoardId::Sighted));
-        if boards[0] {
-            self.putting_back[0] = false;
+        if boards.blind {
+            self.putting_back.blind = false;
             let r = self
                 .blind_board
                 .set_expected(position.clone(), blind_mode, now);
             self.recognized(BoardId::Blind, r, now, out);
         }
-        if boards[1]
+        if boards.sighted
             && let Some(board) = self.sighted_board.as_mut()
         {
-            self.putting_back[1] = false;
+            self.putting_back.sighted = false;
             let r = board.set_expected(position, sighted_mode, now);
             self.recognized(BoardId::Sighted, r, now, out);
             if sighted_mode == Mode::Move && self.press_pending {
@@ -542,7 +617,7 @@ impl Arbiter {
                     // 4.2: announced as an adjustment, so it is no touch (and rejects no offer).
                     out.push(Effect::Note(format!(
                         "{} player adjusted {}",
-                        board_player(board),
+                        board.player(),
                         describe(square, piece)
                     )));
                 }
@@ -585,7 +660,7 @@ impl Arbiter {
                     }
                 }
                 Recognized::Executed => {
-                    self.differing[index(board)] = None;
+                    self.differing[board] = None;
                     // The other player's move now stands on this board: its player is to move.
                     // A board that still has to make the move (both do after a sealed move)
                     // keeps waiting for it.
@@ -594,27 +669,21 @@ impl Arbiter {
                         BoardId::Sighted => Some(self.blind_board.mode()),
                     };
                     let other_executes = matches!(other, Some(Mode::Execute(_)));
-                    self.set_modes_of(
-                        [
-                            board == BoardId::Blind || !other_executes,
-                            board == BoardId::Sighted || !other_executes,
-                        ],
-                        now,
-                        out,
-                    );
+                    let boards = ByBoard::new_with(|b| b == board || !other_executes);
+                    self.set_modes_of(boards, now, out);
                 }
                 Recognized::Differs(diff) => self.differs(board, diff, now, out),
                 Recognized::Matches => {
-                    self.differing[index(board)] = None;
+                    self.differing[board] = None;
                     out.push(Effect::Note(format!(
                         "{} board matches the game again",
-                        board_name(board)
+                        board.name()
                     )));
                 }
                 Recognized::SnapshotCorrected { squares } => {
                     out.push(Effect::Note(format!(
                         "{} board: a full reading changed {} square(s)",
-                        board_name(board),
+                        board.name(),
                         squares.count()
                     )));
                 }
@@ -645,12 +714,12 @@ impl Arbiter {
             // board back to the game.
             out.push(Effect::Note(format!(
                 "{} board: ignored a move out of turn",
-                board_name(board)
+                board.name()
             )));
             self.put_back(board, now, out);
             return;
         }
-        self.differing[index(board)] = None;
+        self.differing[board] = None;
         // A piece adjusted with j'adoube was not touched (4.2).
         let touches: Vec<Square> = touches
             .iter()
@@ -727,7 +796,7 @@ impl Arbiter {
         out.push(Effect::Note(format!(
             "{} player's move {san} is held ({why}); it counts when play goes on, or the \
              arbiter takes it back with `takeback {}`",
-            board_player(board),
+            board.player(),
             self.game.ply()
         )));
     }
@@ -788,7 +857,7 @@ impl Arbiter {
         self.say(audience_of(board), announcement, out);
         out.push(Effect::Refused(format!(
             "{} player's move {} refused: {why}; his board is guided back",
-            board_player(board),
+            board.player(),
             notation::san(&position, mv)
         )));
         if self.game.to_move() != self.player(board) || self.game.is_over() {
@@ -817,7 +886,7 @@ impl Arbiter {
                 None => return,
             },
         };
-        self.putting_back[index(board)] = true;
+        self.putting_back[board] = true;
         self.recognized(board, r, now, out);
         self.board_caught_up(board, now, out);
     }
@@ -832,10 +901,9 @@ impl Arbiter {
                 .as_ref()
                 .is_some_and(Recognizer::shows_expected),
         };
-        if self.putting_back[index(board)] && shows {
-            self.putting_back[index(board)] = false;
-            let which = [board == BoardId::Blind, board == BoardId::Sighted];
-            self.set_modes_of(which, now, out);
+        if self.putting_back[board] && shows {
+            self.putting_back[board] = false;
+            self.set_modes_of(ByBoard::new_with(|b| b == board), now, out);
         }
         if board == BoardId::Blind
             && shows
@@ -1105,7 +1173,7 @@ impl Arbiter {
         if let Some(held) = kept.2 {
             out.push(Effect::Note(format!(
                 "the {} player's held move is taken back",
-                board_player(held.board)
+                held.board.player()
             )));
         }
         self.proposed_clocks = Some(self.game.clocks_after_ply(to_ply).unwrap_or_else(|| {
@@ -1147,10 +1215,9 @@ impl Arbiter {
             };
             match shows {
                 Some(true) => {
-                    let which = [board == BoardId::Blind, board == BoardId::Sighted];
-                    self.set_modes_of(which, now, out);
+                    self.set_modes_of(ByBoard::new_with(|b| b == board), now, out);
                 }
-                Some(false) => self.putting_back[index(board)] = true,
+                Some(false) => self.putting_back[board] = true,
                 None => {}
             }
         }
@@ -1357,15 +1424,15 @@ impl Arbiter {
         }
         out.push(Effect::Note(format!(
             "{} board differs on {} square(s)",
-            board_name(board),
+            board.name(),
             diff.squares.len()
         )));
-        self.differing[index(board)] = Some(Differing { diff, told_at: now });
+        self.differing[board] = Some(Differing { diff, told_at: now });
     }
 
     fn repeat_guidance(&mut self, now: Millis, out: &mut Vec<Effect>) {
         for board in [BoardId::Blind, BoardId::Sighted] {
-            let due = self.differing[index(board)]
+            let due = self.differing[board]
                 .as_ref()
                 .filter(|d| now >= d.told_at + self.cfg.guidance_repeat_ms)
                 .map(|d| d.diff.clone());
@@ -1378,7 +1445,7 @@ impl Arbiter {
                 for g in guidance(&diff) {
                     self.say(audience, Announcement::Guidance(g), out);
                 }
-                if let Some(d) = self.differing[index(board)].as_mut() {
+                if let Some(d) = self.differing[board].as_mut() {
                     d.told_at = now;
                 }
             }
@@ -1471,7 +1538,7 @@ impl Arbiter {
         if noted {
             out.push(Effect::Note(format!(
                 "{} player touched {}",
-                board_player(board),
+                board.player(),
                 describe(square, piece)
             )));
         }
@@ -1596,27 +1663,6 @@ fn which(board: BoardId) -> WhichBoard {
     match board {
         BoardId::Blind => WhichBoard::Tactile,
         BoardId::Sighted => WhichBoard::Sighted,
-    }
-}
-
-fn index(board: BoardId) -> usize {
-    match board {
-        BoardId::Blind => 0,
-        BoardId::Sighted => 1,
-    }
-}
-
-fn board_player(board: BoardId) -> &'static str {
-    match board {
-        BoardId::Blind => "blind",
-        BoardId::Sighted => "sighted",
-    }
-}
-
-fn board_name(board: BoardId) -> &'static str {
-    match board {
-        BoardId::Blind => "tactile",
-        BoardId::Sighted => "sighted",
     }
 }
 

@@ -16,6 +16,7 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use super::{Orientation, Sensing};
+use crate::rules::Millis;
 
 /// The profiles shipped in `boards/`, by file name. Adding a file there means adding it here; a
 /// test checks that the two agree.
@@ -95,17 +96,17 @@ pub enum Parity {
 #[serde(deny_unknown_fields)]
 pub struct Timing {
     /// How long the board must rest before a state counts.
-    pub settle_ms: u64,
+    pub settle_ms: Millis,
     /// How long the board may take to report a change (a DGT board's sweep of its squares:
     /// 200-250 ms); 0 for a board that reports each change as it happens.
     #[serde(default)]
-    pub scan_ms: u64,
+    pub scan_ms: Millis,
     /// A lift and place of the same square within this is sensor bounce, ignored.
-    pub bounce_ms: u64,
+    pub bounce_ms: Millis,
     /// A board resting on a wrong state this long is reported as differing.
-    pub differs_after_ms: u64,
+    pub differs_after_ms: Millis,
     /// Silence longer than this after a keep-alive request means the board is gone.
-    pub keepalive_ms: u64,
+    pub keepalive_ms: Millis,
     /// Ask for a full reading before reporting a completed move.
     pub confirm_with_snapshot: bool,
 }

@@ -54,18 +54,18 @@ pub const SLIDE_REST_MS: Millis = 60;
 pub struct RecognizerConfig {
     pub sensing: Sensing,
     /// How long a completing state must rest before it counts (0: at once).
-    pub settle_ms: u64,
+    pub settle_ms: Millis,
     /// How long the board may take to report a change (a DGT board samples its squares one after
     /// another, a sweep of 200-250 ms, and a board dump may be on the line ahead of the report;
     /// 0 for a board that reports every change at once). A
     /// square a slid piece passed can show that long, so a move that could be such a square
     /// rests this plus [`SLIDE_REST_MS`]; after a clock press, a reading taken this long after
     /// it holds every change made before it.
-    pub scan_ms: u64,
+    pub scan_ms: Millis,
     /// A lift followed by a placement on the same square within this time is sensor bounce.
-    pub bounce_ms: u64,
+    pub bounce_ms: Millis,
     /// How long a wrong state must rest before it is reported as differing.
-    pub differs_after_ms: u64,
+    pub differs_after_ms: Millis,
     /// Ask for a full reading before reporting a completed move.
     pub confirm_with_snapshot: bool,
 }
@@ -486,8 +486,8 @@ impl Recognizer {
 
     /// The player stopped his clock (6.7 a): his move is what the board shows. It counts at once
     /// when the board's last reading already shows it; otherwise a full reading is asked for
-    /// first. A move that appears within [`PRESS_GRACE_MS`] (the board still scanning the piece
-    /// just placed) counts too; then [`Recognized::NoMove`] answers the press. Only in
+    /// first. A move that appears within a scan of the press ([`RecognizerConfig::scan_ms`]: the board
+    /// still scanning the piece just placed) counts too; then [`Recognized::NoMove`] answers the press. Only in
     /// [`Mode::Move`]; elsewhere nothing happens (the arbiter keeps the press).
     pub fn press(&mut self, now: Millis) -> Vec<Recognized> {
         self.now = self.now.max(now);

@@ -98,7 +98,7 @@ enum Phase {
 pub struct Session {
     protocol: Protocol,
     baud: u32,
-    keepalive_ms: u64,
+    keepalive_ms: Millis,
     clock_attached: bool,
     orientation_mode: OrientationMode,
     /// Known orientation: fixed by the profile, or detected on an earlier connection.

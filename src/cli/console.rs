@@ -10,7 +10,7 @@
 //! This is the only part of [`crate::console`] that does I/O: a Unix socket, standard input and
 //! output, and two threads for the interactive mode (one reads the socket, one reads the
 //! keyboard), so that the daemon's event lines are printed while the user types. The protocol
-//! is [`super::wire`]'s.
+//! is [`crate::console::wire`]'s.
 
 use std::{
     io::{self, BufRead, BufReader, Write},

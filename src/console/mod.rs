@@ -7,10 +7,11 @@
 //! ([`answer()`], F.9 d: only when asked), their printed form ([`format_reply`]), the arbiter's
 //! token check ([`token`]) and the line protocol of the console socket ([`wire`]).
 //!
-//! Pure, except [`client`]: no I/O, no clock, no randomness. Time comes in as an argument (the
-//! daemon's [`Millis`](crate::rules::Millis)), the token's random bytes come from the caller.
-//! The daemon's socket server owns the connections and the hub owns the game; this module only
-//! reads a line, says what it means and, for requests, what the answer is.
+//! Pure: no I/O, no clock, no randomness. Time comes in as an argument (the daemon's
+//! [`Millis`](crate::rules::Millis)), the token's random bytes come from the caller. The
+//! daemon's socket server owns the connections, `tactus console` (in `cli/`) is the client, and
+//! the hub owns the game; this module only reads a line, says what it means and, for requests,
+//! what the answer is.
 //!
 //! A line is refused as a whole, before anything is done: an unknown command, a command the
 //! role may not use, or a bad argument gives a [`ConsoleError`] whose text says what was wrong
@@ -26,6 +27,7 @@ pub mod wire;
 
 use shakmaty::{Color, File, KnownOutcome, Rank, Square};
 
+use crate::rules::ClockMillis;
 use crate::{
     arbiter::Input,
     rules::{
@@ -243,11 +245,11 @@ pub enum Action {
     Resume,
     SetClock {
         side: Side,
-        remaining_ms: i64,
+        remaining_ms: ClockMillis,
     },
     AddTime {
         side: Side,
-        delta_ms: i64,
+        delta_ms: ClockMillis,
     },
     SetMoves {
         side: Side,

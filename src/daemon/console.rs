@@ -10,13 +10,16 @@
 //! use is refused here, before the hub hears of it, so it changes nothing. A rude client
 //! (garbage, endless lines, a disconnect mid-reply, hundreds of idle connections) only costs its
 //! own task.
+//!
+//! It also keeps the arbiter's token file ([`arbiter_token`]): read if it is there, else made
+//! from the system's random source with mode 0600, never printed.
 
 use std::{
     os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
 };
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow, bail};
 use tokio::{
     io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
     net::{UnixListener, UnixStream},
@@ -149,6 +152,58 @@ impl Drop for ConsoleSocket {
             );
         }
     }
+}
+
+/// The arbiter's token: read from `path` if it is there (a resumed game, or the arbiter's own
+/// file), else made from the system's random source and written there with mode 0600.
+/// `configured`: the path is the `console.token_file` key (named in errors).
+pub fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<String> {
+    use std::io::{Read, Write};
+    use std::os::unix::fs::OpenOptionsExt;
+    let key = if configured {
+        format!(" ({origin}: key console.token_file)")
+    } else {
+        String::new()
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            return crate::console::token::parse_file(&text).map_err(|e| {
+                anyhow!(
+                    "the arbiter's token file {}{key}: {e}; delete it to have a new one made",
+                    path.display()
+                )
+            });
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => bail!(
+            "cannot read the arbiter's token file {}{key}: {e}",
+            path.display()
+        ),
+    }
+    let mut random = [0u8; crate::console::token::TOKEN_BYTES];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut random))
+        .context("cannot read random bytes from /dev/urandom for the arbiter's token")?;
+    let token = crate::console::token::from_bytes(&random);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the folder {}{key}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| {
+            format!(
+                "cannot create the arbiter's token file {}{key}",
+                path.display()
+            )
+        })?;
+    file.write_all(format!("{token}\n").as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("cannot write the arbiter's token file {}", path.display()))?;
+    Ok(token)
 }
 
 /// The id of a group given by name (from /etc/group) or by number.

@@ -193,13 +193,17 @@ pub struct RecordSnapshot {
     pub now: Millis,
 }
 
+/// What the audio scoresheet is made with: the voice pack and style, the silences between words,
+/// the clips.
+pub type AudioSettings = (crate::announce::voice::VoicePack, Style, Spacing, Clips);
+
 /// How the writer renders.
 pub struct RecordSettings {
     pub folder: PathBuf,
     pub braille: BrailleOptions,
     /// The voice pack and style of the audio scoresheet, with its clips (None: no WAV, the
     /// reason was reported when the clips failed to load).
-    pub audio: Option<(crate::announce::voice::VoicePack, Style, Spacing, Clips)>,
+    pub audio: Option<AudioSettings>,
 }
 
 impl RecordSettings {
@@ -451,10 +455,7 @@ pub fn note_line(text: &str) -> String {
 
 /// A `touches.txt` line: time of day, game time in seconds, board, square, piece.
 pub fn touch_line(t: Millis, board: BoardId, square: Square, piece: Option<Piece>) -> String {
-    let board = match board {
-        BoardId::Blind => "tactile",
-        BoardId::Sighted => "sighted",
-    };
+    let board = board.name();
     let piece = match piece {
         Some(p) => format!("{} {}", p.color, role_name(p.role)),
         None => "piece".to_string(),

@@ -27,7 +27,7 @@ use super::{
 };
 use crate::{
     announce::{Announcement, Audience, voice::Style, voice::VoicePack},
-    arbiter::{Arbiter, BoardId, Effect, Input},
+    arbiter::{Arbiter, BoardId, ByBoard, Effect, Input},
     board::{SensorEvent, dgt::ClockMessage, recognize::Mode},
     console::{self, Answer, Command, Request, Role, wire::Reply},
     daemon::link::{LinkCommand, LinkEvent, MonotonicClock, Timed},
@@ -136,18 +136,18 @@ pub struct Progress {
     pub ply: usize,
     pub position: Chess,
     /// What each board should show (blind, sighted) and what is expected of it.
-    pub expected: [Chess; 2],
+    pub expected: ByBoard<Chess>,
     /// What each board shows as its recogniser sees it (a player watching the other's board).
-    pub shown: [shakmaty::Board; 2],
-    pub modes: [Mode; 2],
+    pub shown: ByBoard<shakmaty::Board>,
+    pub modes: ByBoard<Mode>,
     pub started: bool,
     pub paused: bool,
     pub over: bool,
     /// Guidance announcements said so far to each board's player.
-    pub guidance: [u64; 2],
+    pub guidance: ByBoard<u64>,
     /// Announcements handed to speech and not yet finished.
     pub speaking: usize,
-    pub connected: [bool; 2],
+    pub connected: ByBoard<bool>,
 }
 
 /// Per board: link state as the hub sees it.
@@ -168,9 +168,9 @@ pub struct HubParts {
     pub folder: std::path::PathBuf,
     pub tags: Vec<(String, String)>,
     pub speech: Option<mpsc::Sender<SpeechRequest>>,
-    pub links: [Option<mpsc::Sender<LinkCommand>>; 2],
+    pub links: ByBoard<Option<mpsc::Sender<LinkCommand>>>,
     /// Whether each board has sensors (a link).
-    pub sensors: [bool; 2],
+    pub sensors: ByBoard<bool>,
     /// A DGT clock lever completes the sighted player's move.
     pub lever_completes_move: bool,
     pub record: RecordWriter,
@@ -211,9 +211,9 @@ pub struct Hub {
     journal_failing: bool,
     tags: Vec<(String, String)>,
     speech: Option<mpsc::Sender<SpeechRequest>>,
-    links: [Option<mpsc::Sender<LinkCommand>>; 2],
-    sensors: [bool; 2],
-    board_links: [BoardLink; 2],
+    links: ByBoard<Option<mpsc::Sender<LinkCommand>>>,
+    sensors: ByBoard<bool>,
+    board_links: ByBoard<BoardLink>,
     lever_completes_move: bool,
     record: Option<RecordWriter>,
     record_dirty: bool,
@@ -237,18 +237,11 @@ pub struct Hub {
     last_to_blind: Option<Announcement>,
     last_t: Millis,
     last_tick: Option<Millis>,
-    guidance: [u64; 2],
+    guidance: ByBoard<u64>,
     started: bool,
     over: bool,
     recovery: Option<Recovery>,
     buttons: BTreeMap<u8, String>,
-}
-
-fn index(board: BoardId) -> usize {
-    match board {
-        BoardId::Blind => 0,
-        BoardId::Sighted => 1,
-    }
 }
 
 /// Whether an announcement cut off by a crash is said again after the recovery: what happened
@@ -296,13 +289,6 @@ fn worth_repeating(announcement: &Announcement) -> bool {
     }
 }
 
-fn board_word(board: BoardId) -> &'static str {
-    match board {
-        BoardId::Blind => "tactile",
-        BoardId::Sighted => "sighted",
-    }
-}
-
 fn audience_word(audience: Audience) -> &'static str {
     crate::speech::transcript::audience_word(audience)
 }
@@ -321,7 +307,7 @@ impl Hub {
             speech: parts.speech,
             links: parts.links,
             sensors: parts.sensors,
-            board_links: [BoardLink::default(); 2],
+            board_links: ByBoard::default(),
             lever_completes_move: parts.lever_completes_move,
             record: Some(parts.record),
             record_dirty: true,
@@ -341,7 +327,7 @@ impl Hub {
             last_to_blind: None,
             last_t,
             last_tick: None,
-            guidance: [0; 2],
+            guidance: ByBoard::default(),
             started: parts.started,
             over: false,
             recovery: parts.recovery,
@@ -356,24 +342,25 @@ impl Hub {
         Progress {
             ply: game.ply(),
             position: game.position().clone(),
-            expected: [
-                arbiter.blind_board().expected().clone(),
-                sighted.map_or_else(|| game.position().clone(), |r| r.expected().clone()),
-            ],
-            shown: [
-                arbiter.blind_board().pieces().clone(),
-                sighted.map_or_else(|| game.position().board().clone(), |r| r.pieces().clone()),
-            ],
-            modes: [
-                arbiter.blind_board().mode(),
-                sighted.map_or(Mode::Hold, |r| r.mode()),
-            ],
+            expected: ByBoard {
+                blind: arbiter.blind_board().expected().clone(),
+                sighted: sighted.map_or_else(|| game.position().clone(), |r| r.expected().clone()),
+            },
+            shown: ByBoard {
+                blind: arbiter.blind_board().pieces().clone(),
+                sighted: sighted
+                    .map_or_else(|| game.position().board().clone(), |r| r.pieces().clone()),
+            },
+            modes: ByBoard {
+                blind: arbiter.blind_board().mode(),
+                sighted: sighted.map_or(Mode::Hold, |r| r.mode()),
+            },
             started: false,
             paused: game.clock().is_some_and(|c| c.is_paused()),
             over: game.is_over(),
-            guidance: [0; 2],
+            guidance: ByBoard::default(),
             speaking: 0,
-            connected: [false; 2],
+            connected: ByBoard::default(),
         }
     }
 
@@ -382,7 +369,7 @@ impl Hub {
         p.started = self.started;
         p.guidance = self.guidance;
         p.speaking = self.says.len() + self.deferred.len();
-        p.connected = [self.board_links[0].connected, self.board_links[1].connected];
+        p.connected = self.board_links.map(|l| l.connected);
         self.progress.send_replace(p);
     }
 
@@ -537,17 +524,13 @@ impl Hub {
     }
 
     fn link_event(&mut self, board: BoardId, event: LinkEvent, t: Millis) {
-        let i = index(board);
         match event {
             LinkEvent::Connected { info } => {
-                info!(board = board_word(board), "board connected: {info}");
-                let reconnection = self.board_links[i].lost;
-                self.board_links[i].connected = true;
-                self.board_links[i].lost = false;
-                self.broadcast(
-                    format!("{} board connected: {info}", board_word(board)),
-                    None,
-                );
+                info!(board = board.name(), "board connected: {info}");
+                let reconnection = self.board_links[board].lost;
+                self.board_links[board].connected = true;
+                self.board_links[board].lost = false;
+                self.broadcast(format!("{} board connected: {info}", board.name()), None);
                 if reconnection {
                     self.accept(Input::BoardConnected { board }, t, None);
                 }
@@ -564,41 +547,41 @@ impl Hub {
                 no_clock: false,
                 ..
             }) if board == BoardId::Sighted && self.lever_completes_move => {
-                let before = self.board_links[i].lever.replace(lever_right_high);
+                let before = self.board_links[board].lever.replace(lever_right_high);
                 if before.is_some_and(|b| b != lever_right_high) {
                     self.accept(Input::ClockPress, t, None);
                 }
             }
             LinkEvent::Clock(_) => {}
             LinkEvent::Disconnected { reason } => {
-                warn!(board = board_word(board), "board disconnected: {reason}");
-                self.board_links[i].connected = false;
-                self.board_links[i].lost = true;
+                warn!(board = board.name(), "board disconnected: {reason}");
+                self.board_links[board].connected = false;
+                self.board_links[board].lost = true;
                 self.note(
-                    format!("{} board disconnected: {reason}", board_word(board)),
+                    format!("{} board disconnected: {reason}", board.name()),
                     None,
                 );
                 self.accept(Input::BoardDisconnected { board }, t, None);
             }
             LinkEvent::Unavailable { reason } => {
-                warn!(board = board_word(board), "board unavailable: {reason}");
+                warn!(board = board.name(), "board unavailable: {reason}");
                 self.note(
-                    format!("{} board not available: {reason}", board_word(board)),
+                    format!("{} board not available: {reason}", board.name()),
                     None,
                 );
-                if !self.board_links[i].lost && !self.board_links[i].connected {
+                if !self.board_links[board].lost && !self.board_links[board].connected {
                     // Never found: the players hear that the board is missing, once; its
                     // connection then counts as a reconnection and is announced.
-                    self.board_links[i].lost = true;
+                    self.board_links[board].lost = true;
                     self.accept(Input::BoardDisconnected { board }, t, None);
                 }
             }
             LinkEvent::BoardFault { text } => {
-                self.note(format!("{} board reports: {text}", board_word(board)), None);
+                self.note(format!("{} board reports: {text}", board.name()), None);
             }
-            LinkEvent::Garbage { bytes } => debug!(board = board_word(board), bytes, "garbage"),
-            LinkEvent::Rejected { reason } => debug!(board = board_word(board), reason, "rejected"),
-            LinkEvent::Unknown { message } => debug!(board = board_word(board), message, "unknown"),
+            LinkEvent::Garbage { bytes } => debug!(board = board.name(), bytes, "garbage"),
+            LinkEvent::Rejected { reason } => debug!(board = board.name(), reason, "rejected"),
+            LinkEvent::Unknown { message } => debug!(board = board.name(), message, "unknown"),
         }
     }
 
@@ -608,7 +591,9 @@ impl Hub {
         if self.started || self.over {
             return;
         }
-        let ready = (0..2).all(|i| !self.sensors[i] || self.board_links[i].connected);
+        let ready = BoardId::ALL
+            .iter()
+            .all(|&b| !self.sensors[b] || self.board_links[b].connected);
         if ready {
             self.accept(Input::Start, t, None);
         }
@@ -755,10 +740,10 @@ impl Hub {
             }
             None => lines.push("clocks none".into()),
         }
-        let board_state = |i: usize| {
-            if !self.sensors[i] {
+        let board_state = |board: BoardId| {
+            if !self.sensors[board] {
                 "manual"
-            } else if self.board_links[i].connected {
+            } else if self.board_links[board].connected {
                 "connected"
             } else {
                 "not connected"
@@ -766,8 +751,8 @@ impl Hub {
         };
         lines.push(format!(
             "boards tactile {}, sighted {}",
-            board_state(0),
-            board_state(1)
+            board_state(BoardId::Blind),
+            board_state(BoardId::Sighted)
         ));
         if let Some(adjourned) = game.adjournment() {
             lines.push(format!(
@@ -840,17 +825,17 @@ impl Hub {
                 } => {
                     if matches!(announcement, Announcement::Guidance(_)) {
                         if audience.includes_blind() {
-                            self.guidance[0] += 1;
+                            self.guidance.blind += 1;
                         }
                         if audience.includes_sighted() {
-                            self.guidance[1] += 1;
+                            self.guidance.sighted += 1;
                         }
                     }
                     self.says.insert(id, (audience, announcement.clone()));
                     self.speak(id, audience, announcement, true);
                 }
                 Effect::RequestSnapshot { board } => {
-                    if let Some(tx) = &self.links[index(board)] {
+                    if let Some(tx) = &self.links[board] {
                         // A full queue or a board away: every (re)connection takes a snapshot.
                         let _ = tx.try_send(LinkCommand::RequestSnapshot);
                     }

@@ -7,12 +7,12 @@
 //!  speech events, verdicts ──┘                                 └─> console lines, touches, notes
 //! ```
 //!
-//! This module owns setting a game up (a new game folder with its journal header, or the
-//! unfinished game found in the output folder, replayed from its journal), starting the tasks
-//! ([`hub`], the board links or the simulated boards of [`simboard`], speech, the [`console`]
-//! socket, the record writer of [`files`]), and shutting them down in order: one
-//! [`CancellationToken`], every file flushed, the socket removed. `tactus demo` ([`demo`]) is
-//! this daemon on a built-in table.
+//! This module owns a run: the table from [`setup`] (a new game folder with its journal header,
+//! or the unfinished game found in the output folder, replayed from its journal), the game's
+//! voice, starting the tasks ([`hub`], the board links of [`link`] or the simulated boards of
+//! [`simboard`], speech, the [`console`] socket, the record writer of [`files`]), and shutting
+//! them down in order: one [`CancellationToken`], every file flushed, the socket removed.
+//! `tactus demo` ([`demo`]) is this daemon on a built-in table.
 //!
 //! It must not make rulings (the arbiter does) and must not end a game because something
 //! outside failed: a port that cannot be opened is retried, a speaker that fails degrades to the
@@ -26,6 +26,7 @@ pub mod files;
 pub mod hub;
 pub mod journal;
 pub mod link;
+pub mod setup;
 pub mod simboard;
 
 use std::{
@@ -37,25 +38,31 @@ use std::{
     time::Duration,
 };
 
-use anyhow::{Context, Result, anyhow, bail};
-use shakmaty::{Chess, Move};
-use tokio::sync::{broadcast, mpsc, watch};
+use anyhow::{Context, Result, anyhow};
+use shakmaty::Move;
+use tokio::{
+    sync::{broadcast, mpsc, watch},
+    task::JoinHandle,
+};
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use self::{
     console::ConsoleSocket,
-    files::{RecordSettings, RecordWriter},
-    hub::{GameClock, Hub, HubEnd, HubMsg, HubParts, Progress, Recovery},
-    journal::{FORMAT_VERSION, Header, JOURNAL_FILE, Journal, SetupRecord},
+    files::{AudioSettings, RecordSettings, RecordWriter},
+    hub::{GameClock, Hub, HubEnd, HubMsg, HubParts, Progress},
+    journal::SetupRecord,
+    link::{LinkSettings, MonotonicClock},
     simboard::SimPlan,
 };
 use crate::{
-    announce::{Announcement, voice::split_spec},
-    arbiter::{Arbiter, ArbiterConfig, BoardId},
-    board::recognize::{Mode, RecognizerConfig},
+    announce::{
+        Announcement,
+        voice::{Style, VoicePack, split_spec},
+    },
+    arbiter::{BoardId, ByBoard},
+    board::{profile::Profile, recognize::Mode},
     config::{BoardSetup, Config, PortSetup},
-    daemon::link::{LinkSettings, MonotonicClock},
     speech::{self, SpeechDeps},
 };
 
@@ -179,360 +186,77 @@ pub fn cancel_on_signals(cancel: CancellationToken) -> Result<()> {
     Ok(())
 }
 
-/// The arbiter's configuration from the configuration file.
-pub fn arbiter_config(config: &Config, origin: &str) -> Result<ArbiterConfig> {
-    let recognizer = |setup: &BoardSetup| match setup {
-        BoardSetup::Manual => None,
-        BoardSetup::Sensor { profile, .. } => Some(RecognizerConfig::from_profile(profile)),
-    };
-    let blind = recognizer(&config.blind_board(origin)?)
-        .ok_or_else(|| anyhow!("{origin}: the blind player's board needs sensors"))?;
-    Ok(ArbiterConfig {
-        rules: config
-            .rules_config()
-            .with_context(|| format!("{origin}: key game.time_control"))?,
-        blind: config.game.blind.color(),
-        blind_board: blind,
-        sighted_board: recognizer(&config.sighted_board(origin)?),
-        sighted_completion: config.completion(),
-        guidance_repeat_ms: config.game.guidance_repeat_ms,
-    })
-}
-
-/// Where the game is and how it was set up.
-struct Table {
-    folder: PathBuf,
-    header: Header,
-    journal: Journal,
-    arbiter: Arbiter,
-    offset: u64,
-    recovery: Option<Recovery>,
-    started: bool,
-}
-
-fn new_table(opts: &RunOptions) -> Result<Table> {
-    let config = &opts.config;
-    let cfg = arbiter_config(config, &opts.origin)?;
-    let start = Chess::default();
-    let created = journal::unix_ms();
-    let white = config.game.white.clone().unwrap_or_default();
-    let black = config.game.black.clone().unwrap_or_default();
-    let folder = files::new_game_folder(&config.record_dir(), &white, &black, created)?;
-    let mut tags = config.tags();
-    tags.push(("Date".into(), files::pgn_date(created)));
-    let header = Header {
-        version: FORMAT_VERSION,
-        created_unix_ms: created,
-        tags,
-        setup: SetupRecord::new(&cfg, &start, &config.voice.voice, config.voice.style),
-    };
-    let journal = Journal::create(&folder.join(JOURNAL_FILE), &header)?;
-    Ok(Table {
-        folder,
-        header,
-        journal,
-        arbiter: Arbiter::new(cfg, start),
-        offset: 0,
-        recovery: None,
-        started: false,
-    })
-}
-
-fn resumed_table(folder: &Path) -> Result<Table> {
-    let path = folder.join(JOURNAL_FILE);
-    if !path.is_file() {
-        bail!(
-            "{} holds no journal ({JOURNAL_FILE}); give the folder of a game tactus played",
-            folder.display()
-        );
-    }
-    let read = journal::read(&path)?;
-    if read.is_finished() {
-        bail!(
-            "the game in {} is over; nothing to resume (`tactus replay {}` prints it)",
-            folder.display(),
-            path.display()
-        );
-    }
-    if read.torn {
-        warn!(
-            "{}: the last line was cut off by the crash and is dropped",
-            path.display()
-        );
-    }
-    let replayed = journal::replay(&read, |_, _| {})?;
-    for skipped in &replayed.skipped {
-        warn!(
-            "{}: skipped an input that cannot be read back: {skipped}",
-            path.display()
-        );
-    }
-    let journal = Journal::append_to(&read)?;
-    Ok(Table {
-        folder: folder.to_owned(),
-        header: read.header.clone(),
-        journal,
-        offset: replayed.last_time,
-        started: replayed.started,
-        recovery: Some(Recovery {
-            inputs: replayed.inputs,
-            unfinished: replayed.unfinished,
-            pending_analyses: replayed.pending_analyses,
-        }),
-        arbiter: replayed.arbiter,
-    })
-}
-
 /// Run the daemon until `cancel` (or, with `stop_when_played`, until the simulated game is
 /// played out).
 pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunReport> {
     let config = &opts.config;
     let origin = opts.origin.as_str();
     // Check the boards before anything is created: a wrong profile is the user's to fix now.
-    let blind_setup = config.blind_board(origin)?;
-    let sighted_setup = config.sighted_board(origin)?;
-
-    let table = match (&opts.resume, opts.new_game) {
-        (Some(folder), _) => resumed_table(folder)?,
-        (None, false) => match files::find_unfinished(&config.record_dir()) {
-            Some(folder) => {
-                info!("resuming the unfinished game in {}", folder.display());
-                resumed_table(&folder)?
-            }
-            None => new_table(&opts)?,
-        },
-        (None, true) => new_table(&opts)?,
+    let boards = ByBoard {
+        blind: config.blind_board(origin)?,
+        sighted: config.sighted_board(origin)?,
     };
+    let table = setup::open(config, origin, opts.resume.as_deref(), opts.new_game)?;
     let resumed = table.recovery.is_some();
     println!(
         "tactus: game folder {}{}",
         table.folder.display(),
         if resumed { " (resumed)" } else { "" }
     );
-
-    // The voice: words for the announcements (the journal's pack, so a resumed game keeps its
-    // voice), clips for the audio scoresheet.
-    let setup = &table.header.setup;
-    let pack = crate::store::voices::load_words(&opts.voices_dir, &setup.voice_pack)
-        .with_context(|| format!("{origin}: key voice.pack"))?;
-    let style = setup.voice_style;
-    // The recording joins words with the same silences as the speakers, so it sounds the same.
-    let ms = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-    let spacing = crate::record::wav::Spacing {
-        gap_ms: ms(config.voice.gap_ms),
-        pause_ms: ms(config.voice.pause_ms),
-    };
-    let audio = match crate::store::voices::load(&opts.voices_dir, &setup.voice_pack) {
-        Ok((pack, clips)) => Some((pack, style, spacing, clips)),
-        Err(e) => {
-            warn!("no audio scoresheet: {e}");
-            None
-        }
-    };
-    let pack_name = split_spec(&setup.voice_pack)
-        .map(|(name, _)| name.to_owned())
-        .unwrap_or_else(|_| setup.voice_pack.clone());
+    let voice = Voice::load(&opts, &table.header.setup)?;
 
     let link_clock = MonotonicClock::new();
-    let clock = GameClock {
-        link: link_clock,
-        offset: table.offset,
-    };
     let (messages, inbox) = mpsc::channel::<HubMsg>(hub::HUB_QUEUE);
     // Room for bursts (a retrace guides square by square); a console that still falls behind is
     // told how many events it missed, and the game never waits for it.
     let (broadcast_tx, _) = broadcast::channel(1024);
     let (progress_tx, progress_rx) = watch::channel::<Progress>(Hub::progress_of(&table.arbiter));
-    let tasks = cancel.child_token();
-    let mut handles = Vec::new();
+    let mut tasks = Tasks {
+        cancel: cancel.child_token(),
+        handles: Vec::new(),
+        hub: messages.clone(),
+    };
 
-    // Speech.
-    let mut speech_config = config.voice.clone();
-    speech_config.voice = setup.voice_pack.clone();
-    speech_config.style = style;
-    let render_pack = pack.clone();
-    let mut deps = SpeechDeps::new(
-        opts.voices_dir.join(&pack_name).join("clips"),
-        Box::new(move |a: &Announcement| render_pack.render(a, style)),
-    );
-    deps.transcript = Some(table.folder.join(files::TRANSCRIPT_FILE));
-    deps.fallback_notice = Some(pack.render(&Announcement::SpeechFallback, style));
-    deps.tts_language = Some(pack.language().to_owned());
-    let mut speech = speech::spawn(speech_config, deps, tasks.clone());
-    let speech_requests = speech.requests.clone();
-    {
-        let messages = messages.clone();
-        handles.push(tokio::spawn(async move {
-            while let Some(event) = speech.events.recv().await {
-                if messages.send(HubMsg::Speech(event)).await.is_err() {
-                    break;
-                }
-            }
-            let _ = speech.task.await;
-        }));
-    }
-
-    // Boards.
-    let mut links: [Option<mpsc::Sender<link::LinkCommand>>; 2] = [None, None];
-    let mut sim_link_dir: Option<PathBuf> = None;
-    let mut sensors = [false; 2];
-    let mut lever = false;
-    for (board, setup) in [
-        (BoardId::Blind, &blind_setup),
-        (BoardId::Sighted, &sighted_setup),
-    ] {
-        let BoardSetup::Sensor { profile, port } = setup else {
-            continue;
-        };
-        let i = match board {
-            BoardId::Blind => 0,
-            BoardId::Sighted => 1,
-        };
-        sensors[i] = true;
-        if board == BoardId::Sighted {
-            lever = profile.clock.attached && profile.clock.lever_completes_move;
-        }
-        let name = match board {
-            BoardId::Blind => "tactile",
-            BoardId::Sighted => "sighted",
-        };
-        let link = match port {
-            PortSetup::Path(path) => link::spawn(
-                LinkSettings::new(name, path, profile.clone()),
-                link_clock,
-                tasks.clone(),
-            ),
-            PortSetup::Sim => {
-                let (master, slave) = tokio_serial::SerialStream::pair()
-                    .context("cannot make a pseudo-terminal pair for a simulated board")?;
-                let mut path = tokio_serial::SerialPort::name(&slave)
-                    .map(PathBuf::from)
-                    .ok_or_else(|| anyhow!("the simulated board's pseudo-terminal has no name"))?;
-                info!(board = name, path = %path.display(), "simulated board");
-                let blind = board == BoardId::Blind;
-                let unplug_ply = opts.sim.blind_unplug_ply.filter(|_| blind);
-                let mut port_link = None;
-                if unplug_ply.is_some() {
-                    // A board that will be unplugged is opened through a link the simulator
-                    // re-points when it is plugged back in (a new pty has a new name).
-                    let dir = sim_link_dir.get_or_insert_with(sim_link_folder).clone();
-                    std::fs::create_dir_all(&dir).with_context(|| {
-                        format!("cannot create {} for a simulated board", dir.display())
-                    })?;
-                    let link = dir.join(name);
-                    let _ = std::fs::remove_file(&link);
-                    std::os::unix::fs::symlink(&path, &link).with_context(|| {
-                        format!("cannot link {} to {}", link.display(), path.display())
-                    })?;
-                    path = link.clone();
-                    port_link = Some(link);
-                }
-                let plan = SimPlan {
-                    moves: opts.sim.moves.clone(),
-                    speed: opts.sim.speed,
-                    mistake_ply: opts.sim.blind_mistake_ply.filter(|_| blind),
-                    touch_ply: opts.sim.blind_touch_ply.filter(|_| blind),
-                    button: opts.sim.blind_button.filter(|_| blind),
-                    executes_early_ms: opts.sim.blind_executes_early_ms.filter(|_| blind),
-                    wrong_ply: opts.sim.blind_wrong_ply.filter(|_| blind),
-                    press_ms: opts.sim.sighted_press_ms.filter(|_| !blind),
-                    move_while_paused: opts.sim.move_while_paused,
-                    unplug_ply,
-                    port_link,
-                    hub: Some(messages.clone()),
-                };
-                handles.push(tokio::spawn(simboard::play(
-                    board,
-                    profile.clone(),
-                    master,
-                    plan,
-                    progress_rx.clone(),
-                    tasks.clone(),
-                )));
-                link::spawn_with(
-                    LinkSettings::new(name, path, profile.clone()),
-                    link_clock,
-                    tasks.clone(),
-                    Some(slave),
-                )
-            }
-        };
-        links[i] = Some(link.commands.clone());
-        let messages = messages.clone();
-        let mut events = link.events;
-        let task = link.task;
-        handles.push(tokio::spawn(async move {
-            while let Some(event) = events.recv().await {
-                if messages.send(HubMsg::Link { board, event }).await.is_err() {
-                    break;
-                }
-            }
-            let _ = task.await;
-        }));
-    }
-
-    // The console, and the arbiter's token for it.
-    let token_path = config
-        .token_file()
-        .unwrap_or_else(|| table.folder.join(crate::console::token::TOKEN_FILE));
-    let token = arbiter_token(&token_path, config.token_file().is_some(), origin)?;
-    println!("tactus: arbiter token in {}", token_path.display());
-    let socket_path = config.socket_path();
-    match ConsoleSocket::bind(&socket_path, config.console.group.as_deref()) {
-        Ok(socket) => {
-            info!("console on {}", socket.path().display());
-            handles.push(tokio::spawn(socket.serve(
-                messages.clone(),
-                broadcast_tx.clone(),
-                Some(token),
-                tasks.clone(),
-            )));
-        }
-        Err(e) => {
-            // The game can be played without a console; the assistant must know why it is
-            // missing.
-            warn!("no console: {e:#}");
-            eprintln!("tactus: no console: {e:#}");
-        }
-    }
-
-    // The record writer.
-    let braille = RecordSettings::braille_options(
-        &config.record.braille_profile,
-        config.record.page_cells,
-        config.record.page_lines,
-    )?;
+    let speech = tasks.speech(config, &opts.voices_dir, &voice, &table.folder);
+    let started = tasks.boards(&opts.sim, &boards, link_clock, &progress_rx)?;
+    tasks.console(config, origin, &table.folder, &broadcast_tx)?;
     let record = RecordWriter::spawn(RecordSettings {
         folder: table.folder.clone(),
-        braille,
-        audio,
+        braille: RecordSettings::braille_options(
+            &config.record.braille_profile,
+            config.record.page_cells,
+            config.record.page_lines,
+        )?,
+        audio: voice.audio,
     });
-
     // The demo's end: every move played and executed on both boards, all said.
     let played_out = Arc::new(AtomicBool::new(false));
     if opts.stop_when_played {
-        handles.push(tokio::spawn(watch_until_played(
+        tasks.spawn(watch_until_played(
             progress_rx.clone(),
             opts.sim.moves.len(),
             opts.sim.speed,
             cancel.clone(),
             played_out.clone(),
-        )));
+        ));
     }
 
     let hub = Hub::new(HubParts {
         arbiter: table.arbiter,
-        clock,
+        clock: GameClock {
+            link: link_clock,
+            offset: table.offset,
+        },
         journal: Some(table.journal),
         folder: table.folder.clone(),
         tags: table.header.tags.clone(),
-        speech: Some(speech_requests),
-        links,
-        sensors,
-        lever_completes_move: lever,
+        speech: Some(speech),
+        links: started.links,
+        sensors: started.sensors,
+        lever_completes_move: started.lever,
         record,
-        pack,
-        style,
+        pack: voice.pack,
+        style: voice.style,
         broadcast: broadcast_tx,
         progress: progress_tx,
         messages,
@@ -545,13 +269,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
 
     // Everything else stops; files are already flushed by the hub's shutdown, the transcript by
     // the speech task, the socket is removed when its server ends.
-    tasks.cancel();
-    for handle in handles {
-        if tokio::time::timeout(SHUTDOWN_GRACE, handle).await.is_err() {
-            warn!("a task did not stop within {SHUTDOWN_GRACE:?}; leaving it");
-        }
-    }
-    if let Some(dir) = sim_link_dir {
+    tasks.stop().await;
+    if let Some(dir) = started.sim_link_dir {
         let _ = std::fs::remove_dir_all(dir);
     }
     Ok(RunReport {
@@ -563,56 +282,278 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     })
 }
 
-/// The arbiter's token: read from `path` if it is there (a resumed game, or the arbiter's own
-/// file), else made from the system's random source and written there with mode 0600.
-/// `configured`: the path is the `console.token_file` key (named in errors).
-fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<String> {
-    use std::io::{Read, Write};
-    use std::os::unix::fs::OpenOptionsExt;
-    let key = if configured {
-        format!(" ({origin}: key console.token_file)")
-    } else {
-        String::new()
-    };
-    match std::fs::read_to_string(path) {
-        Ok(text) => {
-            return crate::console::token::parse_file(&text).map_err(|e| {
-                anyhow!(
-                    "the arbiter's token file {}{key}: {e}; delete it to have a new one made",
-                    path.display()
-                )
+/// The game's voice: the words of its pack (the journal's pack, so a resumed game keeps its
+/// voice) and, when the pack has clips, what the audio scoresheet needs.
+struct Voice {
+    pack: VoicePack,
+    style: Style,
+    /// The pack as the setup names it (`name` or `name:variant`).
+    spec: String,
+    /// The pack's folder name, without the variant.
+    pack_name: String,
+    audio: Option<AudioSettings>,
+}
+
+impl Voice {
+    fn load(opts: &RunOptions, setup: &SetupRecord) -> Result<Voice> {
+        let pack = crate::store::voices::load_words(&opts.voices_dir, &setup.voice_pack)
+            .with_context(|| format!("{}: key voice.pack", opts.origin))?;
+        let style = setup.voice_style;
+        // The recording joins words with the same silences as the speakers, so it sounds the
+        // same.
+        let spacing = crate::record::wav::Spacing {
+            gap_ms: opts.config.voice.gap_ms,
+            pause_ms: opts.config.voice.pause_ms,
+        };
+        let audio = match crate::store::voices::load(&opts.voices_dir, &setup.voice_pack) {
+            Ok((pack, clips)) => Some((pack, style, spacing, clips)),
+            Err(e) => {
+                warn!("no audio scoresheet: {e}");
+                None
+            }
+        };
+        let pack_name = split_spec(&setup.voice_pack)
+            .map(|(name, _)| name.to_owned())
+            .unwrap_or_else(|_| setup.voice_pack.clone());
+        Ok(Voice {
+            pack,
+            style,
+            spec: setup.voice_pack.clone(),
+            pack_name,
+            audio,
+        })
+    }
+}
+
+/// What the board tasks give the hub.
+struct StartedBoards {
+    /// Each sensor board's command channel (a dump request).
+    links: ByBoard<Option<mpsc::Sender<link::LinkCommand>>>,
+    sensors: ByBoard<bool>,
+    /// The sighted board's clock lever completes his move.
+    lever: bool,
+    /// The folder of the links to simulated boards that get unplugged, removed at the end.
+    sim_link_dir: Option<PathBuf>,
+}
+
+/// The tasks a run starts beside the hub: one cancellation for all, their handles to wait for,
+/// and the hub's inbox they report to.
+struct Tasks {
+    cancel: CancellationToken,
+    handles: Vec<JoinHandle<()>>,
+    hub: mpsc::Sender<HubMsg>,
+}
+
+impl Tasks {
+    fn spawn(&mut self, task: impl Future<Output = ()> + Send + 'static) {
+        self.handles.push(tokio::spawn(task));
+    }
+
+    /// Pass a task's events on to the hub, then wait for the task to end.
+    fn forward<T: Send + 'static>(
+        &mut self,
+        mut events: impl EventSource<T>,
+        task: JoinHandle<()>,
+        wrap: impl Fn(T) -> HubMsg + Send + 'static,
+    ) {
+        let hub = self.hub.clone();
+        self.spawn(async move {
+            while let Some(event) = events.next().await {
+                if hub.send(wrap(event)).await.is_err() {
+                    break;
+                }
+            }
+            let _ = task.await;
+        });
+    }
+
+    /// The speech task, with the game's voice; returns where to send what is to be said.
+    fn speech(
+        &mut self,
+        config: &Config,
+        voices_dir: &Path,
+        voice: &Voice,
+        folder: &Path,
+    ) -> mpsc::Sender<speech::SpeechRequest> {
+        let mut speech_config = config.voice.clone();
+        speech_config.voice = voice.spec.clone();
+        speech_config.style = voice.style;
+        let (render_pack, style) = (voice.pack.clone(), voice.style);
+        let mut deps = SpeechDeps::new(
+            voices_dir.join(&voice.pack_name).join("clips"),
+            Box::new(move |a: &Announcement| render_pack.render(a, style)),
+        );
+        deps.transcript = Some(folder.join(files::TRANSCRIPT_FILE));
+        deps.fallback_notice = Some(voice.pack.render(&Announcement::SpeechFallback, style));
+        deps.tts_language = Some(voice.pack.language().to_owned());
+        let speech = speech::spawn(speech_config, deps, self.cancel.clone());
+        self.forward(speech.events, speech.task, HubMsg::Speech);
+        speech.requests
+    }
+
+    /// A link task for each sensor board (and, for a simulated one, the simulated board on the
+    /// other end of a pseudo-terminal).
+    fn boards(
+        &mut self,
+        sim: &SimSettings,
+        boards: &ByBoard<BoardSetup>,
+        clock: MonotonicClock,
+        progress: &watch::Receiver<Progress>,
+    ) -> Result<StartedBoards> {
+        let mut started = StartedBoards {
+            links: ByBoard::default(),
+            sensors: ByBoard::default(),
+            lever: false,
+            sim_link_dir: None,
+        };
+        for (board, setup) in boards.iter() {
+            let BoardSetup::Sensor { profile, port } = setup else {
+                continue;
+            };
+            started.sensors[board] = true;
+            if board == BoardId::Sighted {
+                started.lever = profile.clock.attached && profile.clock.lever_completes_move;
+            }
+            let settings = |path| LinkSettings::new(board.name(), path, profile.clone());
+            let link = match port {
+                PortSetup::Path(path) => {
+                    link::spawn(settings(path.clone()), clock, self.cancel.clone())
+                }
+                PortSetup::Sim => {
+                    let (path, slave) =
+                        self.sim_board(sim, board, profile, progress, &mut started.sim_link_dir)?;
+                    link::spawn_with(settings(path), clock, self.cancel.clone(), Some(slave))
+                }
+            };
+            started.links[board] = Some(link.commands.clone());
+            self.forward(link.events, link.task, move |event| HubMsg::Link {
+                board,
+                event,
             });
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => bail!(
-            "cannot read the arbiter's token file {}{key}: {e}",
-            path.display()
-        ),
+        Ok(started)
     }
-    let mut random = [0u8; crate::console::token::TOKEN_BYTES];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut random))
-        .context("cannot read random bytes from /dev/urandom for the arbiter's token")?;
-    let token = crate::console::token::from_bytes(&random);
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the folder {}{key}", dir.display()))?;
+
+    /// A simulated board on a new pseudo-terminal pair, playing `sim`; returns the path the link
+    /// opens and the link's end of the pair.
+    fn sim_board(
+        &mut self,
+        sim: &SimSettings,
+        board: BoardId,
+        profile: &Profile,
+        progress: &watch::Receiver<Progress>,
+        sim_link_dir: &mut Option<PathBuf>,
+    ) -> Result<(PathBuf, tokio_serial::SerialStream)> {
+        let (master, slave) = tokio_serial::SerialStream::pair()
+            .context("cannot make a pseudo-terminal pair for a simulated board")?;
+        let mut path = tokio_serial::SerialPort::name(&slave)
+            .map(PathBuf::from)
+            .ok_or_else(|| anyhow!("the simulated board's pseudo-terminal has no name"))?;
+        let name = board.name();
+        info!(board = name, path = %path.display(), "simulated board");
+        let blind = board == BoardId::Blind;
+        let unplug_ply = sim.blind_unplug_ply.filter(|_| blind);
+        let mut port_link = None;
+        if unplug_ply.is_some() {
+            // A board that will be unplugged is opened through a link the simulator re-points
+            // when it is plugged back in (a new pty has a new name).
+            let dir = sim_link_dir.get_or_insert_with(sim_link_folder).clone();
+            std::fs::create_dir_all(&dir).with_context(|| {
+                format!("cannot create {} for a simulated board", dir.display())
+            })?;
+            let link = dir.join(name);
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&path, &link)
+                .with_context(|| format!("cannot link {} to {}", link.display(), path.display()))?;
+            path = link.clone();
+            port_link = Some(link);
+        }
+        let plan = SimPlan {
+            moves: sim.moves.clone(),
+            speed: sim.speed,
+            mistake_ply: sim.blind_mistake_ply.filter(|_| blind),
+            touch_ply: sim.blind_touch_ply.filter(|_| blind),
+            button: sim.blind_button.filter(|_| blind),
+            executes_early_ms: sim.blind_executes_early_ms.filter(|_| blind),
+            wrong_ply: sim.blind_wrong_ply.filter(|_| blind),
+            press_ms: sim.sighted_press_ms.filter(|_| !blind),
+            move_while_paused: sim.move_while_paused,
+            unplug_ply,
+            port_link,
+            hub: Some(self.hub.clone()),
+        };
+        self.spawn(simboard::play(
+            board,
+            profile.clone(),
+            master,
+            plan,
+            progress.clone(),
+            self.cancel.clone(),
+        ));
+        Ok((path, slave))
     }
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| {
-            format!(
-                "cannot create the arbiter's token file {}{key}",
-                path.display()
-            )
-        })?;
-    file.write_all(format!("{token}\n").as_bytes())
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("cannot write the arbiter's token file {}", path.display()))?;
-    Ok(token)
+
+    /// The console socket, and the arbiter's token for it. A socket that cannot be made leaves
+    /// the game without a console; a token that cannot be read or made stops the start.
+    fn console(
+        &mut self,
+        config: &Config,
+        origin: &str,
+        folder: &Path,
+        broadcast: &broadcast::Sender<hub::Broadcast>,
+    ) -> Result<()> {
+        let token_path = config
+            .token_file()
+            .unwrap_or_else(|| folder.join(crate::console::token::TOKEN_FILE));
+        let token = console::arbiter_token(&token_path, config.token_file().is_some(), origin)?;
+        println!("tactus: arbiter token in {}", token_path.display());
+        match ConsoleSocket::bind(&config.socket_path(), config.console.group.as_deref()) {
+            Ok(socket) => {
+                info!("console on {}", socket.path().display());
+                let serve = socket.serve(
+                    self.hub.clone(),
+                    broadcast.clone(),
+                    Some(token),
+                    self.cancel.clone(),
+                );
+                self.spawn(serve);
+            }
+            Err(e) => {
+                // The game can be played without a console; the assistant must know why it is
+                // missing.
+                warn!("no console: {e:#}");
+                eprintln!("tactus: no console: {e:#}");
+            }
+        }
+        Ok(())
+    }
+
+    /// Cancel every task and wait for each, at most [`SHUTDOWN_GRACE`].
+    async fn stop(self) {
+        self.cancel.cancel();
+        for handle in self.handles {
+            if tokio::time::timeout(SHUTDOWN_GRACE, handle).await.is_err() {
+                warn!("a task did not stop within {SHUTDOWN_GRACE:?}; leaving it");
+            }
+        }
+    }
+}
+
+/// The receiving end of a task's events: bounded or unbounded.
+trait EventSource<T>: Send + 'static {
+    fn next(&mut self) -> impl Future<Output = Option<T>> + Send;
+}
+
+impl<T: Send + 'static> EventSource<T> for mpsc::Receiver<T> {
+    fn next(&mut self) -> impl Future<Output = Option<T>> + Send {
+        self.recv()
+    }
+}
+
+impl<T: Send + 'static> EventSource<T> for mpsc::UnboundedReceiver<T> {
+    fn next(&mut self) -> impl Future<Output = Option<T>> + Send {
+        self.recv()
+    }
 }
 
 /// A private folder for the links to simulated boards that get unplugged (one per run, also
@@ -650,7 +591,7 @@ async fn watch_until_played(
             }
             p.started
                 && (p.over || p.ply >= plies)
-                && !p.modes.iter().any(|m| matches!(m, Mode::Execute(_)))
+                && !p.modes.iter().any(|(_, m)| matches!(m, Mode::Execute(_)))
                 && p.speaking == 0
         };
         if done {
@@ -671,54 +612,4 @@ async fn watch_until_played(
             }
         }
     }
-}
-
-/// A game time as `h:mm:ss.mmm` (the transcript of a replay has no time of day).
-pub fn format_game_time(t: u64) -> String {
-    format!(
-        "{}:{:02}:{:02}.{:03}",
-        t / 3_600_000,
-        t / 60_000 % 60,
-        t / 1000 % 60,
-        t % 1000
-    )
-}
-
-/// `tactus replay`: the transcript (every announcement and note, on the game's time line) and
-/// the final PGN of a journal, replayed through the same pure code, without any hardware.
-pub fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
-    let read = journal::read(path)?;
-    let setup = &read.header.setup;
-    let pack = crate::store::voices::load_words(voices_dir, &setup.voice_pack)
-        .with_context(|| format!("the voice pack of {}", path.display()))?;
-    let style = setup.voice_style;
-    let mut lines = Vec::new();
-    let replayed = journal::replay(&read, |t, effect| match effect {
-        crate::arbiter::Effect::Say {
-            audience,
-            announcement,
-            ..
-        } => lines.push(format!(
-            "{} {} {}",
-            format_game_time(t),
-            crate::speech::transcript::audience_word(*audience),
-            pack.render(announcement, style).text
-        )),
-        crate::arbiter::Effect::Note(text) => {
-            lines.push(format!("{} note {text}", format_game_time(t)))
-        }
-        crate::arbiter::Effect::Refused(text) => {
-            lines.push(format!("{} refused {text}", format_game_time(t)))
-        }
-        _ => {}
-    })?;
-    for skipped in &replayed.skipped {
-        lines.push(format!("(skipped an unreadable input {skipped})"));
-    }
-    if read.torn {
-        lines.push("(the journal's last line was cut off and is left out)".into());
-    }
-    lines.push(String::new());
-    lines.push(replayed.arbiter.game().to_pgn(&read.header.tags));
-    Ok(lines)
 }

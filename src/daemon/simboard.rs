@@ -33,6 +33,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::hub::{HubMsg, Progress};
+use crate::rules::Millis;
 use crate::{
     arbiter::BoardId,
     board::{Orientation, Sensing, SensorEvent, profile::Profile, recognize::Mode},
@@ -166,7 +167,7 @@ fn another_move(before: &Chess, m: Move) -> Option<Move> {
 
 /// The hands' steps that turn `found` into `wanted`: every wrong piece taken off, then every
 /// missing one put on.
-fn restore_steps(found: &Board, wanted: &Board, delay_ms: u64) -> Vec<HandStep> {
+fn restore_steps(found: &Board, wanted: &Board, delay_ms: Millis) -> Vec<HandStep> {
     let mut steps = Vec::new();
     for sq in Square::ALL {
         if let Some(p) = found.piece_at(sq)
@@ -211,12 +212,12 @@ enum Act {
 /// One act after a delay (from the previous step).
 #[derive(Debug, Clone)]
 struct HandStep {
-    delay_ms: u64,
+    delay_ms: Millis,
     act: Act,
 }
 
 impl HandStep {
-    fn sensor(delay_ms: u64, event: SensorEvent) -> HandStep {
+    fn sensor(delay_ms: Millis, event: SensorEvent) -> HandStep {
         HandStep {
             delay_ms,
             act: Act::Sensor(event),
@@ -257,14 +258,8 @@ pub async fn play(
     mut progress: watch::Receiver<Progress>,
     cancel: CancellationToken,
 ) {
-    let i = match board {
-        BoardId::Blind => 0,
-        BoardId::Sighted => 1,
-    };
-    let name = match board {
-        BoardId::Blind => "tactile",
-        BoardId::Sighted => "sighted",
-    };
+    let i = board;
+    let name = board.name();
     let mut port = Some(port);
     // After a replug the hands keep a slave end of the new pty open: once every slave end of a
     // pty has been closed its master polls as hung up, and reading it through tokio then spins
@@ -499,7 +494,7 @@ async fn correct_move(hub: mpsc::Sender<HubMsg>, san: String, cancel: Cancellati
 
 /// What does not change during a game.
 struct Context<'a> {
-    i: usize,
+    i: BoardId,
     plan: &'a SimPlan,
     step_delay: Duration,
     style: &'a crate::sim::script::Style,
@@ -545,7 +540,7 @@ fn plan_next(
     {
         let correction = correction.clone();
         hands.awaiting_guidance = None;
-        info!(board = i, "guided: correcting the board");
+        info!(board = i.name(), "guided: correcting the board");
         queue(correction, scaled(CORRECT_MS, plan.speed), hands);
         return;
     }
@@ -564,7 +559,7 @@ fn plan_next(
             if !expected.is_legal(m) {
                 if !*warned {
                     warn!(
-                        board = i,
+                        board = i.name(),
                         ply = p.ply,
                         "the game has left the simulator's script; the simulated player stops"
                     );
@@ -579,7 +574,10 @@ fn plan_next(
             {
                 // Another move first; the assistant corrects the announcement at once (F.6),
                 // and the player is guided to the move he meant.
-                info!(board = i, ply, "making another move first, to be corrected");
+                info!(
+                    board = i.name(),
+                    ply, "making another move first, to be corrected"
+                );
                 let mut steps = hand_steps(script(expected, other, ctx.style));
                 steps.push(HandStep {
                     delay_ms: 2,
@@ -599,7 +597,7 @@ fn plan_next(
                 // Lift, pull the cable, place (unseen), plug it back in.
                 hands.unplugged = true;
                 info!(
-                    board = i,
+                    board = i.name(),
                     ply, "the cable will be pulled in the middle of this move"
                 );
                 let unplugged = scaled(UNPLUGGED_MS, plan.speed).max(UNPLUGGED_MIN);
@@ -616,7 +614,7 @@ fn plan_next(
                 });
             }
             if let Some((_, n)) = plan.button.filter(|&(at, _)| at == ply) {
-                info!(board = i, ply, button = n, "pressing a button first");
+                info!(board = i.name(), ply, button = n, "pressing a button first");
                 steps.insert(0, HandStep::sensor(delay, SensorEvent::Button(n)));
             }
             if !hands.touched
@@ -625,7 +623,7 @@ fn plan_next(
                 && let Some(piece) = expected.board().piece_at(other)
             {
                 hands.touched = true;
-                info!(board = i, ply, %other, "touching another piece first");
+                info!(board = i.name(), ply, %other, "touching another piece first");
                 let mut first = vec![
                     HandStep::sensor(delay, SensorEvent::Lift { square: other }),
                     HandStep::sensor(
@@ -680,7 +678,7 @@ fn plan_next(
                 && let (Some(from), Some(wrong)) = (m.from(), wrong_square(expected, m))
                 && let Some(piece) = expected.board().piece_at(from)
             {
-                info!(board = i, ply = p.ply, %wrong, "executing the move wrongly on purpose");
+                info!(board = i.name(), ply = p.ply, %wrong, "executing the move wrongly on purpose");
                 let place = |square| SensorEvent::Place {
                     square,
                     piece: Some(piece),
@@ -708,7 +706,7 @@ fn plan_next(
                 && {
                     let mut after = expected.clone();
                     after.play_unchecked(m);
-                    &p.shown[1 - i] == after.board()
+                    &p.shown[i.other()] == after.board()
                 } =>
         {
             // The opponent's move stands on his board (and was said aloud, F.1): executed now,
@@ -716,7 +714,7 @@ fn plan_next(
             hands.done = Some((2, p.ply));
             let ms = plan.executes_early_ms.unwrap_or(0);
             info!(
-                board = i,
+                board = i.name(),
                 ply = p.ply + 1,
                 ms,
                 "executing the opponent's move early"
@@ -736,7 +734,11 @@ fn plan_next(
                 None => hands.restore_after = Some(p.guidance[i]),
                 Some(seen) if p.guidance[i] > seen => {
                     hands.restore_after = None;
-                    info!(board = i, ply = p.ply, "guided: putting the board back");
+                    info!(
+                        board = i.name(),
+                        ply = p.ply,
+                        "guided: putting the board back"
+                    );
                     queue(
                         restore_steps(physical, expected.board(), delay),
                         scaled(CORRECT_MS, plan.speed),

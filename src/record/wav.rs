@@ -20,12 +20,13 @@
 //! announcement text, separated by a space.
 
 use crate::announce::voice::{PAUSE, Utterance};
+use crate::rules::Millis;
 
 /// The sample rate of every clip and of the scoresheet.
 pub const SAMPLE_RATE: u32 = 22_050;
 
 /// The silence between two announcements in the scoresheet, so that moves are heard apart.
-pub const BETWEEN_ANNOUNCEMENTS_MS: u32 = 500;
+pub const BETWEEN_ANNOUNCEMENTS_MS: Millis = 500;
 
 /// The WAV format of clips and scoresheets: 22050 Hz, mono, 16-bit integer PCM.
 pub fn spec() -> hound::WavSpec {
@@ -38,12 +39,12 @@ pub fn spec() -> hound::WavSpec {
 }
 
 /// The number of samples in `ms` milliseconds (rounded down).
-pub fn ms_to_samples(ms: u32) -> usize {
-    (u64::from(ms) * u64::from(SAMPLE_RATE) / 1000) as usize
+pub fn ms_to_samples(ms: Millis) -> usize {
+    (ms * u64::from(SAMPLE_RATE) / 1000) as usize
 }
 
 /// The time of sample `n` in milliseconds (rounded down).
-pub fn samples_to_ms(n: u64) -> u64 {
+pub fn samples_to_ms(n: u64) -> Millis {
     n * 1000 / u64::from(SAMPLE_RATE)
 }
 
@@ -51,9 +52,9 @@ pub fn samples_to_ms(n: u64) -> u64 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spacing {
     /// Between two words.
-    pub gap_ms: u32,
+    pub gap_ms: Millis,
     /// For a [`PAUSE`] (a comma in the text); it replaces the gap.
-    pub pause_ms: u32,
+    pub pause_ms: Millis,
 }
 
 impl Spacing {

@@ -14,7 +14,7 @@
 //!   whether it loses, draws (6.9, insufficient material) or must first be claimed (Appendices B
 //!   and C) is the game module's business.
 //!
-//! Conventions: instants are `Millis` (u64); durations and remaining times are `i64`
+//! Conventions: instants are `Millis` (u64); durations and remaining times are `ClockMillis` (i64)
 //! milliseconds, negative once a flag has fallen. All arithmetic saturates, so times of days or
 //! absurd arbiter inputs cannot panic.
 
@@ -23,7 +23,7 @@ use shakmaty::Color;
 use thiserror::Error;
 
 use super::time_control::TimeControl;
-use crate::rules::Millis;
+use super::{ClockMillis, Millis};
 
 /// Why a clock operation was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
@@ -45,14 +45,14 @@ pub enum ClockError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct Side {
     /// Main thinking time left, ms.
-    remaining_ms: i64,
+    remaining_ms: ClockMillis,
     /// Real thinking time consumed, delay included, ms.
-    used_ms: i64,
+    used_ms: ClockMillis,
     /// Moves completed (presses, or as set by the arbiter).
     moves: u32,
     /// Delay still unused in the move in progress (or, between moves, the full delay the next
     /// move will get).
-    delay_left_ms: i64,
+    delay_left_ms: ClockMillis,
     /// When the flag fell. Sticky: a flag that fell stays fallen even if an increment or the
     /// next period's time later lifts the remaining time above zero, because the move was not
     /// completed in time (6.9). Only arbiter adjustments recompute it.

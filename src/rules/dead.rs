@@ -11,7 +11,7 @@
 //! - [`solve`] is the complete helpmate search. It usually answers in milliseconds but can take
 //!   about two seconds on hard positions, and it cannot be interrupted. It is a pure function on a
 //!   [`Query`] value so that the daemon can run it on a blocking thread with a deadline and feed
-//!   the [`Verdict`] back into the game; a search that does not answer in time is simply
+//!   the [`Verdict`](super::game::Input::Verdict) back into the game; a search that does not answer in time is simply
 //!   [`Mateability::Undecided`], which never ends a game.
 
 use std::str::FromStr;

@@ -18,6 +18,7 @@ use shakmaty::{
 };
 use thiserror::Error;
 
+use super::ClockMillis;
 use super::{
     Edition, Millis, PlayMode,
     clock::Clock,
@@ -168,11 +169,11 @@ pub enum Input {
     /// 6.13 / 6.14: the arbiter sets a clock or the move counter.
     SetClock {
         side: Color,
-        remaining_ms: i64,
+        remaining_ms: ClockMillis,
     },
     AdjustClock {
         side: Color,
-        delta_ms: i64,
+        delta_ms: ClockMillis,
     },
     SetMoveCounter {
         side: Color,
@@ -327,7 +328,7 @@ pub enum Event {
     ClaimRejected {
         by: Color,
         article: Article,
-        opponent_bonus_ms: i64,
+        opponent_bonus_ms: ClockMillis,
         claimant_remaining_ms: Option<i64>,
         must_play: Option<String>,
     },
@@ -335,7 +336,7 @@ pub enum Event {
     IllegalMovePenalty {
         offender: Color,
         count: u8,
-        bonus_ms: i64,
+        bonus_ms: ClockMillis,
     },
     /// Appendix C: the opponent may now claim the illegal move (until he touches a piece).
     IllegalMoveClaimable {
@@ -354,16 +355,16 @@ pub enum Event {
         by: Color,
     },
     QuickplayPostponed {
-        bonus_ms: i64,
+        bonus_ms: ClockMillis,
     },
     QuickplayRejected {
-        bonus_ms: i64,
+        bonus_ms: ClockMillis,
     },
     ClocksPaused,
     ClocksResumed,
     ClockSet {
         side: Color,
-        remaining_ms: i64,
+        remaining_ms: ClockMillis,
     },
     /// The game needs to know whether `query.side` can still mate; answer with
     /// [`Input::Verdict`] carrying the same ticket.
@@ -1771,7 +1772,7 @@ impl Scoresheet {
 
 /// 9.5 b (2001): more than two minutes: lose half, at most three minutes; between one and two
 /// minutes: left with one minute; less than one minute: unchanged.
-pub fn incorrect_claim_reduction(remaining_ms: i64) -> i64 {
+pub fn incorrect_claim_reduction(remaining_ms: ClockMillis) -> i64 {
     if remaining_ms > TWO_MINUTES_MS {
         remaining_ms - (remaining_ms / 2).min(THREE_MINUTES_MS)
     } else if remaining_ms > ONE_MINUTE_MS {

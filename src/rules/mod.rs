@@ -19,9 +19,13 @@ pub mod time_control;
 
 use serde::{Deserialize, Serialize};
 
-/// A point on the caller's monotonic time line, in milliseconds. The core never asks what time it
-/// is; every input carries one of these.
+/// Milliseconds on the caller's monotonic time line: an instant, or an unsigned span added to one
+/// (a settle time, a timeout). The core never asks what time it is; every input carries one.
 pub type Millis = u64;
+
+/// Milliseconds on a chess clock: remaining time, time used, increments, bonuses, adjustments.
+/// Signed: a remaining time is negative once a flag has fallen.
+pub type ClockMillis = i64;
 
 /// Which text of the Laws applies. The differences between them live in [`EditionRules`], in one
 /// place, so that an arbiter can see at a glance what changes.

@@ -9,6 +9,7 @@
 
 use std::{fmt, str::FromStr};
 
+use super::ClockMillis;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -21,8 +22,9 @@ const FORMS: &str = "MOVES/SECONDS or SECONDS (sudden death, last period only), 
 /// One period of a time control.
 ///
 /// The fields are public so that the game module and tests can build controls directly; a
-/// control built that way can be checked with [`TimeControl::validate`]. The [`Clock`] never
-/// panics on an invalid control (see the notes on [`Clock::new`]).
+/// control built that way can be checked with [`TimeControl::validate`]. The
+/// [`Clock`](super::clock::Clock) never panics on an invalid control (see the notes on
+/// [`Clock::new`](super::clock::Clock::new)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Period {
     /// `Some(n)`: n moves must be completed in this period. `None`: all remaining moves (sudden
@@ -30,17 +32,17 @@ pub struct Period {
     pub moves: Option<u32>,
     /// Time allotted for the period, in ms. Added to what the player has left when the period
     /// begins (6.2: time saved carries over).
-    pub base_ms: i64,
+    pub base_ms: ClockMillis,
     /// Fischer increment, in ms, added after every move completed in this period.
-    pub increment_ms: i64,
+    pub increment_ms: ClockMillis,
     /// 6.2 time-delay mode: the "fixed extra time" per move, in ms, used before the main time
     /// starts counting down. Unused delay is lost, never banked.
-    pub delay_ms: i64,
+    pub delay_ms: ClockMillis,
 }
 
 impl Period {
     /// `moves` moves in `base_ms`, no increment, no delay.
-    pub const fn moves_in(moves: u32, base_ms: i64) -> Period {
+    pub const fn moves_in(moves: u32, base_ms: ClockMillis) -> Period {
         Period {
             moves: Some(moves),
             base_ms,
@@ -50,7 +52,7 @@ impl Period {
     }
 
     /// All remaining moves in `base_ms`, no increment, no delay.
-    pub const fn sudden_death(base_ms: i64) -> Period {
+    pub const fn sudden_death(base_ms: ClockMillis) -> Period {
         Period {
             moves: None,
             base_ms,
@@ -60,7 +62,7 @@ impl Period {
     }
 
     /// The same period with a Fischer increment per move.
-    pub const fn with_increment(self, increment_ms: i64) -> Period {
+    pub const fn with_increment(self, increment_ms: ClockMillis) -> Period {
         Period {
             increment_ms,
             ..self
@@ -68,7 +70,7 @@ impl Period {
     }
 
     /// The same period in 6.2 time-delay mode.
-    pub const fn with_delay(self, delay_ms: i64) -> Period {
+    pub const fn with_delay(self, delay_ms: ClockMillis) -> Period {
         Period { delay_ms, ..self }
     }
 
@@ -441,7 +443,7 @@ fn parse_seconds(text: &str, part: Part) -> Result<i64, PeriodProblem> {
     };
     let whole: i64 = whole.parse().map_err(|_| too_large())?;
     // At most three digits, all ASCII digits: parses and fits. Pad to milliseconds.
-    let frac_ms: i64 = format!("{frac:0<3}").parse().map_err(|_| too_large())?;
+    let frac_ms: ClockMillis = format!("{frac:0<3}").parse().map_err(|_| too_large())?;
     whole
         .checked_mul(1000)
         .and_then(|ms| ms.checked_add(frac_ms))

@@ -7,6 +7,7 @@
 use shakmaty::{Board, Chess, Move, Piece, Position, Role, Square};
 
 use crate::board::{Sensed, Sensing, SensorEvent};
+use crate::rules::Millis;
 
 /// The order in which a capture is carried out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,9 +44,9 @@ pub struct Style {
     /// DGT sliding: rooks, bishops and queens are slid and reported on the squares they pass.
     pub slide: bool,
     /// Milliseconds between the events of one move.
-    pub step_ms: u64,
+    pub step_ms: Millis,
     /// Milliseconds of sensor chatter.
-    pub bounce_ms: u64,
+    pub bounce_ms: Millis,
 }
 
 impl Style {
@@ -76,7 +77,7 @@ impl Style {
 /// One event after a delay (from the previous step).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
-    pub delay_ms: u64,
+    pub delay_ms: Millis,
     pub event: SensorEvent,
 }
 

@@ -4,7 +4,7 @@
 //!
 //! This module is the shell around the pure simulated board ([`super::board`]): it paces writes to
 //! the profile's baud rate ([`Pacer`]; a pty does not enforce baud rates), and runs the "hands"
-//! that play the moves of a game with [`script`] in a chosen [`Style`], pause between moves, and
+//! that play the moves of a game with [`script`] in a chosen [`Style`](super::script::Style), pause between moves, and
 //! optionally pull the cable mid-game ([`serve`]).
 //!
 //! It must not recognise moves or judge anything: it reports what the hands did, as a board

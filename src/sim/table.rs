@@ -30,7 +30,7 @@ use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
 use crate::{
     announce::{Announcement, Audience, MoveWords},
-    arbiter::{Arbiter, ArbiterConfig, BoardId, Completion, Effect, Input},
+    arbiter::{Arbiter, ArbiterConfig, BoardId, ByBoard, Completion, Effect, Input},
     board::{
         Sensed, Sensing, SensorEvent,
         profile::ProfileSet,
@@ -298,22 +298,22 @@ enum Staff {
 enum Action {
     /// A person acts.
     Act {
-        who: usize,
+        who: BoardId,
         act: Act,
     },
     /// The DGT board's sweep reaches a square: a change there is found and sent.
     Sample {
-        board: usize,
+        board: BoardId,
         square: Square,
     },
     /// A board answers a request for a full reading.
     Read {
-        board: usize,
+        board: BoardId,
         epoch: u64,
     },
     /// A message reaches the host.
     Deliver {
-        board: usize,
+        board: BoardId,
         epoch: u64,
         event: SensorEvent,
     },
@@ -325,7 +325,7 @@ enum Action {
     },
     /// A person learns a move he heard said aloud or saw (F.1).
     Learn {
-        who: usize,
+        who: BoardId,
         ply: usize,
     },
     Staff(Staff),
@@ -389,10 +389,10 @@ struct World {
     agenda: BinaryHeap<Reverse<(Millis, u64, usize)>>,
     actions: Vec<Option<Action>>,
     arbiter: Arbiter,
-    boards: [Physical; 2],
-    people: [Person; 2],
+    boards: ByBoard<Physical>,
+    people: ByBoard<Person>,
     /// Speech channels (blind, sighted): busy until then.
-    speech_free: [Millis; 2],
+    speech_free: ByBoard<Millis>,
     trace: Vec<String>,
     inputs: usize,
     refusals: usize,
@@ -403,21 +403,6 @@ struct World {
     /// The arbiter person has a pause planned or running.
     pausing: bool,
     spin: (Millis, usize),
-}
-
-fn index(board: BoardId) -> usize {
-    match board {
-        BoardId::Blind => 0,
-        BoardId::Sighted => 1,
-    }
-}
-
-fn board_of(i: usize) -> BoardId {
-    if i == 0 {
-        BoardId::Blind
-    } else {
-        BoardId::Sighted
-    }
 }
 
 /// The recognisers' timing as shipped (`boards/*.toml`).
@@ -488,29 +473,29 @@ impl World {
         };
         let sweep_ms = rng.between(DGT_SWEEP_MS.0, DGT_SWEEP_MS.1);
         let sweep_offset = rng.below(sweep_ms);
-        let mut boards = [
-            physical(Sensing::Occupancy, true),
-            physical(
+        let mut boards = ByBoard {
+            blind: physical(Sensing::Occupancy, true),
+            sighted: physical(
                 Sensing::Identity,
                 matches!(setup.sighted, SightedBoard::Dgt(_)),
             ),
-        ];
-        boards[1].sweep_ms = sweep_ms;
-        boards[1].sweep_offset = sweep_offset;
+        };
+        boards.sighted.sweep_ms = sweep_ms;
+        boards.sighted.sweep_offset = sweep_offset;
         World {
             arbiter: Arbiter::new(cfg, start.clone()),
             boards,
-            people: [
-                person(BoardId::Blind, setup.blind),
-                person(BoardId::Sighted, !setup.blind),
-            ],
+            people: ByBoard {
+                blind: person(BoardId::Blind, setup.blind),
+                sighted: person(BoardId::Sighted, !setup.blind),
+            },
             setup,
             rng,
             now: 0,
             seq: 0,
             agenda: BinaryHeap::new(),
             actions: Vec::new(),
-            speech_free: [0, 0],
+            speech_free: ByBoard::default(),
             trace: Vec::new(),
             inputs: 0,
             refusals: 0,
@@ -638,7 +623,7 @@ impl World {
                 r.shows_expected()
             ));
         }
-        for p in &self.people {
+        for (_, p) in self.people.iter() {
             s.push_str(&format!(
                 "; {:?} knows {} busy {} slip {} paused {}",
                 p.board,
@@ -707,10 +692,10 @@ impl World {
                 } else {
                     self.rng.between(5, 60)
                 };
-                let channels: &[usize] = match audience {
-                    Audience::Blind => &[0],
-                    Audience::Sighted => &[1],
-                    Audience::Both => &[0, 1],
+                let channels: &[BoardId] = match audience {
+                    Audience::Blind => &[BoardId::Blind],
+                    Audience::Sighted => &[BoardId::Sighted],
+                    Audience::Both => &BoardId::ALL,
                 };
                 let start = channels
                     .iter()
@@ -732,7 +717,7 @@ impl World {
                 );
             }
             Effect::RequestSnapshot { board } => {
-                let i = index(board);
+                let i = board;
                 if self.boards[i].sensors && self.boards[i].connected {
                     let epoch = self.boards[i].epoch;
                     self.schedule(
@@ -867,13 +852,7 @@ impl World {
                 if epoch != b.epoch || !b.connected {
                     return;
                 }
-                self.input(
-                    Input::Board {
-                        board: board_of(board),
-                        event,
-                    },
-                    true,
-                );
+                self.input(Input::Board { board, event }, true);
             }
             Action::Said {
                 id,
@@ -881,10 +860,10 @@ impl World {
                 announcement,
             } => {
                 self.input(Input::SpeechFinished { id }, false);
-                for who in 0..2 {
+                for who in BoardId::ALL {
                     let hears = match who {
-                        0 => audience.includes_blind(),
-                        _ => audience.includes_sighted(),
+                        BoardId::Blind => audience.includes_blind(),
+                        BoardId::Sighted => audience.includes_sighted(),
                     };
                     if hears {
                         self.hear(who, &announcement);
@@ -901,7 +880,7 @@ impl World {
             }
             Action::Staff(Staff::Pause) => {
                 self.happened.pauses += 1;
-                for who in 0..2 {
+                for who in BoardId::ALL {
                     let defiant = self.rng.chance(self.setup.behaviour.move_while_paused);
                     self.people[who].defiant = defiant;
                 }
@@ -917,7 +896,7 @@ impl World {
     }
 
     /// A message onto a board's line, behind what is on it already.
-    fn send(&mut self, board: usize, event: SensorEvent, wire: u64) {
+    fn send(&mut self, board: BoardId, event: SensorEvent, wire: u64) {
         let b = &mut self.boards[board];
         let at = b.line_free.max(self.now) + wire;
         b.line_free = at;
@@ -933,7 +912,7 @@ impl World {
     }
 
     /// A person heard an announcement.
-    fn hear(&mut self, who: usize, announcement: &Announcement) {
+    fn hear(&mut self, who: BoardId, announcement: &Announcement) {
         let known = self.people[who].known;
         match announcement {
             Announcement::Move(words) => {
@@ -957,10 +936,10 @@ impl World {
         }
     }
 
-    fn act(&mut self, who: usize, act: Act) {
-        let board = index(self.people[who].board);
+    fn act(&mut self, who: BoardId, act: Act) {
+        let board = self.people[who].board;
         if !matches!(act, Act::Done) {
-            let whom = ["blind player", "sighted player"][who];
+            let whom = who.player();
             self.trace
                 .push(format!("{:>8} ({whom}: {act:?})", self.now));
         }
@@ -996,24 +975,14 @@ impl World {
                 b.connected = false;
                 b.epoch += 1;
                 self.happened.unplugs += 1;
-                self.input(
-                    Input::BoardDisconnected {
-                        board: board_of(board),
-                    },
-                    false,
-                );
+                self.input(Input::BoardDisconnected { board }, false);
             }
             Act::Replug => {
                 let b = &mut self.boards[board];
                 b.connected = true;
                 b.view = b.board.clone();
                 b.line_free = self.now;
-                self.input(
-                    Input::BoardConnected {
-                        board: board_of(board),
-                    },
-                    false,
-                );
+                self.input(Input::BoardConnected { board }, false);
             }
             Act::Press => self.input(Input::ClockPress, true),
             Act::Promote(role) => self.input(Input::Promote(role), false),
@@ -1031,7 +1000,7 @@ impl World {
     }
 
     /// Queue a person's acts: `steps` of (delay from the previous act, act), then `Done`.
-    fn queue(&mut self, who: usize, first_delay: u64, steps: Vec<(u64, Act)>) {
+    fn queue(&mut self, who: BoardId, first_delay: u64, steps: Vec<(u64, Act)>) {
         self.people[who].busy = true;
         let mut at = self.now + first_delay;
         for (i, (delay, act)) in steps.into_iter().enumerate() {
@@ -1053,7 +1022,7 @@ impl World {
         if self.failure.is_some() {
             return;
         }
-        for who in 0..2 {
+        for who in BoardId::ALL {
             if !self.people[who].busy {
                 self.decide(who);
             }
@@ -1080,12 +1049,12 @@ impl World {
     }
 
     /// What a person does next, from what he knows and what stands on his board.
-    fn decide(&mut self, who: usize) {
+    fn decide(&mut self, who: BoardId) {
         if self.arbiter.game().is_over() {
             return;
         }
         let person = self.people[who].clone();
-        let board = index(person.board);
+        let board = person.board;
         let mental = self.position_at(person.known);
         let physical = self.boards[board].board.clone();
         let behaviour = self.setup.behaviour.clone();
@@ -1103,7 +1072,7 @@ impl World {
             }
             return;
         }
-        let manual = board == 1 && !self.boards[1].sensors;
+        let manual = board == BoardId::Sighted && !self.boards.sighted.sensors;
         if physical != *mental.board() {
             let last = person.known.checked_sub(1);
             let opponent_move = last.filter(|&k| {
@@ -1159,8 +1128,8 @@ impl World {
     }
 
     /// A person executes his opponent's move on his own board.
-    fn execute(&mut self, who: usize, before: &Chess, m: Move, b: &Behaviour) {
-        let board = index(self.people[who].board);
+    fn execute(&mut self, who: BoardId, before: &Chess, m: Move, b: &Behaviour) {
+        let board = self.people[who].board;
         let delay = self.rng.between(200, 1500);
         let simple = !m.is_capture() && !m.is_castle() && !m.is_promotion();
         if simple
@@ -1192,12 +1161,12 @@ impl World {
     }
 
     /// A hand style for a move on board `board`.
-    fn style(&mut self, board: usize, m: Move, b: &Behaviour) -> Style {
+    fn style(&mut self, board: BoardId, m: Move, b: &Behaviour) -> Style {
         let mover_first = m.is_capture() && self.rng.chance(b.mover_first);
         if mover_first {
             self.happened.captures_mover_first += 1;
         }
-        if board == 0 {
+        if board == BoardId::Blind {
             Style {
                 capture: if mover_first {
                     CaptureOrder::MoverFirst
@@ -1243,14 +1212,14 @@ impl World {
 
     /// A person makes his own move: thinking, perhaps a slip first, the move, and what goes with
     /// it (a promotion piece said, a clock pressed, a cable pulled).
-    fn own_move(&mut self, who: usize, before: &Chess, m: Move, manual: bool, b: &Behaviour) {
-        let board = index(self.people[who].board);
+    fn own_move(&mut self, who: BoardId, before: &Chess, m: Move, manual: bool, b: &Behaviour) {
+        let board = self.people[who].board;
         let think = self.rng.between(300, 4_000);
         let mut after = before.clone();
         after.play_unchecked(m);
         let ends_game = after.is_game_over();
         // Someone sees or hears it said aloud (F.1) before tactus announces it.
-        let other = 1 - who;
+        let other = who.other();
         let early = self.rng.chance(b.early_execution);
         if manual {
             self.boards[board].board = after.board().clone();
@@ -1313,7 +1282,7 @@ impl World {
             moving.insert(1, (50, Act::Unplug));
             moving.push((back, Act::Replug));
         }
-        let premature = board == 1
+        let premature = board == BoardId::Sighted
             && matches!(
                 self.setup.sighted,
                 SightedBoard::Dgt(Completion::ClockPress)
@@ -1327,13 +1296,13 @@ impl World {
             moving.insert(at, (20, Act::Press));
         }
         steps.extend(moving);
-        if board == 0
+        if board == BoardId::Blind
             && let Some(role) = m.promotion()
         {
             // The tactile board cannot see the new piece: he says it; the assistant enters it.
             steps.push((self.rng.between(100, 700), Act::Promote(role)));
         }
-        let presses = board == 1
+        let presses = board == BoardId::Sighted
             && matches!(
                 self.setup.sighted,
                 SightedBoard::Dgt(Completion::ClockPress)
@@ -1372,15 +1341,15 @@ impl World {
 
     /// The other person learns the move being made now, a little after it stands (he heard it
     /// said aloud, F.1, or saw it).
-    fn learn_later(&mut self, who: usize, after_ms: u64) {
-        let ply = self.people[1 - who].known - 1;
+    fn learn_later(&mut self, who: BoardId, after_ms: u64) {
+        let ply = self.people[who.other()].known - 1;
         self.happened.early_executions += 1;
         let at = self.now + after_ms + self.rng.between(50, 800);
         self.schedule(at, Action::Learn { who, ply });
     }
 
     /// A piece to knock over before a move: one the move does not touch.
-    fn knockable(&mut self, board: usize, m: Move) -> Option<Square> {
+    fn knockable(&mut self, board: BoardId, m: Move) -> Option<Square> {
         let busy = |sq: Square| {
             Some(sq) == m.from()
                 || sq == m.to()
@@ -1436,7 +1405,7 @@ fn hands(steps: Vec<crate::sim::script::Step>) -> Vec<(u64, Act)> {
 
 /// The acts that turn `found` into `wanted`: every wrong piece taken off, then every missing one
 /// put on.
-fn restore(found: &Board, wanted: &Board, step_ms: u64) -> Vec<(u64, Act)> {
+fn restore(found: &Board, wanted: &Board, step_ms: Millis) -> Vec<(u64, Act)> {
     let mut steps = Vec::new();
     for sq in Square::ALL {
         if let Some(p) = found.piece_at(sq)

@@ -99,7 +99,7 @@ impl ClipLibrary {
         pause: Duration,
     ) -> Result<Vec<f32>, SpeakError> {
         // The same joining as the audio scoresheet, so the recording sounds like the board.
-        let ms = |d: Duration| u32::try_from(d.as_millis()).unwrap_or(u32::MAX);
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let spacing = Spacing {
             gap_ms: ms(gap),
             pause_ms: ms(pause),

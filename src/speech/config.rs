@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::announce::{Audience, voice::Style};
+use crate::rules::Millis;
 
 /// Which speaker serves an audience.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -58,9 +59,9 @@ pub struct SpeechConfig {
     /// "san" (Springer Felix drei) or "long" (Springer Gustav eins Felix drei).
     pub style: Style,
     /// Silence between two clips, in milliseconds.
-    pub gap_ms: u64,
+    pub gap_ms: Millis,
     /// Silence where the pack asks for a pause (e.g. before the promotion piece), in milliseconds.
-    pub pause_ms: u64,
+    pub pause_ms: Millis,
     /// Output device of the blind player (an ALSA/cpal device name); absent: the default device.
     pub device_blind: Option<String>,
     /// Output device of the sighted side; absent: the default device.
@@ -77,7 +78,7 @@ pub struct SpeechConfig {
     /// Volume in percent of the engine's range, 0 .. 100.
     pub tts_volume: f32,
     /// How long the engine may take to start before the clips take over, in milliseconds.
-    pub tts_startup_timeout_ms: u64,
+    pub tts_startup_timeout_ms: Millis,
 }
 
 impl Default for SpeechConfig {

@@ -10,6 +10,7 @@ use std::{
 };
 
 use crate::record::wav::{CueEntry, ms_to_samples, spec};
+use crate::rules::Millis;
 
 /// A scoresheet that could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -48,7 +49,7 @@ impl AudioScoresheet {
     /// Starts a scoresheet at `path` (replacing any file there; after a restart the game is
     /// replayed from its journal, which writes the recording again) with `between_ms` of silence
     /// between announcements, and its cue file beside it.
-    pub fn create(path: &Path, between_ms: u32) -> Result<AudioScoresheet, ScoresheetError> {
+    pub fn create(path: &Path, between_ms: Millis) -> Result<AudioScoresheet, ScoresheetError> {
         let wav_error = |source| ScoresheetError::Wav {
             path: path.to_owned(),
             source,
@@ -72,7 +73,7 @@ impl AudioScoresheet {
         })
     }
 
-    /// Appends one announcement (its samples, from [`assemble`]) with the silence before it, then
+    /// Appends one announcement (its samples, from [`assemble`](crate::record::wav::assemble)) with the silence before it, then
     /// makes both files valid and complete on disk: the WAV header is rewritten and the cue line
     /// flushed. Returns where it went.
     pub fn append(

@@ -10,6 +10,7 @@ use shakmaty::{
     Square, fen::Fen, uci::UciMove,
 };
 
+use crate::rules::ClockMillis;
 use crate::{
     announce::voice::Style,
     arbiter::{ArbiterConfig, BoardId, Completion, Input},
@@ -72,7 +73,7 @@ pub struct SetupRecord {
     /// Absent: the sighted board has no sensors.
     pub sighted_board: Option<RecognizerRecord>,
     pub completion: CompletionRecord,
-    pub guidance_repeat_ms: u64,
+    pub guidance_repeat_ms: Millis,
     pub start_fen: String,
     /// The voice pack and style, so that `tactus replay` words the transcript as it was said.
     pub voice_pack: String,
@@ -82,12 +83,12 @@ pub struct SetupRecord {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecognizerRecord {
     pub sensing: Sensing,
-    pub settle_ms: u64,
+    pub settle_ms: Millis,
     /// Journals written before boards had a scan time read as 0 (every change at once).
     #[serde(default)]
-    pub scan_ms: u64,
-    pub bounce_ms: u64,
-    pub differs_after_ms: u64,
+    pub scan_ms: Millis,
+    pub bounce_ms: Millis,
+    pub differs_after_ms: Millis,
     pub confirm_with_snapshot: bool,
 }
 
@@ -256,7 +257,7 @@ pub enum SensorRecord {
     },
 }
 
-/// [`arbiter::Input`] in the journal.
+/// [`crate::arbiter::Input`] in the journal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InputRecord {
@@ -366,11 +367,11 @@ pub enum RulesRecord {
     Resume,
     SetClock {
         side: ColorRecord,
-        remaining_ms: i64,
+        remaining_ms: ClockMillis,
     },
     AdjustClock {
         side: ColorRecord,
-        delta_ms: i64,
+        delta_ms: ClockMillis,
     },
     SetMoveCounter {
         side: ColorRecord,

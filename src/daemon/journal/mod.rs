@@ -2,13 +2,13 @@
 //!
 //! Every input the hub accepts is appended here, with its time on the game's time line, flushed
 //! and synced to the disk BEFORE the arbiter sees it. Replaying the journal through the same pure
-//! code ([`replay`]) rebuilds the arbiter exactly as it stood, which is how a restarted daemon
+//! code ([`replay()`]) rebuilds the arbiter exactly as it stood, which is how a restarted daemon
 //! resumes a game and how `tactus replay` prints one without any hardware.
 //!
-//! Three parts: [`format`], the file format (JSON lines: a header with everything that fixes the
+//! Three parts: [`mod@format`], the file format (JSON lines: a header with everything that fixes the
 //! game's rules and boards, then one line per input, and an end line when the game is over) and
 //! the serialisable mirrors of `arbiter::Input` and `game::Input` (moves as UCI, squares as names,
-//! pieces as FEN letters); [`file`], reading and appending the file; [`replay`], the replay loop.
+//! pieces as FEN letters); [`mod@file`], reading and appending the file; [`mod@replay`], the replay loop.
 //! None of them speaks, writes the game's other files or reads the game's clock (the caller
 //! passes the times).
 //!

@@ -1,0 +1,144 @@
+//! Setting a game up: the arbiter's configuration from the configuration file, and the table
+//! the daemon plays on, either a new game folder with its journal header or the unfinished game
+//! of a folder, replayed from its journal.
+//!
+//! A game that is over is never resumed, and a folder without a journal is refused with what to
+//! give instead: both are a user's mistake to be told at once, before any task starts.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use shakmaty::Chess;
+use tracing::{info, warn};
+
+use super::{
+    files,
+    hub::Recovery,
+    journal::{self, FORMAT_VERSION, Header, JOURNAL_FILE, Journal, SetupRecord},
+};
+use crate::{
+    arbiter::{Arbiter, ArbiterConfig},
+    board::recognize::RecognizerConfig,
+    config::{BoardSetup, Config},
+};
+
+/// The table of a run: the game in `resume`, else the unfinished game of the output folder
+/// (unless `new_game`), else a new game.
+pub fn open(config: &Config, origin: &str, resume: Option<&Path>, new_game: bool) -> Result<Table> {
+    match (resume, new_game) {
+        (Some(folder), _) => resumed_table(folder),
+        (None, false) => match files::find_unfinished(&config.record_dir()) {
+            Some(folder) => {
+                info!("resuming the unfinished game in {}", folder.display());
+                resumed_table(&folder)
+            }
+            None => new_table(config, origin),
+        },
+        (None, true) => new_table(config, origin),
+    }
+}
+
+/// The arbiter's configuration from the configuration file.
+pub fn arbiter_config(config: &Config, origin: &str) -> Result<ArbiterConfig> {
+    let recognizer = |setup: &BoardSetup| match setup {
+        BoardSetup::Manual => None,
+        BoardSetup::Sensor { profile, .. } => Some(RecognizerConfig::from_profile(profile)),
+    };
+    let blind = recognizer(&config.blind_board(origin)?)
+        .ok_or_else(|| anyhow!("{origin}: the blind player's board needs sensors"))?;
+    Ok(ArbiterConfig {
+        rules: config
+            .rules_config()
+            .with_context(|| format!("{origin}: key game.time_control"))?,
+        blind: config.game.blind.color(),
+        blind_board: blind,
+        sighted_board: recognizer(&config.sighted_board(origin)?),
+        sighted_completion: config.completion(),
+        guidance_repeat_ms: config.game.guidance_repeat_ms,
+    })
+}
+
+/// Where the game is and how it was set up.
+pub struct Table {
+    pub folder: PathBuf,
+    pub header: Header,
+    pub journal: Journal,
+    pub arbiter: Arbiter,
+    /// The game time the journal ends at: the game's time line goes on from there.
+    pub offset: u64,
+    /// The inputs to replay into the hub, for a resumed game.
+    pub recovery: Option<Recovery>,
+    pub started: bool,
+}
+
+fn new_table(config: &Config, origin: &str) -> Result<Table> {
+    let cfg = arbiter_config(config, origin)?;
+    let start = Chess::default();
+    let created = journal::unix_ms();
+    let white = config.game.white.clone().unwrap_or_default();
+    let black = config.game.black.clone().unwrap_or_default();
+    let folder = files::new_game_folder(&config.record_dir(), &white, &black, created)?;
+    let mut tags = config.tags();
+    tags.push(("Date".into(), files::pgn_date(created)));
+    let header = Header {
+        version: FORMAT_VERSION,
+        created_unix_ms: created,
+        tags,
+        setup: SetupRecord::new(&cfg, &start, &config.voice.voice, config.voice.style),
+    };
+    let journal = Journal::create(&folder.join(JOURNAL_FILE), &header)?;
+    Ok(Table {
+        folder,
+        header,
+        journal,
+        arbiter: Arbiter::new(cfg, start),
+        offset: 0,
+        recovery: None,
+        started: false,
+    })
+}
+
+fn resumed_table(folder: &Path) -> Result<Table> {
+    let path = folder.join(JOURNAL_FILE);
+    if !path.is_file() {
+        bail!(
+            "{} holds no journal ({JOURNAL_FILE}); give the folder of a game tactus played",
+            folder.display()
+        );
+    }
+    let read = journal::read(&path)?;
+    if read.is_finished() {
+        bail!(
+            "the game in {} is over; nothing to resume (`tactus replay {}` prints it)",
+            folder.display(),
+            path.display()
+        );
+    }
+    if read.torn {
+        warn!(
+            "{}: the last line was cut off by the crash and is dropped",
+            path.display()
+        );
+    }
+    let replayed = journal::replay(&read, |_, _| {})?;
+    for skipped in &replayed.skipped {
+        warn!(
+            "{}: skipped an input that cannot be read back: {skipped}",
+            path.display()
+        );
+    }
+    let journal = Journal::append_to(&read)?;
+    Ok(Table {
+        folder: folder.to_owned(),
+        header: read.header.clone(),
+        journal,
+        offset: replayed.last_time,
+        started: replayed.started,
+        recovery: Some(Recovery {
+            inputs: replayed.inputs,
+            unfinished: replayed.unfinished,
+            pending_analyses: replayed.pending_analyses,
+        }),
+        arbiter: replayed.arbiter,
+    })
+}
