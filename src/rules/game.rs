@@ -221,6 +221,69 @@ pub enum Input {
     },
 }
 
+/// Whether an input is taken while the game is adjourned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WhileAdjourned {
+    /// Refused: the position before the sealed move stands until the envelope is opened.
+    Refused,
+    /// Taken, adjourned or not.
+    Taken,
+    /// Taken only then (the envelope, the replier's clock, the resumption).
+    Only,
+}
+
+/// Where an input may come in, in the states of the game that stop most inputs: adjourned,
+/// clocks paused by the arbiter (6.12), a 10.2 claim awaiting his ruling.
+#[derive(Debug, Clone, Copy)]
+struct Admission {
+    adjourned: WhileAdjourned,
+    paused: bool,
+    awaiting_ruling: bool,
+}
+
+impl Input {
+    /// One row per input and no wildcard, so that a new input must say where it stands.
+    #[rustfmt::skip]
+    fn admission(&self) -> Admission {
+        use WhileAdjourned::{Only, Refused as No, Taken as Yes};
+        let row = |adjourned, paused, awaiting_ruling| Admission { adjourned, paused, awaiting_ruling };
+        match self {
+            //                                  adjourned  paused  awaiting 10.2 ruling
+            Input::Start                     => row(No,    false,  true),
+            Input::Move(_)                   => row(No,    false,  false),
+            Input::IllegalMove { .. }        => row(No,    false,  false),
+            Input::ClaimIllegalMove { .. }   => row(No,    false,  true),
+            // A draw offer made after the seal stays valid until answered (adjourned games, 9.1).
+            Input::OfferDraw { .. }          => row(Yes,   true,   true),
+            Input::AcceptDraw { .. }         => row(Yes,   true,   true),
+            Input::DeclineDraw { .. }        => row(Yes,   true,   true),
+            Input::Touch { .. }              => row(No,    false,  true),
+            Input::Resign { .. }             => row(Yes,   true,   true),
+            Input::Claim { .. }              => row(No,    false,  false),
+            Input::ClaimFlag { .. }          => row(No,    false,  true),
+            Input::ClaimQuickplayDraw { .. } => row(No,    false,  false),
+            Input::QuickplayRuling(_)        => row(No,    false,  true),
+            Input::Tick                      => row(Yes,   false,  true),
+            Input::Pause                     => row(No,    false,  true),
+            Input::Resume                    => row(No,    true,   true),
+            // The arbiter sets clocks and the position while they stand (6.12, 6.13).
+            Input::SetClock { .. }           => row(Yes,   true,   true),
+            Input::AdjustClock { .. }        => row(Yes,   true,   true),
+            Input::SetMoveCounter { .. }     => row(Yes,   true,   true),
+            Input::SetPosition { .. }        => row(No,    true,   true),
+            // A move held while the clocks stand may be taken back.
+            Input::Retract { .. }            => row(No,    true,   true),
+            Input::Seal { .. }               => row(No,    true,   false),
+            Input::StartReplierClock         => row(Only,  false,  true),
+            Input::OpenEnvelope              => row(Only,  false,  true),
+            Input::SetResumption { .. }      => row(Only,  false,  true),
+            // Taken in every state, before the others are looked at.
+            Input::Verdict { .. }            => row(Yes,   true,   true),
+            Input::ArbiterResult { .. }      => row(Yes,   true,   true),
+        }
+    }
+}
+
 /// Why a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EndReason {
@@ -719,6 +782,22 @@ impl Game {
             || self.dead_checks.iter().any(|&(t, ..)| t == ticket)
     }
 
+    /// Refuse an input the state of the game does not take (see [`Input::admission`]): adjourned,
+    /// or clocks paused. The 10.2 claim is looked at after the clocks' tick, as a flag that fell
+    /// before the input decides first.
+    fn admit(&self, input: &Input) -> Result<(), RulesError> {
+        let admission = input.admission();
+        match (self.adjournment.is_some(), admission.adjourned) {
+            (true, WhileAdjourned::Refused) => return Err(RulesError::Adjourned),
+            (false, WhileAdjourned::Only) => return Err(RulesError::NotAdjourned),
+            _ => {}
+        }
+        if self.clock.as_ref().is_some_and(Clock::is_paused) && !admission.paused {
+            return Err(RulesError::Paused);
+        }
+        Ok(())
+    }
+
     fn apply_inner(
         &mut self,
         input: Input,
@@ -736,16 +815,7 @@ impl Game {
             return Err(RulesError::GameOver(end.reason.describe()));
         }
         if let Input::ArbiterResult { outcome } = input {
-            let (at, ply) = match self.pending_end.take() {
-                Some(p) => (p.at, p.ply),
-                None => (now, self.ply()),
-            };
-            let reason = EndReason::ArbiterDecision;
-            self.stop_clock(at);
-            self.finish_at(outcome, reason, at, events);
-            if let Some(end) = self.end.as_mut() {
-                end.ply = ply;
-            }
+            self.arbiter_result(outcome, now, events);
             return Ok(());
         }
         if let Some(pending) = &self.pending_end {
@@ -755,51 +825,7 @@ impl Game {
                 RulesError::GameOver("the result awaits an analysis".into())
             });
         }
-        if self.adjournment.is_some() {
-            // The position before the sealed move stands until the envelope is opened. A draw
-            // offer made after the seal stays valid until answered (the adjournment articles).
-            if !matches!(
-                input,
-                Input::OfferDraw { .. }
-                    | Input::AcceptDraw { .. }
-                    | Input::DeclineDraw { .. }
-                    | Input::Resign { .. }
-                    | Input::SetClock { .. }
-                    | Input::AdjustClock { .. }
-                    | Input::SetMoveCounter { .. }
-                    | Input::StartReplierClock
-                    | Input::OpenEnvelope
-                    | Input::SetResumption { .. }
-                    | Input::Tick
-            ) {
-                return Err(RulesError::Adjourned);
-            }
-        } else if matches!(
-            input,
-            Input::StartReplierClock | Input::OpenEnvelope | Input::SetResumption { .. }
-        ) {
-            return Err(RulesError::NotAdjourned);
-        }
-        if self.clock.as_ref().is_some_and(Clock::is_paused)
-            && !matches!(
-                input,
-                Input::Seal { .. }
-                    | Input::Resume
-                    // A move held while the clocks stand may be taken back (the arbiter rules
-                    // while they stand, 6.12).
-                    | Input::Retract { .. }
-                    | Input::SetClock { .. }
-                    | Input::AdjustClock { .. }
-                    | Input::SetMoveCounter { .. }
-                    | Input::SetPosition { .. }
-                    | Input::Resign { .. }
-                    | Input::OfferDraw { .. }
-                    | Input::AcceptDraw { .. }
-                    | Input::DeclineDraw { .. }
-            )
-        {
-            return Err(RulesError::Paused);
-        }
+        self.admit(&input)?;
         // In standard play a flag that has fallen is a fact at its instant, whether or not a tick
         // reported it: whatever comes later, a move, a claim or a clock adjustment, is too late
         // to undo it (6.9).
@@ -807,46 +833,14 @@ impl Game {
         if self.is_over() {
             return Ok(());
         }
-        if self.quickplay_claim.is_some()
-            && matches!(
-                input,
-                Input::Move(_)
-                    | Input::IllegalMove { .. }
-                    | Input::Claim { .. }
-                    | Input::ClaimQuickplayDraw { .. }
-                    | Input::Seal { .. }
-            )
-        {
+        if self.quickplay_claim.is_some() && !input.admission().awaiting_ruling {
             return Err(RulesError::AwaitingQuickplayRuling);
         }
         match input {
-            Input::Start => {
-                let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
-                if self.started {
-                    return Err(RulesError::AlreadyStarted);
-                }
-                let side = self.position.turn();
-                clock.start(side, now);
-                self.started = true;
-                events.push(Event::ClockStarted { side });
-            }
+            Input::Start => self.start(now, events)?,
             Input::Move(m) => self.play(m, now, events)?,
             Input::IllegalMove { by } => self.illegal_move(by, now, events)?,
-            Input::ClaimIllegalMove { by } => {
-                if self.illegal_claimable != Some(by.other()) {
-                    return Err(RulesError::NothingToClaim { by });
-                }
-                self.stop_clock(now);
-                self.illegal_claimable = None;
-                self.lose_unless_opponent_cannot_mate(
-                    by.other(),
-                    EndReason::IllegalMoveClaimed {
-                        offender: by.other(),
-                    },
-                    now,
-                    events,
-                );
-            }
+            Input::ClaimIllegalMove { by } => self.claim_illegal_move(by, now, events)?,
             Input::OfferDraw { by } => {
                 if self.offer.map(|o| o.by) == Some(by.other()) {
                     return Err(RulesError::CounterOffer(by));
@@ -911,33 +905,10 @@ impl Game {
                 let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
                 clock.set_moves_completed(side, moves);
             }
-            Input::SetPosition { position } => {
-                self.position = position;
-                self.history.push(&self.position);
-                self.setups.push(self.ply());
-                self.must_play = None;
-                self.illegal_claimable = None;
-                events.push(Event::PositionSet { ply: self.ply() });
-                if let Some(clock) = self.clock.as_mut()
-                    && let Some(running) = clock.running()
-                    && running != self.position.turn()
-                {
-                    clock.start(self.position.turn(), now);
-                }
-            }
+            Input::SetPosition { position } => self.set_position(position, now, events),
             Input::Retract { to_ply } => self.retract(to_ply, now, events)?,
             Input::Seal { by, text } => self.seal(by, text, now, events)?,
-            Input::StartReplierClock => {
-                let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
-                let adjournment = self.adjournment.as_mut().ok_or(RulesError::NotAdjourned)?;
-                if adjournment.replier_clock_started {
-                    return Err(RulesError::ReplierClockRunning);
-                }
-                adjournment.replier_clock_started = true;
-                let side = adjournment.by.other();
-                clock.start(side, now);
-                events.push(Event::ClockStarted { side });
-            }
+            Input::StartReplierClock => self.start_replier_clock(now, events)?,
             Input::OpenEnvelope => self.open_envelope(now, events),
             Input::SetResumption { text } => {
                 let adjournment = self.adjournment.as_mut().ok_or(RulesError::NotAdjourned)?;
@@ -948,6 +919,91 @@ impl Game {
                 unreachable!("handled before the match")
             }
         }
+        Ok(())
+    }
+
+    /// The clocks start (the game starts) with the player to move.
+    fn start(&mut self, now: Millis, events: &mut Vec<Event>) -> Result<(), RulesError> {
+        let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
+        if self.started {
+            return Err(RulesError::AlreadyStarted);
+        }
+        let side = self.position.turn();
+        clock.start(side, now);
+        self.started = true;
+        events.push(Event::ClockStarted { side });
+        Ok(())
+    }
+
+    /// The arbiter decides the result; a result awaiting him keeps the instant and ply it arose
+    /// at.
+    fn arbiter_result(&mut self, outcome: KnownOutcome, now: Millis, events: &mut Vec<Event>) {
+        let (at, ply) = match self.pending_end.take() {
+            Some(p) => (p.at, p.ply),
+            None => (now, self.ply()),
+        };
+        self.stop_clock(at);
+        self.finish_at(outcome, EndReason::ArbiterDecision, at, events);
+        if let Some(end) = self.end.as_mut() {
+            end.ply = ply;
+        }
+    }
+
+    /// `by` claims that his opponent's last move was illegal (blitz, Appendix C).
+    fn claim_illegal_move(
+        &mut self,
+        by: Color,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        if self.illegal_claimable != Some(by.other()) {
+            return Err(RulesError::NothingToClaim { by });
+        }
+        self.stop_clock(now);
+        self.illegal_claimable = None;
+        self.lose_unless_opponent_cannot_mate(
+            by.other(),
+            EndReason::IllegalMoveClaimed {
+                offender: by.other(),
+            },
+            now,
+            events,
+        );
+        Ok(())
+    }
+
+    /// The arbiter sets the position (7.4 a; blitz after an unclaimed illegal move); the clock of
+    /// the player to move runs.
+    fn set_position(&mut self, position: Chess, now: Millis, events: &mut Vec<Event>) {
+        self.position = position;
+        self.history.push(&self.position);
+        self.setups.push(self.ply());
+        self.must_play = None;
+        self.illegal_claimable = None;
+        events.push(Event::PositionSet { ply: self.ply() });
+        if let Some(clock) = self.clock.as_mut()
+            && let Some(running) = clock.running()
+            && running != self.position.turn()
+        {
+            clock.start(self.position.turn(), now);
+        }
+    }
+
+    /// The replier to a sealed move is not there: his clock is started (adjourned games).
+    fn start_replier_clock(
+        &mut self,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
+        let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
+        let adjournment = self.adjournment.as_mut().ok_or(RulesError::NotAdjourned)?;
+        if adjournment.replier_clock_started {
+            return Err(RulesError::ReplierClockRunning);
+        }
+        adjournment.replier_clock_started = true;
+        let side = adjournment.by.other();
+        clock.start(side, now);
+        events.push(Event::ClockStarted { side });
         Ok(())
     }
 
