@@ -350,103 +350,37 @@ impl Arbiter {
         match input {
             Input::Start => self.start(now, &mut out),
             Input::Board { board, event } => {
-                let recognized = match board {
-                    BoardId::Blind => self.blind_board.event(event, now),
-                    BoardId::Sighted => match self.sighted_board.as_mut() {
-                        Some(r) => r.event(event, now),
-                        None => Vec::new(),
-                    },
+                let recognized = match self.recognizer(board) {
+                    Some(r) => r.event(event, now),
+                    None => Vec::new(),
                 };
                 self.recognized(board, recognized, now, &mut out);
                 self.board_caught_up(board, now, &mut out);
             }
             Input::BoardDisconnected { board } => {
-                match board {
-                    BoardId::Blind => self.blind_board.disconnected(now),
-                    BoardId::Sighted => {
-                        if let Some(r) = self.sighted_board.as_mut() {
-                            r.disconnected(now);
-                        }
-                    }
+                if let Some(r) = self.recognizer(board) {
+                    r.disconnected(now);
                 }
+                let board = which(board);
                 self.say(
                     Audience::Both,
-                    Announcement::BoardDisconnected {
-                        board: which(board),
-                    },
+                    Announcement::BoardDisconnected { board },
                     &mut out,
                 );
             }
             Input::BoardConnected { board } => {
+                let which = which(board);
                 self.say(
                     Audience::Both,
-                    Announcement::BoardReconnected {
-                        board: which(board),
-                    },
+                    Announcement::BoardReconnected { board: which },
                     &mut out,
                 );
                 out.push(Effect::RequestSnapshot { board });
             }
             Input::SpeechFinished { id } => self.speech_finished(id, now, &mut out),
             Input::ClockPress => self.press(now, &mut out),
-            Input::EnterMove(text) => {
-                if self.game.adjournment().is_some() {
-                    out.push(Effect::Refused(format!(
-                        "'{text}' not entered: the game is adjourned; the sealed move is made \
-                         when the arbiter opens the envelope"
-                    )));
-                } else if self.game.to_move() == self.cfg.blind || self.game.is_over() {
-                    out.push(Effect::Refused(format!(
-                        "'{text}' not entered: it is not the sighted player's move"
-                    )));
-                } else {
-                    match notation::match_move(self.game.position(), &text) {
-                        Ok(m) if self.game.must_play().is_some_and(|required| required != m) => {
-                            // The assistant types for the sighted player: the console's error
-                            // tells him, and the player hears which move he must make.
-                            let required = self.game.must_play().unwrap_or(m);
-                            out.push(Effect::Refused(format!(
-                                "'{text}' not entered: after the incorrect claim the intended \
-                                 move {} must be played (9.5 b)",
-                                notation::san(self.game.position(), required)
-                            )));
-                            let words = MoveWords::new(self.game.position(), required);
-                            self.say(
-                                Audience::Sighted,
-                                Announcement::MoveRequired { mv: words },
-                                &mut out,
-                            );
-                        }
-                        Ok(m) => {
-                            out.push(Effect::Note(format!(
-                                "{} entered; it counts when the clock is pressed",
-                                notation::san(self.game.position(), m)
-                            )));
-                            self.sighted_candidate = Some(m);
-                        }
-                        Err(e) => out.push(Effect::Refused(format!("'{text}' not entered: {e}"))),
-                    }
-                }
-            }
-            Input::Promote(role) => {
-                let recognized = self.blind_board.promotion(role, now);
-                let ahead = self.blind_board.shows_promotion_ahead();
-                if recognized.is_empty() && ahead {
-                    // He promoted on his board ahead of the opponent's move being counted: the
-                    // piece he said stands for that promotion once it is his move.
-                    self.promotion_ahead = Some(role);
-                    out.push(Effect::Note(format!(
-                        "promotion piece {role:?} noted: it counts for the blind player's \
-                         promotion once his move is recognised"
-                    )));
-                } else if recognized.is_empty() {
-                    out.push(Effect::Refused(
-                        "no promotion is waiting for its piece".into(),
-                    ));
-                }
-                self.recognized(BoardId::Blind, recognized, now, &mut out);
-                self.board_caught_up(BoardId::Blind, now, &mut out);
-            }
+            Input::EnterMove(text) => self.enter_move(&text, &mut out),
+            Input::Promote(role) => self.promote(role, now, &mut out),
             Input::Correct(text) => self.correct(&text, now, &mut out),
             Input::Scoresheet { side, sans } => self.scoresheet(side, &sans, now, &mut out),
             Input::ConfirmClocks => self.confirm_clocks(now, &mut out),
@@ -457,59 +391,136 @@ impl Arbiter {
                     describe(square, self.game.position().board().piece_at(square))
                 )));
             }
-            Input::Rules(game::Input::Seal { by, text }) => {
-                if self.pending_blind.is_some()
-                    || self.sighted_candidate.is_some()
-                    || self.held.is_some()
-                {
-                    // A move already made on a board is the sealed move (the adjournment
-                    // articles); let it count or correct it first.
-                    out.push(Effect::Refused(
-                        "not sealed: a move stands on a board and waits to count; let it count \
-                         (press the clock, finish the announcement) or correct it first"
-                            .into(),
-                    ));
-                } else {
-                    self.rules(game::Input::Seal { by, text }, now, &mut out);
-                }
-            }
+            Input::Rules(game::Input::Seal { by, text }) => self.seal(by, text, now, &mut out),
             Input::Rules(game::Input::OpenEnvelope) => self.open_envelope(now, &mut out),
             Input::Rules(game::Input::Touch { by, square }) => {
-                // Reported at the console (F.9 e: the assistant tells the arbiter when the
-                // sighted player touched a piece): recorded as a touch on that player's board.
-                let board = if by == self.cfg.blind {
-                    BoardId::Blind
-                } else {
-                    BoardId::Sighted
-                };
-                let piece = self.game.position().board().piece_at(square);
-                self.record_touch(board, square, piece, true, &mut out);
-                self.rules(game::Input::Touch { by, square }, now, &mut out);
+                self.touch_reported(by, square, now, &mut out)
             }
             Input::Rules(game::Input::Retract { to_ply }) => self.retrace(to_ply, now, &mut out),
             Input::Rules(input) => {
                 self.rules(input, now, &mut out);
             }
-            Input::Tick => {
-                // Time only matters to a running clock; a tick while the clocks are held or after
-                // the game is no input the Laws refuse, just nothing to do.
-                if !self.game.is_over() && self.game.clock().is_some_and(|c| c.running().is_some())
-                {
-                    self.rules(game::Input::Tick, now, &mut out);
-                }
-                let blind = self.blind_board.tick(now);
-                self.recognized(BoardId::Blind, blind, now, &mut out);
-                self.board_caught_up(BoardId::Blind, now, &mut out);
-                if let Some(r) = self.sighted_board.as_mut() {
-                    let sighted = r.tick(now);
-                    self.recognized(BoardId::Sighted, sighted, now, &mut out);
-                    self.board_caught_up(BoardId::Sighted, now, &mut out);
-                }
-                self.repeat_guidance(now, &mut out);
-            }
+            Input::Tick => self.tick(now, &mut out),
         }
         self.release_held(now, &mut out);
         out
+    }
+
+    /// The recogniser of `board`; none for a sighted board without sensors.
+    fn recognizer(&mut self, board: BoardId) -> Option<&mut Recognizer> {
+        match board {
+            BoardId::Blind => Some(&mut self.blind_board),
+            BoardId::Sighted => self.sighted_board.as_mut(),
+        }
+    }
+
+    /// A move typed at the console for the sighted player: it counts at his clock press.
+    fn enter_move(&mut self, text: &str, out: &mut Vec<Effect>) {
+        if self.game.adjournment().is_some() {
+            out.push(Effect::Refused(format!(
+                "'{text}' not entered: the game is adjourned; the sealed move is made when the \
+                 arbiter opens the envelope"
+            )));
+            return;
+        }
+        if self.game.to_move() == self.cfg.blind || self.game.is_over() {
+            out.push(Effect::Refused(format!(
+                "'{text}' not entered: it is not the sighted player's move"
+            )));
+            return;
+        }
+        match notation::match_move(self.game.position(), text) {
+            Ok(m) if self.game.must_play().is_some_and(|required| required != m) => {
+                // The assistant types for the sighted player: the console's error tells him,
+                // and the player hears which move he must make.
+                let required = self.game.must_play().unwrap_or(m);
+                out.push(Effect::Refused(format!(
+                    "'{text}' not entered: after the incorrect claim the intended move {} must \
+                     be played (9.5 b)",
+                    notation::san(self.game.position(), required)
+                )));
+                let words = MoveWords::new(self.game.position(), required);
+                self.say(
+                    Audience::Sighted,
+                    Announcement::MoveRequired { mv: words },
+                    out,
+                );
+            }
+            Ok(m) => {
+                out.push(Effect::Note(format!(
+                    "{} entered; it counts when the clock is pressed",
+                    notation::san(self.game.position(), m)
+                )));
+                self.sighted_candidate = Some(m);
+            }
+            Err(e) => out.push(Effect::Refused(format!("'{text}' not entered: {e}"))),
+        }
+    }
+
+    /// The piece the blind player says for his promotion.
+    fn promote(&mut self, role: Role, now: Millis, out: &mut Vec<Effect>) {
+        let recognized = self.blind_board.promotion(role, now);
+        let ahead = self.blind_board.shows_promotion_ahead();
+        if recognized.is_empty() && ahead {
+            // He promoted on his board ahead of the opponent's move being counted: the piece he
+            // said stands for that promotion once it is his move.
+            self.promotion_ahead = Some(role);
+            out.push(Effect::Note(format!(
+                "promotion piece {role:?} noted: it counts for the blind player's promotion once \
+                 his move is recognised"
+            )));
+        } else if recognized.is_empty() {
+            out.push(Effect::Refused(
+                "no promotion is waiting for its piece".into(),
+            ));
+        }
+        self.recognized(BoardId::Blind, recognized, now, out);
+        self.board_caught_up(BoardId::Blind, now, out);
+    }
+
+    /// The arbiter has a move sealed (adjourned games).
+    fn seal(&mut self, by: Color, text: String, now: Millis, out: &mut Vec<Effect>) {
+        if self.pending_blind.is_some() || self.sighted_candidate.is_some() || self.held.is_some() {
+            // A move already made on a board is the sealed move (adjourned games); let it count
+            // or correct it first.
+            out.push(Effect::Refused(
+                "not sealed: a move stands on a board and waits to count; let it count (press \
+                 the clock, finish the announcement) or correct it first"
+                    .into(),
+            ));
+            return;
+        }
+        self.rules(game::Input::Seal { by, text }, now, out);
+    }
+
+    /// A touch reported at the console (F.9 e: the assistant tells the arbiter when the sighted
+    /// player touched a piece): recorded as a touch on that player's board.
+    fn touch_reported(&mut self, by: Color, square: Square, now: Millis, out: &mut Vec<Effect>) {
+        let board = if by == self.cfg.blind {
+            BoardId::Blind
+        } else {
+            BoardId::Sighted
+        };
+        let piece = self.game.position().board().piece_at(square);
+        self.record_touch(board, square, piece, true, out);
+        self.rules(game::Input::Touch { by, square }, now, out);
+    }
+
+    /// Time passes: the clocks, the recognisers' deadlines, guidance due again.
+    fn tick(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        // Time only matters to a running clock; a tick while the clocks are held or after the
+        // game is no input the Laws refuse, just nothing to do.
+        if !self.game.is_over() && self.game.clock().is_some_and(|c| c.running().is_some()) {
+            self.rules(game::Input::Tick, now, out);
+        }
+        for board in BoardId::ALL {
+            if let Some(r) = self.recognizer(board) {
+                let recognized = r.tick(now);
+                self.recognized(board, recognized, now, out);
+                self.board_caught_up(board, now, out);
+            }
+        }
+        self.repeat_guidance(now, out);
     }
 
     fn start(&mut self, now: Millis, out: &mut Vec<Effect>) {
@@ -865,13 +876,10 @@ impl Arbiter {
             return;
         }
         // His move still: any other move he makes counts (the refused one is guided back).
-        let r = match board {
-            BoardId::Blind => self.blind_board.set_expected_refusing(position, mv, now),
-            BoardId::Sighted => match self.sighted_board.as_mut() {
-                Some(b) => b.set_expected_refusing(position, mv, now),
-                None => return,
-            },
+        let Some(r) = self.recognizer(board) else {
+            return;
         };
+        let r = r.set_expected_refusing(position, mv, now);
         self.recognized(board, r, now, out);
     }
 
@@ -879,13 +887,10 @@ impl Arbiter {
     /// player then moves as before.
     fn put_back(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
         let position = self.game.position().clone();
-        let r = match board {
-            BoardId::Blind => self.blind_board.set_expected(position, Mode::Hold, now),
-            BoardId::Sighted => match self.sighted_board.as_mut() {
-                Some(b) => b.set_expected(position, Mode::Hold, now),
-                None => return,
-            },
+        let Some(r) = self.recognizer(board) else {
+            return;
         };
+        let r = r.set_expected(position, Mode::Hold, now);
         self.putting_back[board] = true;
         self.recognized(board, r, now, out);
         self.board_caught_up(board, now, out);
