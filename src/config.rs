@@ -92,6 +92,13 @@ pub struct GameSection {
     /// A board that still differs is described again after this many milliseconds.
     #[serde(default = "default_guidance_repeat_ms")]
     pub guidance_repeat_ms: Millis,
+    /// The blind player hears his own move said back (F.1); on unless set to false.
+    #[serde(default = "yes")]
+    pub say_own_move: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn default_guidance_repeat_ms() -> u64 {
@@ -111,6 +118,7 @@ impl Default for GameSection {
             edition: Edition::default(),
             play: PlayMode::default(),
             guidance_repeat_ms: DEFAULT_GUIDANCE_REPEAT_MS,
+            say_own_move: true,
         }
     }
 }

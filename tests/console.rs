@@ -52,6 +52,7 @@ fn arbiter() -> Arbiter {
             sighted_board: None,
             sighted_completion: Completion::ClockPress,
             guidance_repeat_ms: 10_000,
+            say_own_move: true,
         },
         Chess::default(),
     )

@@ -272,6 +272,14 @@ pub enum Announcement {
     /// The clock was pressed, but no completed move of the presser stands on his board: his
     /// clock runs on.
     NoMoveToCount,
+    /// The blind player's own move, said back to him as it was announced in his name (F.1), so
+    /// that he can have a misread move corrected in time (F.6).
+    OwnMove(MoveWords),
+    /// The arbiter changed this player's clock (6.13, 7.4, 9.5, 10.2, 13.4): told to the player
+    /// concerned; the time itself only when he asks (F.9 d).
+    ClockChanged {
+        side: Color,
+    },
 }
 
 impl Announcement {
@@ -283,6 +291,7 @@ impl Announcement {
             | IllegalMove
             | MoveRequired { .. }
             | NoMoveToCount
+            | OwnMove(_)
             | Guidance(_)
             | BoardDisconnected { .. }
             | SpeechFallback => Priority::Urgent,

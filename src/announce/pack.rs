@@ -318,6 +318,8 @@ pub(super) const TEMPLATES: &[TemplateSpec] = &[
     t("move_held", &[]),
     t("move_required", &["move"]),
     t("no_move_to_count", &[]),
+    t("own_move", &["move"]),
+    t("clock_changed", &["side"]),
 ];
 
 pub(super) const ROLES: [Role; 6] = [

@@ -461,6 +461,8 @@ impl VoicePack {
             A::MoveHeld => self.fill("move_held", &[]),
             A::MoveRequired { mv } => self.fill("move_required", &[("move", self.mv(mv, style))]),
             A::NoMoveToCount => self.fill("no_move_to_count", &[]),
+            A::OwnMove(m) => self.fill("own_move", &[("move", self.mv(m, style))]),
+            A::ClockChanged { side } => self.fill("clock_changed", &[("side", self.side(*side))]),
         }
     }
 

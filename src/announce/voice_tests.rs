@@ -969,6 +969,16 @@ fn german_guidance_and_replies() {
             Announcement::NoMoveToCount,
             "Kein Zug auf dem Brett, die Uhr läuft weiter",
         ),
+        (
+            Announcement::OwnMove(words_of(START, "Nf3")),
+            "Springer Felix drei",
+        ),
+        (
+            Announcement::ClockChanged {
+                side: Color::White,
+            },
+            "Uhr geändert: Weiß",
+        ),
     ];
     for (announcement, want) in cases {
         assert_eq!(said(&de, announcement.clone()), want, "{announcement:?}");
@@ -1095,6 +1105,7 @@ fn every_announcement() -> Vec<Announcement> {
             moves: moves[..1].to_vec(),
         });
         all.push(Announcement::MoveRequired { mv: moves[0] });
+        all.push(Announcement::OwnMove(moves[0]));
         all.push(Announcement::Recital { moves });
     }
     let colors = [Color::White, Color::Black];
@@ -1228,6 +1239,8 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::Retraced { side: Color::Black },
         Announcement::MoveHeld,
         Announcement::NoMoveToCount,
+        Announcement::ClockChanged { side: Color::White },
+        Announcement::ClockChanged { side: Color::Black },
     ]);
     all
 }
@@ -1285,7 +1298,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 37;
+const VARIANTS: usize = 39;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1329,6 +1342,8 @@ fn variant(a: &Announcement) -> usize {
         A::MoveHeld => 34,
         A::MoveRequired { .. } => 35,
         A::NoMoveToCount => 36,
+        A::OwnMove(_) => 37,
+        A::ClockChanged { .. } => 38,
     }
 }
 

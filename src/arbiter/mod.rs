@@ -144,6 +144,9 @@ pub struct ArbiterConfig {
     /// A board that still differs is described again after this long (F.7: guided until it is
     /// right).
     pub guidance_repeat_ms: Millis,
+    /// The blind player hears his own move as it was announced in his name (F.1), so that a
+    /// misread move can be corrected in time (F.6).
+    pub say_own_move: bool,
 }
 
 /// Everything the arbiter reacts to.
@@ -766,11 +769,11 @@ impl Arbiter {
     fn announce_blind(&mut self, mv: Move, out: &mut Vec<Effect>) {
         self.promotion_ahead = None;
         let before = self.game.position().clone();
-        let id = self.say(
-            Audience::Sighted,
-            Announcement::Move(MoveWords::new(&before, mv)),
-            out,
-        );
+        let words = MoveWords::new(&before, mv);
+        let id = self.say(Audience::Sighted, Announcement::Move(words), out);
+        if self.cfg.say_own_move {
+            self.say(Audience::Blind, Announcement::OwnMove(words), out);
+        }
         self.pending_blind = Some(PendingAnnouncement {
             id,
             mv,

@@ -37,6 +37,7 @@ fn config(sighted: Option<RecognizerConfig>, completion: Completion) -> ArbiterC
         sighted_board: sighted,
         sighted_completion: completion,
         guidance_repeat_ms: 10_000,
+        say_own_move: true,
     }
 }
 
@@ -122,12 +123,20 @@ fn the_blind_players_move_counts_when_its_announcement_has_finished() {
     blind(&mut a, lift(Square::E2), 4_000);
     let out = blind(&mut a, put(Square::E4), 5_000);
     let says = said(&out);
-    assert_eq!(says.len(), 1);
+    // Announced to the sighted player, and said back to the blind player (F.1).
+    assert_eq!(says.len(), 2, "{says:?}");
     let (id, audience, announcement) = says[0].clone();
     assert_eq!(audience, Audience::Sighted);
     assert_eq!(
         announcement,
         Announcement::Move(words(&Chess::default(), "e4"))
+    );
+    assert_eq!(
+        (says[1].1, says[1].2.clone()),
+        (
+            Audience::Blind,
+            Announcement::OwnMove(words(&Chess::default(), "e4"))
+        )
     );
     // Not yet executed under F.3 c: White's clock still runs while the move is announced.
     assert_eq!(a.game().ply(), 0);
@@ -261,7 +270,11 @@ fn a_touch_sequence_that_may_give_a_claim_is_reported_and_play_goes_on() {
             .any(|l| l.contains("Art. 4.3 a") && l.contains("g1") && l.contains("e4")),
         "{n:?}"
     );
-    assert_eq!(said(&out).len(), 1, "the move is announced all the same");
+    let to_sighted = said(&out)
+        .into_iter()
+        .filter(|(_, audience, _)| *audience == Audience::Sighted)
+        .count();
+    assert_eq!(to_sighted, 1, "the move is announced all the same");
 }
 
 #[test]
@@ -1147,4 +1160,27 @@ fn a_promotion_piece_said_ahead_of_the_count_is_kept() {
     let words = move_said_to(&out, Audience::Sighted).expect("e8=Q announced");
     assert_eq!(words.promotion, Some(Role::Queen));
     assert_eq!(words.to, Square::E8);
+}
+
+#[test]
+fn f1_the_blind_player_hears_his_own_move_as_it_was_announced_in_his_name() {
+    for say_own_move in [true, false] {
+        let mut cfg = config(None, Completion::ClockPress);
+        cfg.say_own_move = say_own_move;
+        let mut a = Arbiter::new(cfg, Chess::default());
+        a.handle(Input::Start, 0);
+        blind(&mut a, lift(Square::G1), 1_000);
+        let out = blind(&mut a, put(Square::F3), 1_500);
+        let to_him: Vec<Announcement> = said(&out)
+            .into_iter()
+            .filter(|(_, audience, _)| *audience == Audience::Blind)
+            .map(|(_, _, a)| a)
+            .collect();
+        let expected = if say_own_move {
+            vec![Announcement::OwnMove(words(&Chess::default(), "Nf3"))]
+        } else {
+            vec![]
+        };
+        assert_eq!(to_him, expected, "say_own_move = {say_own_move}");
+    }
 }

@@ -363,6 +363,8 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::MoveHeld => "the clocks are stopped; the move counts when they run again".into(),
         A::MoveRequired { mv } => format!("move not possible: {} must be played", long_move(mv)),
         A::NoMoveToCount => "no completed move on the board; the clock runs on".into(),
+        A::OwnMove(w) => format!("your move: {}", long_move(w)),
+        A::ClockChanged { side } => format!("{}'s clock was changed by the arbiter", color_name(*side)),
     }
 }
 

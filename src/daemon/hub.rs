@@ -285,7 +285,9 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | SpeechFallback
         | MoveHeld
         | MoveRequired { .. }
-        | NoMoveToCount => false,
+        | NoMoveToCount
+        | OwnMove(_)
+        | ClockChanged { .. } => false,
     }
 }
 

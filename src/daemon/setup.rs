@@ -55,6 +55,7 @@ pub fn arbiter_config(config: &Config, origin: &str) -> Result<ArbiterConfig> {
         sighted_board: recognizer(&config.sighted_board(origin)?),
         sighted_completion: config.completion(),
         guidance_repeat_ms: config.game.guidance_repeat_ms,
+        say_own_move: config.game.say_own_move,
     })
 }
 

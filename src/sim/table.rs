@@ -443,6 +443,7 @@ impl World {
             sighted_board,
             sighted_completion: completion,
             guidance_repeat_ms: 8_000,
+            say_own_move: true,
         };
         let start = Chess::default();
         let physical = |sensing, sensors| Physical {

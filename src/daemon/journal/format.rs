@@ -61,6 +61,10 @@ pub struct Header {
     pub setup: SetupRecord,
 }
 
+fn say_own_move_default() -> bool {
+    true
+}
+
 /// A serialisable [`ArbiterConfig`] plus the start position and the voice used for replays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetupRecord {
@@ -74,6 +78,10 @@ pub struct SetupRecord {
     pub sighted_board: Option<RecognizerRecord>,
     pub completion: CompletionRecord,
     pub guidance_repeat_ms: Millis,
+    /// Absent in journals written before the setting: on, as it then was not said (replays of
+    /// such games add the words back to the blind player; nothing else changes).
+    #[serde(default = "say_own_move_default")]
+    pub say_own_move: bool,
     pub start_fen: String,
     /// The voice pack and style, so that `tactus replay` words the transcript as it was said.
     pub voice_pack: String,
@@ -140,6 +148,7 @@ impl SetupRecord {
                 Completion::Settle => CompletionRecord::Settle,
             },
             guidance_repeat_ms: cfg.guidance_repeat_ms,
+            say_own_move: cfg.say_own_move,
             start_fen: Fen::from_position(start, EnPassantMode::Legal).to_string(),
             voice_pack: voice_pack.to_owned(),
             voice_style: style,
@@ -168,6 +177,7 @@ impl SetupRecord {
                 CompletionRecord::Settle => Completion::Settle,
             },
             guidance_repeat_ms: self.guidance_repeat_ms,
+            say_own_move: self.say_own_move,
         })
     }
 
