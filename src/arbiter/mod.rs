@@ -283,6 +283,8 @@ pub struct Arbiter {
     putting_back: ByBoard<bool>,
     /// The piece the blind player said for a promotion he made ahead of the count.
     promotion_ahead: Option<Role>,
+    /// Who claimed under 10.2: his opponent's clock changes with the ruling.
+    quickplay_claimant: Option<Color>,
 }
 
 impl Arbiter {
@@ -311,6 +313,7 @@ impl Arbiter {
             press_pending: false,
             putting_back: ByBoard::default(),
             promotion_ahead: None,
+            quickplay_claimant: None,
         }
     }
 
@@ -1270,6 +1273,17 @@ impl Arbiter {
         }
     }
 
+    /// The player whose clock the arbiter (or a rule) changed is told so; his time only when he
+    /// asks (F.9 d).
+    fn clock_changed(&mut self, side: Color, out: &mut Vec<Effect>) {
+        let audience = if side == self.cfg.blind {
+            Audience::Blind
+        } else {
+            Audience::Sighted
+        };
+        self.say(audience, Announcement::ClockChanged { side }, out);
+    }
+
     fn game_event(&mut self, event: Event, now: Millis, out: &mut Vec<Effect>) {
         let blind = self.cfg.blind;
         let to = |side: Color| {
@@ -1295,11 +1309,23 @@ impl Arbiter {
             Event::ClaimUpheld { article, .. } => {
                 self.say(Audience::Both, Announcement::ClaimUpheld { article }, out);
             }
-            Event::ClaimRejected { by, article, .. } => {
+            Event::ClaimRejected {
+                by,
+                article,
+                opponent_bonus_ms,
+                claimant_remaining_ms,
+                ..
+            } => {
                 self.say(Audience::Both, Announcement::ClaimRejected { article }, out);
                 out.push(Effect::Note(format!(
                     "{by}'s claim under {article} is incorrect (9.5 b applied)"
                 )));
+                if opponent_bonus_ms > 0 {
+                    self.clock_changed(!by, out);
+                }
+                if claimant_remaining_ms.is_some() {
+                    self.clock_changed(by, out);
+                }
             }
             Event::FlagFell { side } => {
                 self.say(Audience::Both, Announcement::FlagFell { side }, out);
@@ -1308,10 +1334,13 @@ impl Arbiter {
                 offender,
                 count,
                 bonus_ms,
-            } => out.push(Effect::Note(format!(
-                "illegal move {count} by {offender}: {} s added to the opponent (7.4 b)",
-                bonus_ms / 1000
-            ))),
+            } => {
+                out.push(Effect::Note(format!(
+                    "illegal move {count} by {offender}: {} s added to the opponent (7.4 b)",
+                    bonus_ms / 1000
+                )));
+                self.clock_changed(!offender, out);
+            }
             Event::IllegalMoveClaimable { offender } => out.push(Effect::Note(format!(
                 "{offender} completed an illegal move: it may be claimed (Appendix C)"
             ))),
@@ -1365,17 +1394,28 @@ impl Arbiter {
             Event::FlagClaimRejected { by } => out.push(Effect::Note(format!(
                 "{by}'s flag claim is not valid: the opponent's flag has not fallen, or both have"
             ))),
-            Event::QuickplayClaimed { by } => out.push(Effect::Note(format!(
-                "{by} claims a draw under 10.2; the arbiter rules: accept, postpone or reject"
-            ))),
-            Event::QuickplayPostponed { bonus_ms } => out.push(Effect::Note(format!(
-                "10.2 claim postponed; {} s added to the opponent",
-                bonus_ms / 1000
-            ))),
-            Event::QuickplayRejected { bonus_ms } => out.push(Effect::Note(format!(
-                "10.2 claim rejected; {} s added to the opponent",
-                bonus_ms / 1000
-            ))),
+            Event::QuickplayClaimed { by } => {
+                self.quickplay_claimant = Some(by);
+                out.push(Effect::Note(format!(
+                    "{by} claims a draw under 10.2; the arbiter rules: accept, postpone or reject"
+                )));
+            }
+            Event::QuickplayPostponed { bonus_ms } | Event::QuickplayRejected { bonus_ms } => {
+                let ruling = if matches!(event, Event::QuickplayPostponed { .. }) {
+                    "postponed"
+                } else {
+                    "rejected"
+                };
+                out.push(Effect::Note(format!(
+                    "10.2 claim {ruling}; {} s added to the opponent",
+                    bonus_ms / 1000
+                )));
+                if bonus_ms > 0
+                    && let Some(claimant) = self.quickplay_claimant
+                {
+                    self.clock_changed(!claimant, out);
+                }
+            }
             Event::Adjourned { by, move_number } => {
                 self.pending_blind = None;
                 self.sighted_candidate = None;
@@ -1402,10 +1442,13 @@ impl Arbiter {
                     "{by}'s sealed move '{text}' is not valid ({reason}): {by} loses unless the opponent cannot mate"
                 )));
             }
-            Event::ClockSet { side, remaining_ms } => out.push(Effect::Note(format!(
-                "{side}'s clock set to {}",
-                crate::rules::pgn::format_clk(remaining_ms)
-            ))),
+            Event::ClockSet { side, remaining_ms } => {
+                out.push(Effect::Note(format!(
+                    "{side}'s clock set to {}",
+                    crate::rules::pgn::format_clk(remaining_ms)
+                )));
+                self.clock_changed(side, out);
+            }
         }
     }
 

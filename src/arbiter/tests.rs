@@ -1184,3 +1184,41 @@ fn f1_the_blind_player_hears_his_own_move_as_it_was_announced_in_his_name() {
         assert_eq!(to_him, expected, "say_own_move = {say_own_move}");
     }
 }
+
+#[test]
+fn a6_13_the_player_whose_clock_the_arbiter_changed_is_told_but_not_his_time() {
+    // The blind player is White in `config`.
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    for (side, audience) in [
+        (Color::White, Audience::Blind),
+        (Color::Black, Audience::Sighted),
+    ] {
+        let out = a.handle(
+            Input::Rules(game::Input::AdjustClock {
+                side,
+                delta_ms: 60_000,
+            }),
+            1_000,
+        );
+        let says: Vec<(Audience, Announcement)> =
+            said(&out).into_iter().map(|(_, au, an)| (au, an)).collect();
+        assert_eq!(
+            says,
+            vec![(audience, Announcement::ClockChanged { side })],
+            "{out:?}"
+        );
+        assert!(notes(&out).iter().any(|n| n.contains("clock set to")));
+    }
+    // 7.4 b: the illegal mover's opponent gets two minutes; he is the one told.
+    let out = a.handle(
+        Input::Rules(game::Input::IllegalMove { by: Color::White }),
+        2_000,
+    );
+    assert!(
+        said(&out).iter().any(|(_, au, an)| *au == Audience::Sighted
+            && *an == Announcement::ClockChanged { side: Color::Black }),
+        "{out:?}"
+    );
+    assert_eq!(a.game().clock_notes().len(), 3);
+}

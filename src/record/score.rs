@@ -37,6 +37,9 @@ pub struct Score {
     pub termination: Option<String>,
     /// Why the game ended, for people ("draw by agreement", "checkmate"), when known.
     pub reason: Option<String>,
+    /// Clock changes (the arbiter's, or a rule's), each after the number of half-moves played
+    /// when it happened: PGN comments and lines of the printed scoresheet.
+    pub notes: Vec<(usize, String)>,
 }
 
 /// A move of the record with its place in the game.
@@ -62,6 +65,7 @@ impl Score {
             result: "*".to_owned(),
             termination: None,
             reason: None,
+            notes: Vec::new(),
         }
     }
 
@@ -88,6 +92,7 @@ impl Score {
                 .to_owned(),
             termination: None,
             reason: None,
+            notes: Vec::new(),
         };
         let end = score.end_position();
         score.reason = if end.is_checkmate() {
@@ -136,6 +141,7 @@ impl Score {
             result: end.map_or_else(|| "*".to_owned(), |e| e.outcome.to_string()),
             termination: end.map(|e| e.reason.termination().to_owned()),
             reason: end.map(|e| e.reason.describe()),
+            notes: game.clock_notes().to_vec(),
         }
     }
 
@@ -168,6 +174,18 @@ impl Score {
                 entry,
             }
         })
+    }
+
+    /// The move number and the mover of half-move `ply` (1 = the first move of the record).
+    pub fn ply_name(&self, ply: usize) -> (u32, Color) {
+        let half = ply.saturating_sub(1) + usize::from(self.start.turn() == Color::Black);
+        let number = self.start.fullmoves().get() + u32::try_from(half / 2).unwrap_or(u32::MAX);
+        let side = if half.is_multiple_of(2) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        (number, side)
     }
 
     /// The position after the last move.
@@ -203,6 +221,7 @@ impl Score {
             moves: &moves,
             result: &self.result,
             termination: self.termination.as_deref(),
+            notes: &self.notes,
         })
     }
 }

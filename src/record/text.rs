@@ -88,6 +88,24 @@ pub fn render(score: &Score) -> String {
         ));
     }
     line(String::new());
+    // The clock changes, where they happened: an arbiter checks the times against them.
+    if !score.notes.is_empty() {
+        line("Clock changes:".to_owned());
+        for (ply, text) in &score.notes {
+            let at = match *ply {
+                0 => "before the first move".to_owned(),
+                ply => {
+                    let (number, side) = score.ply_name(ply);
+                    format!(
+                        "after {number}{}",
+                        if side == Color::White { "." } else { "..." }
+                    )
+                }
+            };
+            line(format!("  {at}: {text}"));
+        }
+        line(String::new());
+    }
 
     let result = match (score.result.as_str(), &score.reason) {
         ("*", _) => "unfinished".to_owned(),
@@ -144,5 +162,28 @@ mod tests {
         );
         assert_eq!(text, expected);
         assert!(text.lines().all(|l| !l.ends_with(' ')));
+    }
+
+    #[test]
+    fn a6_13_clock_changes_are_listed_where_they_happened() {
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40";
+        let mut s = score_from(fen, "Kd7 e4 Ke6");
+        s.notes = vec![
+            (0, "white's clock set to 0:10:00".into()),
+            (
+                1,
+                "illegal move by black: 120 s added to white (7.4 b)".into(),
+            ),
+            (2, "black's clock set to 0:05:00".into()),
+        ];
+        let text = render(&s);
+        assert!(
+            text.contains(
+                "Clock changes:\n  before the first move: white's clock set to 0:10:00\n  \
+                 after 40...: illegal move by black: 120 s added to white (7.4 b)\n  \
+                 after 41.: black's clock set to 0:05:00\n\nResult: unfinished"
+            ),
+            "{text}"
+        );
     }
 }

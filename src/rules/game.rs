@@ -607,6 +607,9 @@ pub struct Game {
     next_ticket: u64,
     end: Option<GameEnd>,
     adjournment: Option<Adjournment>,
+    /// Clock changes by the arbiter or by a rule (6.13, 7.4 b, 9.5 b, 10.2, 13.4), each after the
+    /// ply it happened at, for the PGN and the printed scoresheet.
+    clock_notes: Vec<(usize, String)>,
 }
 
 impl Game {
@@ -638,6 +641,7 @@ impl Game {
             pending_end: None,
             dead_checks: Vec::new(),
             dead_answers: Vec::new(),
+            clock_notes: Vec::new(),
             next_ticket: 1,
             end: None,
             adjournment: None,
@@ -715,8 +719,61 @@ impl Game {
         let now = now.max(self.last_time);
         next.last_time = now;
         next.apply_inner(input, now, &mut events)?;
+        next.note_clock_changes(&events);
         *self = next;
         Ok(events)
+    }
+
+    /// Keep every clock change among `events` for the record (see [`Game::clock_notes`]).
+    fn note_clock_changes(&mut self, events: &[Event]) {
+        let ply = self.moves.len();
+        let secs = |ms: ClockMillis| format!("{} s", ms / 1000);
+        for event in events {
+            let text = match event {
+                Event::ClockSet { side, remaining_ms } => {
+                    format!("{side}'s clock set to {}", pgn::format_clk(*remaining_ms))
+                }
+                Event::IllegalMovePenalty {
+                    offender, bonus_ms, ..
+                } => format!(
+                    "illegal move by {offender}: {} added to {} (7.4 b)",
+                    secs(*bonus_ms),
+                    !*offender
+                ),
+                Event::ClaimRejected {
+                    by,
+                    article,
+                    opponent_bonus_ms,
+                    claimant_remaining_ms,
+                    ..
+                } => {
+                    let mut text = format!("incorrect claim by {by} under {article} (9.5 b)");
+                    if *opponent_bonus_ms > 0 {
+                        text.push_str(&format!(": {} added to {}", secs(*opponent_bonus_ms), !*by));
+                    }
+                    if let Some(left) = claimant_remaining_ms {
+                        text.push_str(&format!("; {by}'s clock set to {}", pgn::format_clk(*left)));
+                    }
+                    text
+                }
+                Event::QuickplayPostponed { bonus_ms } if *bonus_ms > 0 => format!(
+                    "10.2 claim postponed: {} added to the opponent",
+                    secs(*bonus_ms)
+                ),
+                Event::QuickplayRejected { bonus_ms } if *bonus_ms > 0 => format!(
+                    "10.2 claim rejected: {} added to the opponent",
+                    secs(*bonus_ms)
+                ),
+                _ => continue,
+            };
+            self.clock_notes.push((ply, text));
+        }
+    }
+
+    /// The clock changes of the game, each after the number of half-moves played when it
+    /// happened (0: before the first move), in order.
+    pub fn clock_notes(&self) -> &[(usize, String)] {
+        &self.clock_notes
     }
 
     /// Answer every pending analysis synchronously with [`dead::solve`]. For tools and tests; the
@@ -1776,6 +1833,7 @@ impl Game {
             moves: &moves,
             result: &result,
             termination: self.end.map(|e| e.reason.termination()),
+            notes: &self.clock_notes,
         })
     }
 

@@ -2080,3 +2080,39 @@ fn an_absent_sealers_opponent_seals_his_reply_and_starts_the_absent_players_cloc
     assert_eq!(g.clock().unwrap().running(), Some(Color::Black));
     assert_eq!(remaining(&g, Color::Black, arrival), black - 10 * MIN);
 }
+
+#[test]
+fn a6_13_clock_changes_by_the_arbiter_are_kept_at_their_move_for_the_pgn() {
+    let mut g = standard("5400+30");
+    g.apply(Input::Start, 0).unwrap();
+    let t = play(&mut g, "e4 e5 Nf3", 1_000);
+    g.apply(
+        Input::SetClock {
+            side: Color::Black,
+            remaining_ms: 3_000_000,
+        },
+        t,
+    )
+    .unwrap();
+    // 7.4 b: an illegal move of Black's gives White two minutes.
+    g.apply(Input::IllegalMove { by: Color::Black }, t + 1_000)
+        .unwrap();
+    assert_eq!(
+        g.clock_notes(),
+        &[
+            (3, "black's clock set to 0:50:00".to_string()),
+            (
+                3,
+                "illegal move by black: 120 s added to white (7.4 b)".to_string()
+            ),
+        ]
+    );
+    let pgn = g.to_pgn(&[]);
+    assert!(
+        pgn.contains("2. Nf3 { [%clk 1:30:58] black's clock set to 0:50:00; illegal move by black: 120 s added to white (7.4 b) }"),
+        "{pgn}"
+    );
+    // The PGN stays readable: the same moves and clocks come back.
+    let read = crate::rules::pgn::read_pgn(pgn.as_bytes()).unwrap();
+    assert_eq!(read[0].moves.len(), 3);
+}

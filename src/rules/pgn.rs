@@ -98,6 +98,7 @@ impl PgnGame {
             moves: &moves,
             result,
             termination: None,
+            notes: &[],
         })
     }
 }
@@ -484,6 +485,9 @@ pub struct Export<'a> {
     /// Written as the `Termination` tag right after the roster (and FEN), replacing any
     /// `Termination` in `tags`.
     pub termination: Option<&'a str>,
+    /// Comments for people (the arbiter's clock changes), each after the given number of
+    /// half-moves (0: before the first move), written in that move's comment.
+    pub notes: &'a [(usize, String)],
 }
 
 /// The scoresheet's mark for a draw offer (FIDE 9.1 b), written in the offerer's move comment.
@@ -545,7 +549,26 @@ pub fn write_pgn(e: &Export) -> String {
     let mut units: Vec<String> = Vec::with_capacity(e.moves.len() + 1);
     // Black's move needs its own number (`12...`) at the start and after a comment.
     let mut black_needs_number = true;
-    for m in e.moves {
+    // A brace would end the comment early; people's words never need one.
+    let notes_after = |ply: usize| {
+        e.notes
+            .iter()
+            .filter(move |(at, _)| *at == ply)
+            .map(|(_, text)| text.replace(['{', '}'], ""))
+    };
+    // Before the first move; all of them in a record without moves.
+    let before: Vec<String> = if e.moves.is_empty() {
+        e.notes
+            .iter()
+            .map(|(_, text)| text.replace(['{', '}'], ""))
+            .collect()
+    } else {
+        notes_after(0).collect()
+    };
+    if !before.is_empty() {
+        units.push(format!("{{ {} }}", before.join("; ")));
+    }
+    for (i, m) in e.moves.iter().enumerate() {
         let mut unit = match turn {
             Color::White => format!("{number}. "),
             Color::Black if black_needs_number => format!("{number}... "),
@@ -558,6 +581,20 @@ pub fn write_pgn(e: &Export) -> String {
         }
         if m.draw_offer {
             comment.push(DRAW_OFFER_MARK.to_owned());
+        }
+        // Notes for plies beyond the moves (a retrace took them back) stay after the last move.
+        let ply = i + 1;
+        let notes: Vec<String> = if ply == e.moves.len() {
+            e.notes
+                .iter()
+                .filter(|(at, _)| *at >= ply)
+                .map(|(_, text)| text.replace(['{', '}'], ""))
+                .collect()
+        } else {
+            notes_after(ply).collect()
+        };
+        if !notes.is_empty() {
+            comment.push(notes.join("; "));
         }
         black_needs_number = !comment.is_empty();
         if black_needs_number {
@@ -1015,6 +1052,7 @@ mod tests {
             moves: &moves,
             result: "1/2-1/2",
             termination: Some("normal"),
+            notes: &[],
         });
         let g = one(&text);
         assert_eq!(san_list(&g), ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
@@ -1042,7 +1080,8 @@ mod tests {
                 start: Some(&g.start),
                 moves: &g.export_moves(),
                 result: "1/2-1/2",
-                termination: None
+                termination: None,
+                notes: &[],
             }),
             text
         );
@@ -1068,6 +1107,7 @@ mod tests {
             moves: &moves,
             result: "*",
             termination: Some("unterminated"),
+            notes: &[],
         });
         let expected = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"W\"]\n\
              [Black \"B\"]\n[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 3 17\"]\n\
@@ -1080,6 +1120,7 @@ mod tests {
             moves: &[],
             result: "0-1",
             termination: None,
+            notes: &[],
         });
         assert!(
             text.contains(
@@ -1096,6 +1137,7 @@ mod tests {
             moves: &[],
             result: "white won",
             termination: None,
+            notes: &[],
         });
         assert!(
             text.contains("[Result \"*\"]") && text.ends_with("\n\n*\n\n"),
@@ -1112,6 +1154,7 @@ mod tests {
             moves: &[],
             result: "*",
             termination: None,
+            notes: &[],
         });
         assert!(
             text.starts_with("[Event \"a \\\"b\\\" \\\\c\\\\ d\"]\n"),
@@ -1141,6 +1184,7 @@ mod tests {
             moves: &moves,
             result: "1/2-1/2",
             termination: None,
+            notes: &[],
         });
         let movetext = text.split("\n\n").nth(1).unwrap();
         assert!(movetext.lines().count() > 5);
@@ -1191,6 +1235,7 @@ mod tests {
             moves: &moves,
             result: "*",
             termination: None,
+            notes: &[],
         });
         assert!(
             text.ends_with("\n\n1. e4 { [%clk 0:00:01] (=) } *\n\n"),
