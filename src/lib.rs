@@ -23,8 +23,8 @@
 //! - [`config`]: `config.toml`, checked with errors that name the key and the file.
 //! - [`store`]: files: atomic writes, the audio scoresheet, voice packs and clips, liblouis.
 //! - [`speech`]: the speakers (clips through cpal, text-to-speech) and their queues.
-//! - [`daemon`]: the tokio daemon: the hub that owns the arbiter, board links, the journal, the
-//!   game folder, the console socket, the simulated players.
+//! - [`daemon`]: the tokio daemon: setting a game up, the hub that owns the arbiter, board
+//!   links, the journal, the game folder, the console socket, the simulated players.
 //!
 //! **The commands**: [`cli`], one file per `tactus` subcommand.
 
