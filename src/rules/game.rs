@@ -120,11 +120,14 @@ pub enum Input {
     /// it, the clock pressed). The move must be legal: illegal ones are reported with
     /// [`Input::IllegalMove`] instead.
     Move(Move),
-    /// `by` completed an illegal move that was noticed (7.4; in blitz, Appendix C).
+    /// `by` completed an illegal move that was noticed (7.4; in blitz, Appendix C). No clock is
+    /// pressed: in blitz the position it produced, when it stands, is set up with
+    /// [`Input::SetPosition`], which starts the opponent's clock.
     IllegalMove {
         by: Color,
     },
-    /// Blitz (Appendix C): the opponent of an illegal mover claims the win before moving.
+    /// Blitz (Appendix C): `by`, the opponent of an illegal mover, claims the win (a draw if he
+    /// cannot mate) before making his own move.
     ClaimIllegalMove {
         by: Color,
     },
@@ -137,8 +140,10 @@ pub enum Input {
     DeclineDraw {
         by: Color,
     },
-    /// `by` touched a piece with the intention of moving or capturing it (rejects a draw offer made
-    /// to him, 9.1 a; ends his right to claim an illegal move, 12.2 / Appendix C).
+    /// `by` touched a piece with the intention of moving or capturing it: rejects a draw offer made
+    /// to him (9.1 a); in 2009, when he has the move, ends his right to claim under 9.2 / 9.3 at
+    /// this move (9.4); in 2001 blitz, ends his right to claim an illegal move (Appendix B, which
+    /// governs blitz too). The arbiter layer must send every touch for these to apply.
     Touch {
         by: Color,
         square: Square,
@@ -268,7 +273,8 @@ impl Input {
             Input::QuickplayRuling(_)        => row(No,    true,   true),
             Input::Tick                      => row(Yes,   false,  true),
             Input::Pause                     => row(No,    false,  true),
-            Input::Resume                    => row(No,    true,   true),
+            // A 10.2 claim stops the clocks until the ruling, which restarts them itself.
+            Input::Resume                    => row(No,    true,   false),
             // The arbiter sets clocks and the position while they stand (6.12, 6.13).
             Input::SetClock { .. }           => row(Yes,   true,   true),
             Input::AdjustClock { .. }        => row(Yes,   true,   true),
@@ -404,7 +410,8 @@ pub enum Event {
         count: u8,
         bonus_ms: ClockMillis,
     },
-    /// Appendix C: the opponent may now claim the illegal move (until he touches a piece).
+    /// Appendix C: the opponent may now claim the illegal move, until he makes his own move (in
+    /// 2001 also until he touches a piece).
     IllegalMoveClaimable {
         offender: Color,
     },

@@ -646,3 +646,24 @@ fn appendix_c_only_the_offenders_opponent_may_claim_and_a_set_up_with_the_offend
         Err(RulesError::NothingToClaim { by: Color::Black })
     );
 }
+
+#[test]
+fn a6_12_a10_2_no_resume_before_the_ruling_on_a_claim_made_while_paused() {
+    // The claimant cannot move until the ruling: resuming first would charge him for nothing.
+    let mut g = paused_game(Edition::Fide2001);
+    g.apply(
+        Input::SetClock {
+            side: Color::White,
+            remaining_ms: 90_000,
+        },
+        11_000,
+    )
+    .unwrap();
+    g.apply(Input::ClaimQuickplayDraw { by: Color::White }, 12_000)
+        .unwrap();
+    assert_eq!(
+        g.apply(Input::Resume, 13_000),
+        Err(RulesError::AwaitingQuickplayRuling)
+    );
+    assert!(paused(&g));
+}
