@@ -83,8 +83,9 @@ pub struct GameSection {
     pub blind: SideName,
     /// PGN TimeControl notation (`40/7200:3600`, `5400+30`, `300`, delay `5400d30`); absent: no clock.
     pub time_control: Option<String>,
-    /// "2001" (default) or "2005".
-    #[serde(default)]
+    /// "2001" (default) or "2009" ("2005", the name tactus once gave the later text, is refused
+    /// with the reason: see [`Edition`]'s `FromStr`).
+    #[serde(default, deserialize_with = "edition_key")]
     pub edition: Edition,
     /// "standard" (default), "rapid" or "blitz".
     #[serde(default)]
@@ -99,6 +100,14 @@ pub struct GameSection {
 
 fn yes() -> bool {
     true
+}
+
+/// `game.edition` as a person writes it: the names [`Edition`]'s `FromStr` allows, not the
+/// journal's (which still reads the old "2005", so that recorded games replay).
+fn edition_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Edition, D::Error> {
+    let text = String::deserialize(d)?;
+    text.parse::<Edition>()
+        .map_err(|e| serde::de::Error::custom(format!("key game.edition: {e}")))
 }
 
 fn default_guidance_repeat_ms() -> u64 {
@@ -653,9 +662,22 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("2003") && err.contains("2001") && err.contains("2005"),
+            err.contains("2003") && err.contains("2001") && err.contains("2009"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn edition_2005_is_refused_naming_the_key_the_file_and_why() {
+        // The later text is the 2009 Laws (its 6.6 a: default time zero); the old name must not
+        // quietly select it.
+        let err = format!(
+            "{:#}",
+            Config::parse("[game]\nedition = \"2005\"\n", "my.toml").unwrap_err()
+        );
+        for needle in ["my.toml", "game.edition", "2005", "2009", "6.6 a", "zero"] {
+            assert!(err.contains(needle), "{needle:?} missing from: {err}");
+        }
     }
 
     #[test]
@@ -673,12 +695,12 @@ mod tests {
     #[test]
     fn play_modes_and_the_blind_colour_parse() {
         let config = Config::parse(
-            "[game]\nplay = \"blitz\"\nedition = \"2005\"\nblind = \"black\"\n",
+            "[game]\nplay = \"blitz\"\nedition = \"2009\"\nblind = \"black\"\n",
             "c.toml",
         )
         .unwrap();
         assert_eq!(config.game.play, PlayMode::Blitz);
-        assert_eq!(config.game.edition, Edition::Fide2005);
+        assert_eq!(config.game.edition, Edition::Fide2009);
         assert_eq!(config.game.blind.color(), Color::Black);
         let err = Config::parse("[game]\nblind = \"both\"\n", "c.toml")
             .unwrap_err()

@@ -1,5 +1,5 @@
 //! "Can this side still checkmate by any series of legal moves?" (Laws 5.2 b, 6.9, 9.6; 7.4 and
-//! Appendix C in the 2005 text).
+//! Appendix C in the 2009 text).
 //!
 //! This module owns the bridge to Ambrona's unwinnability algorithm (the `chasolver` crate) and the
 //! cheap static tests in front of it. It decides nothing about a game: it answers questions about

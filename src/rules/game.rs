@@ -120,11 +120,14 @@ pub enum Input {
     /// it, the clock pressed). The move must be legal: illegal ones are reported with
     /// [`Input::IllegalMove`] instead.
     Move(Move),
-    /// `by` completed an illegal move that was noticed (7.4; in blitz, Appendix C).
+    /// `by` completed an illegal move that was noticed (7.4; in blitz, Appendix C). No clock is
+    /// pressed: in blitz the position it produced, when it stands, is set up with
+    /// [`Input::SetPosition`], which starts the opponent's clock.
     IllegalMove {
         by: Color,
     },
-    /// Blitz (Appendix C): the opponent of an illegal mover claims the win before moving.
+    /// Blitz (Appendix C): `by`, the opponent of an illegal mover, claims the win (a draw if he
+    /// cannot mate) before making his own move.
     ClaimIllegalMove {
         by: Color,
     },
@@ -137,8 +140,10 @@ pub enum Input {
     DeclineDraw {
         by: Color,
     },
-    /// `by` touched a piece with the intention of moving or capturing it (rejects a draw offer made
-    /// to him, 9.1 a; ends his right to claim an illegal move, 12.2 / Appendix C).
+    /// `by` touched a piece with the intention of moving or capturing it: rejects a draw offer made
+    /// to him (9.1 a); in 2009, when he has the move, ends his right to claim under 9.2 / 9.3 at
+    /// this move (9.4); in 2001 blitz, ends his right to claim an illegal move (Appendix B, which
+    /// governs blitz too). The arbiter layer must send every touch for these to apply.
     Touch {
         by: Color,
         square: Square,
@@ -251,21 +256,25 @@ impl Input {
             //                                  adjourned  paused  awaiting 10.2 ruling
             Input::Start                     => row(No,    false,  true),
             Input::Move(_)                   => row(No,    false,  false),
-            Input::IllegalMove { .. }        => row(No,    false,  false),
-            Input::ClaimIllegalMove { .. }   => row(No,    false,  true),
+            // 6.12: the clocks stand so that the arbiter can rule; rulings and claims are taken
+            // then, and none of them restarts a clock (only `Resume` does).
+            Input::IllegalMove { .. }        => row(No,    true,   false),
+            Input::ClaimIllegalMove { .. }   => row(No,    true,   true),
             // A draw offer made after the seal stays valid until answered (adjourned games, 9.1).
             Input::OfferDraw { .. }          => row(Yes,   true,   true),
             Input::AcceptDraw { .. }         => row(Yes,   true,   true),
             Input::DeclineDraw { .. }        => row(Yes,   true,   true),
-            Input::Touch { .. }              => row(No,    false,  true),
+            // A touch is a fact whenever it happens (9.1 a, 9.4 of 2009).
+            Input::Touch { .. }              => row(No,    true,   true),
             Input::Resign { .. }             => row(Yes,   true,   true),
-            Input::Claim { .. }              => row(No,    false,  false),
+            Input::Claim { .. }              => row(No,    true,   false),
             Input::ClaimFlag { .. }          => row(No,    false,  true),
-            Input::ClaimQuickplayDraw { .. } => row(No,    false,  false),
-            Input::QuickplayRuling(_)        => row(No,    false,  true),
+            Input::ClaimQuickplayDraw { .. } => row(No,    true,   false),
+            Input::QuickplayRuling(_)        => row(No,    true,   true),
             Input::Tick                      => row(Yes,   false,  true),
             Input::Pause                     => row(No,    false,  true),
-            Input::Resume                    => row(No,    true,   true),
+            // A 10.2 claim stops the clocks until the ruling, which restarts them itself.
+            Input::Resume                    => row(No,    true,   false),
             // The arbiter sets clocks and the position while they stand (6.12, 6.13).
             Input::SetClock { .. }           => row(Yes,   true,   true),
             Input::AdjustClock { .. }        => row(Yes,   true,   true),
@@ -401,7 +410,8 @@ pub enum Event {
         count: u8,
         bonus_ms: ClockMillis,
     },
-    /// Appendix C: the opponent may now claim the illegal move (until he touches a piece).
+    /// Appendix C: the opponent may now claim the illegal move, until he makes his own move (in
+    /// 2001 also until he touches a piece).
     IllegalMoveClaimable {
         offender: Color,
     },
@@ -514,6 +524,16 @@ pub enum RulesError {
     QuickplayNotApplicable(&'static str),
     #[error("there is no pending 10.2 claim to rule on")]
     NoQuickplayClaim,
+    #[error(
+        "10.2 b (2001): after postponing his decision the arbiter declares the final result after a \
+         flag has fallen, not before"
+    )]
+    QuickplayResultOnlyAfterAFlag,
+    #[error(
+        "{by} touched a piece as in 4.3 without claiming: he has lost the right to claim under 9.2 \
+         or 9.3 at this move (9.4, 2009)"
+    )]
+    ClaimRightLost { by: Color },
     #[error("no analysis with ticket {0} was ever asked for")]
     UnknownTicket(u64),
     #[error("a 10.2 claim awaits the arbiter's ruling; nothing can be played until then")]
@@ -592,6 +612,9 @@ pub struct Game {
     illegal_moves: ByColor<u8>,
     /// Blitz: the player whose illegal move his opponent may still claim.
     illegal_claimable: Option<Color>,
+    /// 9.4 (2009): the ply at which the player having the move touched a piece without claiming;
+    /// he may not claim under 9.2 / 9.3 until the next move.
+    claim_right_lost_at: Option<usize>,
     must_play: Option<Move>,
     quickplay_claim: Option<Color>,
     /// 10.2 b: the arbiter postponed his decision; he declares the result after a flag falls.
@@ -633,6 +656,7 @@ impl Game {
             offers: Vec::new(),
             illegal_moves: ByColor::new_with(|_| 0),
             illegal_claimable: None,
+            claim_right_lost_at: None,
             must_play: None,
             quickplay_claim: None,
             quickplay_postponed: None,
@@ -650,6 +674,11 @@ impl Game {
 
     pub fn config(&self) -> &RulesConfig {
         &self.config
+    }
+    /// The laws that govern play: standard, or the rapid or blitz appendix, as the configured
+    /// play mode means under the configured edition (see [`PlayMode::laws`]).
+    pub fn laws(&self) -> PlayMode {
+        self.config.play.laws(self.config.edition)
     }
     pub fn start_position(&self) -> &Chess {
         &self.start
@@ -921,6 +950,13 @@ impl Game {
             }
             Input::Touch { by, square: _ } => {
                 self.touched(by, events);
+                // 9.4 of 2009: the player having the move who touches a piece as in 4.3 loses
+                // his right to claim at this move (in 2001 only the move itself ends it).
+                if by == self.position.turn()
+                    && self.config.edition.rules().touch_loses_right_to_claim
+                {
+                    self.claim_right_lost_at = Some(self.ply());
+                }
             }
             Input::Resign { by } => {
                 self.finish(
@@ -1029,20 +1065,33 @@ impl Game {
         Ok(())
     }
 
-    /// The arbiter sets the position (7.4 a; blitz after an unclaimed illegal move); the clock of
-    /// the player to move runs.
+    /// The arbiter sets the position (7.4 a; blitz: the position an illegal move produced, which
+    /// stands); the clock of the player to move runs, or, while the arbiter holds the clocks
+    /// (6.12), is the one that runs when he resumes.
+    ///
+    /// Blitz (Appendix C): set up with the illegal mover's opponent to move, the illegal move is
+    /// on the board and his clock runs; he may still claim it before he makes his own move. Set
+    /// up with the offender to move, the illegal move is gone and so is the claim.
     fn set_position(&mut self, position: Chess, now: Millis, events: &mut Vec<Event>) {
         self.position = position;
         self.history.push(&self.position);
         self.setups.push(self.ply());
         self.must_play = None;
-        self.illegal_claimable = None;
+        self.claim_right_lost_at = None;
+        let turn = self.position.turn();
+        if self.illegal_claimable == Some(turn) {
+            self.illegal_claimable = None;
+        }
         events.push(Event::PositionSet { ply: self.ply() });
-        if let Some(clock) = self.clock.as_mut()
-            && let Some(running) = clock.running()
-            && running != self.position.turn()
-        {
-            clock.start(self.position.turn(), now);
+        if let Some(clock) = self.clock.as_mut() {
+            if let Some(running) = clock.running()
+                && running != turn
+            {
+                clock.start(turn, now);
+            } else if clock.paused_side().is_some_and(|side| side != turn) {
+                clock.start(turn, now);
+                let _ = clock.pause(now);
+            }
         }
     }
 
@@ -1165,6 +1214,7 @@ impl Game {
         self.offer = None;
         self.must_play = None;
         self.illegal_claimable = None;
+        self.claim_right_lost_at = None;
         self.quickplay_claim = None;
         self.dead_checks.clear();
         self.dead_answers.clear();
@@ -1316,7 +1366,11 @@ impl Game {
             self.offer = None;
             events.push(Event::DrawDeclined { by });
         }
-        if self.illegal_claimable == Some(by.other()) {
+        // Blitz: the 2001 text (Appendix B, which C inherits) ends the claim of an illegal move
+        // at the claimant's touch; the 2009 text (B3 c) only at his own move (see `play`).
+        if self.illegal_claimable == Some(by.other())
+            && self.config.edition.rules().touch_loses_illegal_move_claim
+        {
             self.illegal_claimable = None;
         }
     }
@@ -1327,17 +1381,15 @@ impl Game {
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
-        if self.config.play == PlayMode::Blitz {
+        if self.laws() == PlayMode::Blitz {
             // Appendix C: the illegal move is completed once the opponent's clock is started (no
-            // extra time); the opponent may claim before he moves. The record keeps only legal
-            // moves: if the move stands, the arbiter layer sets up the position it produced
-            // (Input::SetPosition).
-            if let Some(clock) = self.clock.as_mut()
-                && clock.running() == Some(by)
-            {
-                // Running, so the press cannot fail.
-                let _ = clock.press(now);
-            }
+            // extra time); the opponent may claim a win before he moves. The record keeps only
+            // legal moves, so while the offender still has the move here the position after the
+            // illegal move is not in it: his clock goes on running, as pressing it would charge
+            // his opponent for his thinking (and leave a running clock for a player who cannot
+            // move). If the opponent does not claim, the arbiter sets up the position the illegal
+            // move produced (Input::SetPosition): that starts the opponent's clock, and the claim
+            // stays open until he makes his own move.
             self.illegal_claimable = Some(by);
             events.push(Event::IllegalMoveClaimable { offender: by });
             return Ok(());
@@ -1393,7 +1445,11 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
         self.check_to_move(by)?;
-        // 9.5: the claimant stops both clocks.
+        if self.claim_right_lost_at == Some(self.ply()) {
+            return Err(RulesError::ClaimRightLost { by });
+        }
+        // 9.5: the claimant stops both clocks (while the arbiter holds them, 6.12, they stay
+        // held: nothing here restarts a clock that was not running).
         let was_running = self.stop_clock(now);
         let article = claim.article();
         if self.claim_is_correct(claim) {
@@ -1446,7 +1502,7 @@ impl Game {
         };
         let theirs = clock.flag_fallen(by.other(), now);
         let mine = clock.flag_fallen(by, now);
-        match self.config.play {
+        match self.laws() {
             PlayMode::Standard => {
                 // The flag rules itself in standard play; a claim just makes us look now.
                 if !theirs && !mine {
@@ -1454,7 +1510,7 @@ impl Game {
                 }
                 self.tick(now, events);
             }
-            PlayMode::Rapid | PlayMode::Blitz => {
+            _ => {
                 // Appendix B: the claimant stops the clocks; the claim succeeds only if his own
                 // flag is still up and his opponent's is down. Both down is a draw.
                 let was_running = self.stop_clock(now);
@@ -1487,7 +1543,7 @@ impl Game {
     }
 
     fn tick(&mut self, now: Millis, events: &mut Vec<Event>) {
-        if self.config.play != PlayMode::Standard || self.is_over() {
+        if self.laws() != PlayMode::Standard || self.is_over() {
             // Appendices B and C: the arbiter refrains from signalling a flag fall.
             return;
         }
@@ -1547,7 +1603,7 @@ impl Game {
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
-        if self.config.play == PlayMode::Blitz {
+        if self.laws() == PlayMode::Blitz {
             return Err(RulesError::QuickplayNotApplicable(
                 "it does not apply in blitz (Appendix C)",
             ));
@@ -1588,6 +1644,18 @@ impl Game {
             .quickplay_claim
             .or(self.quickplay_postponed)
             .ok_or(RulesError::NoQuickplayClaim)?;
+        // 10.2 b of 2001: a postponed decision is taken after a flag has fallen, and then the
+        // game is already stopped for the arbiter's result (`ArbiterResult`); before that there
+        // is nothing to rule. 2009 lets him declare it "later during the game" too.
+        if self.quickplay_claim.is_none()
+            && self
+                .config
+                .edition
+                .rules()
+                .postponed_quickplay_ruled_only_after_a_flag
+        {
+            return Err(RulesError::QuickplayResultOnlyAfterAFlag);
+        }
         match ruling {
             QuickplayRuling::Draw => {
                 self.finish(KnownOutcome::Draw, EndReason::QuickplayDraw, now, events);
@@ -1617,8 +1685,11 @@ impl Game {
                 });
             }
         }
+        // The game goes on: the claimant's clock runs again, unless the arbiter holds the clocks
+        // (6.12), who then restarts them with `Resume`.
         if let Some(clock) = self.clock.as_mut()
             && clock.running().is_none()
+            && !clock.is_paused()
             && self.started
         {
             clock.start(self.position.turn(), now);
@@ -1701,7 +1772,7 @@ impl Game {
     }
 
     /// `loser` loses unless his opponent cannot mate by any series of legal moves, then it is a draw
-    /// (6.9, Appendix C, 7.4 b in 2005). Decided now when the cheap test can; otherwise the result
+    /// (6.9, Appendix C, 7.4 b in 2009). Decided now when the cheap test can; otherwise the result
     /// waits for an analysis (the clocks are already stopped). After a postponed 10.2 claim the
     /// arbiter declares the result of a flag fall himself (10.2 b).
     fn lose_unless_opponent_cannot_mate(
@@ -1712,6 +1783,7 @@ impl Game {
         events: &mut Vec<Event>,
     ) {
         let winner = loser.other();
+        self.halt_clock(at);
         let ticket = self.ticket();
         if matches!(reason, EndReason::FlagFall { .. }) && self.quickplay_postponed.is_some() {
             self.pending_end = Some(PendingEnd {
@@ -1766,7 +1838,7 @@ impl Game {
         at: Millis,
         events: &mut Vec<Event>,
     ) {
-        self.stop_clock(at);
+        self.halt_clock(at);
         self.offer = None;
         self.adjournment = None;
         self.dead_checks.clear();
@@ -1781,6 +1853,16 @@ impl Game {
         };
         self.end = Some(end);
         events.push(Event::GameEnded(end));
+    }
+
+    /// The game is over (or its result awaits an analysis or the arbiter): no clock runs and
+    /// none waits to be resumed, even when the arbiter held them (6.12) as it ended.
+    fn halt_clock(&mut self, at: Millis) {
+        if let Some(clock) = self.clock.as_mut()
+            && (clock.running().is_some() || clock.is_paused())
+        {
+            clock.stop(at);
+        }
     }
 
     /// Stop whichever clock runs; returns whether one was running.

@@ -737,8 +737,8 @@ fn incorrect_claim_time_bands_2001() {
 }
 
 #[test]
-fn incorrect_claim_2005_leaves_the_claimant_time() {
-    let mut g = Game::new(config("600", Edition::Fide2005, PlayMode::Standard));
+fn incorrect_claim_2009_leaves_the_claimant_time() {
+    let mut g = Game::new(config("600", Edition::Fide2009, PlayMode::Standard));
     g.apply(Input::Start, 0).unwrap();
     let events = g
         .apply(
@@ -910,9 +910,9 @@ fn third_illegal_move_2001_loses_even_when_the_opponent_cannot_mate() {
 }
 
 #[test]
-fn third_illegal_move_2005_is_drawn_when_the_opponent_cannot_mate() {
+fn third_illegal_move_2009_is_drawn_when_the_opponent_cannot_mate() {
     let mut g = from_fen(
-        config("600", Edition::Fide2005, PlayMode::Standard),
+        config("600", Edition::Fide2009, PlayMode::Standard),
         "8/8/8/4k3/8/8/3K4/7Q w - - 0 1",
     );
     for _ in 0..3 {
@@ -920,7 +920,7 @@ fn third_illegal_move_2005_is_drawn_when_the_opponent_cannot_mate() {
     }
     assert_eq!(g.end().unwrap().outcome, KnownOutcome::Draw);
     // ...and lost when the opponent can mate.
-    let mut g = Game::new(config("600", Edition::Fide2005, PlayMode::Standard));
+    let mut g = Game::new(config("600", Edition::Fide2009, PlayMode::Standard));
     let mut events = Vec::new();
     for _ in 0..3 {
         events.extend(g.apply(Input::IllegalMove { by: Color::Black }, 0).unwrap());
@@ -1023,13 +1023,11 @@ fn quickplay_claim_rulings() {
     .unwrap();
     assert_eq!(remaining(&g, Color::Black, 5_000), 600_000 + 2 * MIN);
     assert_eq!(g.clock().unwrap().running(), Some(Color::White));
-    // Postponed: the arbiter may still declare the draw.
-    let events = g
-        .apply(Input::QuickplayRuling(QuickplayRuling::Draw), 50_000)
-        .unwrap();
+    // Postponed (2001): the arbiter declares the final result after a flag has fallen; a draw
+    // ruling before that is refused (the 2009 form is a_10_2_b_2009_...).
     assert_eq!(
-        ended(&events).map(|e| e.reason),
-        Some(EndReason::QuickplayDraw)
+        g.apply(Input::QuickplayRuling(QuickplayRuling::Draw), 50_000),
+        Err(RulesError::QuickplayResultOnlyAfterAFlag)
     );
 
     let mut g = standard("600");
@@ -1435,22 +1433,33 @@ fn a_claim_after_the_flag_fell_comes_too_late() {
 }
 
 #[test]
-fn blitz_illegal_move_starts_the_opponents_clock_and_lapses_with_any_move() {
+fn appendix_c_an_illegal_move_stands_once_set_up_and_lapses_with_the_opponents_move() {
     let mut g = Game::new(config("300", Edition::Fide2001, PlayMode::Blitz));
     g.apply(Input::Start, 0).unwrap();
     g.apply(Input::IllegalMove { by: Color::White }, 5_000)
         .unwrap();
+    // The rules still have White to move (they hold legal moves only): his clock runs on, so
+    // that Black is not charged for White's thinking.
+    assert_eq!(g.clock().unwrap().running(), Some(Color::White));
+    // Black does not claim: the arbiter sets up the position the illegal move produced (a white
+    // pawn jumped e2-e5). Black's clock starts there.
+    let standing: Chess = "rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    g.apply(Input::SetPosition { position: standing }, 6_000)
+        .unwrap();
+    assert_eq!(g.clock().unwrap().running(), Some(Color::Black));
+    assert_eq!(remaining(&g, Color::White, 6_000), 300_000 - 6_000);
+    assert_eq!(remaining(&g, Color::Black, 6_000), 300_000);
+    // The opponent moves instead of claiming: the illegal move stands, the right is gone.
+    play(&mut g, "d6", 7_000);
     assert_eq!(
-        g.clock().unwrap().running(),
-        Some(Color::Black),
-        "completed once the opponent's clock starts"
-    );
-    // The opponent moves instead of claiming: the right is gone, the game goes on.
-    g.apply(Input::Move(mv(&g, "e4")), 6_000).ok();
-    assert_eq!(
-        g.apply(Input::ClaimIllegalMove { by: Color::Black }, 7_000),
+        g.apply(Input::ClaimIllegalMove { by: Color::Black }, 8_000),
         Err(RulesError::NothingToClaim { by: Color::Black })
     );
+    assert_eq!(g.clock().unwrap().running(), Some(Color::White));
 }
 
 #[test]
@@ -1627,7 +1636,7 @@ fn a_flag_that_fell_before_a_pause_still_counts() {
 
 #[test]
 fn editions_share_the_flag_and_penalty_rules() {
-    for edition in [Edition::Fide2001, Edition::Fide2005] {
+    for edition in [Edition::Fide2001, Edition::Fide2009] {
         for play_mode in [PlayMode::Standard, PlayMode::Rapid] {
             let mut g = Game::new(config("600", edition, play_mode));
             g.apply(Input::Start, 0).unwrap();
@@ -1657,7 +1666,7 @@ fn editions_share_the_flag_and_penalty_rules() {
             },
             "{edition:?}"
         );
-        // Incorrect 9.2 a claim with an intended move in 2005: no deduction, move still required.
+        // Incorrect 9.2 a claim with an intended move in 2009: no deduction, move still required.
         let mut g = Game::new(config("600", edition, PlayMode::Standard));
         g.apply(Input::Start, 0).unwrap();
         let nf3 = mv(&g, "Nf3");
@@ -1673,7 +1682,7 @@ fn editions_share_the_flag_and_penalty_rules() {
         .unwrap();
         let expected = match edition {
             Edition::Fide2001 => 590_000 - 180_000,
-            Edition::Fide2005 => 590_000,
+            Edition::Fide2009 => 590_000,
         };
         assert_eq!(remaining(&g, Color::White, 10_000), expected, "{edition:?}");
         assert_eq!(g.must_play(), Some(nf3));
