@@ -15,6 +15,7 @@ pub mod game;
 mod game_tests;
 pub mod notation;
 pub mod pgn;
+pub mod sheet;
 pub mod time_control;
 
 use serde::{Deserialize, Serialize};
