@@ -669,9 +669,10 @@ fn clean_written(text: &str) -> Option<String> {
         }
     }
     // Longest first, so that `e.p.` is not cut to `e.p`. `a.p.` is the Spanish "al paso" (E of
-    // the Spanish text), `†` and `‡` are printed check and mate.
-    const MARKS: [&str; 12] = [
-        "(=)", "e.p.", "a.p.", "e.p", "a.p", "ep", "+", "#", "!", "?", "†", "‡",
+    // the Spanish text), `†` and `‡` are printed check and mate; a comma ends Black's move in the
+    // Spanish text's own sample game ("1.d4 Cf6, 2.c4 e6, ...").
+    const MARKS: [&str; 14] = [
+        "(=)", "e.p.", "a.p.", "e.p", "a.p", "ep", "+", "#", "!", "?", "†", "‡", ",", ";",
     ];
     'strip: loop {
         for mark in MARKS {
@@ -1351,7 +1352,7 @@ mod tests {
     fn e_check_mate_evaluation_and_draw_offer_marks_are_ignored() {
         let p = Chess::default();
         for text in [
-            "Sf3+", "Sf3++", "Sf3#", "Sf3!", "Sf3?!", "Sf3!!", "Sf3(=)", "Sf3 (=)", "Sf3†",
+            "Sf3+", "Sf3++", "Sf3#", "Sf3!", "Sf3?!", "Sf3!!", "Sf3(=)", "Sf3 (=)", "Sf3†", "Sf3,",
         ] {
             assert_eq!(r(&p, text), ["Nf3"], "{text}");
         }

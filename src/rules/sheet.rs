@@ -5,7 +5,11 @@
 //! entry), and how far a sheet agrees with the record ([`compare`]). Agreement is about MOVES, not
 //! strings: the sheet agrees at a ply when the record's move is among the legal moves its entry
 //! can mean in any notation the Laws allow ([`notation::readings`]), so `0-0` for `O-O`, `d8Q`,
-//! `Sf3`, `Cf3`, `e2-e4` and `exd6 e.p.` all agree with the record's SAN.
+//! `Sf3`, `Cf3`, `e2-e4` and `exd6 e.p.` all agree with the record's SAN. An entry that says too
+//! little to be one move (`d8` without the new piece, `Sd2` when both knights reach d2, `Rf1` that
+//! a Spaniard writes for the king) agrees when the record's move is one of its readings: it does
+//! not contradict the record, and F.8 is about where the scores part, not about how well they are
+//! written.
 //!
 //! What F.8 needs from it: "the game shall be reconstructed to the position where the two scores
 //! agree" is [`Comparison::agree`] plies from the start, and nothing before that is retraced. A
@@ -26,11 +30,13 @@ use super::notation;
 
 /// The moves of a scoresheet typed as whitespace-separated tokens, in order: move numbers (`12.`,
 /// `12...`, a bare `12`, or glued as in `12.Nf3`), results (`1-0`, `½-½`, `1:0`, `*`) and
-/// a lone `...` are dropped; a token that only annotates the move before it (`e.p.`, `a.p.`, `+`,
+/// a lone `...` are dropped, and so is a comma or semicolon after a move; a token that only annotates the move before it (`e.p.`, `a.p.`, `+`,
 /// `!?`, `(=)`) is joined to that move with a space, so that `exd6 e.p.` stays one entry.
 pub fn sheet_moves(tokens: &[&str]) -> Vec<String> {
     let mut moves: Vec<String> = Vec::new();
-    for token in tokens.iter().map(|t| t.trim()) {
+    // A comma or semicolon separates numbered moves in some sheets (the Spanish text's own sample
+    // game: "1.d4 Cf6, 2.c4 e6, ...").
+    for token in tokens.iter().map(|t| t.trim().trim_end_matches([',', ';'])) {
         if token.is_empty() || is_move_number(token) || is_result(token) {
             continue;
         }
@@ -291,6 +297,10 @@ mod tests {
         }
         // Castling starts with a digit and is not a number; `1.0-0-0` is numbered castling.
         assert_eq!(sheet("0-0 1.0-0-0 O-O"), ["0-0", "0-0-0", "O-O"]);
+        assert_eq!(
+            sheet("1.d4 Cf6, 2.c4 e6; 3.Cc3 ,"),
+            ["d4", "Cf6", "c4", "e6", "Cc3"]
+        );
         // A mark with nothing before it is kept, to be reported as unreadable.
         assert_eq!(sheet("e.p. e4"), ["e.p.", "e4"]);
     }
@@ -305,6 +315,27 @@ mod tests {
         assert!(c.unreadable.is_empty());
         assert!(!c.differs(Color::White) && !c.differs(Color::Black));
         assert!(!c.just_shorter());
+    }
+
+    /// Appendix E's own sample game, in the English text's letters and in the Spanish text's
+    /// (`../shared/laws/002_*`: "1.d4 Cf6, 2.c4 e6, 3.Cc3 Ab4, ..."), is one game.
+    #[test]
+    fn e_the_laws_sample_game_in_english_and_spanish_is_one_game() {
+        let english = "1.d4 Nf6 2.c4 e6 3.Nc3 Bb4 4.Bd2 0-0 5.e4 d5 6.exd5 exd5 7.cxd5 Bxc3 \
+                       8.Bxc3 Nxd5 9.Nf3 b6 10.Qb3 Nxc3 11.bxc3 c5 12.Be2 cxd4 13.Nxd4 Re8 \
+                       14.0-0 Nd7 15.a4 Nc5 16.Qb4 Bb7 17.a5";
+        let spanish = "1.d4 Cf6, 2.c4 e6, 3.Cc3 Ab4, 4.Ad2 0-0, 5.e4 d5, 6. exd5 exd5, 7.cxd5 \
+                       Axc3, 8.Axc3 Cxd5, 9.Cf3 b6, 10.Db3 Cxc3, 11.bxc3 c5, 12.Ae2 cxd4, \
+                       13.Cxd4 Te8, 14.0-0 Cd7, 15.a4 Cc5, 16.Db4 Ab7, 17.a5";
+        let rec = record(&sheet(english).join(" ").replace("0-0", "O-O"));
+        assert_eq!(rec.len(), 33);
+        let c = compare(&Chess::default(), &rec, &sheet(spanish));
+        assert_eq!(
+            (c.agree, c.sheet_plies, &c.first_difference),
+            (33, 33, &None)
+        );
+        let c = compare(&Chess::default(), &rec, &sheet(english));
+        assert_eq!((c.agree, &c.first_difference), (33, &None));
     }
 
     #[test]
