@@ -480,8 +480,10 @@ struct Reading {
 /// `0-0-0` (Appendix E's own form) and `O-O`; promotion `d8Q`, `d8=Q`, `d8/Q`, `d8(Q)` with any of
 /// those letters; `exd6 e.p.`, `exd6ep`, `exd6 a.p.`; captures with `x`, `:` or nothing; long
 /// algebraic (`e2-e4`, `Sg1-f3`, `e2e4`); check, mate, evaluation and draw-offer marks (`+ # ++ !
-/// ? (=)`) ignored. A pawn move without its promotion piece (`d8`) reads as every promotion. What
-/// none of that reads is tried as console input ([`candidates`]: lower-case letters, capitals).
+/// ? (=)`) ignored, and so is a move number before the move (`41. Sf3`, `41...Sf3`; not checked,
+/// the caller knows which move it is). A pawn move without its promotion piece (`d8`) reads as
+/// every promotion. What none of that reads is tried as console input ([`candidates`]: lower-case
+/// letters, capitals).
 pub fn readings(position: &Chess, text: &str) -> Vec<Move> {
     readings_with(position, text, PIECE_LETTERS)
 }
@@ -667,6 +669,13 @@ fn clean_written(text: &str) -> Option<String> {
             '\u{00d7}' => clean.push('x'),
             c => clean.push(c),
         }
+    }
+    // The move's number, as a sealed move is written under it (`41. Sf3`, `41...Sf3`): no move
+    // starts with digits and a dot (castling `0-0` has a dash after its digit).
+    let digits = clean.len() - clean.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let numbered = clean[digits..].trim_start_matches(['.', '…']);
+    if digits > 0 && numbered.len() < clean.len() - digits {
+        clean = numbered.to_owned();
     }
     // Longest first, so that `e.p.` is not cut to `e.p`. `a.p.` is the Spanish "al paso" (E of
     // the Spanish text), `†` and `‡` are printed check and mate; a comma ends Black's move in the
@@ -1381,6 +1390,19 @@ mod tests {
             Err("'Sf5' reads as a move, but no legal move in this position fits it".into())
         );
         assert!(readable("Sf5") && readable("nf3") && !readable("hello") && !readable("1-0"));
+    }
+
+    #[test]
+    fn a_sealed_move_may_carry_its_number() {
+        let p = Chess::default();
+        for text in ["1. Sf3", "1.Sf3", "1...Sf3", "1… Sf3", "41.Cf3"] {
+            assert_eq!(r(&p, text), ["Nf3"], "{text}");
+        }
+        let p = pos(CASTLES_W);
+        assert_eq!(r(&p, "41.0-0"), ["O-O"]);
+        assert_eq!(r(&p, "0-0"), ["O-O"]);
+        // Digits without a dot are no move number.
+        assert!(readings(&Chess::default(), "1Sf3").is_empty());
     }
 
     #[test]
