@@ -301,6 +301,12 @@ mod tests {
             sheet("1.d4 Cf6, 2.c4 e6; 3.Cc3 ,"),
             ["d4", "Cf6", "c4", "e6", "Cc3"]
         );
+        // What the console's own reader (console/parse.rs `scoresheet_moves`) gave, unchanged.
+        assert_eq!(
+            sheet("1. e4 e5 2.Nf3 2...Nc6 3. Bb5 *"),
+            ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+        );
+        assert!(sheet("").is_empty());
         // A mark with nothing before it is kept, to be reported as unreadable.
         assert_eq!(sheet("e.p. e4"), ["e.p.", "e4"]);
     }
