@@ -520,6 +520,15 @@ pub fn read_recorded(position: &Chess, text: &str) -> Result<Move, String> {
         [] => Err(format!(
             "'{shown}' reads as a move, but no legal move in this position fits it"
         )),
+        // Under-specified in every notation (`e8`, `Sd2` with two knights): the moves are enough.
+        many if many.iter().all(|(_, via)| *via == many[0].1) => Err(format!(
+            "'{shown}' could mean {}: it does not say which",
+            many.iter()
+                .map(|(m, _)| san(position, *m))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )),
+        // Different letters read differently (`R`): say who reads each move.
         many => Err(format!(
             "'{shown}' could mean {}: it is not one move",
             many.iter()
@@ -1306,7 +1315,10 @@ mod tests {
         assert_eq!(r(&p, "e:f8S"), ["exf8=N"]);
         // Without the piece: every promotion, so not one move to seal.
         assert_eq!(r(&p, "e8"), ["e8=Q", "e8=R", "e8=B", "e8=N"]);
-        assert!(read_recorded(&p, "e8").unwrap_err().contains("e8=Q"));
+        assert_eq!(
+            read_recorded(&p, "e8"),
+            Err("'e8' could mean e8=Q or e8=R or e8=B or e8=N: it does not say which".into())
+        );
         // A letter that is no piece: not a move.
         assert!(readings(&p, "e8X").is_empty());
     }
@@ -1371,6 +1383,10 @@ mod tests {
     fn e_disambiguation_in_national_letters() {
         let p = pos(TWO_KNIGHTS);
         assert_eq!(r(&p, "Sd2"), ["Nbd2", "Nfd2"]);
+        assert_eq!(
+            read_recorded(&p, "Sd2"),
+            Err("'Sd2' could mean Nbd2 or Nfd2: it does not say which".into())
+        );
         assert_eq!(r(&p, "Sbd2"), ["Nbd2"]);
         assert_eq!(r(&p, "C3d2"), ["Nfd2"]);
         assert_eq!(r(&p, "Sf3-d2"), ["Nfd2"]);

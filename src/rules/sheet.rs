@@ -1,7 +1,7 @@
 //! A player's scoresheet against the game's record, compared move by move (F.8, 8.1).
 //!
 //! This module owns two questions: which entries of a typed scoresheet are moves
-//! ([`sheet_moves`]: move numbers, results and draw-offer marks dropped, `exd6 e.p.` kept as one
+//! ([`sheet_moves`]: move numbers and results dropped, `exd6 e.p.` and `Sf3 (=)` kept as one
 //! entry), and how far a sheet agrees with the record ([`compare`]). Agreement is about MOVES, not
 //! strings: the sheet agrees at a ply when the record's move is among the legal moves its entry
 //! can mean in any notation the Laws allow ([`notation::readings`]), so `0-0` for `O-O`, `d8Q`,
@@ -29,9 +29,10 @@ use shakmaty::{Chess, Color, Move, Position};
 use super::notation;
 
 /// The moves of a scoresheet typed as whitespace-separated tokens, in order: move numbers (`12.`,
-/// `12...`, a bare `12`, or glued as in `12.Nf3`), results (`1-0`, `½-½`, `1:0`, `*`) and
-/// a lone `...` are dropped, and so is a comma or semicolon after a move; a token that only annotates the move before it (`e.p.`, `a.p.`, `+`,
-/// `!?`, `(=)`) is joined to that move with a space, so that `exd6 e.p.` stays one entry.
+/// `12...`, a bare `12`, or glued as in `12.Nf3`), results (`1-0`, `½-½`, `1:0`, `*`) and a lone
+/// `...` are dropped, and so is a comma or semicolon after a move; a token that only annotates
+/// the move before it (`e.p.`, `a.p.`, `+`, `!?`, `(=)`) is joined to that move with a space, so
+/// that `exd6 e.p.` stays one entry.
 pub fn sheet_moves(tokens: &[&str]) -> Vec<String> {
     let mut moves: Vec<String> = Vec::new();
     // A comma or semicolon separates numbered moves in some sheets (the Spanish text's own sample
