@@ -106,6 +106,8 @@ pub struct Comparison {
     pub sheet_plies: usize,
     /// Who was to move in the start position (for what 8.1 lets a writer owe).
     pub start_turn: Color,
+    /// The start position's move number (for the labels of [`Comparison::move_label`]).
+    pub start_fullmoves: u32,
     /// The first ply at which the sheet says something the record does not, or goes on past the
     /// record. `None` when every entry agrees, including when the sheet is only shorter.
     pub first_difference: Option<Difference>,
@@ -185,6 +187,75 @@ impl Comparison {
     pub fn differs(&self, writer: Color) -> bool {
         self.first_difference.is_some() || self.missing() > self.may_owe(writer)
     }
+
+    /// How a scoresheet writes the move at `ply`: `12.` for White's, `12...` for Black's.
+    pub fn move_label(&self, ply: usize) -> String {
+        let white_first = self.start_turn == Color::White;
+        // Plies counted from White's move of the start's move number.
+        let from_white = ply + usize::from(!white_first);
+        let number = self.start_fullmoves as usize + from_white / 2;
+        if from_white.is_multiple_of(2) {
+            format!("{number}.")
+        } else {
+            format!("{number}...")
+        }
+    }
+
+    /// One line for the arbiter about `writer`'s sheet: whether it agrees, how far behind it is
+    /// and whether 8.1 allows that, where it parts from the record, and what in it is unreadable.
+    pub fn summary(&self, writer: Color) -> String {
+        let plural = |n: usize| if n == 1 { "half-move" } else { "half-moves" };
+        let mut line = match &self.first_difference {
+            None if self.missing() == 0 => format!(
+                "{writer}'s scoresheet agrees with the record ({} {})",
+                self.agree,
+                plural(self.agree)
+            ),
+            None if !self.differs(writer) => format!(
+                "{writer}'s scoresheet agrees with the record; {} {} not written yet, as 8.1 \
+                 allows",
+                self.missing(),
+                plural(self.missing())
+            ),
+            None => format!(
+                "{writer}'s scoresheet agrees with the record as far as it goes, but {} {} are not \
+                 written; 8.1 allows {}",
+                self.missing(),
+                plural(self.missing()),
+                self.may_owe(writer)
+            ),
+            Some(d) => {
+                let at = self.move_label(d.ply);
+                let what = match &d.recorded {
+                    Some(recorded) => format!("the record has {at} {recorded}"),
+                    None => "the record ends before it".to_owned(),
+                };
+                format!(
+                    "{writer}'s scoresheet differs from the record at {at} '{}' ({what}); the \
+                     scores agree for {} {}",
+                    d.written,
+                    self.agree,
+                    plural(self.agree)
+                )
+            }
+        };
+        if !self.unreadable.is_empty() {
+            let entries: Vec<String> = self
+                .unreadable
+                .iter()
+                .map(|u| {
+                    let why = match u.why {
+                        Unreadability::NotAMove => "not a move in any notation",
+                        Unreadability::NoLegalMove => "no legal move fits",
+                    };
+                    format!("{} '{}' ({why})", self.move_label(u.ply), u.written)
+                })
+                .collect();
+            line.push_str("; unreadable: ");
+            line.push_str(&entries.join(", "));
+        }
+        line
+    }
 }
 
 /// Compares `sheet` (entries as [`sheet_moves`] gives them) with `record` (the game's moves, each
@@ -196,6 +267,7 @@ pub fn compare(start: &Chess, record: &[Move], sheet: &[String]) -> Comparison {
         record_plies: record.len(),
         sheet_plies: sheet.len(),
         start_turn: start.turn(),
+        start_fullmoves: start.fullmoves().get(),
         first_difference: None,
         unreadable: Vec::new(),
     };
@@ -518,6 +590,52 @@ mod tests {
             })
         );
         assert!(c.differs(Color::Black));
+    }
+
+    #[test]
+    fn move_labels_count_from_the_start_position() {
+        let c = compare(&Chess::default(), &[], &[]);
+        let labels: Vec<String> = (0..4).map(|ply| c.move_label(ply)).collect();
+        assert_eq!(labels, ["1.", "1...", "2.", "2..."]);
+        let c = compare(&pos("4k3/8/8/8/8/8/8/4K2R b - - 0 41"), &[], &[]);
+        let labels: Vec<String> = (0..3).map(|ply| c.move_label(ply)).collect();
+        assert_eq!(labels, ["41...", "42.", "42..."]);
+    }
+
+    #[test]
+    fn f8_summaries_say_what_the_arbiter_needs() {
+        let rec = record(RUY);
+        let start = Chess::default();
+        let summary = |typed: &str, writer| compare(&start, &rec, &sheet(typed)).summary(writer);
+        assert_eq!(
+            summary("e4 e5 Sf3 Sc6 Lb5 a6 La4 Sf6 0-0 Le7", Color::White),
+            "white's scoresheet agrees with the record (10 half-moves)"
+        );
+        assert_eq!(
+            summary("e4 e5 Sf3 Sc6 Lb5 a6 La4 Sf6 0-0", Color::Black),
+            "black's scoresheet agrees with the record; 1 half-move not written yet, as 8.1 allows"
+        );
+        assert_eq!(
+            summary("e4 e5 Sf3 Sc6 Lb5 a6", Color::Black),
+            "black's scoresheet agrees with the record as far as it goes, but 4 half-moves are \
+             not written; 8.1 allows 2"
+        );
+        assert_eq!(
+            summary("e4 e5 Sf3 Sc6 Lc4 a6 Xq9", Color::White),
+            "white's scoresheet differs from the record at 3. 'Lc4' (the record has 3. Bb5); the \
+             scores agree for 4 half-moves; unreadable: 4. 'Xq9' (not a move in any notation)"
+        );
+        assert_eq!(
+            summary("e4 e5 Ke3", Color::White),
+            "white's scoresheet differs from the record at 2. 'Ke3' (the record has 2. Nf3); the \
+             scores agree for 2 half-moves; unreadable: 2. 'Ke3' (no legal move fits)"
+        );
+        let rec = record("e4");
+        assert_eq!(
+            compare(&start, &rec, &sheet("e4 e5")).summary(Color::Black),
+            "black's scoresheet differs from the record at 1... 'e5' (the record ends before it); \
+             the scores agree for 1 half-move"
+        );
     }
 
     #[test]
