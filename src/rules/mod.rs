@@ -17,6 +17,7 @@ mod game_tests;
 mod laws_tests;
 pub mod notation;
 pub mod pgn;
+pub mod sheet;
 pub mod time_control;
 
 use serde::{Deserialize, Serialize};

@@ -25,6 +25,13 @@
 //! * lower-case piece letters `n r q k p`; lower-case `b` reads as bishop *and* as the b-file
 //!   (`bc4`, `bxc3`) unless the next character is a digit (`b4`, `b2b4` are squares);
 //! * as a last resort, the whole input in lower case (`NF3`, `E4`, `BXC3`).
+//!
+//! What a player wrote on paper (a scoresheet under F.8, a sealed move) is read differently, by
+//! [`readings`] and [`read_recorded`]: Appendix E lets each player use the piece letters of his
+//! country, so the same letter can name different pieces (`R` is a rook in English and a king in
+//! Spanish and French) and the answer is every legal move any of those notations gives, never a
+//! preference for one language. Correct SAN still means what it says there (`bxc3` is always the
+//! pawn: a lower-case letter is a file on paper).
 
 use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square, san::SanPlus};
 
@@ -354,6 +361,347 @@ fn file_of(c: u8) -> Option<File> {
 
 fn rank_of(c: u8) -> Option<Rank> {
     Rank::from_char(char::from(c))
+}
+
+// ------------------------------------------------------------------------------------------------
+// Scoresheets and sealed moves: every notation the Laws allow on paper (Appendix E).
+// ------------------------------------------------------------------------------------------------
+
+/// The piece letters of one language (E.3: "each player is free to use the first letter of the
+/// name which is commonly used in his country"), or a set of figurines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PieceLetters {
+    /// Who writes so, for the messages that explain an ambiguity (`"German"`).
+    pub language: &'static str,
+    /// King, queen, rook, bishop, knight, in that order. A symbol may be more than one character
+    /// (Russian `Кр`).
+    pub symbols: [&'static str; 5],
+}
+
+impl PieceLetters {
+    /// The pieces in the order of [`PieceLetters::symbols`].
+    const ROLES: [Role; 5] = [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+    ];
+
+    fn pairs(&self) -> impl Iterator<Item = (Role, &'static str)> {
+        Self::ROLES.into_iter().zip(self.symbols)
+    }
+}
+
+/// The letter sets [`readings`] knows. Chosen so that the same letter names two different pieces
+/// only where real scoresheets do so: `R` (rook in English, king in the Romance languages) and `P`
+/// (knight in Dutch; a redundant pawn letter elsewhere, read by the console fallback). Sets that
+/// would make common English letters ambiguous are not in this table but can be passed to
+/// [`readings_with`]: [`HUNGARIAN`] (`B` is the rook, `H` the knight), [`CZECH`] (`S` is the
+/// bishop, `V` the rook).
+pub const PIECE_LETTERS: &[PieceLetters] = &[
+    PieceLetters {
+        language: "English",
+        symbols: ["K", "Q", "R", "B", "N"],
+    },
+    // Also Danish, Norwegian and Swedish.
+    PieceLetters {
+        language: "German",
+        symbols: ["K", "D", "T", "L", "S"],
+    },
+    PieceLetters {
+        language: "Dutch",
+        symbols: ["K", "D", "T", "L", "P"],
+    },
+    PieceLetters {
+        language: "French",
+        symbols: ["R", "D", "T", "F", "C"],
+    },
+    // Also Italian.
+    PieceLetters {
+        language: "Spanish",
+        symbols: ["R", "D", "T", "A", "C"],
+    },
+    PieceLetters {
+        language: "Portuguese",
+        symbols: ["R", "D", "T", "B", "C"],
+    },
+    PieceLetters {
+        language: "Polish",
+        symbols: ["K", "H", "W", "G", "S"],
+    },
+    PieceLetters {
+        language: "Russian",
+        symbols: ["Кр", "Ф", "Л", "С", "К"],
+    },
+    // E.3: "In printed periodicals, the use of figurines for the pieces is recommended." Either
+    // colour's figurine is accepted for either side: people type whichever they find.
+    PieceLetters {
+        language: "figurine",
+        symbols: ["♔", "♕", "♖", "♗", "♘"],
+    },
+    PieceLetters {
+        language: "figurine",
+        symbols: ["♚", "♛", "♜", "♝", "♞"],
+    },
+];
+
+/// Hungarian letters (király, vezér, bástya, futó, huszár): not in [`PIECE_LETTERS`] because `B`
+/// would then be a rook as well as a bishop in every English sheet.
+pub const HUNGARIAN: PieceLetters = PieceLetters {
+    language: "Hungarian",
+    symbols: ["K", "V", "B", "F", "H"],
+};
+
+/// Czech letters (král, dáma, věž, střelec, jezdec): not in [`PIECE_LETTERS`] because `S` would
+/// then be a bishop as well as the German knight.
+pub const CZECH: PieceLetters = PieceLetters {
+    language: "Czech",
+    symbols: ["K", "D", "V", "S", "J"],
+};
+
+/// Pawn figurines (a pawn is otherwise written without a letter, E.4).
+const PAWN_FIGURINES: [&str; 2] = ["♙", "♟"];
+
+/// One reading of a written move and where it comes from (a language, "figurine", "no piece
+/// letter", or the console's lenient matcher).
+#[derive(Debug, Clone, Copy)]
+struct Reading {
+    pattern: Pattern,
+    via: &'static str,
+}
+
+/// Every legal move of `position` that `text`, as written on a scoresheet or sealed, can mean in
+/// any notation the Laws allow, in a fixed order (from-square, to-square, promotion Q, R, B, N),
+/// each move once. Empty when nothing legal fits (see [`readable`] for whether the text is a move
+/// at all).
+///
+/// Read: algebraic with the piece letters of [`PIECE_LETTERS`] or figurines; castling `0-0`,
+/// `0-0-0` (Appendix E's own form) and `O-O`; promotion `d8Q`, `d8=Q`, `d8/Q`, `d8(Q)` with any of
+/// those letters; `exd6 e.p.`, `exd6ep`, `exd6 a.p.`; captures with `x`, `:` or nothing; long
+/// algebraic (`e2-e4`, `Sg1-f3`, `e2e4`); check, mate, evaluation and draw-offer marks (`+ # ++ !
+/// ? (=)`) ignored, and so is a move number before the move (`41. Sf3`, `41...Sf3`; not checked,
+/// the caller knows which move it is). A pawn move without its promotion piece (`d8`) reads as
+/// every promotion. What none of that reads is tried as console input ([`candidates`]: lower-case
+/// letters, capitals).
+pub fn readings(position: &Chess, text: &str) -> Vec<Move> {
+    readings_with(position, text, PIECE_LETTERS)
+}
+
+/// [`readings`] with another table of piece letters (for a tournament that also allows, say,
+/// [`HUNGARIAN`]).
+pub fn readings_with(position: &Chess, text: &str, letters: &[PieceLetters]) -> Vec<Move> {
+    explained_readings(position, text, letters)
+        .into_iter()
+        .map(|(m, _)| m)
+        .collect()
+}
+
+/// Whether any notation [`readings`] knows reads `text` as a move at all, legal or not.
+pub fn readable(text: &str) -> bool {
+    !sheet_patterns(text, PIECE_LETTERS).is_empty() || read(text).is_ok()
+}
+
+/// The one legal move a recorded text means (a sealed move, 2001 Appendix on adjournment: "in
+/// unambiguous notation"), or an error that says why not: nothing written, not a move in any
+/// notation, no legal move fits, or the candidates with the notations that read each one.
+pub fn read_recorded(position: &Chess, text: &str) -> Result<Move, String> {
+    let shown = text.trim();
+    if shown.is_empty() {
+        return Err("no move written".to_owned());
+    }
+    let found = explained_readings(position, text, PIECE_LETTERS);
+    match found.as_slice() {
+        [(m, _)] => Ok(*m),
+        [] if !readable(text) => Err(format!(
+            "'{shown}' is not a move in any notation the Laws allow (algebraic, with national \
+             piece letters or figurines, e.g. Nf3, Sf3, Cf3, e2-e4, 0-0, d8Q)"
+        )),
+        [] => Err(format!(
+            "'{shown}' reads as a move, but no legal move in this position fits it"
+        )),
+        // Under-specified in every notation (`e8`, `Sd2` with two knights): the moves are enough.
+        many if many.iter().all(|(_, via)| *via == many[0].1) => Err(format!(
+            "'{shown}' could mean {}: it does not say which",
+            many.iter()
+                .map(|(m, _)| san(position, *m))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )),
+        // Different letters read differently (`R`): say who reads each move.
+        many => Err(format!(
+            "'{shown}' could mean {}: it is not one move",
+            many.iter()
+                .map(|(m, via)| format!("{} ({})", san(position, *m), via.join(", ")))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )),
+    }
+}
+
+/// Every legal move `text` can mean, each with the notations that read it so.
+fn explained_readings(
+    position: &Chess,
+    text: &str,
+    letters: &[PieceLetters],
+) -> Vec<(Move, Vec<&'static str>)> {
+    let mut found: Vec<(Move, Vec<&'static str>)> = Vec::new();
+    let patterns = sheet_patterns(text, letters);
+    for m in position.legal_moves() {
+        let mut via: Vec<&'static str> = Vec::new();
+        for r in patterns.iter().filter(|r| r.pattern.matches(m)) {
+            if !via.contains(&r.via) {
+                via.push(r.via);
+            }
+        }
+        if !via.is_empty() {
+            found.push((m, via));
+        }
+    }
+    if found.is_empty()
+        && let Ok(lenient) = candidates(position, text)
+    {
+        found = lenient
+            .into_iter()
+            .map(|m| (m, vec!["as typed at the console"]))
+            .collect();
+    }
+    found.sort_by_key(|(m, _)| order_key(*m));
+    found
+}
+
+/// Every reading of `text` in the notations of a scoresheet; empty if none.
+fn sheet_patterns(text: &str, letters: &[PieceLetters]) -> Vec<Reading> {
+    let Some(text) = clean_written(text) else {
+        return Vec::new();
+    };
+    let undashed: String = text.chars().filter(|&c| c != '-').collect();
+    if !undashed.is_empty() && undashed.chars().all(|c| matches!(c, 'O' | 'o' | '0')) {
+        let side = match undashed.len() {
+            2 => CastlingSide::KingSide,
+            3 => CastlingSide::QueenSide,
+            _ => return Vec::new(),
+        };
+        return vec![Reading {
+            pattern: Pattern::Castle(side),
+            via: "castling",
+        }];
+    }
+    // The destination is the last rank digit and the file before it: what follows is the
+    // promotion piece, what precedes is the piece letter and the origin.
+    let Some(rank_at) = text.rfind(|c: char| matches!(c, '1'..='8')) else {
+        return Vec::new();
+    };
+    let (head, promotion) = text.split_at(rank_at + 1);
+    let Some(promotions) = written_promotions(promotion, letters) else {
+        return Vec::new();
+    };
+
+    let mut bodies: Vec<(Option<Role>, &str, &'static str)> = vec![(None, head, "no piece letter")];
+    for set in letters {
+        for (role, symbol) in set.pairs() {
+            if let Some(body) = head.strip_prefix(symbol) {
+                bodies.push((Some(role), body, set.language));
+            }
+        }
+    }
+    for symbol in PAWN_FIGURINES {
+        if let Some(body) = head.strip_prefix(symbol) {
+            bodies.push((Some(Role::Pawn), body, "figurine"));
+        }
+    }
+
+    let mut readings = Vec::new();
+    for (role, body, via) in bodies {
+        if !body.is_ascii() {
+            continue;
+        }
+        let Some(Pattern::Coords {
+            role,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            ..
+        }) = read_body(role, body.as_bytes())
+        else {
+            continue;
+        };
+        for &promotion in &promotions {
+            readings.push(Reading {
+                pattern: Pattern::Coords {
+                    role,
+                    from_file,
+                    from_rank,
+                    capture,
+                    to,
+                    promotion,
+                },
+                via,
+            });
+        }
+    }
+    readings
+}
+
+/// The promotion pieces a suffix can name: `[None]` for no suffix (any piece), one or more roles
+/// for `Q`, `=D`, `/T`, `(Ф)`, ...; `None` if the suffix is something else.
+fn written_promotions(suffix: &str, letters: &[PieceLetters]) -> Option<Vec<Option<Role>>> {
+    if suffix.is_empty() {
+        return Some(vec![None]);
+    }
+    let mut symbol = suffix
+        .strip_prefix('=')
+        .or_else(|| suffix.strip_prefix('/'))
+        .unwrap_or(suffix);
+    if let Some(inner) = symbol.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+        symbol = inner;
+    }
+    let mut roles: Vec<Option<Role>> = letters
+        .iter()
+        .flat_map(PieceLetters::pairs)
+        .filter(|&(role, s)| s == symbol && role != Role::King)
+        .map(|(role, _)| Some(role))
+        .collect();
+    roles.dedup();
+    (!roles.is_empty()).then_some(roles)
+}
+
+/// Removes whitespace and the marks that do not say which move was made (check, mate, evaluation,
+/// en passant, a draw offer) and maps look-alike characters. `None` if nothing is left.
+fn clean_written(text: &str) -> Option<String> {
+    let mut clean = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            c if c.is_whitespace() => {}
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => clean.push('-'),
+            '\u{00d7}' => clean.push('x'),
+            c => clean.push(c),
+        }
+    }
+    // The move's number, as a sealed move is written under it (`41. Sf3`, `41...Sf3`): no move
+    // starts with digits and a dot (castling `0-0` has a dash after its digit).
+    let digits = clean.len() - clean.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let numbered = clean[digits..].trim_start_matches(['.', '…']);
+    if digits > 0 && numbered.len() < clean.len() - digits {
+        clean = numbered.to_owned();
+    }
+    // Longest first, so that `e.p.` is not cut to `e.p`. `a.p.` is the Spanish "al paso" (E of
+    // the Spanish text), `†` and `‡` are printed check and mate; a comma ends Black's move in the
+    // Spanish text's own sample game ("1.d4 Cf6, 2.c4 e6, ...").
+    const MARKS: [&str; 14] = [
+        "(=)", "e.p.", "a.p.", "e.p", "a.p", "ep", "+", "#", "!", "?", "†", "‡", ",", ";",
+    ];
+    'strip: loop {
+        for mark in MARKS {
+            if let Some(rest) = clean.strip_suffix(mark) {
+                clean.truncate(rest.len());
+                continue 'strip;
+            }
+        }
+        break;
+    }
+    (!clean.is_empty()).then_some(clean)
 }
 
 #[cfg(test)]
@@ -818,5 +1166,322 @@ mod tests {
             }
         }
         assert!(checked > 4 * 200, "only {checked} round trips checked");
+    }
+
+    // --------------------------------------------------------------------------------------------
+    // Scoresheets and sealed moves (Appendix E): `readings`, `read_recorded`.
+    // --------------------------------------------------------------------------------------------
+
+    /// The SAN of every reading of `text`, in the fixed order.
+    fn r(p: &Chess, text: &str) -> Vec<String> {
+        readings(p, text).into_iter().map(|mv| san(p, mv)).collect()
+    }
+
+    /// The SAN of a legal move rewritten in another set of piece letters (castling as `0-0`).
+    fn written_in(p: &Chess, mv: Move, letters: &PieceLetters) -> String {
+        let english = san(p, mv).replace("O-O", "0-0");
+        let symbol = |c: char| {
+            let i = "KQRBN".find(c)?;
+            Some(letters.symbols[i])
+        };
+        let mut out = String::new();
+        for (i, c) in english.char_indices() {
+            match symbol(c) {
+                // A piece letter opens a SAN, or follows `=` in a promotion.
+                Some(s) if i == 0 || english[..i].ends_with('=') => out.push_str(s),
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn e3_every_national_letter_set_names_every_piece() {
+        // Knight, from the start.
+        let p = Chess::default();
+        for text in ["Nf3", "Sf3", "Pf3", "Cf3", "Кf3", "♘f3", "♞f3"] {
+            assert_eq!(r(&p, text), ["Nf3"], "{text}");
+        }
+        // Bishop and queen, after 1.e4 e5.
+        let p = after(&["e4", "e5"]);
+        for text in ["Bc4", "Lc4", "Fc4", "Ac4", "Gc4", "Сc4", "♗c4", "♝c4"] {
+            assert_eq!(r(&p, text), ["Bc4"], "{text}");
+        }
+        for text in ["Qh5", "Dh5", "Hh5", "Фh5", "♕h5", "♛h5"] {
+            assert_eq!(r(&p, text), ["Qh5"], "{text}");
+        }
+        // Rook and king where only one of them can reach the square.
+        let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        for text in ["Ra4", "Ta4", "Wa4", "Лa4", "♖a4", "♜a4"] {
+            assert_eq!(r(&p, text), ["Ra4"], "{text}");
+        }
+        for text in ["Ke2", "Re2", "Крe2", "♔e2", "♚e2"] {
+            assert_eq!(r(&p, text), ["Ke2"], "{text}");
+        }
+        // A pawn figurine is a pawn.
+        assert_eq!(r(&Chess::default(), "♙e4"), ["e4"]);
+    }
+
+    #[test]
+    fn e3_r_is_a_rook_in_english_and_a_king_in_spanish() {
+        let p = pos("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+        assert_eq!(r(&p, "Rf1"), ["Kf1", "Rf1"]);
+        // The Spanish and French king letter alone where the rook cannot go.
+        assert_eq!(r(&p, "Rd1"), ["Kd1"]);
+        // English letters alone are not ambiguous.
+        assert_eq!(r(&p, "Kf1"), ["Kf1"]);
+        // A sealed `Rf1` here is not one move: the message names both and who reads each so.
+        let err = read_recorded(&p, "Rf1").unwrap_err();
+        assert_eq!(
+            err,
+            "'Rf1' could mean Kf1 (French, Spanish, Portuguese) or Rf1 (English): it is not one move"
+        );
+    }
+
+    #[test]
+    fn e3_german_bishop_and_spanish_knight_are_single_readings() {
+        let p = after(&["e4", "e5", "Nf3", "Nc6"]);
+        assert_eq!(r(&p, "Lc4"), ["Bc4"]);
+        assert_eq!(
+            read_recorded(&p, "Lc4").map(|mv| san(&p, mv)),
+            Ok("Bc4".into())
+        );
+        let p = Chess::default();
+        assert_eq!(
+            read_recorded(&p, "Cf3").map(|mv| san(&p, mv)),
+            Ok("Nf3".into())
+        );
+        assert_eq!(
+            read_recorded(&p, "Sf3").map(|mv| san(&p, mv)),
+            Ok("Nf3".into())
+        );
+        // match_move, the console's reader, does not know national letters: unchanged.
+        assert!(match_move(&p, "Sf3").is_err());
+        assert!(match_move(&p, "Cf3").is_err());
+    }
+
+    #[test]
+    fn e3_dutch_p_is_a_knight_and_a_redundant_pawn_letter_only_as_a_last_resort() {
+        let p = Chess::default();
+        assert_eq!(r(&p, "Pf3"), ["Nf3"]);
+        // No knight reaches e4: the console's lenient `P` for a pawn.
+        assert_eq!(r(&p, "Pe4"), ["e4"]);
+    }
+
+    #[test]
+    fn e3_lower_case_b_is_a_file_on_paper() {
+        // The console's `bc3` is ambiguous (a careless bishop); on a sheet it is the pawn.
+        let p = pos("4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1");
+        assert_eq!(r(&p, "bxc3"), ["bxc3"]);
+        assert_eq!(r(&p, "bc3"), ["bxc3"]);
+        assert_eq!(r(&p, "Bxc3"), ["Bxc3"]);
+        assert_eq!(r(&p, "Lxc3"), ["Bxc3"]);
+    }
+
+    #[test]
+    fn e_castling_as_the_laws_write_it() {
+        for fen in [CASTLES_W, CASTLES_B] {
+            let p = pos(fen);
+            for text in ["0-0", "O-O", "o-o", "00", "0-0+", "0 - 0"] {
+                assert_eq!(r(&p, text), ["O-O"], "{text}");
+            }
+            for text in ["0-0-0", "O-O-O", "000", "0-0-0#"] {
+                assert_eq!(r(&p, text), ["O-O-O"], "{text}");
+            }
+        }
+        assert!(readings(&Chess::default(), "0-0").is_empty());
+    }
+
+    #[test]
+    fn e_promotion_in_every_form_and_every_letter_set() {
+        let p = pos(PROMOTE_E7);
+        for text in [
+            "e8Q", "e8=Q", "e8/Q", "e8(Q)", "e8D", "e8=D", "e8(D)", "e8Ф", "e8♕", "e8H", "e7-e8Q",
+            "e7e8D",
+        ] {
+            assert_eq!(r(&p, text), ["e8=Q"], "{text}");
+        }
+        // R is a rook here in every language: a king is never a promotion piece.
+        for text in ["e8R", "e8T", "e8/T", "e8W", "e8Л"] {
+            assert_eq!(r(&p, text), ["e8=R"], "{text}");
+        }
+        for text in ["e8B", "e8L", "e8F", "e8A", "e8G", "e8(С)"] {
+            assert_eq!(r(&p, text), ["e8=B"], "{text}");
+        }
+        for text in ["e8N", "e8S", "e8C", "e8P", "e8К", "e8=♘"] {
+            assert_eq!(r(&p, text), ["e8=N"], "{text}");
+        }
+        assert_eq!(r(&p, "exd8D"), ["exd8=Q"]);
+        assert_eq!(r(&p, "e:f8S"), ["exf8=N"]);
+        // Without the piece: every promotion, so not one move to seal.
+        assert_eq!(r(&p, "e8"), ["e8=Q", "e8=R", "e8=B", "e8=N"]);
+        assert_eq!(
+            read_recorded(&p, "e8"),
+            Err("'e8' could mean e8=Q or e8=R or e8=B or e8=N: it does not say which".into())
+        );
+        // A letter that is no piece: not a move.
+        assert!(readings(&p, "e8X").is_empty());
+    }
+
+    #[test]
+    fn e_en_passant_with_its_mark() {
+        let p = pos(EN_PASSANT);
+        for text in [
+            "exd6 e.p.",
+            "exd6e.p.",
+            "exd6ep",
+            "exd6 a.p.",
+            "exd6 e.p.+",
+            "e:d6",
+            "ed6",
+            "e5-d6",
+            "e5d6",
+        ] {
+            let found = readings(&p, text);
+            assert_eq!(found.len(), 1, "{text}");
+            assert!(found[0].is_en_passant(), "{text}");
+        }
+    }
+
+    #[test]
+    fn e_captures_with_x_colon_or_nothing() {
+        let p = pos(KIWIPETE);
+        for text in ["Qxf6", "Q:f6", "Qf6", "Dxf6", "D:f6", "Df6", "Q×f6"] {
+            assert_eq!(r(&p, text), ["Qxf6"], "{text}");
+        }
+        for text in ["dxe6", "d:e6", "de6"] {
+            assert_eq!(r(&p, text), ["dxe6"], "{text}");
+        }
+    }
+
+    #[test]
+    fn e_long_algebraic() {
+        let p = Chess::default();
+        for text in ["e2-e4", "e2e4", "e2 - e4"] {
+            assert_eq!(r(&p, text), ["e4"], "{text}");
+        }
+        for text in [
+            "Ng1-f3", "Sg1-f3", "Cg1-f3", "Pg1-f3", "Кg1-f3", "♘g1-f3", "g1f3", "Sg1f3",
+        ] {
+            assert_eq!(r(&p, text), ["Nf3"], "{text}");
+        }
+        // The letter must be the piece on the from-square in some language.
+        assert!(readings(&p, "Lg1-f3").is_empty());
+    }
+
+    #[test]
+    fn e_check_mate_evaluation_and_draw_offer_marks_are_ignored() {
+        let p = Chess::default();
+        for text in [
+            "Sf3+", "Sf3++", "Sf3#", "Sf3!", "Sf3?!", "Sf3!!", "Sf3(=)", "Sf3 (=)", "Sf3†", "Sf3,",
+        ] {
+            assert_eq!(r(&p, text), ["Nf3"], "{text}");
+        }
+    }
+
+    #[test]
+    fn e_disambiguation_in_national_letters() {
+        let p = pos(TWO_KNIGHTS);
+        assert_eq!(r(&p, "Sd2"), ["Nbd2", "Nfd2"]);
+        assert_eq!(
+            read_recorded(&p, "Sd2"),
+            Err("'Sd2' could mean Nbd2 or Nfd2: it does not say which".into())
+        );
+        assert_eq!(r(&p, "Sbd2"), ["Nbd2"]);
+        assert_eq!(r(&p, "C3d2"), ["Nfd2"]);
+        assert_eq!(r(&p, "Sf3-d2"), ["Nfd2"]);
+    }
+
+    #[test]
+    fn read_recorded_says_why_nothing_fits() {
+        let p = Chess::default();
+        assert_eq!(read_recorded(&p, "  "), Err("no move written".into()));
+        let err = read_recorded(&p, "hello").unwrap_err();
+        assert!(
+            err.starts_with("'hello' is not a move in any notation the Laws allow"),
+            "{err}"
+        );
+        assert_eq!(
+            read_recorded(&p, " Sf5 "),
+            Err("'Sf5' reads as a move, but no legal move in this position fits it".into())
+        );
+        assert!(readable("Sf5") && readable("nf3") && !readable("hello") && !readable("1-0"));
+    }
+
+    #[test]
+    fn a_sealed_move_may_carry_its_number() {
+        let p = Chess::default();
+        for text in ["1. Sf3", "1.Sf3", "1...Sf3", "1… Sf3", "41.Cf3"] {
+            assert_eq!(r(&p, text), ["Nf3"], "{text}");
+        }
+        let p = pos(CASTLES_W);
+        assert_eq!(r(&p, "41.0-0"), ["O-O"]);
+        assert_eq!(r(&p, "0-0"), ["O-O"]);
+        // Digits without a dot are no move number.
+        assert!(readings(&Chess::default(), "1Sf3").is_empty());
+    }
+
+    #[test]
+    fn readings_with_another_table() {
+        // Hungarian `H` is a knight; in the default table it is the Polish queen.
+        let p = Chess::default();
+        assert_eq!(
+            readings_with(&p, "Hf3", &[HUNGARIAN])
+                .into_iter()
+                .map(|mv| san(&p, mv))
+                .collect::<Vec<_>>(),
+            ["Nf3"]
+        );
+        assert!(readings(&p, "Hf3").is_empty());
+        let p = after(&["e4", "e5"]);
+        assert_eq!(
+            readings_with(&p, "Sc4", &[CZECH])
+                .into_iter()
+                .map(|mv| san(&p, mv))
+                .collect::<Vec<_>>(),
+            ["Bc4"]
+        );
+    }
+
+    /// Every legal move of many positions, written in each letter set and as console input,
+    /// reads back to a set that holds it; in English SAN (castling as `0-0` too) to it alone
+    /// unless it is an `R` move that a Romance reader takes for the king.
+    #[test]
+    fn e3_every_legal_move_in_every_letter_set_reads_back() {
+        let mut positions: Vec<Chess> = [
+            KIWIPETE,
+            PROMOTIONS_W,
+            PROMOTIONS_B,
+            CASTLES_W,
+            CASTLES_B,
+            EN_PASSANT,
+            TWO_KNIGHTS,
+            PROMOTE_E7,
+        ]
+        .into_iter()
+        .map(pos)
+        .collect();
+        positions.push(Chess::default());
+        let mut checked = 0;
+        for p in &positions {
+            for mv in p.legal_moves() {
+                for letters in PIECE_LETTERS {
+                    let text = written_in(p, mv, letters);
+                    assert!(
+                        readings(p, &text).contains(&mv),
+                        "{text} ({})",
+                        letters.language
+                    );
+                    checked += 1;
+                }
+                let uci = UciMove::from_standard(mv).to_string();
+                assert!(readings(p, &uci).contains(&mv), "{uci}");
+                let english = san(p, mv);
+                if !english.starts_with('R') {
+                    assert_eq!(readings(p, &english), [mv], "{english}");
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} readings checked");
     }
 }
