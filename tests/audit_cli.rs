@@ -1,7 +1,7 @@
 //! `tactus audit` end to end: the binary on the curated TWIC selection must report what
 //! `chess-data/SOURCES.md` says about each game, and refuse bad input clearly.
 
-mod common;
+mod support;
 
 use std::process::Command;
 
@@ -54,7 +54,7 @@ fn end(game: &Value) -> (String, Option<u64>) {
 
 #[test]
 fn twic_selection_matches_the_sources_table() {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let (games, status) = audit_json(&data.join("pgn/twic1599-selected.pgn"));
@@ -135,7 +135,7 @@ fn twic_selection_matches_the_sources_table() {
 
 #[test]
 fn null_moves_are_rejected_with_game_and_ply() {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let (games, status) = audit_json(&data.join("pgn/python-chess-anastasian-lewis.pgn"));

@@ -7,7 +7,7 @@
 //! Needs `socat` (scripts/setup installs it). Without it the tests print SKIPPED, except under
 //! CI=true, where they fail.
 
-mod common;
+mod support;
 
 use std::{
     fs,
@@ -169,7 +169,7 @@ impl Drop for Guard {
 }
 
 fn game(n: usize) -> Option<(Chess, Vec<Move>)> {
-    let data = common::chess_data()?;
+    let data = support::corpus::chess_data()?;
     let bytes = fs::read(data.join("pgn/twic1599-selected.pgn")).unwrap();
     let g = read_pgn(&bytes).unwrap().into_iter().nth(n - 1).unwrap();
     Some((g.start, g.moves))
@@ -188,7 +188,7 @@ fn sans(start: &Chess, moves: &[Move]) -> Vec<String> {
 }
 
 fn pgn_path() -> PathBuf {
-    common::chess_data()
+    support::corpus::chess_data()
         .unwrap()
         .join("pgn/twic1599-selected.pgn")
 }

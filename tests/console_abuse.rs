@@ -1,5 +1,5 @@
 //! The console socket under abuse while a game is played (against the daemon in the test's own
-//! process, see `daemon_common::inproc`): 200 connections opened at once and never read, lines of
+//! process, see `support::inproc`): 200 connections opened at once and never read, lines of
 //! 1 MiB, binary garbage, half lines (byte by byte, and cut off by the end of the stream), clients
 //! that close the socket before their reply has been written, hundreds of times. Meanwhile the
 //! sighted player's moves are typed on a clean connection and the simulated blind player answers
@@ -11,7 +11,7 @@
 //! Correctness only: how the abuse affects the game's latency is measured by
 //! `cargo run --release --example console_abuse` (BENCHMARKS.md).
 
-mod daemon_common;
+mod support;
 
 use std::{
     fs,
@@ -28,11 +28,14 @@ use std::{
     time::{Duration, Instant},
 };
 
-use daemon_common::{
-    inproc::{LIMIT, Reply, Table, write_config},
-    move_line, pack, ply_of, sans, temp_dir, transcript_bodies,
-};
 use shakmaty::{Chess, Color, Move, Position, san::San};
+use support::{
+    console::ply_of,
+    games::sans,
+    inproc::{LIMIT, Reply, Table, write_config},
+    record::{move_line, pack, transcript_bodies},
+    table::temp_dir,
+};
 use tactus::{
     console::{
         MAX_LINE,

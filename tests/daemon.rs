@@ -20,13 +20,15 @@ use std::{
     time::{Duration, Instant},
 };
 
-mod daemon_common;
+mod support;
 
-use daemon_common::{
-    Guard, TACTUS, ask, ask_when_up, clocks_of, fast_profile, game_folder, ply_of, read_reply,
-    show, spawn, temp_dir,
-};
 use shakmaty::{Chess, Color, Piece, Position, Role, Square};
+use support::{
+    console::{ask, clocks_of, ply_of, read_reply},
+    process::{Guard, TACTUS, ask_when_up, show, spawn},
+    record::game_folder,
+    table::{fast_profile, temp_dir},
+};
 use tactus::{
     announce::{Announcement, Guidance, MoveWords, voice::Style, voice::VoicePack},
     daemon::{demo, files},

@@ -1,15 +1,15 @@
 //! Adjournment through the console, against the daemon in the test's process (see
-//! `daemon_common::inproc`): the sighted player seals, the envelope's record is written in text
+//! `support::inproc`): the sighted player seals, the envelope's record is written in text
 //! and Braille, the daemon stops and starts again on the same folder, the arbiter opens the
 //! envelope, the sealed move is made and announced, the blind player executes it on his board and
 //! the game is played to its end. And the sealed move that is illegal, which loses.
 
-mod daemon_common;
+mod support;
 
 use std::fs;
 
-use daemon_common::{inproc::Table, moves_of, ply_of, temp_dir};
 use shakmaty::Color;
+use support::{console::ply_of, games::moves_of, inproc::Table, table::temp_dir};
 
 /// Scholar's mate: White (the sighted player) mates with his queen on move four.
 const SCHOLARS: &str = "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#";
@@ -27,7 +27,7 @@ fn envelope(table: &Table, stem: &str) -> (String, String) {
 #[test]
 fn a_game_is_adjourned_stopped_resumed_and_finished() {
     let dir = temp_dir("adjourn");
-    daemon_common::inproc::write_config(&dir, Color::Black);
+    support::inproc::write_config(&dir, Color::Black);
     let game = moves_of(SCHOLARS);
     // The blind player (Black) thinks a little before his moves; the sighted moves are typed.
     let table = Table::start(&dir, &game, 4.0, true);
@@ -165,7 +165,7 @@ fn a_game_is_adjourned_stopped_resumed_and_finished() {
 #[test]
 fn an_illegal_sealed_move_loses_the_game() {
     let dir = temp_dir("adjourn-illegal");
-    daemon_common::inproc::write_config(&dir, Color::Black);
+    support::inproc::write_config(&dir, Color::Black);
     let game = moves_of(SCHOLARS);
     let table = Table::start(&dir, &game, 4.0, true);
     table.wait_started();

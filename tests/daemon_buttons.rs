@@ -1,20 +1,20 @@
 //! The blind player's own requests from the buttons of his tactile board (F.9 d), against the
-//! daemon in the test's process (see `daemon_common::inproc`): a button press travels the board's
+//! daemon in the test's process (see `support::inproc`): a button press travels the board's
 //! real line protocol, the answer is said to him alone and shown on the consoles, and nothing
 //! is said that he did not ask for.
 
-mod daemon_common;
+mod support;
 
 use std::fs;
 
-use daemon_common::{inproc::Table, moves_of, temp_dir};
 use shakmaty::Color;
+use support::{games::moves_of, inproc::Table, table::temp_dir};
 use tactus::daemon::SimSettings;
 
 #[test]
 fn a_button_of_the_tactile_board_asks_for_the_time() {
     let dir = temp_dir("buttons");
-    daemon_common::inproc::write_config(&dir, Color::Black);
+    support::inproc::write_config(&dir, Color::Black);
     let game = moves_of("e4 c5 Nf3 d6");
     // Before his second move (ply 4) the blind player (Black) presses button 1: the time.
     let sim = SimSettings {

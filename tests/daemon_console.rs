@@ -1,5 +1,5 @@
 //! Every console command over the real socket, in every role, against the daemon in the test's
-//! own process (see `daemon_common::inproc`): the blind player (Black) plays on his simulated
+//! own process (see `support::inproc`): the blind player (Black) plays on his simulated
 //! tactile board, the sighted player's moves are typed by the assistant and pressed.
 //!
 //! - A command the role may not use is refused, naming the command and the role it needs, and
@@ -12,7 +12,7 @@
 //!   clocks, the transcript and the game's files; what the Laws refuse comes back as `error:`
 //!   with the arbiter's reason.
 
-mod daemon_common;
+mod support;
 
 use std::{
     fs,
@@ -23,12 +23,14 @@ use std::{
     time::{Duration, Instant},
 };
 
-use daemon_common::{
-    clocks_of,
-    inproc::{Conn, LIMIT, Table, write_config},
-    moves_of, pack, ply_of, result_of, temp_dir,
-};
 use shakmaty::{Chess, Color, Piece, Position, Role as Kind, Square};
+use support::{
+    console::{clocks_of, ply_of, result_of},
+    games::moves_of,
+    inproc::{Conn, LIMIT, Table, write_config},
+    record::pack,
+    table::temp_dir,
+};
 use tactus::{
     announce::{Announcement, MoveWords, voice::Style},
     console::{COMMANDS, Role, Spec},
@@ -188,7 +190,7 @@ fn times_of(line: &str) -> [i64; 4] {
     let (white_used, rest) = rest.split_once(", left ").unwrap();
     let (white_left, rest) = rest.split_once("; Black used ").unwrap();
     let (black_used, black_left) = rest.split_once(", left ").unwrap();
-    [white_used, white_left, black_used, black_left].map(daemon_common::secs)
+    [white_used, white_left, black_used, black_left].map(support::console::secs)
 }
 
 /// The clocks line of a status reply.

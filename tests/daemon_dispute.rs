@@ -1,16 +1,21 @@
 //! Appendix F.8 driven only through the console, against the daemon in the test's process (see
-//! `daemon_common::inproc`): the game is played (the sighted player's moves typed, the blind
+//! `support::inproc`): the game is played (the sighted player's moves typed, the blind
 //! player's on his simulated tactile board), the arbiter enters both players' own scoresheets,
 //! the blind player's differs, the game is retraced to the last move both record, the tactile
 //! board is guided back to that position, the arbiter confirms the clocks proposed from the
 //! record, and the game is played on from there to an agreed draw.
 
-mod daemon_common;
+mod support;
 
 use std::fs;
 
-use daemon_common::{clocks_of, inproc::Table, moves_of, ply_of, secs, temp_dir};
 use shakmaty::Color;
+use support::{
+    console::{clocks_of, ply_of, secs},
+    games::moves_of,
+    inproc::Table,
+    table::temp_dir,
+};
 
 /// The Ruy Lopez to move six; White (the sighted player) moves at the even indexes.
 const GAME: &str = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5";
@@ -18,7 +23,7 @@ const GAME: &str = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5";
 #[test]
 fn a_scoresheet_dispute_is_settled_at_the_console() {
     let dir = temp_dir("dispute");
-    daemon_common::inproc::write_config(&dir, Color::Black);
+    support::inproc::write_config(&dir, Color::Black);
     let sans: Vec<&str> = GAME.split_whitespace().collect();
     let game = moves_of(GAME);
     let table = Table::start(&dir, &game, 4.0, true);

@@ -17,8 +17,7 @@
 //!
 //! The latency and resource measurements of BENCHMARKS.md are the ignored tests at the end.
 
-mod common;
-mod daemon_common;
+mod support;
 
 use std::{
     ffi::OsStr,
@@ -35,8 +34,18 @@ use std::{
     time::{Duration, Instant},
 };
 
-use daemon_common::*;
 use shakmaty::{CastlingSide, Chess, Color, KnownOutcome, Move, Position, Role, Square};
+use support::{
+    console::{ask, clocks_of, ply_of, result_of, secs},
+    corpus::corpus_game,
+    games::{lawful_moves, sans, write_sim_pgn},
+    process::{ask_when_up, show, spawn, wait_until},
+    record::{
+        ClockCharges, both_line, check_blind_clock, find_move_announcements, game_folder,
+        move_line, pack, read_game_file, transcript_bodies,
+    },
+    table::{alsa_null, temp_dir, write_config, write_shipped_config},
+};
 use tactus::{
     announce::{Announcement, Guidance, ResultWords, WhichBoard, voice::Style},
     daemon::{
@@ -421,7 +430,7 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
 
 #[test]
 fn ten_corpus_games_are_played_across_both_boards() {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let next = AtomicUsize::new(0);
@@ -535,7 +544,7 @@ fn is_simple(m: Move) -> bool {
 
 #[test]
 fn a_game_with_a_mistake_a_touch_an_unplugged_board_and_a_disputed_scoresheet() {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let dir = temp_dir("scenario");
@@ -814,7 +823,7 @@ fn spread(values: &[i64]) -> (i64, i64, i64) {
 /// Play a game to its end on the shipped profiles at `speed` (`tactus run`, logs in
 /// `dir/run.err`); returns the game folder.
 fn run_to_end(dir: &Path, case: &Case, speed: &str, env: &[(&str, &OsStr)]) -> PathBuf {
-    let data = common::chess_data().expect("the corpus");
+    let data = support::corpus::chess_data().expect("the corpus");
     let source = corpus_game(&data, case.file, case.n);
     let (moves, end) = lawful_moves(&source.moves);
     assert!(end.is_some(), "pick a game the Laws end");
@@ -900,7 +909,7 @@ fn bench_move_to_announcement() {
             handed.push(log_time_us(line).unwrap());
         }
     }
-    let data = common::chess_data().unwrap();
+    let data = support::corpus::chess_data().unwrap();
     let moves = lawful_moves(&corpus_game(&data, case.file, case.n).moves).0;
     let transcript = fs::read_to_string(folder.join(TRANSCRIPT_FILE)).unwrap();
     let pack = pack();
@@ -1003,7 +1012,7 @@ fn sample(pid: u32) -> (u64, u64, u64) {
 #[test]
 #[ignore = "a measurement for BENCHMARKS.md (release build, idle machine)"]
 fn bench_resources() {
-    let data = common::chess_data().expect("the corpus");
+    let data = support::corpus::chess_data().expect("the corpus");
     let ticks_per_s: f64 = String::from_utf8(
         std::process::Command::new("getconf")
             .arg("CLK_TCK")

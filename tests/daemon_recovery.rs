@@ -18,8 +18,7 @@
 //! The unplugged-board case is in `daemon_games` (it needs the simulated player told when to
 //! pull the cable).
 
-mod common;
-mod daemon_common;
+mod support;
 
 use std::{
     ffi::OsStr,
@@ -31,8 +30,17 @@ use std::{
     time::{Duration, Instant},
 };
 
-use daemon_common::*;
 use shakmaty::{ByColor, Chess, Color, Position};
+use support::{
+    console::{ask, clocks_of, ply_of, result_of},
+    corpus::corpus_game,
+    games::{lawful_moves, sans, write_sim_pgn},
+    process::{TACTUS, ask_when_up, show, spawn, wait_until},
+    record::{
+        both_line, find_move_announcements, game_folder, pack, read_game_file, transcript_bodies,
+    },
+    table::{alsa_null, temp_dir, write_config},
+};
 use tactus::{
     announce::{Announcement, Audience},
     board::recognize::Mode,
@@ -233,7 +241,7 @@ struct Kill {
 
 #[test]
 fn a_game_killed_twenty_times_is_resumed_each_time_and_finished() {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let seed = std::env::var("TACTUS_KILL_SEED")

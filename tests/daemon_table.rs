@@ -16,8 +16,7 @@
 //!    announcement at once; the corrected move counts only once it stands on his board
 //!    (F.3 b), where he is guided to it.
 
-mod common;
-mod daemon_common;
+mod support;
 
 use std::{
     ffi::OsStr,
@@ -27,8 +26,16 @@ use std::{
     time::{Duration, Instant},
 };
 
-use daemon_common::*;
 use shakmaty::{Chess, Color, Move};
+use support::{
+    console::{ask, ply_of, result_of},
+    games::{moves_of, sans, write_sim_pgn},
+    process::{Guard, ask_when_up, show, spawn, wait_until},
+    record::{
+        both_line, find_move_announcements, game_folder, pack, read_game_file, transcript_bodies,
+    },
+    table::{alsa_null, temp_dir, write_config_completion},
+};
 use tactus::{
     announce::{Announcement, ResultWords},
     daemon::{

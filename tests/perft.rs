@@ -6,7 +6,7 @@
     reason = "shakmaty's PositionError is large; this is a test helper"
 )]
 
-mod common;
+mod support;
 
 use shakmaty::{CastlingMode, Chess, fen::Fen, perft};
 
@@ -14,7 +14,7 @@ const MAX_DEPTH: u32 = 4;
 
 #[test]
 fn every_perft_position_to_depth_four() {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let mut checked = 0;

@@ -2,7 +2,7 @@
 //! `chess-data/pgn/` (see its SOURCES.md): every clean game reads, its SAN round-trips exactly,
 //! writing and reading it again gives the same game, and the negative sample fails where it must.
 
-mod common;
+mod support;
 
 use std::{fs, path::Path};
 
@@ -41,7 +41,7 @@ fn pgn_files(dir: &Path) -> Vec<String> {
 
 #[test]
 fn every_clean_game_reads_and_round_trips() {
-    let Some(dir) = common::chess_data() else {
+    let Some(dir) = support::corpus::chess_data() else {
         return;
     };
     let files = pgn_files(&dir);
@@ -133,7 +133,7 @@ fn every_clean_game_reads_and_round_trips() {
 
 #[test]
 fn game_counts_match_sources_md() {
-    let Some(dir) = common::chess_data() else {
+    let Some(dir) = support::corpus::chess_data() else {
         return;
     };
     for (name, count) in [
@@ -150,7 +150,7 @@ fn game_counts_match_sources_md() {
 
 #[test]
 fn features_listed_in_sources_md() {
-    let Some(dir) = common::chess_data() else {
+    let Some(dir) = support::corpus::chess_data() else {
         return;
     };
     let twic = read_games(&dir, "twic1599_100k.pgn");
@@ -230,7 +230,7 @@ fn replay(start: &Chess, moves: &[Move]) -> Chess {
 
 #[test]
 fn negative_sample_fails_at_the_null_move() {
-    let Some(dir) = common::chess_data() else {
+    let Some(dir) = support::corpus::chess_data() else {
         return;
     };
     let bytes = read_file(&dir, NEGATIVE);
@@ -272,7 +272,7 @@ fn negative_sample_fails_at_the_null_move() {
 
 #[test]
 fn bom_file_reads_its_two_empty_games() {
-    let Some(dir) = common::chess_data() else {
+    let Some(dir) = support::corpus::chess_data() else {
         return;
     };
     let bytes = read_file(&dir, "python-chess-utf8-bom.pgn");

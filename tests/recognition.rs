@@ -2,7 +2,7 @@
 //! through move recognition: both board kinds, several styles each. The recogniser must yield
 //! exactly the game's moves, never a move too many, and a complete touch log.
 
-mod common;
+mod support;
 
 use shakmaty::{Chess, Move, Position, Square};
 use tactus::{
@@ -163,7 +163,7 @@ fn styles() -> Vec<(&'static str, RecognizerConfig, Style)> {
 
 #[test]
 fn every_corpus_game_is_recognised_on_both_board_kinds() {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let mut games_checked = 0;

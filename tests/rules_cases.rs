@@ -2,7 +2,7 @@
 //! fifty-move rule, stalemate, checkmate, insufficient material and unwinnable positions),
 //! played through the game state machine.
 
-mod common;
+mod support;
 
 use shakmaty::{CastlingMode, Chess, Color, Outcome, Position, fen::Fen, san::San};
 use tactus::rules::{
@@ -34,7 +34,7 @@ fn intended(pos: &Chess, san: &str) -> Option<shakmaty::Move> {
 
 #[test]
 fn every_rules_case_expectation_holds() {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let text = std::fs::read_to_string(data.join("rules-cases.txt")).unwrap();

@@ -2,7 +2,7 @@
 //! reference's worked example, every corpus game, a long game and a game with every element; the
 //! text and PGN scoresheets against fixtures written by hand; and `tactus scoresheet`.
 
-mod common;
+mod support;
 
 use std::{
     fs,
@@ -233,7 +233,7 @@ fn render_and_check(score: &Score, what: &str) -> usize {
 
 #[test]
 fn every_corpus_game_renders_in_both_profiles_and_reads_back_exactly() {
-    let Some(dir) = common::chess_data() else {
+    let Some(dir) = support::corpus::chess_data() else {
         return;
     };
     let mut names: Vec<PathBuf> = fs::read_dir(dir.join("pgn"))

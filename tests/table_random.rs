@@ -10,7 +10,7 @@
 //! - `TACTUS_TABLE_SEED=S` replays seed S alone and prints its whole trace;
 //! - every seed that ever failed is in [`REGRESSIONS`] and runs every time.
 
-mod common;
+mod support;
 
 use std::{fs, time::Instant};
 
@@ -31,7 +31,7 @@ const REGRESSIONS: &[u64] = &[
 const DEFAULT_SEEDS: u64 = 300;
 
 fn corpus() -> Option<Vec<(String, Vec<Move>)>> {
-    let data = common::chess_data()?;
+    let data = support::corpus::chess_data()?;
     let mut games = Vec::new();
     for file in [
         "twic1599-selected.pgn",

@@ -7,7 +7,7 @@
     reason = "shakmaty's PositionError is large; these are test helpers"
 )]
 
-mod common;
+mod support;
 
 use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
 use tactus::rules::dead::{self, Mateability, Query};
@@ -17,7 +17,7 @@ const STRIDE: usize = 12;
 
 #[test]
 fn chasolver_corpus_sample_has_the_right_verdicts() {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let text = std::fs::read_to_string(data.join("unwinnability/chasolver-positions.txt")).unwrap();

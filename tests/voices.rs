@@ -2,7 +2,7 @@
 //! name the pack, the word and the file, the audio scoresheet of a full game read back with
 //! hound, and the `tactus say` / `tactus voices` commands.
 
-mod common;
+mod support;
 
 use std::{
     path::{Path, PathBuf},
@@ -163,7 +163,7 @@ fn voice_settings_pick_the_pack_and_its_file_names() {
 /// Twic1599-selected game 5 (O-O, O-O-O, e.p., ends in mate) announced in `voice`, recorded to
 /// a scoresheet, and checked after every move and at the end.
 fn record_game(voice: &str, style: Style) {
-    let Some(data) = common::chess_data() else {
+    let Some(data) = support::corpus::chess_data() else {
         return;
     };
     let bytes = std::fs::read(data.join("pgn/twic1599-selected.pgn")).unwrap();

@@ -1009,3 +1009,4 @@ impl Hub {
         let _ = self.broadcast.send(Broadcast { origin, text });
     }
 }
+#[cfg(test)] #[path = "hub_tests.rs"] mod hub_tests;

@@ -1,8 +1,13 @@
-//! Shared helpers for the integration tests: where `../shared/chess-data/` is, and the rule that a
-//! missing corpus is a loud failure under CI but a visible skip on a developer's machine.
-#![allow(dead_code)]
+//! The chess-data corpus (`../shared/chess-data/`, or `TACTUS_CHESS_DATA`): where it is, the rule
+//! that a missing corpus is a loud failure under CI but a visible skip on a developer's machine,
+//! and its PGN games.
 
-use std::path::PathBuf;
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use tactus::rules::pgn::{PgnGame, read_pgn};
 
 /// The chess-data directory, or `None` (after saying so on stderr) when it is absent outside CI.
 ///
@@ -23,4 +28,14 @@ pub fn chess_data() -> Option<PathBuf> {
     }
     eprintln!("SKIPPED: chess-data corpus not found at {}", dir.display());
     None
+}
+
+/// The `n`-th game (1-based) of a chess-data PGN file.
+pub fn corpus_game(data: &Path, file: &str, n: usize) -> PgnGame {
+    let bytes = fs::read(data.join("pgn").join(file)).unwrap();
+    let games = read_pgn(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
+    games
+        .into_iter()
+        .nth(n - 1)
+        .unwrap_or_else(|| panic!("{file} has no game {n}"))
 }

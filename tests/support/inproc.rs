@@ -5,8 +5,8 @@
 //! (announcements go to the transcript and count as said at once), and clients of the real
 //! console socket ([`Conn`]) speaking the wire protocol as `tactus console` or socat would.
 //!
-//! Used by the console tests; the end-to-end game tests run the binary instead.
-#![allow(dead_code)]
+//! Used by the console tests; the end-to-end game tests run the binary instead
+//! ([`super::process`]).
 
 use std::{
     fs,
@@ -25,7 +25,11 @@ use tactus::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::{TIME_CONTROL, fast_profile, game_folder};
+use super::{
+    console::ply_of,
+    record::game_folder,
+    table::{TIME_CONTROL, fast_profile},
+};
 
 /// How long a test waits for the daemon to come up, a reply, or the game to get somewhere.
 pub const LIMIT: Duration = Duration::from_secs(60);
@@ -211,7 +215,7 @@ impl Table {
 
     /// Wait until the game has `ply` half-moves.
     pub fn wait_ply(&self, ply: usize) -> Vec<String> {
-        self.wait_status(&format!("ply {ply}"), |s| super::ply_of(s) == ply)
+        self.wait_status(&format!("ply {ply}"), |s| ply_of(s) == ply)
     }
 
     /// Wait until the transcript holds `text`.

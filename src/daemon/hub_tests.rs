@@ -1,0 +1,1033 @@
+//! The hub's own duties, beyond the arbiter's rulings (which `arbiter::tests` covers): every
+//! input journaled on the game's time line before it is applied (a refused one too), the effects
+//! carried out (speech, the board links, the consoles, `touches.txt`, the transcript), speech
+//! events counted only for announcements in flight, announcements that count as said when there
+//! is no speech, ticks at the arbiter's deadlines and the heartbeat of a running clock on tokio's
+//! paused clock, the tactile board's buttons, a board lost and found, the record on shutdown,
+//! and a game taken up again from the journal the hub wrote.
+//!
+//! Each test builds a hub in a fresh game folder under the system's temporary folder, with
+//! channels it holds: no serial port (board events are sent as a link would send them), no speech
+//! task (the test reads the speech requests, or there is no speech at all), no console socket
+//! (commands go in as a connection would send them). The blind player is Black on a tactile
+//! occupancy board; the sighted player's board has no sensors (his moves are typed).
+
+use std::{
+    path::{Path, PathBuf},
+    sync::atomic::{AtomicU64, Ordering},
+    time::Duration,
+};
+
+use shakmaty::{Chess, Color, Square};
+
+use super::*;
+use crate::{
+    announce::{Guidance, MoveWords, WhichBoard},
+    arbiter::{ArbiterConfig, Completion},
+    board::{Sensing, recognize::RecognizerConfig},
+    console::wire::End,
+    daemon::{
+        files::RecordSettings,
+        journal::{
+            self, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
+            RulesRecord, SetupRecord,
+        },
+    },
+    rules::{game::RulesConfig, time_control::TimeControl},
+    speech::{Outcome as Spoken, What},
+};
+
+/// The blind player's tactile board: every change at once; a board that still differs from
+/// what it should show after 1.5 s is described to him.
+const TACTILE: RecognizerConfig = RecognizerConfig {
+    sensing: Sensing::Occupancy,
+    settle_ms: 0,
+    scan_ms: 0,
+    bounce_ms: 0,
+    differs_after_ms: 1_500,
+    confirm_with_snapshot: false,
+};
+const GUIDANCE_REPEAT_MS: Millis = 3_000;
+/// The console connection every test command comes from.
+const CONN: u64 = 7;
+
+/// A game folder under the system's temporary folder, removed when the test passes (kept for a
+/// look when it fails).
+struct Folder(PathBuf);
+
+impl Folder {
+    fn new(tag: &str) -> Folder {
+        static FOLDERS: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "tactus-hub-{tag}-{}-{}",
+            std::process::id(),
+            FOLDERS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Folder(dir)
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// The table: the blind player is Black; `time_control` in PGN notation, or no clock;
+/// `speech`: a speech channel the test reads, or none.
+#[derive(Debug, Clone, Copy)]
+struct Setup {
+    time_control: Option<&'static str>,
+    speech: bool,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup {
+            time_control: Some("300"),
+            speech: true,
+        }
+    }
+}
+
+fn tags() -> Vec<(String, String)> {
+    vec![
+        ("White".into(), "Weiss Sehend".into()),
+        ("Black".into(), "Schwarz Blind".into()),
+    ]
+}
+
+fn pack() -> VoicePack {
+    VoicePack::builtin("de-fide").unwrap()
+}
+
+/// What a hub starts from: a new game, or one taken up from its journal.
+struct Begin {
+    arbiter: Arbiter,
+    journal: Journal,
+    offset: Millis,
+    recovery: Option<Recovery>,
+    started: bool,
+}
+
+/// A new game in `dir`, its journal begun with its header.
+fn new_game(dir: &Path, setup: Setup) -> Begin {
+    let cfg = ArbiterConfig {
+        rules: RulesConfig {
+            time_control: setup
+                .time_control
+                .map(|t| t.parse::<TimeControl>().unwrap()),
+            ..RulesConfig::default()
+        },
+        blind: Color::Black,
+        blind_board: TACTILE,
+        sighted_board: None,
+        sighted_completion: Completion::ClockPress,
+        guidance_repeat_ms: GUIDANCE_REPEAT_MS,
+        say_own_move: true,
+    };
+    let header = Header {
+        version: FORMAT_VERSION,
+        created_unix_ms: 0,
+        tags: tags(),
+        setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
+    };
+    Begin {
+        journal: Journal::create(&dir.join(JOURNAL_FILE), &header).unwrap(),
+        arbiter: Arbiter::new(cfg, Chess::default()),
+        offset: 0,
+        recovery: None,
+        started: false,
+    }
+}
+
+/// The unfinished game of `dir`, its journal replayed as `setup` takes a game up again.
+fn resumed_game(dir: &Path) -> Begin {
+    let read = journal::read(&dir.join(JOURNAL_FILE)).unwrap();
+    let replayed = journal::replay(&read, |_, _| {}).unwrap();
+    Begin {
+        journal: Journal::append_to(&read).unwrap(),
+        offset: replayed.last_time,
+        started: replayed.started,
+        recovery: Some(Recovery {
+            inputs: replayed.inputs,
+            unfinished: replayed.unfinished,
+            pending_analyses: replayed.pending_analyses,
+        }),
+        arbiter: replayed.arbiter,
+    }
+}
+
+/// A running hub and the other ends of its channels.
+struct Rig {
+    dir: PathBuf,
+    link: MonotonicClock,
+    offset: Millis,
+    inbox: mpsc::Sender<HubMsg>,
+    speech: Option<mpsc::Receiver<SpeechRequest>>,
+    /// What the hub asks of the tactile board's link.
+    commands: mpsc::Receiver<LinkCommand>,
+    consoles: broadcast::Receiver<Broadcast>,
+    progress: watch::Receiver<Progress>,
+    cancel: CancellationToken,
+    hub: Option<tokio::task::JoinHandle<HubEnd>>,
+}
+
+impl Rig {
+    fn new(folder: &Folder, setup: Setup) -> Rig {
+        Rig::start(folder, new_game(&folder.0, setup), setup.speech)
+    }
+
+    fn start(folder: &Folder, begin: Begin, speech: bool) -> Rig {
+        let dir = folder.0.clone();
+        let link = MonotonicClock::new();
+        let (inbox, rx) = mpsc::channel(HUB_QUEUE);
+        let (speech_tx, speech_rx) = match speech {
+            true => {
+                let (tx, rx) = mpsc::channel(256);
+                (Some(tx), Some(rx))
+            }
+            false => (None, None),
+        };
+        let (commands_tx, commands) = mpsc::channel(16);
+        let (broadcast_tx, consoles) = broadcast::channel(1024);
+        let (progress_tx, progress) = watch::channel(Hub::progress_of(&begin.arbiter));
+        let record = RecordWriter::spawn(RecordSettings {
+            folder: dir.clone(),
+            braille: RecordSettings::braille_options(
+                crate::record::braille::DEFAULT_PROFILE,
+                40,
+                25,
+            )
+            .unwrap(),
+            audio: None,
+        });
+        let hub = Hub::new(HubParts {
+            arbiter: begin.arbiter,
+            clock: GameClock {
+                link,
+                offset: begin.offset,
+            },
+            journal: Some(begin.journal),
+            folder: dir.clone(),
+            tags: tags(),
+            speech: speech_tx,
+            links: ByBoard {
+                blind: Some(commands_tx),
+                sighted: None,
+            },
+            sensors: ByBoard {
+                blind: true,
+                sighted: false,
+            },
+            lever_completes_move: false,
+            record,
+            pack: pack(),
+            style: Style::San,
+            broadcast: broadcast_tx,
+            progress: progress_tx,
+            messages: inbox.clone(),
+            echo: false,
+            recovery: begin.recovery,
+            started: begin.started,
+            buttons: BTreeMap::from([(1, "time".to_string()), (4, "repeat".to_string())]),
+        });
+        let cancel = CancellationToken::new();
+        let hub = tokio::spawn(hub.run(rx, cancel.clone()));
+        Rig {
+            dir,
+            link,
+            offset: begin.offset,
+            inbox,
+            speech: speech_rx,
+            commands,
+            consoles,
+            progress,
+            cancel,
+            hub: Some(hub),
+        }
+    }
+
+    /// The game's time now.
+    fn now(&self) -> Millis {
+        self.link.now() + self.offset
+    }
+
+    async fn send(&self, msg: HubMsg) {
+        self.inbox.send(msg).await.expect("the hub runs");
+    }
+
+    /// A console command from a connection in `role`, and the hub's reply.
+    async fn console(&self, role: Role, line: &str) -> Reply {
+        let command = console::parse(line, role).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let (reply, answer) = oneshot::channel();
+        self.send(HubMsg::Console {
+            conn: CONN,
+            role,
+            command,
+            reply,
+        })
+        .await;
+        answer.await.expect("the hub replies")
+    }
+
+    /// A command that must be carried out: its reply's body.
+    async fn ok(&self, role: Role, line: &str) -> Vec<String> {
+        let reply = self.console(role, line).await;
+        match reply.end {
+            End::Ok(_) => reply.body,
+            End::Error(e) => panic!("{line}: refused: {e}"),
+        }
+    }
+
+    /// Until the hub has handled everything sent before (it handles its inbox in order).
+    async fn settle(&self) {
+        self.console(Role::Assistant, "status").await;
+    }
+
+    /// Until every mateability search the arbiter asked for has answered. The searches run on
+    /// blocking threads, in real time (the paused clock stands still meanwhile), and their
+    /// verdicts are inputs: the journal, replayed, then leaves none pending.
+    async fn verdicts(&self) {
+        let limit = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            self.settle().await;
+            let read = journal::read(&self.dir.join(JOURNAL_FILE)).unwrap();
+            let pending = journal::replay(&read, |_, _| {}).unwrap().pending_analyses;
+            if pending.is_empty() {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < limit,
+                "no verdict for {pending:?}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// An event of the tactile board's link, stamped `at` on the link's clock.
+    async fn link_at(&self, at: Millis, event: LinkEvent) {
+        self.send(HubMsg::Link {
+            board: BoardId::Blind,
+            event: Timed { at, event },
+        })
+        .await;
+        self.settle().await;
+    }
+
+    /// An event of the tactile board's link, stamped now.
+    async fn link(&self, event: LinkEvent) {
+        self.link_at(self.link.now(), event).await;
+    }
+
+    async fn sensor(&self, event: SensorEvent) {
+        self.link(LinkEvent::Sensor(event)).await;
+    }
+
+    async fn speech_event(&self, event: SpeechEvent) {
+        self.send(HubMsg::Speech(event)).await;
+        self.settle().await;
+    }
+
+    /// The speech task reports announcement `id` said.
+    async fn finished(&self, id: u64) {
+        self.speech_event(SpeechEvent::Finished {
+            id: SpeechId(id),
+            audience: Audience::Blind,
+            outcome: Spoken::Spoken,
+        })
+        .await;
+    }
+
+    /// The announcements handed to speech since the last look: (id, audience, announcement).
+    fn said(&mut self) -> Vec<(u64, Audience, Announcement)> {
+        let rx = self.speech.as_mut().expect("a speech channel");
+        std::iter::from_fn(|| rx.try_recv().ok())
+            .map(said)
+            .collect()
+    }
+
+    /// The next announcement handed to speech, waiting for it (on the paused clock, time runs on
+    /// to the hub's next deadline), with the game time it was handed over at.
+    async fn next_said(&mut self) -> (Millis, u64, Audience, Announcement) {
+        let rx = self.speech.as_mut().expect("a speech channel");
+        let request = tokio::time::timeout(Duration::from_secs(120), rx.recv())
+            .await
+            .expect("an announcement within two minutes")
+            .expect("the hub runs");
+        let (id, audience, announcement) = said(request);
+        (self.now(), id, audience, announcement)
+    }
+
+    /// What every console was told since the last look.
+    fn told(&mut self) -> Vec<Broadcast> {
+        std::iter::from_fn(|| self.consoles.try_recv().ok()).collect()
+    }
+
+    /// The inputs journaled so far, with their times.
+    fn inputs(&self) -> Vec<(Millis, InputRecord)> {
+        self.entries()
+            .into_iter()
+            .filter_map(|e| match e {
+                Entry::Input { t, input, .. } => Some((t, input)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn entries(&self) -> Vec<Entry> {
+        journal::read(&self.dir.join(JOURNAL_FILE)).unwrap().entries
+    }
+
+    /// The times of the journaled ticks.
+    fn ticks(&self) -> Vec<Millis> {
+        self.inputs()
+            .into_iter()
+            .filter(|(_, i)| *i == InputRecord::Tick)
+            .map(|(t, _)| t)
+            .collect()
+    }
+
+    /// The lines of a file of the game folder without their time of day.
+    fn lines(&self, file: &str) -> Vec<String> {
+        std::fs::read_to_string(self.dir.join(file))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| without_time_of_day(l).to_string())
+            .collect()
+    }
+
+    fn transcript(&self) -> Vec<String> {
+        self.lines(files::TRANSCRIPT_FILE)
+    }
+
+    /// Stop the hub as the daemon's shutdown does; how it ended.
+    async fn stop(mut self) -> HubEnd {
+        self.cancel.cancel();
+        self.hub.take().unwrap().await.expect("the hub ends")
+    }
+}
+
+impl Drop for Rig {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+    }
+}
+
+fn said(request: SpeechRequest) -> (u64, Audience, Announcement) {
+    match request {
+        SpeechRequest::Say {
+            id,
+            audience,
+            what: What::Announcement(announcement),
+            ..
+        } => (id.0, audience, announcement),
+        other => panic!("the hub asked speech for {other:?}"),
+    }
+}
+
+fn without_time_of_day(line: &str) -> &str {
+    line.split_once(' ').map_or(line, |(_, rest)| rest)
+}
+
+async fn sleep_ms(ms: u64) {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+}
+
+/// 1. e4, as announced to the blind player.
+fn e4() -> Announcement {
+    let start = Chess::default();
+    let m = crate::rules::notation::match_move(&start, "e4").unwrap();
+    Announcement::Move(MoveWords::new(&start, m))
+}
+
+fn rendered(announcement: &Announcement) -> String {
+    pack().render(announcement, Style::San).text
+}
+
+/// Start the game and have the sighted player (White) play 1. e4; returns the id of its
+/// announcement to the blind player.
+async fn start_and_play_e4(rig: &mut Rig) -> u64 {
+    rig.ok(Role::Assistant, "start").await;
+    rig.ok(Role::Assistant, "move e4").await;
+    rig.ok(Role::Assistant, "press").await;
+    rig.verdicts().await;
+    let said = rig.said();
+    let moves: Vec<_> = said
+        .iter()
+        .filter(|(_, _, a)| matches!(a, Announcement::Move(_)))
+        .collect();
+    assert_eq!(moves.len(), 1, "{said:?}");
+    assert_eq!((moves[0].1, &moves[0].2), (Audience::Blind, &e4()));
+    moves[0].0
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_input_is_journaled_at_its_time_on_the_game_time_line_even_a_refused_one() {
+    let folder = Folder::new("journal");
+    let mut rig = Rig::new(&folder, Setup::default());
+    sleep_ms(2_000).await;
+    // The tactile board's first reading, stamped by its link at 1.5 s and read by the hub at
+    // 2 s: the game starts at the link's time (the board counts, not the queue).
+    rig.link_at(
+        1_500,
+        LinkEvent::Connected {
+            info: "test board".into(),
+        },
+    )
+    .await;
+    assert_eq!(rig.inputs(), vec![(1_500, InputRecord::Start)]);
+    // The assistant starts it again: the arbiter refuses, but the input is in the journal.
+    let reply = rig.console(Role::Assistant, "start").await;
+    assert_eq!(reply.end, End::Error("the game has already started".into()));
+    // An event stamped before the last input is journaled at the last input's time: the time
+    // line never goes back.
+    rig.link_at(
+        1_000,
+        LinkEvent::Disconnected {
+            reason: "cable".into(),
+        },
+    )
+    .await;
+    // A verdict nobody asked for is no input.
+    rig.send(HubMsg::Verdict {
+        ticket: 42,
+        mateability: Mateability::Undecided,
+    })
+    .await;
+    rig.settle().await;
+    assert_eq!(
+        rig.inputs(),
+        vec![
+            (1_500, InputRecord::Start),
+            (2_000, InputRecord::Start),
+            (
+                2_000,
+                InputRecord::BoardDisconnected {
+                    board: BoardRecord::Blind
+                }
+            ),
+        ]
+    );
+    // The refusal is in the transcript, and only the console that sent it hears of it.
+    assert!(
+        rig.transcript()
+            .contains(&"note refused: the game has already started".to_string()),
+        "{:?}",
+        rig.transcript()
+    );
+    assert!(
+        !rig.told()
+            .iter()
+            .any(|b| b.text.contains("already started")),
+        "other consoles are not told of a refusal"
+    );
+    rig.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn effects_go_to_speech_the_consoles_the_transcript_and_the_touches_file() {
+    let folder = Folder::new("effects");
+    let mut rig = Rig::new(&folder, Setup::default());
+    rig.ok(Role::Assistant, "start").await;
+    // The start asks the tactile board for a full reading.
+    assert_eq!(rig.commands.try_recv(), Ok(LinkCommand::RequestSnapshot));
+    sleep_ms(1_250).await;
+    // F.9 e: the sighted player touched his knight on g1.
+    let body = rig.ok(Role::Assistant, "touch g1").await;
+    let note = "sighted player touched white knight on g1".to_string();
+    assert!(body.contains(&note), "{body:?}");
+    assert_eq!(
+        rig.lines(files::TOUCHES_FILE),
+        vec![
+            without_time_of_day(&files::touch_line(
+                1_250,
+                BoardId::Sighted,
+                Square::G1,
+                Some(Color::White.knight())
+            ))
+            .to_string()
+        ]
+    );
+    assert!(rig.transcript().contains(&format!("note {note}")));
+    // Every console is told, with the connection that caused it (which has it in its reply).
+    let told = rig.told();
+    assert!(
+        told.iter()
+            .any(|b| b.text == note && b.origin == Some(CONN)),
+        "{told:?}"
+    );
+    rig.ok(Role::Assistant, "move e4").await;
+    rig.ok(Role::Assistant, "press").await;
+    // The move is handed to speech for the blind player and shown to every console as said.
+    let said = rig.said();
+    let (id, audience, announcement) = said
+        .iter()
+        .find(|(_, _, a)| matches!(a, Announcement::Move(_)))
+        .cloned()
+        .unwrap_or_else(|| panic!("{said:?}"));
+    assert_eq!((audience, &announcement), (Audience::Blind, &e4()));
+    assert!(id < HUB_SPEECH_BASE, "the arbiter's id");
+    let told = rig.told();
+    assert!(
+        told.iter()
+            .any(|b| b.text == format!("said to blind: {}", rendered(&e4())) && b.origin.is_none()),
+        "{told:?}"
+    );
+    let progress = rig.progress.borrow().clone();
+    assert_eq!((progress.ply, progress.started), (1, true));
+    assert_eq!(progress.speaking, 1, "the move is being said");
+    rig.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn speech_events_count_only_for_announcements_in_flight() {
+    let folder = Folder::new("speech");
+    // No clock: no heartbeat to journal meanwhile.
+    let mut rig = Rig::new(
+        &folder,
+        Setup {
+            time_control: None,
+            ..Setup::default()
+        },
+    );
+    let id = start_and_play_e4(&mut rig).await;
+    let before = rig.inputs().len();
+    // Speech reports another request, and the start of this one: nothing for the arbiter.
+    rig.finished(id + 1_000).await;
+    rig.speech_event(SpeechEvent::Started {
+        id: SpeechId(id),
+        audience: Audience::Blind,
+        at: std::time::Instant::now(),
+    })
+    .await;
+    assert_eq!(rig.inputs().len(), before);
+    // Its end counts, once.
+    sleep_ms(700).await;
+    rig.finished(id).await;
+    rig.finished(id).await;
+    let inputs = rig.inputs();
+    assert_eq!(inputs.len(), before + 1, "{inputs:?}");
+    assert_eq!(
+        inputs.last(),
+        Some(&(700, InputRecord::SpeechFinished { id }))
+    );
+    assert_eq!(rig.progress.borrow().speaking, 0);
+    // A speaker that fails is a note for the transcript and the consoles.
+    rig.speech_event(SpeechEvent::Degraded {
+        audience: Audience::Blind,
+        message: "no device".into(),
+    })
+    .await;
+    let note = "speech for blind degraded: no device";
+    assert!(rig.transcript().contains(&format!("note {note}")));
+    assert!(rig.told().iter().any(|b| b.text == note));
+    rig.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_speech_an_announcement_counts_as_said_at_once() {
+    let folder = Folder::new("nospeech");
+    let rig = Rig::new(
+        &folder,
+        Setup {
+            speech: false,
+            ..Setup::default()
+        },
+    );
+    rig.ok(Role::Assistant, "start").await;
+    sleep_ms(400).await;
+    rig.ok(Role::Assistant, "move e4").await;
+    rig.ok(Role::Assistant, "press").await;
+    rig.verdicts().await;
+    // F.3 c: no clock waits for an announcement nobody can say; its end is journaled right
+    // after the press, and the transcript says it was not spoken.
+    let inputs = rig.inputs();
+    let press = inputs
+        .iter()
+        .position(|i| *i == (400, InputRecord::ClockPress))
+        .unwrap_or_else(|| panic!("{inputs:?}"));
+    assert!(
+        matches!(inputs[press + 1], (400, InputRecord::SpeechFinished { .. })),
+        "{inputs:?}"
+    );
+    assert!(
+        rig.transcript().contains(&format!(
+            "blind {} (not spoken: no speech task)",
+            rendered(&e4())
+        )),
+        "{:?}",
+        rig.transcript()
+    );
+    assert_eq!(rig.progress.borrow().speaking, 0);
+    rig.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn guidance_is_repeated_every_guidance_repeat_ms_until_the_board_is_right() {
+    let folder = Folder::new("guidance");
+    // No clock: no heartbeat, every tick is one of the arbiter's deadlines.
+    let mut rig = Rig::new(
+        &folder,
+        Setup {
+            time_control: None,
+            ..Setup::default()
+        },
+    );
+    let id = start_and_play_e4(&mut rig).await;
+    rig.finished(id).await;
+    // The blind player executes 1. e4 wrongly: the pawn to e3.
+    sleep_ms(1_000).await;
+    rig.sensor(SensorEvent::Lift { square: Square::E2 }).await;
+    sleep_ms(200).await;
+    rig.sensor(SensorEvent::Place {
+        square: Square::E3,
+        piece: None,
+    })
+    .await;
+    let placed = rig.now();
+    let guidance = Announcement::Guidance(Guidance::Misplaced {
+        piece: Color::White.pawn(),
+        found: Square::E3,
+        belongs: Square::E4,
+    });
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let (t, id, audience, announcement) = rig.next_said().await;
+        assert_eq!((audience, &announcement), (Audience::Blind, &guidance));
+        times.push(t);
+        rig.finished(id).await;
+    }
+    // Told once the board has differed for the recogniser's time, then again every
+    // guidance_repeat_ms, on the dot.
+    assert_eq!(
+        times,
+        vec![
+            placed + TACTILE.differs_after_ms,
+            placed + TACTILE.differs_after_ms + GUIDANCE_REPEAT_MS,
+            placed + TACTILE.differs_after_ms + 2 * GUIDANCE_REPEAT_MS,
+        ]
+    );
+    for t in &times {
+        assert!(rig.ticks().contains(t), "a tick at {t}: {:?}", rig.ticks());
+    }
+    assert_eq!(rig.progress.borrow().guidance.blind, 3);
+    // He puts it right: nothing more is said, however long he then thinks.
+    rig.sensor(SensorEvent::Lift { square: Square::E3 }).await;
+    rig.sensor(SensorEvent::Place {
+        square: Square::E4,
+        piece: None,
+    })
+    .await;
+    sleep_ms(4 * GUIDANCE_REPEAT_MS).await;
+    rig.settle().await;
+    assert_eq!(rig.said(), vec![]);
+    assert_eq!(rig.progress.borrow().guidance.blind, 3);
+    rig.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_running_clock_is_journaled_every_heartbeat_and_a_stopped_one_is_not() {
+    let folder = Folder::new("heartbeat");
+    let rig = Rig::new(&folder, Setup::default());
+    // Before the start no clock runs and nothing is due: no tick.
+    sleep_ms(5_000).await;
+    rig.settle().await;
+    assert_eq!(rig.inputs(), vec![]);
+    rig.ok(Role::Assistant, "start").await;
+    sleep_ms(2_500).await;
+    rig.settle().await;
+    assert_eq!(rig.ticks(), vec![5_800, 6_600, 7_400]);
+    // 6.12: the arbiter stops the clocks; nothing to journal while they stand.
+    rig.ok(Role::Arbiter, "pause").await;
+    sleep_ms(5_000).await;
+    rig.settle().await;
+    assert_eq!(rig.ticks(), vec![5_800, 6_600, 7_400]);
+    rig.ok(Role::Arbiter, "resume").await;
+    sleep_ms(1_000).await;
+    rig.settle().await;
+    assert_eq!(rig.ticks(), vec![5_800, 6_600, 7_400, 13_300]);
+    rig.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_flag_falls_at_the_arbiters_deadline_between_heartbeats() {
+    let folder = Folder::new("flag");
+    // 61 s: the flag (61 000) falls between two heartbeats (60 800, 61 600).
+    let mut rig = Rig::new(
+        &folder,
+        Setup {
+            time_control: Some("61"),
+            ..Setup::default()
+        },
+    );
+    rig.ok(Role::Assistant, "start").await;
+    let flag = loop {
+        let (t, _, audience, announcement) = rig.next_said().await;
+        if let Announcement::FlagFell { side } = announcement {
+            assert_eq!((audience, side), (Audience::Both, Color::White));
+            break t;
+        }
+    };
+    assert_eq!(flag, 61_000);
+    let ticks = rig.ticks();
+    assert_eq!(ticks.len(), 77, "{ticks:?}");
+    assert_eq!(ticks[75..], [60_800, 61_000]);
+    assert!(ticks.iter().zip(1..).take(76).all(|(&t, k)| t == 800 * k));
+    // The end is journaled; no tick after it.
+    sleep_ms(10_000).await;
+    rig.settle().await;
+    let entries = rig.entries();
+    assert!(
+        matches!(entries.last(), Some(Entry::End { t: 61_000, result, .. }) if result == "0-1"),
+        "{:?}",
+        entries.last()
+    );
+    assert!(
+        rig.told()
+            .iter()
+            .any(|b| b.text.starts_with("game over: 0-1")),
+        "the consoles hear the result"
+    );
+    let end = rig.stop().await;
+    assert!(end.over);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
+    let folder = Folder::new("links");
+    let mut rig = Rig::new(&folder, Setup::default());
+    let disconnected = InputRecord::BoardDisconnected {
+        board: BoardRecord::Blind,
+    };
+    // The tactile board is not there at all: the players hear it once.
+    for _ in 0..2 {
+        rig.link(LinkEvent::Unavailable {
+            reason: "no such device".into(),
+        })
+        .await;
+    }
+    assert_eq!(rig.inputs(), vec![(0, disconnected.clone())]);
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, w)| (a, w)).collect();
+    assert_eq!(
+        said,
+        vec![(
+            Audience::Both,
+            Announcement::BoardDisconnected {
+                board: WhichBoard::Tactile
+            }
+        )]
+    );
+    let notes = rig
+        .transcript()
+        .iter()
+        .filter(|l| *l == "note tactile board not available: no such device")
+        .count();
+    assert_eq!(notes, 2);
+    // It comes: announced as back, read again, and the game starts (the sighted board has no
+    // sensors to wait for).
+    sleep_ms(300).await;
+    rig.link(LinkEvent::Connected {
+        info: "pegged test".into(),
+    })
+    .await;
+    assert_eq!(
+        rig.inputs()[1..],
+        [
+            (
+                300,
+                InputRecord::BoardConnected {
+                    board: BoardRecord::Blind
+                }
+            ),
+            (300, InputRecord::Start),
+        ]
+    );
+    assert!(rig.said().iter().any(|(_, a, w)| *a == Audience::Both
+        && *w
+            == Announcement::BoardReconnected {
+                board: WhichBoard::Tactile
+            }));
+    assert_eq!(rig.commands.try_recv(), Ok(LinkCommand::RequestSnapshot));
+    assert!(
+        rig.told()
+            .iter()
+            .any(|b| b.text == "tactile board connected: pegged test")
+    );
+    let progress = rig.progress.borrow().clone();
+    assert!(progress.connected.blind && progress.started);
+    // Lost while playing.
+    rig.link(LinkEvent::Disconnected {
+        reason: "cable pulled".into(),
+    })
+    .await;
+    assert_eq!(rig.inputs().last(), Some(&(300, disconnected)));
+    assert!(
+        rig.transcript()
+            .contains(&"note tactile board disconnected: cable pulled".to_string())
+    );
+    assert!(!rig.progress.borrow().connected.blind);
+    rig.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_tactile_boards_buttons_ask_his_requests_and_are_not_journaled() {
+    let folder = Folder::new("buttons");
+    let mut rig = Rig::new(&folder, Setup::default());
+    start_and_play_e4(&mut rig).await;
+    let inputs = rig.inputs();
+    rig.told();
+    // Button 4 is `repeat`: the last announcement to him, said again by the hub itself.
+    rig.sensor(SensorEvent::Button(4)).await;
+    let said = rig.said();
+    assert_eq!(said.len(), 1, "{said:?}");
+    let (own, audience, announcement) = said[0].clone();
+    assert_eq!((audience, announcement), (Audience::Blind, e4()));
+    assert!(own >= HUB_SPEECH_BASE, "the hub's own id: {own}");
+    assert!(
+        rig.told().iter().any(
+            |b| b.text == format!("button 4 (repeat): {}", console::format_announcement(&e4()))
+        ),
+    );
+    // Button 1 is `time`.
+    rig.sensor(SensorEvent::Button(1)).await;
+    let said = rig.said();
+    assert!(
+        matches!(said[..], [(id, Audience::Blind, Announcement::Times { .. })] if id == own + 1),
+        "{said:?}"
+    );
+    // Button 9 asks nothing.
+    rig.sensor(SensorEvent::Button(9)).await;
+    assert_eq!(rig.said(), vec![]);
+    assert!(
+        rig.transcript().contains(
+            &"note tactile board: button 9 pressed; no request is set for it (key \
+          boards.blind.buttons)"
+                .to_string()
+        )
+    );
+    // The hub's own announcements are no input when they end; the game did not change.
+    rig.finished(own).await;
+    assert_eq!(rig.inputs(), inputs);
+    rig.stop().await;
+}
+
+/// Start, 1. e4 at 1 s (its announcement to the blind player never finishes), the tactile board
+/// lost at 1.5 s; then the hub stops. Returns how it ended and the move's announcement id.
+async fn play_until_cut_off(folder: &Folder) -> (HubEnd, u64) {
+    let mut rig = Rig::new(folder, Setup::default());
+    rig.ok(Role::Assistant, "start").await;
+    sleep_ms(1_000).await;
+    rig.ok(Role::Assistant, "move e4").await;
+    rig.ok(Role::Assistant, "press").await;
+    rig.verdicts().await;
+    let id = rig
+        .said()
+        .into_iter()
+        .find(|(_, _, a)| *a == e4())
+        .expect("1. e4 said")
+        .0;
+    sleep_ms(500).await;
+    rig.link(LinkEvent::Disconnected {
+        reason: "power cut".into(),
+    })
+    .await;
+    (rig.stop().await, id)
+}
+
+#[tokio::test(start_paused = true)]
+async fn shutdown_leaves_the_record_on_disk() {
+    let folder = Folder::new("shutdown");
+    let (end, _) = play_until_cut_off(&folder).await;
+    assert!(!end.over);
+    // White's clock ran from the start to the press at 1 s.
+    assert!(
+        end.pgn.trim_end().ends_with("\n1. e4 { [%clk 0:04:59] } *"),
+        "{}",
+        end.pgn
+    );
+    // The writer has finished: the files hold the game as the hub ended it.
+    let pgn = std::fs::read_to_string(folder.0.join(files::PGN_FILE)).unwrap();
+    assert_eq!(pgn, end.pgn);
+    let text = std::fs::read_to_string(folder.0.join(files::TEXT_FILE)).unwrap();
+    assert!(text.contains("e4"), "{text}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
+    let folder = Folder::new("recovery");
+    let (_, id) = play_until_cut_off(&folder).await;
+    let inputs = journal::read(&folder.0.join(JOURNAL_FILE))
+        .unwrap()
+        .entries
+        .iter()
+        .filter(|e| matches!(e, Entry::Input { .. }))
+        .count();
+    let mut rig = Rig::start(&folder, resumed_game(&folder.0), true);
+    rig.settle().await;
+    // The time line goes on from the journal's last input; the clocks stop (6.12).
+    assert_eq!(rig.offset, 1_500);
+    assert_eq!(
+        rig.inputs().last(),
+        Some(&(
+            1_500,
+            InputRecord::Rules {
+                rules: RulesRecord::Pause
+            }
+        ))
+    );
+    assert!(
+        rig.transcript().contains(&format!(
+            "note game recovered from its journal ({inputs} inputs, 1 half-moves played); \
+             clocks paused (6.12): `resume` when both players are ready"
+        )),
+        "{:?}",
+        rig.transcript()
+    );
+    // Both players hear that the game was recovered. The move cut off waits for the clocks;
+    // the lost board's notice is stale and is not said again.
+    let said = rig.said();
+    assert!(
+        said.iter().any(|(own, a, w)| *own >= HUB_SPEECH_BASE
+            && (*a, w) == (Audience::Both, &Announcement::GameRecovered)),
+        "{said:?}"
+    );
+    assert!(
+        !said
+            .iter()
+            .any(|(_, _, w)| *w == e4() || matches!(w, Announcement::BoardDisconnected { .. })),
+        "{said:?}"
+    );
+    let progress = rig.progress.borrow().clone();
+    assert!(progress.paused && progress.started);
+    // What is being said: the arbiter's notice that the clocks stand, and 1. e4 waiting.
+    let paused = said
+        .iter()
+        .find(|(_, _, w)| *w == Announcement::ClocksPaused)
+        .unwrap_or_else(|| panic!("{said:?}"))
+        .0;
+    assert_eq!(progress.speaking, 2);
+    rig.finished(paused).await;
+    assert_eq!(rig.progress.borrow().speaking, 1, "1. e4 waits to be said");
+    // The arbiter resumes: 1. e4 is said again, with its own id, and its end counts.
+    sleep_ms(2_000).await;
+    rig.ok(Role::Arbiter, "resume").await;
+    let said = rig.said();
+    assert!(said.contains(&(id, Audience::Blind, e4())), "{said:?}");
+    assert!(
+        !said
+            .iter()
+            .any(|(_, _, w)| matches!(w, Announcement::BoardDisconnected { .. })),
+        "{said:?}"
+    );
+    rig.finished(id).await;
+    assert_eq!(
+        rig.inputs().last(),
+        Some(&(3_500, InputRecord::SpeechFinished { id }))
+    );
+    rig.stop().await;
+}
