@@ -727,9 +727,9 @@ impl Hub {
         // console: the reply carries the answer, and a flood of requests must not drown the
         // watching consoles in events.
         self.notes.append(&files::note_line(&record.note()));
-        // TODO(journal): once `Journal` can append a record that is not an arbiter input
-        // (src/daemon/journal/file.rs), journal `InputRecord::Request(record)` here
-        // at `now`, so that `tactus replay` reproduces the request too.
+        // TODO(journal): `Journal` (journal/file.rs) can only append arbiter inputs; once it can
+        // append an `InputRecord::Request(record)` too, journal it here (at `now`, no earlier
+        // than `last_t`): `tactus replay` already writes such a line as this note and the words.
         for announcement in said {
             self.say_own(Audience::Blind, announcement, false);
         }
