@@ -15,16 +15,21 @@ use std::{
     time::{Duration, Instant},
 };
 
-use shakmaty::{Chess, Color};
+use shakmaty::{Chess, Color, KnownOutcome};
 use tactus::{
-    arbiter::{Arbiter, ArbiterConfig, Completion, Effect},
+    announce::{Announcement, Audience, ResultWords},
+    arbiter::{Arbiter, ArbiterConfig, Completion, Effect, Input},
     board::{Sensing, recognize::RecognizerConfig},
     cli::console as client,
     console::{
         self, Command, ConsoleError, Role, Session, answer, format_reply, help_lines, to_input,
         wire::{End, Reply},
     },
-    rules::{Millis, game::RulesConfig, time_control::TimeControl},
+    rules::{
+        Millis, PlayMode, dead,
+        game::{self, RulesConfig},
+        time_control::TimeControl,
+    },
 };
 
 const TOKEN: &str = "00112233445566778899aabbccddeeff";
@@ -32,6 +37,13 @@ const TOKEN: &str = "00112233445566778899aabbccddeeff";
 // ---- Console lines driving an arbiter (pure) ----
 
 fn arbiter() -> Arbiter {
+    arbiter_with(RulesConfig {
+        time_control: Some(TimeControl::parse("5400+30").unwrap()),
+        ..RulesConfig::default()
+    })
+}
+
+fn arbiter_with(rules: RulesConfig) -> Arbiter {
     let tactile = RecognizerConfig {
         sensing: Sensing::Occupancy,
         settle_ms: 0,
@@ -42,10 +54,7 @@ fn arbiter() -> Arbiter {
     };
     Arbiter::new(
         ArbiterConfig {
-            rules: RulesConfig {
-                time_control: Some(TimeControl::parse("5400+30").unwrap()),
-                ..RulesConfig::default()
-            },
+            rules,
             blind: Color::Black,
             blind_board: tactile,
             // A sighted board without sensors: the assistant enters his moves.
@@ -83,6 +92,125 @@ fn hub_line(
             })
             .collect(),
     })
+}
+
+/// Every effect of one console line (the notes, the announcements, the end), or the refusal.
+fn line_effects(
+    session: &mut Session,
+    a: &mut Arbiter,
+    line: &str,
+    now: Millis,
+) -> Result<Vec<Effect>, String> {
+    let blind = a.config().blind;
+    let command = session.parse(line).map_err(|e| e.to_string())?;
+    let input = to_input(&command, a.game(), blind)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("{line}: not an input"))?;
+    let mut effects = a.handle(input, now);
+    // The daemon runs the mateability searches off its loop; here they are answered at once.
+    let mut at = 0;
+    while let Some((ticket, query)) = effects[at..].iter().find_map(|e| match e {
+        Effect::Analyse { ticket, query } => Some((*ticket, query.clone())),
+        _ => None,
+    }) {
+        at = effects.len();
+        let mateability = dead::solve(&query);
+        effects.extend(a.handle(
+            Input::Rules(game::Input::Verdict {
+                ticket,
+                mateability,
+            }),
+            now,
+        ));
+    }
+    match effects.iter().find_map(|e| match e {
+        Effect::Refused(why) => Some(why.clone()),
+        _ => None,
+    }) {
+        Some(why) => Err(why),
+        None => Ok(effects),
+    }
+}
+
+/// What `effects` say to `audience`.
+fn said(effects: &[Effect], audience: Audience) -> Vec<Announcement> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Say {
+                audience: a,
+                announcement,
+                ..
+            } if *a == audience => Some(announcement.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Appendix C (blitz): after the arbiter's `illegal SIDE`, the opponent claims the win with
+/// `claim illegal` before he moves; the claim reaches the rules through the arbiter, and the
+/// result is said to both players. Without an illegal move, or by the offender, the claim is
+/// refused and changes nothing.
+#[test]
+fn claim_illegal_appendix_c_wins_from_the_console() {
+    let mut a = arbiter_with(RulesConfig {
+        time_control: Some(TimeControl::parse("300").unwrap()),
+        play: PlayMode::Blitz,
+        ..RulesConfig::default()
+    });
+    let mut assistant = Session::new(Role::Assistant, Some(TOKEN.into()));
+    line_effects(&mut assistant, &mut a, "start", 0).unwrap();
+    line_effects(&mut assistant, &mut a, "mv e4", 2_000).unwrap();
+    line_effects(&mut assistant, &mut a, "pr", 3_000).unwrap();
+    assert_eq!(a.game().ply(), 1);
+    let e = line_effects(&mut assistant, &mut a, "claim illegal", 4_000).unwrap_err();
+    assert!(!a.game().is_over(), "{e}");
+    // The arbiter: White's move was illegal (the record keeps only legal moves).
+    line_effects(&mut assistant, &mut a, &format!("login {TOKEN}"), 4_500).unwrap_err();
+    assert_eq!(assistant.role(), Role::Arbiter);
+    line_effects(&mut assistant, &mut a, "illegal white", 5_000).unwrap();
+    assert!(!a.game().is_over());
+    // Not the offender's claim to make.
+    assert!(line_effects(&mut assistant, &mut a, "claim sighted illegal", 5_500).is_err());
+    assert!(!a.game().is_over());
+    // The blind player (Black, the default side) claims: Black wins, both hear it.
+    let effects = line_effects(&mut assistant, &mut a, "cl illegal", 6_000).unwrap();
+    let end = a.game().end().expect("the game is over");
+    assert_eq!(
+        end.outcome,
+        KnownOutcome::Decisive {
+            winner: Color::Black
+        }
+    );
+    assert_eq!(
+        said(&effects, Audience::Both),
+        [Announcement::Result(ResultWords::BlackWins)]
+    );
+}
+
+/// 5.1 b: the assistant's `resign` names the side (the blind player's game is not ended by a
+/// stray `rs`), and the result is said to both players: one announcement to both audiences.
+#[test]
+fn resign_5_1_b_from_the_console_is_said_to_both_players() {
+    let mut a = arbiter();
+    let mut assistant = Session::new(Role::Assistant, None);
+    line_effects(&mut assistant, &mut a, "start", 0).unwrap();
+    let e = line_effects(&mut assistant, &mut a, "rs", 1_000).unwrap_err();
+    assert!(e.contains("whose game"), "{e}");
+    assert!(!a.game().is_over());
+    let effects = line_effects(&mut assistant, &mut a, "rs sighted", 2_000).unwrap();
+    assert_eq!(
+        a.game().end().map(|e| e.outcome),
+        Some(KnownOutcome::Decisive {
+            winner: Color::Black
+        })
+    );
+    assert_eq!(
+        said(&effects, Audience::Both),
+        [Announcement::Result(ResultWords::BlackWins)]
+    );
+    assert!(said(&effects, Audience::Blind).is_empty());
+    assert!(said(&effects, Audience::Sighted).is_empty());
 }
 
 #[test]

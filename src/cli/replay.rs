@@ -7,7 +7,14 @@ use std::{
 
 use anyhow::{Context, Result};
 
-use crate::daemon::journal;
+use crate::{
+    announce::Audience,
+    arbiter::Effect,
+    daemon::journal::{
+        self,
+        replay::{Step, replay_steps},
+    },
+};
 
 /// `tactus replay`.
 #[derive(clap::Args)]
@@ -56,24 +63,33 @@ fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
         .with_context(|| format!("the voice pack of {}", path.display()))?;
     let style = setup.voice_style;
     let mut lines = Vec::new();
-    let replayed = journal::replay(&read, |t, effect| match effect {
-        crate::arbiter::Effect::Say {
+    let blind = crate::speech::transcript::audience_word(Audience::Blind);
+    let replayed = replay_steps(&read, |t, step| match step {
+        Step::Effect(Effect::Say {
             audience,
             announcement,
             ..
-        } => lines.push(format!(
+        }) => lines.push(format!(
             "{} {} {}",
             format_game_time(t),
             crate::speech::transcript::audience_word(*audience),
             pack.render(announcement, style).text
         )),
-        crate::arbiter::Effect::Note(text) => {
+        Step::Effect(Effect::Note(text)) => {
             lines.push(format!("{} note {text}", format_game_time(t)))
         }
-        crate::arbiter::Effect::Refused(text) => {
+        Step::Effect(Effect::Refused(text)) => {
             lines.push(format!("{} refused {text}", format_game_time(t)))
         }
-        _ => {}
+        Step::Effect(_) => {}
+        // As the daemon's transcript has it: the note, then the words said to him (recorded as
+        // they were said, so a replay with another voice pack still quotes them exactly).
+        Step::Request(request) => {
+            lines.push(format!("{} note {}", format_game_time(t), request.note()));
+            for said in &request.said {
+                lines.push(format!("{} {blind} {said}", format_game_time(t)));
+            }
+        }
     })?;
     for skipped in &replayed.skipped {
         lines.push(format!("(skipped an unreadable input {skipped})"));
@@ -84,4 +100,118 @@ fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
     lines.push(String::new());
     lines.push(replayed.arbiter.game().to_pgn(&read.header.tags));
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Color};
+
+    use super::*;
+    use crate::{
+        announce::voice::Style,
+        arbiter::{ArbiterConfig, Completion, Input},
+        board::{Sensing, recognize::RecognizerConfig},
+        daemon::journal::{
+            AskedBy, Entry, FORMAT_VERSION, Header, InputRecord, RequestRecord, SetupRecord,
+        },
+        rules::game::RulesConfig,
+    };
+
+    fn voices() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("voices")
+    }
+
+    fn header() -> Header {
+        let cfg = ArbiterConfig {
+            rules: RulesConfig::default(),
+            blind: Color::Black,
+            blind_board: RecognizerConfig {
+                sensing: Sensing::Occupancy,
+                settle_ms: 0,
+                scan_ms: 0,
+                bounce_ms: 0,
+                differs_after_ms: 1500,
+                confirm_with_snapshot: false,
+            },
+            sighted_board: None,
+            sighted_completion: Completion::ClockPress,
+            guidance_repeat_ms: 10_000,
+        };
+        Header {
+            version: FORMAT_VERSION,
+            created_unix_ms: 1,
+            tags: Vec::new(),
+            setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
+        }
+    }
+
+    /// F.9 d: `tactus replay` writes every journaled request where the daemon's transcript has
+    /// it: the note saying who asked what and what was answered, then the words said to the
+    /// blind player, if any (an answer given on a console only is said to nobody).
+    #[test]
+    fn replay_writes_the_requests_f9_d_as_the_transcript_has_them() {
+        let dir = std::env::temp_dir().join(format!("tactus-replay-req-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        let asked = RequestRecord {
+            by: AskedBy::Arbiter,
+            asked: "time".into(),
+            answer: vec!["no clock in this game".into()],
+            said: Vec::new(),
+        };
+        let told = RequestRecord {
+            by: AskedBy::Assistant,
+            asked: "last".into(),
+            answer: vec!["1. e2-e4".into()],
+            said: vec!["Weiß: Eva vier".into()],
+        };
+        let line = |e: &Entry| serde_json::to_string(e).unwrap();
+        let input = |t, i: &Input| Entry::Input {
+            t,
+            wall: 0,
+            input: i.into(),
+        };
+        let entries = [
+            Entry::Header(header()),
+            input(0, &Input::Start),
+            Entry::Input {
+                t: 500,
+                wall: 0,
+                input: InputRecord::Request(asked.clone()),
+            },
+            input(1000, &Input::EnterMove("e4".into())),
+            input(1500, &Input::ClockPress),
+            Entry::Input {
+                t: 61_000,
+                wall: 0,
+                input: InputRecord::Request(told.clone()),
+            },
+        ];
+        let text: String = entries.iter().map(|e| line(e) + "\n").collect();
+        std::fs::write(&path, text).unwrap();
+        let lines = replay_lines(&path, &voices()).unwrap();
+        let at = |needle: &str| {
+            lines
+                .iter()
+                .position(|l| l == needle)
+                .unwrap_or_else(|| panic!("no line {needle:?} in {lines:#?}"))
+        };
+        let first = at(&format!("0:00:00.500 note {}", asked.note()));
+        let note = at(&format!("0:01:01.000 note {}", told.note()));
+        assert_eq!(lines[note + 1], "0:01:01.000 blind Weiß: Eva vier");
+        assert!(first < note);
+        assert_eq!(
+            told.note(),
+            "request 'last' by the assistant, said to the blind player: 1. e2-e4"
+        );
+        assert_eq!(
+            asked.note(),
+            "request 'time' by the arbiter, answered on the console only: no clock in this game"
+        );
+        // Nothing was said to him at the arbiter's request.
+        assert!(!lines[first + 1].contains(" blind "), "{lines:#?}");
+        assert!(lines.iter().all(|l| !l.contains("skipped")), "{lines:#?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

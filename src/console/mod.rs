@@ -177,6 +177,39 @@ pub enum Request {
     Repeat,
 }
 
+impl Request {
+    /// The request as a console line that reads back as the same request (for the journal and
+    /// the transcript, which record what was asked in the words the player's role types).
+    pub fn line(&self) -> String {
+        let side = |side: &Side| match side {
+            Side::White => "white",
+            Side::Black => "black",
+            Side::Blind => "mine",
+            Side::Sighted => "his",
+        };
+        match self {
+            Request::MovesCompleted => "count".into(),
+            Request::Times => "time".into(),
+            Request::LastMove => "last".into(),
+            Request::Moves(None) => "moves all".into(),
+            Request::Moves(Some(n)) => format!("moves {n}"),
+            Request::ToMove => "turn".into(),
+            Request::Square(square) => format!("square {square}"),
+            Request::Line(Line::Rank(rank)) => format!("rank {}", rank.char()),
+            Request::Line(Line::File(file)) => format!("file {}", file.char()),
+            Request::Line(Line::Diagonal { from, to }) => format!("diagonal {from} {to}"),
+            Request::Pieces { side: s, kind } => {
+                let mut words = vec!["pieces".to_string()];
+                words.extend(s.as_ref().map(|s| side(s).to_string()));
+                words.extend(kind.map(|k| k.char().to_string()));
+                words.join(" ")
+            }
+            Request::Material => "material".into(),
+            Request::Repeat => "repeat".into(),
+        }
+    }
+}
+
 /// The draw claims of 9.2 and 9.3, before the intended move is read in the position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ClaimKind {
@@ -217,6 +250,9 @@ pub enum Action {
         /// The move he intends to make ("a" forms), as typed.
         intended: Option<String>,
     },
+    /// Blitz (Appendix C): `by` claims the win after his opponent's illegal move, before he
+    /// moves himself.
+    ClaimIllegal(Side),
     /// `by` claims that the opponent's flag has fallen.
     Flag(Side),
     /// 10.2.
@@ -276,7 +312,12 @@ pub enum Action {
 /// One parsed console line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
+    /// A request of the blind player (F.9 d). From his keypad or his board's buttons it is said
+    /// to him; typed by the assistant or the arbiter it is answered on their console only.
     Request(Request),
+    /// `tell REQUEST`: the blind player asked his assistant, who passes the answer on: it is said
+    /// to the blind player (F.9 d, at his request) and printed.
+    Tell(Request),
     Game(Action),
     /// `status`: printed by the daemon, which knows the boards and the connections.
     Status,
@@ -445,6 +486,7 @@ pub fn to_input(
             };
             rules(game::Input::Claim { by: c(by), claim })
         }
+        Action::ClaimIllegal(by) => rules(game::Input::ClaimIllegalMove { by: c(by) }),
         Action::Flag(by) => rules(game::Input::ClaimFlag { by: c(by) }),
         Action::Quickplay(by) => rules(game::Input::ClaimQuickplayDraw { by: c(by) }),
         Action::Touch { by, square } => rules(game::Input::Touch {

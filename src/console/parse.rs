@@ -94,6 +94,7 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
         "pieces" => R(pieces(a)?),
         "material" => R(Request::Material),
         "repeat" => R(Request::Repeat),
+        "tell" => Command::Tell(tell(a)?),
         // The game: moves, the clock press, offers and claims.
         "start" => Game(A::Start),
         "press" => Game(A::Press),
@@ -113,7 +114,10 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
         "offer" => Game(A::Offer(a.side_or(Side::Blind))),
         "accept" => Game(A::Accept(a.side_or(Side::Blind))),
         "decline" => Game(A::Decline(a.side_or(Side::Blind))),
-        "resign" => Game(A::Resign(a.side_or(Side::Blind))),
+        "resign" => Game(A::Resign(a.side_with(
+            "whose game: blind, sighted, white or black (never assumed, so that a stray \
+             keystroke cannot end a game)",
+        )?)),
         "flag" => Game(A::Flag(a.side_or(Side::Blind))),
         "quickplay" => Game(A::Quickplay(a.side_or(Side::Blind))),
         "claim" => Game(claim(a)?),
@@ -239,10 +243,39 @@ fn pieces(a: &mut Args) -> Result<Request, ConsoleError> {
     Ok(Request::Pieces { side, kind })
 }
 
-/// `claim [SIDE] repetition|fifty [MOVE]`.
+/// `tell REQUEST`: a request of the blind player's role, read as he would type it.
+fn tell(a: &mut Args) -> Result<Request, ConsoleError> {
+    let rest = a.rest();
+    let names = || super::request_names().join(", ");
+    let Some(&first) = rest.first() else {
+        return a.usage(format!("the request is missing: {}", names()));
+    };
+    match parse(&rest.join(" "), Role::Player) {
+        Ok(Command::Request(request)) => Ok(request),
+        // The request's own arguments were wrong: its message says how to write them.
+        Err(e @ ConsoleError::Usage { .. }) => Err(e),
+        _ => a.usage(format!(
+            "'{}' is not a request of the blind player: {}",
+            quote(&first.to_lowercase()),
+            names()
+        )),
+    }
+}
+
+/// `claim [SIDE] repetition|fifty [MOVE]` or `claim [SIDE] illegal` (blitz, Appendix C).
 fn claim(a: &mut Args) -> Result<Action, ConsoleError> {
     let by = a.side_or(Side::Blind);
-    let w = a.need("repetition or fifty")?;
+    let w = a.need("repetition, fifty or illegal")?;
+    if w.eq_ignore_ascii_case("illegal") {
+        if let Some(extra) = a.next() {
+            return a.usage(format!(
+                "'{}' after illegal: the claim is about the opponent's last move, nothing follows \
+                 it (the claimer's side goes before: claim sighted illegal)",
+                quote(extra)
+            ));
+        }
+        return Ok(Action::ClaimIllegal(by));
+    }
     // The article forms say whether a move must follow: "a" needs one, "b" has none.
     let (kind, form) = match w.to_ascii_lowercase().as_str() {
         "repetition" | "rep" | "threefold" | "9.2" => (ClaimKind::Repetition, None),
@@ -253,7 +286,7 @@ fn claim(a: &mut Args) -> Result<Action, ConsoleError> {
         "9.3b" => (ClaimKind::FiftyMoves, Some(false)),
         other => {
             return a.usage(format!(
-                "'{}' is not a claim: repetition (9.2) or fifty (9.3)",
+                "'{}' is not a claim: repetition (9.2), fifty (9.3) or illegal (blitz)",
                 quote(other)
             ));
         }
@@ -441,7 +474,12 @@ impl<'a> Args<'a> {
     }
 
     fn side(&mut self) -> Result<Side, ConsoleError> {
-        let w = self.need("the side (white, black, blind or sighted)")?;
+        self.side_with("the side (white, black, blind or sighted)")
+    }
+
+    /// A side that must be given; `what` says which, when it is missing.
+    fn side_with(&mut self, what: &str) -> Result<Side, ConsoleError> {
+        let w = self.need(what)?;
         match side_word(w) {
             Some(side) => Ok(side),
             None => self.usage(format!(

@@ -174,6 +174,15 @@ pub const COMMANDS: &[Spec] = &[
     // The assistant (F.9). SIDE is white, black, blind or sighted; where it is optional the
     // blind player is meant, except for touch (the sighted player's touch, F.9 e).
     spec(
+        "tell",
+        "tl",
+        Assistant,
+        "REQUEST",
+        "the blind player asked you: say the answer to him (F.9 d; a request typed without \
+         tell is answered on this console only)",
+        "tell time",
+    ),
+    spec(
         "status",
         "st",
         Assistant,
@@ -245,20 +254,23 @@ pub const COMMANDS: &[Spec] = &[
         "decline the draw offer",
         "decline",
     ),
+    // The side is never assumed: a stray `rs` must not end the blind player's game.
     spec(
         "resign",
         "rs",
         Assistant,
-        "[SIDE]",
-        "resign the game",
-        "resign",
+        "SIDE",
+        "SIDE resigns the game (the side is required: resign blind, resign sighted)",
+        "resign blind",
     ),
     spec(
         "claim",
         "cl",
         Assistant,
-        "[SIDE] repetition|fifty [MOVE]",
-        "a draw claim under 9.2 or 9.3; with MOVE, the move he intends to make (the \"a\" forms)",
+        "[SIDE] repetition|fifty|illegal [MOVE]",
+        "a draw claim under 9.2 or 9.3 (with MOVE, the move he intends to make: the \"a\" \
+         forms); illegal: in blitz, the win after the opponent's illegal move, before moving \
+         (Appendix C)",
         "claim repetition Nf3",
     ),
     spec(

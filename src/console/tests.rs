@@ -391,7 +391,13 @@ fn assistant_actions() {
     assert_eq!(game_action("offer white"), A::Offer(Side::White));
     assert_eq!(game_action("accept sighted"), A::Accept(Side::Sighted));
     assert_eq!(game_action("decline black"), A::Decline(Side::Black));
-    assert_eq!(game_action("resign"), A::Resign(Side::Blind));
+    assert_eq!(game_action("resign blind"), A::Resign(Side::Blind));
+    assert_eq!(game_action("rs sighted"), A::Resign(Side::Sighted));
+    assert_eq!(game_action("claim illegal"), A::ClaimIllegal(Side::Blind));
+    assert_eq!(
+        game_action("cl sighted illegal"),
+        A::ClaimIllegal(Side::Sighted)
+    );
     assert_eq!(
         game_action("claim repetition"),
         A::Claim {
@@ -452,7 +458,7 @@ fn assistant_argument_errors() {
     assert!(err("promote", a).contains("q, r, b or n is missing"));
     assert!(err("offer grey", a).contains("'grey' is one word too many"));
     assert!(err("offer white black", a).contains("'black' is one word too many"));
-    assert!(err("claim", a).contains("repetition or fifty is missing"));
+    assert!(err("claim", a).contains("repetition, fifty or illegal is missing"));
     assert!(err("claim stalemate", a).contains("'stalemate' is not a claim"));
     assert!(err("claim 9.2a", a).contains("needs the move he intends to make"));
     assert!(err("claim 9.3b Nf3", a).contains("no move follows it"));
@@ -631,7 +637,7 @@ fn help_lists_each_roles_commands() {
     assert!(
         assistant
             .iter()
-            .any(|l| l.starts_with("resign [SIDE] (rs): "))
+            .any(|l| l.starts_with("resign SIDE (rs): "))
     );
     assert!(!assistant.iter().any(|l| l.starts_with("pause")));
     assert!(arbiter.iter().any(|l| l.starts_with("pause (pa): ")));
@@ -675,13 +681,13 @@ fn a_session_switches_roles_and_needs_the_token_for_the_arbiter() {
     assert_eq!(s.parse("pause"), Ok(Command::Game(Action::Pause)));
     // Down to the player's keypad: the assistant's commands are refused now.
     assert_eq!(s.parse("role player"), Ok(Command::Role(Role::Player)));
-    assert!(s.parse("resign").is_err());
+    assert!(s.parse("resign blind").is_err());
     assert!(s.parse("time").is_ok());
     assert_eq!(
         s.parse("role assistant"),
         Ok(Command::Role(Role::Assistant))
     );
-    assert!(s.parse("resign").is_ok());
+    assert!(s.parse("resign blind").is_ok());
     // A refused line does not change the role either.
     assert!(s.parse("role arbiter").is_err());
     assert_eq!(s.role(), Role::Assistant);
@@ -737,8 +743,20 @@ fn commands_become_the_arbiters_inputs() {
         rules(G::DeclineDraw { by: Color::White })
     );
     assert_eq!(
-        input("resign", &g, blind),
+        input("resign blind", &g, blind),
         rules(G::Resign { by: Color::Black })
+    );
+    assert_eq!(
+        input("resign sighted", &g, blind),
+        rules(G::Resign { by: Color::White })
+    );
+    assert_eq!(
+        input("claim illegal", &g, blind),
+        rules(G::ClaimIllegalMove { by: Color::Black })
+    );
+    assert_eq!(
+        input("claim white illegal", &g, blind),
+        rules(G::ClaimIllegalMove { by: Color::White })
     );
     assert_eq!(
         input("flag", &g, blind),
@@ -1383,4 +1401,129 @@ fn the_request_names_are_the_players_requests_of_the_table() {
             "pieces", "material", "repeat"
         ]
     );
+}
+
+// ---- Issue 13: resignation, blitz claims, requests passed on ----
+
+/// A resignation ends the game: the side is never assumed, so that `rs` alone (two keystrokes
+/// from anything) is refused and changes nothing, and says how to write it.
+#[test]
+fn resign_5_1_b_needs_the_side_explicitly() {
+    for role in [Role::Assistant, Role::Arbiter] {
+        for line in ["resign", "rs", "RESIGN"] {
+            let e = err(line, role);
+            assert!(
+                e.starts_with("resign: whose game: blind, sighted, white or black"),
+                "{line}: {e}"
+            );
+            assert!(e.ends_with("write: resign SIDE"), "{e}");
+        }
+        assert!(err("resign me", role).contains("'me' is not a side"));
+        assert!(err("resign blind now", role).contains("'now' is one word too many"));
+    }
+    assert_eq!(game_action("resign white"), Action::Resign(Side::White));
+    assert_eq!(game_action("rs black"), Action::Resign(Side::Black));
+}
+
+/// Appendix C (blitz): the opponent of an illegal mover claims the win before he moves; the
+/// claimer is the blind player unless a side is named before `illegal`, and nothing follows it.
+#[test]
+fn claim_illegal_appendix_c_reaches_the_rules() {
+    let g = Game::new(RulesConfig::default());
+    assert_eq!(
+        to_input(&ok("claim illegal", Role::Assistant), &g, Color::White),
+        Ok(Some(Input::Rules(game::Input::ClaimIllegalMove {
+            by: Color::White
+        })))
+    );
+    assert_eq!(
+        to_input(&ok("cl sighted ILLEGAL", Role::Assistant), &g, Color::White),
+        Ok(Some(Input::Rules(game::Input::ClaimIllegalMove {
+            by: Color::Black
+        })))
+    );
+    let e = err("claim illegal e4", Role::Assistant);
+    assert!(e.contains("'e4' after illegal"), "{e}");
+    assert!(err("claim stalemate", Role::Assistant).contains("illegal (blitz)"));
+    assert!(matches!(
+        parse("claim illegal", Role::Player),
+        Err(ConsoleError::NotAllowed { .. })
+    ));
+}
+
+/// F.9 d: `tell REQUEST` is the assistant passing on the answer the blind player asked him for:
+/// every request of the player's role, written as he writes it, with its own arguments checked.
+#[test]
+fn tell_f9_d_carries_any_request_of_the_blind_player() {
+    for name in request_names() {
+        let spec = table::lookup(name).unwrap();
+        let line = format!("tell {}", spec.example);
+        let Command::Request(expected) = ok(spec.example, Role::Player) else {
+            panic!("{name} is a request");
+        };
+        for role in [Role::Assistant, Role::Arbiter] {
+            assert_eq!(ok(&line, role), Command::Tell(expected.clone()), "{line}");
+        }
+        // Through the alias of the request too.
+        let alias_line = line.replacen(spec.name, spec.alias, 1);
+        assert_eq!(ok(&alias_line, Role::Assistant), Command::Tell(expected));
+    }
+    assert_eq!(ok("tl t", Role::Assistant), Command::Tell(Request::Times));
+    // Only the assistant and the arbiter pass answers on: the player asks for himself.
+    assert!(matches!(
+        parse("tell time", Role::Player),
+        Err(ConsoleError::NotAllowed { .. })
+    ));
+    let e = err("tell", Role::Assistant);
+    assert!(
+        e.contains("the request is missing: count, time, last"),
+        "{e}"
+    );
+    for line in ["tell press", "tell help", "tell tell time", "tell xyzzy"] {
+        let e = err(line, Role::Assistant);
+        assert!(
+            e.contains("is not a request of the blind player"),
+            "{line}: {e}"
+        );
+    }
+    let e = err("tell square z9", Role::Assistant);
+    assert!(e.starts_with("square: 'z9' is not a square"), "{e}");
+}
+
+/// What the journal and the transcript record as asked reads back as the same request.
+#[test]
+fn a_request_written_as_a_line_reads_back_as_itself() {
+    let mut lines: Vec<String> = COMMANDS
+        .iter()
+        .filter(|s| s.role == Role::Player)
+        .map(|s| s.example.to_string())
+        .collect();
+    lines.extend(
+        [
+            "moves",
+            "moves 1",
+            "pieces white",
+            "pieces his q",
+            "pieces king",
+            "rank 8",
+            "file Hector",
+            "diagonal h8 a1",
+            "square Anna1",
+        ]
+        .map(String::from),
+    );
+    for line in lines {
+        let Ok(Command::Request(request)) = parse(&line, Role::Player) else {
+            continue;
+        };
+        let written = request.line();
+        assert_eq!(
+            parse(&written, Role::Player),
+            Ok(Command::Request(request)),
+            "{line} was written {written}"
+        );
+    }
+    assert_eq!(request("moves").line(), "moves all");
+    assert_eq!(request("p mine n").line(), "pieces mine n");
+    assert_eq!(request("s Eva4").line(), "square e4");
 }

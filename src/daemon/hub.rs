@@ -23,7 +23,7 @@ use tracing::{debug, info, warn};
 
 use super::{
     files::{self, LineLog, RecordSnapshot, RecordWriter},
-    journal::Journal,
+    journal::{AskedBy, Journal, RequestRecord},
 };
 use crate::{
     announce::{Announcement, Audience, voice::Style, voice::VoicePack},
@@ -288,6 +288,15 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | NoMoveToCount
         | OwnMove(_)
         | ClockChanged { .. } => false,
+    }
+}
+
+/// Who asked, by the role of the console that typed the request.
+fn asked_by(role: Role) -> AskedBy {
+    match role {
+        Role::Player => AskedBy::Player,
+        Role::Assistant => AskedBy::Assistant,
+        Role::Arbiter => AskedBy::Arbiter,
     }
 }
 
@@ -639,7 +648,13 @@ impl Hub {
     fn console(&mut self, conn: u64, role: Role, command: Command) -> Reply {
         match command {
             Command::Status => Reply::ok(self.status()),
-            Command::Request(request) => self.request(&request),
+            // F.9 d: his own keypad speaks to him; the assistant's or the arbiter's question is
+            // theirs, and reaches his ear only when they pass it on with `tell`.
+            Command::Request(request) => {
+                let by = asked_by(role);
+                self.request(&request, by, role == Role::Player)
+            }
+            Command::Tell(request) => self.request(&request, asked_by(role), true),
             Command::Game(_) => {
                 let blind = self.arbiter.config().blind;
                 match console::to_input(&command, self.arbiter.game(), blind) {
@@ -675,7 +690,7 @@ impl Hub {
         // The configuration was checked when it was read: a button holds a request.
         if let Ok(Command::Request(request)) = console::parse(&line, Role::Player) {
             info!(button = n, request = line, "button request");
-            let reply = self.request(&request);
+            let reply = self.request(&request, AskedBy::Button { number: n }, true);
             self.broadcast(
                 format!("button {n} ({line}): {}", reply.body.join("; ")),
                 None,
@@ -683,9 +698,10 @@ impl Hub {
         }
     }
 
-    /// F.9 d: the blind player asked; the answer is said to him in his voice and printed. The
-    /// game does not change, so nothing is journaled; the transcript has what was said.
-    fn request(&mut self, request: &Request) -> Reply {
+    /// F.9 d: a request, answered on the console and, when `to_him` (his keypad, his board's
+    /// buttons, the assistant's `tell`), said to the blind player in his voice. The game does
+    /// not change; the transcript notes who asked what and what was answered.
+    fn request(&mut self, request: &Request, by: AskedBy, to_him: bool) -> Reply {
         let now = self.clock.now();
         let blind = self.arbiter.config().blind;
         let answer = console::answer(request, self.arbiter.game(), blind, now);
@@ -699,9 +715,24 @@ impl Hub {
             },
             other => (other.announcements(), console::format_reply(other)),
         };
+        let said = if to_him { said } else { Vec::new() };
+        let record = RequestRecord {
+            by,
+            asked: request.line(),
+            answer: body.clone(),
+            said: said
+                .iter()
+                .map(|a| self.pack.render(a, self.style).text)
+                .collect(),
+        };
+        // The note goes before the words said, as `tactus replay` writes them. Not shown to every
+        // console: the reply carries the answer, and a flood of requests must not drown the
+        // watching consoles in events.
+        self.notes.append(&files::note_line(&record.note()));
+        // TODO(journal): `Journal` (journal/file.rs) can only append arbiter inputs; once it can
+        // append an `InputRecord::Request(record)` too, journal it here (at `now`, no earlier
+        // than `last_t`): `tactus replay` already writes such a line as this note and the words.
         for announcement in said {
-            // Not shown to every console as it is said: the reply carries it, and a flood of
-            // requests must not drown the watching consoles in events.
             self.say_own(Audience::Blind, announcement, false);
         }
         Reply::ok(body)

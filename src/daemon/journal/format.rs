@@ -309,6 +309,67 @@ pub enum InputRecord {
         rules: RulesRecord,
     },
     Tick,
+    /// A request of the blind player (F.9 d) and its answer. Not an input to the arbiter (a
+    /// request changes nothing in the game, and a replay does not feed it to one): it is
+    /// journaled so that a replay's transcript holds every request, who asked and what was
+    /// answered. Journals written before requests were recorded simply have none.
+    Request(RequestRecord),
+}
+
+/// Who asked for a request (F.9 d: the blind player asks; his assistant passes the answer on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AskedBy {
+    /// The blind player's own keypad (the console in the player's role).
+    Player,
+    /// A button of his tactile board.
+    Button { number: u8 },
+    /// The assistant's console.
+    Assistant,
+    /// The arbiter's console.
+    Arbiter,
+}
+
+impl std::fmt::Display for AskedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AskedBy::Player => f.write_str("the blind player's keypad"),
+            AskedBy::Button { number } => write!(f, "button {number} of the tactile board"),
+            AskedBy::Assistant => f.write_str("the assistant"),
+            AskedBy::Arbiter => f.write_str("the arbiter"),
+        }
+    }
+}
+
+/// One request and its answer, as journaled and as written to the transcript.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestRecord {
+    pub by: AskedBy,
+    /// The request as the player's role types it (`count`, `moves 4`, `square e4`).
+    pub asked: String,
+    /// The answer as printed on the console.
+    pub answer: Vec<String>,
+    /// What was said to the blind player, as the voice pack worded it; empty when the answer
+    /// went to the console only (a request typed by the assistant or the arbiter without `tell`).
+    pub said: Vec<String>,
+}
+
+impl RequestRecord {
+    /// The transcript's note for the request: the same line in the daemon's transcript and in
+    /// `tactus replay`'s, so that a replay reproduces it exactly.
+    pub fn note(&self) -> String {
+        let answer = if self.answer.is_empty() {
+            "(no answer)".to_string()
+        } else {
+            self.answer.join("; ")
+        };
+        let whom = if self.said.is_empty() {
+            "answered on the console only"
+        } else {
+            "said to the blind player"
+        };
+        format!("request '{}' by {}, {whom}: {answer}", self.asked, self.by)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -728,6 +789,12 @@ impl InputRecord {
             },
             InputRecord::Rules { rules } => Input::Rules(rules.to_input(position)?),
             InputRecord::Tick => Input::Tick,
+            InputRecord::Request(request) => {
+                return Err(anyhow!(
+                    "the request '{}' is a question to the daemon, not an input to the game",
+                    request.asked
+                ));
+            }
         })
     }
 }

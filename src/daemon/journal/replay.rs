@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 
-use super::{JournalFile, format::Entry};
+use super::{
+    JournalFile,
+    format::{Entry, InputRecord, RequestRecord},
+};
 use crate::{
     announce::{Announcement, Audience},
     arbiter::{Arbiter, Effect, Input},
@@ -30,12 +33,34 @@ pub struct Replayed {
     pub started: bool,
 }
 
+/// What a replay hands its caller, in the journal's order.
+#[derive(Debug, Clone, Copy)]
+pub enum Step<'a> {
+    /// An effect of an input, with the time of the input that produced it.
+    Effect(&'a Effect),
+    /// A request of the blind player and its answer (F.9 d): never an input to the arbiter.
+    Request(&'a RequestRecord),
+}
+
 /// Replay a journal through a new arbiter. `on_effect` sees every effect with the time of the
 /// input that produced it (for `tactus replay`'s transcript); the caller of a recovery passes a
 /// closure that ignores them, since they already happened.
 pub fn replay(
     journal: &JournalFile,
     mut on_effect: impl FnMut(Millis, &Effect),
+) -> Result<Replayed> {
+    replay_steps(journal, |t, step| {
+        if let Step::Effect(effect) = step {
+            on_effect(t, effect);
+        }
+    })
+}
+
+/// [`replay()`], with the requests too: `on_step` sees every effect and every journaled
+/// request, in order, with its time.
+pub fn replay_steps(
+    journal: &JournalFile,
+    mut on_step: impl FnMut(Millis, Step<'_>),
 ) -> Result<Replayed> {
     let setup = &journal.header.setup;
     let mut arbiter = Arbiter::new(setup.arbiter_config()?, setup.start()?);
@@ -53,6 +78,11 @@ pub fn replay(
             continue;
         };
         out.last_time = out.last_time.max(*t);
+        if let InputRecord::Request(request) = input {
+            // Answered from the game as it stood; nothing to apply.
+            on_step(*t, Step::Request(request));
+            continue;
+        }
         let input = match input.to_input(arbiter.game().position()) {
             Ok(input) => input,
             Err(e) => {
@@ -86,9 +116,152 @@ pub fn replay(
                 }
                 _ => {}
             }
-            on_effect(*t, &effect);
+            on_step(*t, Step::Effect(&effect));
         }
     }
     out.arbiter = arbiter;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Color};
+
+    use super::*;
+    use crate::{
+        announce::voice::Style,
+        arbiter::{ArbiterConfig, Completion},
+        board::{Sensing, recognize::RecognizerConfig},
+        daemon::journal::format::{AskedBy, FORMAT_VERSION, Header, SetupRecord},
+        rules::game::RulesConfig,
+    };
+
+    fn journal(entries: Vec<Entry>) -> JournalFile {
+        let cfg = ArbiterConfig {
+            rules: RulesConfig {
+                time_control: Some("300+2".parse().unwrap()),
+                ..RulesConfig::default()
+            },
+            blind: Color::Black,
+            blind_board: RecognizerConfig {
+                sensing: Sensing::Occupancy,
+                settle_ms: 0,
+                scan_ms: 0,
+                bounce_ms: 0,
+                differs_after_ms: 1500,
+                confirm_with_snapshot: false,
+            },
+            sighted_board: None,
+            sighted_completion: Completion::ClockPress,
+            guidance_repeat_ms: 10_000,
+        };
+        JournalFile {
+            path: "journal.jsonl".into(),
+            header: Header {
+                version: FORMAT_VERSION,
+                created_unix_ms: 1,
+                tags: Vec::new(),
+                setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
+            },
+            entries,
+            good_len: 0,
+            torn: false,
+        }
+    }
+
+    fn input(t: Millis, input: &Input) -> Entry {
+        Entry::Input {
+            t,
+            wall: 0,
+            input: input.into(),
+        }
+    }
+
+    fn count(by: AskedBy, said: &[&str]) -> RequestRecord {
+        RequestRecord {
+            by,
+            asked: "count".into(),
+            answer: vec!["moves completed: White 1, Black 0".into()],
+            said: said.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// F.9 d: the requests of a journal come back in their place among the effects, with their
+    /// time; they are no input to the game (the game and the count of inputs are as without
+    /// them), and `replay()` as the recovery calls it passes over them.
+    #[test]
+    fn requests_f9_d_are_replayed_in_order_and_change_nothing() {
+        let asked = count(AskedBy::Assistant, &[]);
+        let told = count(
+            AskedBy::Button { number: 3 },
+            &["Weiß: ein Zug, Schwarz: kein Zug"],
+        );
+        let plain = vec![
+            input(0, &Input::Start),
+            input(1000, &Input::EnterMove("e4".into())),
+            input(1500, &Input::ClockPress),
+        ];
+        let mut with = plain.clone();
+        with.push(Entry::Input {
+            t: 2000,
+            wall: 0,
+            input: InputRecord::Request(asked.clone()),
+        });
+        with.push(input(2500, &Input::Tick));
+        with.push(Entry::Input {
+            t: 3000,
+            wall: 0,
+            input: InputRecord::Request(told.clone()),
+        });
+        let mut steps = Vec::new();
+        let replayed = replay_steps(&journal(with.clone()), |t, step| match step {
+            Step::Request(r) => steps.push((t, Some(r.clone()))),
+            Step::Effect(_) => steps.push((t, None)),
+        })
+        .unwrap();
+        let requests: Vec<_> = steps
+            .iter()
+            .filter_map(|(t, r)| r.clone().map(|r| (*t, r)))
+            .collect();
+        assert_eq!(requests, [(2000, asked), (3000, told)]);
+        // In the journal's order: the press's effects before the first request.
+        let first = steps.iter().position(|(_, r)| r.is_some()).unwrap();
+        assert!(steps[..first].iter().any(|(t, _)| *t == 1500), "{steps:?}");
+        assert!(replayed.skipped.is_empty(), "{:?}", replayed.skipped);
+
+        let without = replay(&journal(plain), |_, _| {}).unwrap();
+        assert_eq!(replayed.inputs, without.inputs + 1, "the tick only");
+        assert_eq!(replayed.arbiter.game().ply(), 1);
+        assert_eq!(
+            replayed.arbiter.game().position(),
+            without.arbiter.game().position()
+        );
+        let mut effects = 0;
+        let old = replay(&journal(with), |_, _| effects += 1).unwrap();
+        assert!(old.skipped.is_empty());
+        assert_eq!(old.last_time, 3000);
+        assert!(effects > 0);
+    }
+
+    /// The journal line of a request: a new kind of input record, read back as written; an
+    /// older reader's `to_input` refuses it by name instead of taking it for an input.
+    #[test]
+    fn a_request_line_round_trips_and_is_no_input() {
+        let record = InputRecord::Request(count(AskedBy::Player, &["Weiß: ein Zug"]));
+        let entry = Entry::Input {
+            t: 5,
+            wall: 6,
+            input: record.clone(),
+        };
+        let line = serde_json::to_string(&entry).unwrap();
+        assert!(
+            line.contains(r#""input":{"request":{"by":"player","asked":"count""#),
+            "{line}"
+        );
+        assert_eq!(serde_json::from_str::<Entry>(&line).unwrap(), entry);
+        let button = serde_json::to_string(&AskedBy::Button { number: 2 }).unwrap();
+        assert_eq!(button, r#"{"button":{"number":2}}"#);
+        let e = record.to_input(&Chess::default()).unwrap_err().to_string();
+        assert!(e.contains("'count' is a question to the daemon"), "{e}");
+    }
 }

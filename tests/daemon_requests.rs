@@ -1,0 +1,258 @@
+//! The blind player's requests and the assistant's resignation against the daemon in the test's
+//! own process (`support/inproc.rs`): the blind player (Black) plays on his simulated tactile
+//! board, the assistant types the sighted player's moves.
+//!
+//! - F.9 d: a request the assistant or the arbiter types is answered on their console only; the
+//!   player's keypad and the assistant's `tell` say it to the blind player. Every request is
+//!   noted in the transcript: who asked, what, and the answer.
+//! - A resignation needs its side, and its result is said to both players.
+
+/// The in-process daemon and the few helpers it needs from its parent module.
+mod support {
+    #![allow(dead_code)]
+
+    use std::{
+        fs,
+        path::{Path, PathBuf},
+    };
+
+    #[path = "inproc.rs"]
+    pub mod inproc;
+
+    /// The time control of the table.
+    pub const TIME_CONTROL: &str = "5400+30";
+
+    /// The only game folder under `dir`.
+    pub fn game_folder(dir: &Path) -> PathBuf {
+        let folders: Vec<PathBuf> = fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        assert_eq!(folders.len(), 1, "{folders:?}");
+        folders[0].clone()
+    }
+
+    /// A faster copy of a shipped board profile, written into `dir`.
+    pub fn fast_profile(dir: &Path, file: &str, edits: &[(&str, &str)]) -> String {
+        let mut text = fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("boards")
+                .join(file),
+        )
+        .unwrap();
+        for (from, to) in edits {
+            assert!(text.contains(from), "{file} has no {from}");
+            text = text.replace(from, to);
+        }
+        let name = format!("fast-{file}");
+        fs::write(dir.join(&name), text).unwrap();
+        name
+    }
+
+    /// The half-moves played, from a status reply.
+    pub fn ply_of(status: &[String]) -> usize {
+        status
+            .iter()
+            .find_map(|l| l.strip_prefix("ply "))
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no ply in {status:?}"))
+    }
+}
+
+use std::{
+    fs,
+    path::PathBuf,
+    thread,
+    time::{Duration, Instant},
+};
+
+use shakmaty::{Chess, Color, Move, Position};
+use support::inproc::{Conn, LIMIT, Table, write_config};
+use tactus::announce::{Announcement, ResultWords, voice::Style, voice::VoicePack};
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tactus-{tag}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn moves_of(sans: &str) -> Vec<Move> {
+    let mut pos = Chess::default();
+    sans.split_whitespace()
+        .map(|s| {
+            let san: shakmaty::san::San = s.parse().unwrap();
+            let m = san.to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+            m
+        })
+        .collect()
+}
+
+/// The table's voice (de-fide, as `write_config` sets it).
+fn words(announcement: &Announcement) -> String {
+    let pack = VoicePack::builtin("de-fide").expect("the built-in German pack");
+    pack.render(announcement, Style::San).text
+}
+
+/// What `audience` has been told so far: the transcript's lines for it, without the time.
+fn said_to(table: &Table, audience: &str) -> Vec<String> {
+    let prefix = format!("{audience} ");
+    table
+        .transcript()
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter_map(|(_, rest)| rest.strip_prefix(prefix.as_str()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The transcript's notes, without the time.
+fn notes(table: &Table) -> Vec<String> {
+    said_to(table, "note")
+}
+
+/// Wait until `audience` has been told `count` more things after the first `before`; return
+/// them (speech writes the transcript in its own task).
+fn said_after(table: &Table, audience: &str, before: usize, count: usize) -> Vec<String> {
+    let t = Instant::now();
+    loop {
+        let said = said_to(table, audience);
+        if said.len() >= before + count {
+            return said[before..].to_vec();
+        }
+        assert!(
+            t.elapsed() < LIMIT,
+            "{audience} was never told {count} more things:\n{}",
+            table.transcript()
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn start(tag: &str, game: &str) -> (PathBuf, Table) {
+    let dir = temp_dir(tag);
+    write_config(&dir, Color::Black);
+    let table = Table::start(&dir, &moves_of(game), 4.0, true);
+    table.wait_started();
+    (dir, table)
+}
+
+fn sighted_move(table: &Table, assistant: &mut Conn, san: &str, ply_after: usize) {
+    assistant.ok(&format!("move {san}"));
+    assistant.ok("press");
+    table.wait_ply(ply_after);
+}
+
+/// F.9 d: "at the blind player's request". The assistant's and the arbiter's own questions are
+/// answered on their consoles and never said to him; `tell` passes an answer on; his keypad asks
+/// for himself. The transcript notes each request: who asked, what, and the answer.
+#[test]
+fn requests_f9_d_reach_his_ear_only_at_his_request() {
+    let (dir, table) = start("requests-f9d", "e4 e5");
+    let mut assistant = table.connect();
+    let mut arbiter = table.arbiter();
+    let mut player = table.player();
+    sighted_move(&table, &mut assistant, "e4", 2);
+    let count = ["moves completed: White 1, Black 1"];
+    let count_words = words(&Announcement::MovesCompleted { white: 1, black: 1 });
+
+    // What he hears when he asks for the last move himself.
+    let first = said_to(&table, "blind").len();
+    let last = player.ok("last");
+    let last_words = said_after(&table, "blind", first, 1);
+
+    let before = said_to(&table, "blind").len();
+    assert_eq!(assistant.ok("count"), count);
+    assert_eq!(assistant.ok("c"), count);
+    assert_eq!(arbiter.ok("count"), count);
+    let time = arbiter.ok("time");
+    assert!(time[0].starts_with("time: White used"), "{time:?}");
+    // Then one passed on: the first thing he hears after the questions above is this answer, so
+    // none of them reached him (speech says and writes in the order it was given).
+    assert_eq!(assistant.ok("tell last"), last);
+    assert_eq!(said_after(&table, "blind", before, 1), last_words);
+    // His own keypad speaks to him.
+    assert_eq!(player.ok("c"), count);
+    assert_eq!(
+        said_after(&table, "blind", before, 2),
+        [last_words[0].clone(), count_words.clone()]
+    );
+    let transcript = table.transcript();
+    assert_eq!(
+        transcript.matches(&count_words).count(),
+        1,
+        "the move count is said once, at his request:\n{transcript}"
+    );
+    assert!(!transcript.contains("verbraucht"), "{transcript}");
+
+    let noted: Vec<String> = notes(&table)
+        .into_iter()
+        .filter(|n| n.starts_with("request "))
+        .collect();
+    let console_only = "answered on the console only: moves completed: White 1, Black 1";
+    let said = "said to the blind player: moves completed: White 1, Black 1";
+    assert_eq!(
+        noted,
+        [
+            format!(
+                "request 'last' by the blind player's keypad, said to the blind player: {}",
+                last[0]
+            ),
+            format!("request 'count' by the assistant, {console_only}"),
+            format!("request 'count' by the assistant, {console_only}"),
+            format!("request 'count' by the arbiter, {console_only}"),
+            format!(
+                "request 'time' by the arbiter, answered on the console only: {}",
+                time[0]
+            ),
+            format!(
+                "request 'last' by the assistant, said to the blind player: {}",
+                last[0]
+            ),
+            format!("request 'count' by the blind player's keypad, {said}"),
+        ],
+        "{transcript}"
+    );
+    table.stop();
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// 5.1 b: the game is lost by the player who resigns. From the assistant's console the side must
+/// be named (a stray `rs` is refused and changes nothing), and the result is said to both
+/// players.
+#[test]
+fn resign_5_1_b_needs_the_side_and_both_players_hear_the_result() {
+    let (dir, table) = start("requests-resign", "e4 e5");
+    let mut assistant = table.connect();
+    sighted_move(&table, &mut assistant, "e4", 2);
+    let refused = assistant.refused("rs");
+    assert!(
+        refused.contains("whose game: blind, sighted, white or black"),
+        "{refused}"
+    );
+    let status = assistant.ok("status");
+    assert!(status.iter().any(|l| l == "in play"), "{status:?}");
+
+    let before = said_to(&table, "both").len();
+    let notes = assistant.ok("resign blind");
+    assert!(
+        notes.iter().any(|n| n.starts_with("game over: 1-0")),
+        "{notes:?}"
+    );
+    // "Both": the blind player's headphones and the sighted side, one announcement.
+    assert_eq!(
+        said_after(&table, "both", before, 1),
+        [words(&Announcement::Result(ResultWords::WhiteWins))]
+    );
+    let status = assistant.ok("status");
+    assert!(
+        status.iter().any(|l| l.starts_with("result 1-0")),
+        "{status:?}"
+    );
+    table.stop();
+    fs::remove_dir_all(&dir).unwrap();
+}
