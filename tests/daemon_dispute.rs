@@ -1,7 +1,8 @@
 //! Appendix F.8 driven only through the console, against the daemon in the test's process (see
 //! `support::inproc`): the game is played (the sighted player's moves typed, the blind
 //! player's on his simulated tactile board), the arbiter enters both players' own scoresheets,
-//! the blind player's differs, the game is retraced to the last move both record, the tactile
+//! the blind player's differs while both boards agree (a note, no retrace: F.8 is for boards
+//! that differ), the arbiter takes the game back to the last move both record, the tactile
 //! board is guided back to that position, the arbiter confirms the clocks proposed from the
 //! record, and the game is played on from there to an agreed draw.
 
@@ -43,17 +44,25 @@ fn a_scoresheet_dispute_is_settled_at_the_console() {
             .any(|l| l == "white's scoresheet agrees with the record (10 half-moves)"),
         "{body:?}"
     );
-    // The blind player's has 3... d6 where the record has 3... a6: the game goes back to
-    // after 3. Bb5, the last move both record.
+    // The blind player's has 3... d6 where the record has 3... a6. Both boards show the game's
+    // position, so F.8 ("if different positions should arise on the two boards") retraces
+    // nothing: the arbiter hears where the sheets part and decides.
     let mut sheet: Vec<String> = sans[..10].iter().map(|s| s.to_string()).collect();
     sheet[5] = "d6".into();
     let body = arbiter.ok(&format!("scoresheet black {}", sheet.join(" ")));
     assert!(
-        body.iter().any(|l| l.contains(
-            "black's scoresheet differs after 5 half-moves: the game is retraced to there (F.8)"
+        body.iter().any(|l| l.starts_with(
+            "black's scoresheet differs from the record at 3... 'd6' (the record has 3... a6)"
         )),
         "{body:?}"
     );
+    assert!(
+        body.iter().any(|l| l.contains("nothing is retraced")),
+        "{body:?}"
+    );
+    assert_eq!(ply_of(&arbiter.ok("status")), 10);
+    // He rules that the game goes back to after 3. Bb5, the last move both record.
+    let body = arbiter.ok("takeback 5");
     let proposed = body
         .iter()
         .find_map(|l| l.strip_prefix("proposed clocks: "))
@@ -127,7 +136,7 @@ fn a_scoresheet_dispute_is_settled_at_the_console() {
     // What happened is in the transcript and the journal, for the arbiter's report.
     let folder = dir.join("played").join(report.folder.file_name().unwrap());
     let transcript = fs::read_to_string(folder.join("transcript.txt")).unwrap();
-    assert!(transcript.contains("note black's scoresheet differs after 5"));
+    assert!(transcript.contains("note black's scoresheet differs from the record at 3..."));
     let journal = fs::read_to_string(folder.join("journal.jsonl")).unwrap();
     assert!(
         journal.contains("\"scoresheet\""),

@@ -7,60 +7,7 @@
 //!   noted in the transcript: who asked, what, and the answer.
 //! - A resignation needs its side, and its result is said to both players.
 
-/// The in-process daemon and the few helpers it needs from its parent module.
-mod support {
-    #![allow(dead_code)]
-
-    use std::{
-        fs,
-        path::{Path, PathBuf},
-    };
-
-    #[path = "inproc.rs"]
-    pub mod inproc;
-
-    /// The time control of the table.
-    pub const TIME_CONTROL: &str = "5400+30";
-
-    /// The only game folder under `dir`.
-    pub fn game_folder(dir: &Path) -> PathBuf {
-        let folders: Vec<PathBuf> = fs::read_dir(dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect();
-        assert_eq!(folders.len(), 1, "{folders:?}");
-        folders[0].clone()
-    }
-
-    /// A faster copy of a shipped board profile, written into `dir`.
-    pub fn fast_profile(dir: &Path, file: &str, edits: &[(&str, &str)]) -> String {
-        let mut text = fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("boards")
-                .join(file),
-        )
-        .unwrap();
-        for (from, to) in edits {
-            assert!(text.contains(from), "{file} has no {from}");
-            text = text.replace(from, to);
-        }
-        let name = format!("fast-{file}");
-        fs::write(dir.join(&name), text).unwrap();
-        name
-    }
-
-    /// The half-moves played, from a status reply.
-    pub fn ply_of(status: &[String]) -> usize {
-        status
-            .iter()
-            .find_map(|l| l.strip_prefix("ply "))
-            .and_then(|rest| rest.split(',').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no ply in {status:?}"))
-    }
-}
+mod support;
 
 use std::{
     fs,
@@ -69,28 +16,13 @@ use std::{
     time::{Duration, Instant},
 };
 
-use shakmaty::{Chess, Color, Move, Position};
-use support::inproc::{Conn, LIMIT, Table, write_config};
+use shakmaty::Color;
+use support::{
+    games::moves_of,
+    inproc::{Conn, LIMIT, Table, write_config},
+    table::temp_dir,
+};
 use tactus::announce::{Announcement, ResultWords, voice::Style, voice::VoicePack};
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactus-{tag}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn moves_of(sans: &str) -> Vec<Move> {
-    let mut pos = Chess::default();
-    sans.split_whitespace()
-        .map(|s| {
-            let san: shakmaty::san::San = s.parse().unwrap();
-            let m = san.to_move(&pos).unwrap();
-            pos.play_unchecked(m);
-            m
-        })
-        .collect()
-}
 
 /// The table's voice (de-fide, as `write_config` sets it).
 fn words(announcement: &Announcement) -> String {

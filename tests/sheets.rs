@@ -4,34 +4,15 @@
 //! tokens with move numbers and the result, compares equal with the record; one changed move is
 //! found where it is; a sheet one move behind is not a difference.
 
-use std::path::PathBuf;
+mod support;
 
 use shakmaty::{Chess, Color, Move, Position};
+use support::corpus::chess_data;
 use tactus::rules::{
     notation,
     pgn::{self, PgnGame},
     sheet::{self, Comparison},
 };
-
-/// The chess-data directory, or `None` (said on stderr) when it is absent outside CI. Under
-/// `CI=true` a missing corpus fails: a green run that tested nothing would be a lie.
-fn chess_data() -> Option<PathBuf> {
-    let dir = match std::env::var_os("TACTUS_CHESS_DATA") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/chess-data"),
-    };
-    if dir.join("SOURCES.md").is_file() {
-        return Some(dir);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!(
-            "chess-data corpus not found at {} (set TACTUS_CHESS_DATA); CI must not skip it",
-            dir.display()
-        );
-    }
-    eprintln!("SKIPPED: chess-data corpus not found at {}", dir.display());
-    None
-}
 
 /// The games the comparison runs on: all 15 features games and the six Kasparov–Deep Blue games.
 fn games() -> Vec<PgnGame> {

@@ -974,9 +974,7 @@ fn german_guidance_and_replies() {
             "Springer Felix drei",
         ),
         (
-            Announcement::ClockChanged {
-                side: Color::White,
-            },
+            Announcement::ClockChanged { side: Color::White },
             "Uhr geändert: Weiß",
         ),
     ];

@@ -31,7 +31,7 @@ use crate::{
         Millis,
         dead::Query,
         game::{self, EndReason, Event, Game, GameEnd, RulesConfig},
-        notation,
+        notation, sheet,
     },
 };
 
@@ -285,6 +285,8 @@ pub struct Arbiter {
     promotion_ahead: Option<Role>,
     /// Who claimed under 10.2: his opponent's clock changes with the ruling.
     quickplay_claimant: Option<Color>,
+    /// Each player's scoresheet as last entered (F.8), compared with the record.
+    sheets: shakmaty::ByColor<Option<sheet::Comparison>>,
 }
 
 impl Arbiter {
@@ -314,6 +316,7 @@ impl Arbiter {
             putting_back: ByBoard::default(),
             promotion_ahead: None,
             quickplay_claimant: None,
+            sheets: shakmaty::ByColor::default(),
         }
     }
 
@@ -1131,30 +1134,67 @@ impl Arbiter {
         }
     }
 
-    /// F.8: compare a player's own scoresheet with the record; retrace to the last shared move.
+    /// F.8: a player's own scoresheet, read in any notation the Laws allow and compared move by
+    /// move with the record (a sheet behind by what 8.1 allows agrees). A difference retraces
+    /// the game only when the two boards differ, and only to where both players' scores agree:
+    /// with one sheet entered the other is asked for.
     fn scoresheet(&mut self, side: Color, sans: &[String], now: Millis, out: &mut Vec<Effect>) {
-        let record: Vec<String> = self
-            .game
-            .moves()
-            .iter()
-            .map(|r| r.san.to_string())
+        let record: Vec<Move> = self.game.moves().iter().map(|r| r.mv).collect();
+        let mine = sheet::compare(self.game.start_position(), &record, sans);
+        out.push(Effect::Note(mine.summary(side)));
+        self.sheets[side] = Some(mine);
+        // Each sheet entered for the record as it stands now, with whether it differs from it.
+        let current = |writer: Color| {
+            self.sheets[writer]
+                .as_ref()
+                .filter(|s| s.record_plies == record.len())
+                .map(|s| (s.agree, s.differs(writer)))
+        };
+        let (mine, other) = (current(side), current(!side));
+        let differing: Vec<usize> = [mine, other]
+            .into_iter()
+            .flatten()
+            .filter_map(|(agree, differs)| differs.then_some(agree))
             .collect();
-        let normalise = |s: &str| s.trim_end_matches(['+', '#', '!', '?']).to_string();
-        let agreed = record
-            .iter()
-            .zip(sans)
-            .take_while(|(a, b)| normalise(a) == normalise(b))
-            .count();
-        if agreed == record.len() && sans.len() == record.len() {
-            out.push(Effect::Note(format!(
-                "{side}'s scoresheet agrees with the record ({agreed} half-moves)"
-            )));
-            return;
+        // F.8 applies "if during a game different positions should arise on the two boards".
+        let boards_differ = self.boards_differ();
+        match (differing.iter().min(), other, boards_differ) {
+            (None, Some(_), true) => out.push(Effect::Note(
+                "both scoresheets agree with the record: the board that differs is put right \
+                 (F.8)"
+                    .into(),
+            )),
+            (None, _, _) => {}
+            (Some(_), _, false) => out.push(Effect::Note(
+                "both boards show the game's position, so nothing is retraced (F.8 applies when \
+                 the boards differ); the arbiter decides (`takeback PLY` retraces)"
+                    .into(),
+            )),
+            (Some(_), None, true) => out.push(Effect::Note(format!(
+                "enter {}'s scoresheet too: the game goes back to where the two scores agree \
+                 (F.8)",
+                !side
+            ))),
+            (Some(&agree), Some(_), true) => {
+                // Said only once the retrace is done: a refused one says why instead.
+                let mark = out.len();
+                self.retrace(agree, now, out);
+                if self.retraced {
+                    out.insert(
+                        mark,
+                        Effect::Note(format!(
+                            "the two scoresheets agree for {agree} half-moves: the game is \
+                             retraced to there (F.8)"
+                        )),
+                    );
+                }
+            }
         }
-        out.push(Effect::Note(format!(
-            "{side}'s scoresheet differs after {agreed} half-moves: the game is retraced to there (F.8)"
-        )));
-        self.retrace(agreed, now, out);
+    }
+
+    /// Whether a board rests on another position than the one it should show (F.8's condition).
+    fn boards_differ(&self) -> bool {
+        self.differing.iter().any(|(_, d)| d.is_some())
     }
 
     /// Take the game back to `to_ply` half-moves (F.8, or the arbiter's `takeback`): the clocks

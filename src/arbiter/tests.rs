@@ -369,24 +369,40 @@ fn disputed_scoresheets_retrace_the_game_and_the_clocks_are_confirmed() {
         );
         a.handle(Input::EnterMove(reply.into()), t + 3_000);
         let out = a.handle(Input::ClockPress, t + 3_500);
-        // He executes the reply on his board.
+        // He executes the reply on his board; 2...Nc6 wrongly, on a6: the boards differ.
         let m = a.game().moves().last().unwrap().mv;
+        let to = if reply == "Nc6" { Square::A6 } else { m.to() };
         blind(&mut a, lift(m.from().unwrap()), t + 4_000);
-        blind(&mut a, put(m.to()), t + 4_500);
+        blind(&mut a, put(to), t + 4_500);
         assert!(!said(&out).is_empty());
         t += 10_000;
     }
+    run(&mut a, t);
     assert_eq!(a.game().ply(), 4);
     let proposed = a.game().clocks_after_ply(2).unwrap();
-    // Black's own scoresheet has 2.Nc3 Nc6: the players agree on two half-moves.
-    let sheet: Vec<String> = ["e4", "e5", "Nc3", "Nc6"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    // Black's own scoresheet has 2.Nc3 Nc6 (in German letters, as he writes): with one sheet
+    // entered the other is asked for.
+    let sheet = |sans: &[&str]| sans.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let out = a.handle(
         Input::Scoresheet {
             side: Color::Black,
-            sans: sheet,
+            sans: sheet(&["e4", "e5", "Sc3", "Sc6"]),
+        },
+        t,
+    );
+    assert_eq!(a.game().ply(), 4);
+    assert!(
+        notes(&out)
+            .iter()
+            .any(|n| n.contains("enter white's scoresheet too")),
+        "{out:?}"
+    );
+    // White's agrees with the record: the two scores agree on two
+    // half-moves, and the game goes back there.
+    let out = a.handle(
+        Input::Scoresheet {
+            side: Color::White,
+            sans: sheet(&["e4", "e5", "Nf3", "Nc6"]),
         },
         t,
     );
@@ -409,7 +425,7 @@ fn disputed_scoresheets_retrace_the_game_and_the_clocks_are_confirmed() {
             }),
             Announcement::Guidance(Guidance::Misplaced {
                 piece: Color::Black.knight(),
-                found: Square::C6,
+                found: Square::A6,
                 belongs: Square::B8
             }),
         ]
@@ -1221,4 +1237,88 @@ fn a6_13_the_player_whose_clock_the_arbiter_changed_is_told_but_not_his_time() {
         "{out:?}"
     );
     assert_eq!(a.game().clock_notes().len(), 3);
+}
+
+#[test]
+fn f8_a_sheet_that_differs_while_both_boards_agree_is_a_note_not_a_retrace() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    let out = blind(&mut a, put(Square::E4), 1_500);
+    a.handle(
+        Input::SpeechFinished {
+            id: said(&out)[0].0,
+        },
+        2_000,
+    );
+    a.handle(Input::EnterMove("e5".into()), 3_000);
+    a.handle(Input::ClockPress, 3_500);
+    blind(&mut a, lift(Square::E7), 4_000);
+    blind(&mut a, put(Square::E5), 4_500);
+    run(&mut a, 8_000);
+    assert_eq!(a.game().ply(), 2);
+    for (side, sans) in [(Color::Black, ["e4", "c5"]), (Color::White, ["e4", "d5"])] {
+        let out = a.handle(
+            Input::Scoresheet {
+                side,
+                sans: sans.iter().map(|s| s.to_string()).collect(),
+            },
+            9_000,
+        );
+        assert!(
+            notes(&out)
+                .iter()
+                .any(|n| n.contains("nothing is retraced")),
+            "{out:?}"
+        );
+        assert_eq!(a.game().ply(), 2, "the moves stay");
+    }
+    // 8.1: a sheet one move behind is no difference at all.
+    let out = a.handle(
+        Input::Scoresheet {
+            side: Color::White,
+            sans: vec!["e4".into()],
+        },
+        9_500,
+    );
+    assert!(
+        notes(&out).iter().any(|n| n.contains("as 8.1 allows")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a6_12_the_arbiter_rules_while_the_clocks_are_paused() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    let out = blind(&mut a, put(Square::E4), 1_500);
+    a.handle(
+        Input::SpeechFinished {
+            id: said(&out)[0].0,
+        },
+        2_000,
+    );
+    a.handle(Input::EnterMove("e5".into()), 3_000);
+    a.handle(Input::ClockPress, 3_500);
+    assert_eq!(a.game().ply(), 2);
+    a.handle(Input::Rules(game::Input::Pause), 4_000);
+    // 7.4 b while paused: the penalty is given and the clocks stay stopped.
+    let out = a.handle(
+        Input::Rules(game::Input::IllegalMove { by: Color::Black }),
+        5_000,
+    );
+    assert!(
+        !out.iter().any(|e| matches!(e, Effect::Refused(_))),
+        "{out:?}"
+    );
+    assert!(a.game().clock().unwrap().is_paused());
+    // F.8 / the arbiter's takeback while paused.
+    let out = a.handle(Input::Rules(game::Input::Retract { to_ply: 0 }), 6_000);
+    assert!(
+        !out.iter().any(|e| matches!(e, Effect::Refused(_))),
+        "{out:?}"
+    );
+    assert_eq!(a.game().ply(), 0);
+    assert!(a.game().clock().unwrap().is_paused());
 }

@@ -136,6 +136,7 @@ mod tests {
             sighted_board: None,
             sighted_completion: Completion::ClockPress,
             guidance_repeat_ms: 10_000,
+            say_own_move: true,
         };
         Header {
             version: FORMAT_VERSION,

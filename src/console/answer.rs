@@ -364,7 +364,9 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::MoveRequired { mv } => format!("move not possible: {} must be played", long_move(mv)),
         A::NoMoveToCount => "no completed move on the board; the clock runs on".into(),
         A::OwnMove(w) => format!("your move: {}", long_move(w)),
-        A::ClockChanged { side } => format!("{}'s clock was changed by the arbiter", color_name(*side)),
+        A::ClockChanged { side } => {
+            format!("{}'s clock was changed by the arbiter", color_name(*side))
+        }
     }
 }
 

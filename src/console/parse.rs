@@ -146,7 +146,7 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
         "illegal" => Game(A::Illegal(a.side()?)),
         "scoresheet" => Game(A::Scoresheet {
             side: a.side()?,
-            sans: scoresheet_moves(&a.rest()),
+            sans: crate::rules::sheet::sheet_moves(&a.rest()),
         }),
         "confirm-clocks" => Game(A::ConfirmClocks),
         "takeback" => Game(A::TakeBack {
@@ -713,32 +713,4 @@ pub(super) fn duration(text: &str) -> Result<i64, String> {
         return Err(format!("{} is more than 100 hours", quote(text)));
     }
     Ok(ms)
-}
-
-/// Whether a scoresheet word is a move number (`12.`, `12...`) or a result, not a move.
-fn is_number_or_result(token: &str) -> bool {
-    let digits = token.trim_end_matches('.');
-    (!digits.is_empty() && digits.len() < token.len() && digits.bytes().all(|b| b.is_ascii_digit()))
-        || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
-}
-
-/// The moves of a scoresheet as typed: move numbers and a result are skipped, `12.Nf3` is `Nf3`.
-pub(super) fn scoresheet_moves(words: &[&str]) -> Vec<String> {
-    words
-        .iter()
-        .filter(|w| !is_number_or_result(w))
-        .map(|w| match w.rfind('.') {
-            // "12.Nf3" or "12...Nf6": the number glued to the move.
-            Some(i)
-                if w[..i]
-                    .trim_end_matches('.')
-                    .bytes()
-                    .all(|b| b.is_ascii_digit()) =>
-            {
-                w[i + 1..].to_string()
-            }
-            _ => (*w).to_string(),
-        })
-        .filter(|w| !w.is_empty())
-        .collect()
 }

@@ -1040,4 +1040,6 @@ impl Hub {
         let _ = self.broadcast.send(Broadcast { origin, text });
     }
 }
-#[cfg(test)] #[path = "hub_tests.rs"] mod hub_tests;
+#[cfg(test)]
+#[path = "hub_tests.rs"]
+mod hub_tests;

@@ -1153,7 +1153,9 @@ impl Game {
             return;
         };
         let by = adjournment.by;
-        let invalid = match notation::match_move(&self.position, &adjournment.sealed) {
+        // Read like a scoresheet: any notation the Laws allow (Appendix E), `Sf3` as well as
+        // `Nf3`; only a text that is not exactly one legal move loses.
+        let invalid = match notation::read_recorded(&self.position, &adjournment.sealed) {
             Ok(m) => {
                 let mut opened = vec![Event::EnvelopeOpened { by }];
                 // `play` starts the sealer's clock (stopping the replier's, when it ran while he
@@ -1167,7 +1169,7 @@ impl Game {
                     Err(e) => e.to_string(),
                 }
             }
-            Err(e) => e.to_string(),
+            Err(e) => e,
         };
         events.push(Event::SealedMoveInvalid {
             by,

@@ -2125,3 +2125,38 @@ fn a6_13_clock_changes_by_the_arbiter_are_kept_at_their_move_for_the_pgn() {
     let read = crate::rules::pgn::read_pgn(pgn.as_bytes()).unwrap();
     assert_eq!(read[0].moves.len(), 3);
 }
+
+#[test]
+fn appendix_e_a_sealed_move_in_national_letters_is_made_at_resumption() {
+    for (text, san) in [("Sc6", "Nc6"), ("Cc6", "Nc6"), ("b8-c6", "Nc6"), ("0-0", "")] {
+        let mut g = standard("5400+0");
+        g.apply(Input::Start, 0).unwrap();
+        play(&mut g, "e4 e5 Nf3", 1000);
+        g.apply(
+            Input::Seal {
+                by: Color::Black,
+                text: text.into(),
+            },
+            10_000,
+        )
+        .unwrap();
+        let events = g.apply(Input::OpenEnvelope, 20_000).unwrap();
+        if san.is_empty() {
+            // Black cannot castle here: a sealed move that is no legal move loses.
+            assert!(
+                events
+                    .iter()
+                    .any(|e| matches!(e, Event::SealedMoveInvalid { .. })),
+                "{text}: {events:?}"
+            );
+            continue;
+        }
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::SealedMoveInvalid { .. })),
+            "{text}: {events:?}"
+        );
+        assert_eq!(g.moves().last().unwrap().san.to_string(), san, "{text}");
+    }
+}
