@@ -16,6 +16,8 @@
 //! (things to say, snapshots to request, analyses to run, files to write, console replies). It
 //! never awaits, never reads the clock, never touches a port or a file; the daemon does.
 
+pub mod touch;
+
 #[cfg(test)]
 mod tests;
 
@@ -285,6 +287,9 @@ pub struct Arbiter {
     promotion_ahead: Option<Role>,
     /// Who claimed under 10.2: his opponent's clock changes with the ruling.
     quickplay_claimant: Option<Color>,
+    /// Each board's player's own pieces lifted while he executed his opponent's move, at the
+    /// ply he then had the move: touches of his coming move (F.2, 4.3).
+    early_touches: ByBoard<Option<(usize, Vec<Square>)>>,
     /// Each player's scoresheet as last entered (F.8), compared with the record.
     sheets: shakmaty::ByColor<Option<sheet::Comparison>>,
 }
@@ -316,6 +321,7 @@ impl Arbiter {
             putting_back: ByBoard::default(),
             promotion_ahead: None,
             quickplay_claimant: None,
+            early_touches: ByBoard::default(),
             sheets: shakmaty::ByColor::default(),
         }
     }
@@ -644,24 +650,43 @@ impl Arbiter {
                 Recognized::Touched { square, piece } => {
                     // F.9 e: the assistant can see when the sighted player touched a piece.
                     self.record_touch(board, square, piece, board == BoardId::Sighted, out);
-                    if piece.is_some() && self.game.draw_offer() == Some(!self.player(board)) {
-                        // Lifting a piece (his own, or one to capture) rejects an offer (9.1 a).
-                        self.rules(
-                            game::Input::Touch {
-                                by: self.player(board),
-                                square,
-                            },
-                            now,
-                            out,
-                        );
+                    if piece.is_some() {
+                        // The rules care: it rejects an offer (9.1 a), costs a right to claim
+                        // (9.4 of 2009), ends a claim of an illegal move (Appendix C of 2001).
+                        let by = self.player(board);
+                        if let Ok(events) = self.game.apply(game::Input::Touch { by, square }, now)
+                        {
+                            for e in events {
+                                self.game_event(e, now, out);
+                            }
+                        }
                     }
                 }
                 Recognized::Lifted { square, piece } => {
-                    out.push(Effect::Touch {
-                        board,
-                        square,
-                        piece,
-                    });
+                    if self.touched_while_executing(board, square, piece) {
+                        // F.2 holds while he executes the opponent's move too: lifting one of
+                        // his own pieces that the move does not involve is a touch, and he has
+                        // the move.
+                        self.record_touch(board, square, piece, true, out);
+                        let ply = self.game.ply();
+                        match &mut self.early_touches[board] {
+                            Some((at, squares)) if *at == ply => squares.push(square),
+                            slot => *slot = Some((ply, vec![square])),
+                        }
+                        let by = self.player(board);
+                        if let Ok(events) = self.game.apply(game::Input::Touch { by, square }, now)
+                        {
+                            for e in events {
+                                self.game_event(e, now, out);
+                            }
+                        }
+                    } else {
+                        out.push(Effect::Touch {
+                            board,
+                            square,
+                            piece,
+                        });
+                    }
                 }
                 Recognized::MoveCompleted { mv, touches } => {
                     self.move_completed(board, mv, &touches, now, out)
@@ -740,9 +765,15 @@ impl Arbiter {
             return;
         }
         self.differing[board] = None;
-        // A piece adjusted with j'adoube was not touched (4.2).
-        let touches: Vec<Square> = touches
+        // His own pieces lifted while he executed the opponent's move count first (F.2); a piece
+        // adjusted with j'adoube was not touched (4.2).
+        let early = match std::mem::take(&mut self.early_touches[board]) {
+            Some((ply, squares)) if ply == self.game.ply() => squares,
+            _ => Vec::new(),
+        };
+        let touches: Vec<Square> = early
             .iter()
+            .chain(touches)
             .copied()
             .filter(|&sq| !self.adjusting(board, sq))
             .collect();
@@ -1509,6 +1540,16 @@ impl Arbiter {
         };
         if own_move {
             self.say(audience, Announcement::IllegalMove, out);
+            // The player is told and guided; whether it was an illegal move completed (7.4) is
+            // the arbiter's ruling, so he hears of every one.
+            let player = self.player(board);
+            let squares: Vec<String> = diff.squares.iter().map(|d| d.square.to_string()).collect();
+            out.push(Effect::Note(format!(
+                "illegal move on the {} board by {player} (7.4): it stands on {}; not counted, the \
+                 player is guided back. If the arbiter rules it completed: `illegal {player}`",
+                board.name(),
+                squares.join(" ")
+            )));
         }
         for g in guidance(&diff) {
             self.say(audience, Announcement::Guidance(g), out);
@@ -1543,56 +1584,19 @@ impl Arbiter {
         }
     }
 
-    /// Art. 4.3 / 4.4 b: a sequence of touches that may give the opponent a claim. The arbiter
-    /// rules only on a claim (4.7): this is reported, the game goes on.
+    /// Art. 4.3, 4.4, 4.6: a sequence of touches that may give the opponent a claim
+    /// ([`touch::possible_claims`]). The arbiter rules only on a claim (4.7): this is reported,
+    /// the game goes on.
     fn report_touch_claims(
         &self,
-        board: BoardId,
+        _board: BoardId,
         before: &Chess,
         mv: Move,
         touches: &[Square],
         out: &mut Vec<Effect>,
     ) {
-        let player = self.player(board);
-        let Some(&first) = touches.first() else {
-            return;
-        };
-        let Some(piece) = before.board().piece_at(first) else {
-            return;
-        };
-        let moved_from = match mv {
-            Move::Castle { king, .. } => king,
-            _ => mv.from().unwrap_or(mv.to()),
-        };
-        if let Move::Castle { rook, .. } = mv
-            && first == rook
-        {
-            out.push(Effect::Note(format!(
-                "possible claim (Art. 4.4 b): {player} touched the rook on {rook} before the king and castled"
-            )));
-            return;
-        }
-        if piece.color == player
-            && first != moved_from
-            && before.legal_moves().iter().any(|m| m.from() == Some(first))
-        {
-            out.push(Effect::Note(format!(
-                "possible claim (Art. 4.3 a): {player} touched {} first, which could move, and played {}",
-                describe(first, Some(piece)),
-                notation::san(before, mv)
-            )));
-        } else if piece.color != player
-            && mv.to() != first
-            && before
-                .legal_moves()
-                .iter()
-                .any(|m| m.is_capture() && m.to() == first)
-        {
-            out.push(Effect::Note(format!(
-                "possible claim (Art. 4.3 b): {player} touched {} first, which could be captured, and played {}",
-                describe(first, Some(piece)),
-                notation::san(before, mv)
-            )));
+        for claim in touch::possible_claims(before, mv, touches) {
+            out.push(Effect::Note(claim));
         }
     }
 
@@ -1633,6 +1637,33 @@ impl Arbiter {
                 describe(square, piece)
             )));
         }
+    }
+
+    /// Whether a lift on `board` while it executes the opponent's move is its player's touch:
+    /// one of his own pieces, not part of the move, while he has the move.
+    fn touched_while_executing(
+        &mut self,
+        board: BoardId,
+        square: Square,
+        piece: Option<Piece>,
+    ) -> bool {
+        let player = self.player(board);
+        let Some(Mode::Execute(m)) = self.recognizer(board).map(|r| r.mode()) else {
+            return false;
+        };
+        let involved = match m {
+            Move::Castle { king, rook } => square == king || square == rook,
+            Move::EnPassant { from, to } => {
+                square == from
+                    || square == to
+                    || square == Square::from_coords(to.file(), from.rank())
+            }
+            _ => Some(square) == m.from() || square == m.to(),
+        };
+        piece.is_some_and(|p| p.color == player)
+            && !involved
+            && self.game.to_move() == player
+            && !self.game.is_over()
     }
 
     /// Whether `square` on `board` is the piece its player announced he adjusts.

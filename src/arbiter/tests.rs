@@ -1322,3 +1322,65 @@ fn a6_12_the_arbiter_rules_while_the_clocks_are_paused() {
     assert_eq!(a.game().ply(), 0);
     assert!(a.game().clock().unwrap().is_paused());
 }
+
+#[test]
+fn a7_4_an_illegal_move_on_the_tactile_board_is_reported_to_the_arbiter() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    // 1. e2-e5: no legal move.
+    blind(&mut a, lift(Square::E2), 1_000);
+    blind(&mut a, put(Square::E5), 1_500);
+    let out = run(&mut a, 5_000);
+    assert!(
+        said(&out)
+            .iter()
+            .any(|s| s.1 == Audience::Blind && s.2 == Announcement::IllegalMove),
+        "he is told: {out:?}"
+    );
+    let n = notes(&out);
+    assert!(
+        n.iter().any(
+            |l| l.contains("illegal move on the tactile board by white (7.4)")
+                && l.contains("`illegal white`")
+        ),
+        "{n:?}"
+    );
+    assert_eq!(a.game().ply(), 0);
+}
+
+#[test]
+fn f2_a_lift_of_his_own_piece_while_executing_the_opponents_move_is_a_touch() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    let out = blind(&mut a, put(Square::E4), 1_500);
+    a.handle(
+        Input::SpeechFinished {
+            id: said(&out)[0].0,
+        },
+        2_000,
+    );
+    a.handle(Input::EnterMove("e5".into()), 3_000);
+    a.handle(Input::ClockPress, 3_500);
+    // Before he executes 1... e5 he lifts his knight on g1 and puts it back.
+    let out = blind(&mut a, lift(Square::G1), 4_000);
+    assert!(
+        notes(&out)
+            .iter()
+            .any(|n| n.contains("blind player touched") && n.contains("g1")),
+        "{out:?}"
+    );
+    blind(&mut a, put(Square::G1), 4_200);
+    blind(&mut a, lift(Square::E7), 4_500);
+    blind(&mut a, put(Square::E5), 4_800);
+    run(&mut a, 6_000);
+    // Then he plays 2. Nc3: the knight on g1, touched first, could move (4.3 a).
+    blind(&mut a, lift(Square::B1), 7_000);
+    let out = blind(&mut a, put(Square::C3), 7_500);
+    let n = notes(&out);
+    assert!(
+        n.iter()
+            .any(|l| l.contains("Art. 4.3 a") && l.contains("knight on g1")),
+        "{n:?}"
+    );
+}

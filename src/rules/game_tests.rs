@@ -2128,7 +2128,12 @@ fn a6_13_clock_changes_by_the_arbiter_are_kept_at_their_move_for_the_pgn() {
 
 #[test]
 fn appendix_e_a_sealed_move_in_national_letters_is_made_at_resumption() {
-    for (text, san) in [("Sc6", "Nc6"), ("Cc6", "Nc6"), ("b8-c6", "Nc6"), ("0-0", "")] {
+    for (text, san) in [
+        ("Sc6", "Nc6"),
+        ("Cc6", "Nc6"),
+        ("b8-c6", "Nc6"),
+        ("0-0", ""),
+    ] {
         let mut g = standard("5400+0");
         g.apply(Input::Start, 0).unwrap();
         play(&mut g, "e4 e5 Nf3", 1000);
