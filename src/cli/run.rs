@@ -169,8 +169,8 @@ pub fn stale_files(folder: &std::path::Path, pgn: &str) -> Vec<String> {
             journal_path.display()
         )),
         None => stale.push(format!(
-            "{} is missing or unreadable (it could not be written; see the log); `tactus replay \
-             {}` prints the game from the journal",
+            "{} is missing or unreadable (it could not be written, or was removed; see the \
+             log); `tactus replay {}` prints the game from the journal",
             pgn_path.display(),
             journal_path.display()
         )),

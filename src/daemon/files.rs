@@ -8,8 +8,15 @@
 //! `transcript.txt` (the speech task writes the spoken lines to the same file).
 //!
 //! It renders nothing itself: scoresheets come from [`crate::record`], words from the voice
-//! pack. A file that cannot be written is logged and reported once per outage to the caller; the
-//! game never stops for it.
+//! pack. A file that cannot be written is tried again (the record with a growing pause, a line
+//! log with its next line), logged once when the outage starts and once when it ends, and can be
+//! read while it lasts ([`RecordWriter::outage`], [`LineLog::failing`]); the game never stops
+//! for it.
+//!
+//! Trust: the output folder must not be writable by other users, only folders the daemon's user
+//! owns are resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds
+//! the sealed move), files appended to are created 0600 and never opened through a symbolic
+//! link.
 
 use std::{
     fs::{File, OpenOptions},
