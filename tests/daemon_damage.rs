@@ -475,3 +475,95 @@ fn the_exit_message_names_files_that_are_not_the_game() {
     assert!(stale[0].contains("journal") && stale[0].contains("0 of the game's 2"));
     assert!(stale[1].contains("game.pgn") && stale[1].contains("tactus replay"));
 }
+
+/// Issue 14, point 3, on a real file system: `tactus run` with both boards simulated, under a
+/// file size limit (`ulimit -f`, with SIGXFSZ ignored so that a write past it fails with EFBIG
+/// as on a full disk; no root needed). A write cut in half used to leave half a line with the
+/// next entry appended to it: the journal was damaged in the middle. Now the journal ends with a
+/// whole line and resumes, the failed audio scoresheet leaves no temporary file, and the exit
+/// message names what was not written (exit code 1).
+#[test]
+fn a_full_disk_leaves_a_whole_journal_and_a_true_exit_message() {
+    const LIMIT_KB: u64 = 16;
+    let scratch = Scratch::new("full-disk");
+    let dir = &scratch.0;
+    let boards = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards");
+    let profile = boards.join("pegged-line.toml");
+    let text = format!(
+        "[game]\nwhite = \"W\"\nblack = \"B\"\nblind = \"white\"\ntime_control = \"300+2\"\n\
+         [boards.blind]\nprofile = \"{p}\"\nport = \"sim\"\n\
+         [boards.sighted]\nprofile = \"{p}\"\nport = \"sim\"\n\
+         [voice]\npack = \"de-fide\"\nstyle = \"san\"\nspeaker = \"none\"\n\
+         [record]\ndir = \"played\"\n[console]\nsocket = \"console.sock\"\n",
+        p = profile.display()
+    );
+    fs::write(dir.join("config.toml"), text).unwrap();
+    let script = format!(
+        "trap '' XFSZ; ulimit -f {LIMIT_KB}; exec '{}' run --config config.toml --sim-speed 20",
+        env!("CARGO_BIN_EXE_tactus")
+    );
+    let child = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Play until the journal has met the limit (the game goes on past it), then stop.
+    let start = Instant::now();
+    let journal_path = || {
+        fs::read_dir(dir.join("played"))
+            .ok()?
+            .flatten()
+            .map(|e| e.path().join(JOURNAL_FILE))
+            .next()
+    };
+    loop {
+        let size = journal_path()
+            .and_then(|p| fs::metadata(p).ok())
+            .map_or(0, |m| m.len());
+        if size > (LIMIT_KB - 2) * 1024 {
+            thread::sleep(Duration::from_secs(2));
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the journal never reached the limit ({size} bytes)"
+        );
+        thread::sleep(Duration::from_millis(100));
+    }
+    let status = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let path = journal_path().unwrap();
+    let folder = path.parent().unwrap();
+    assert!(
+        stderr.contains("tactus: stopped;")
+            && stderr.contains(&format!(
+                "{}/journal.jsonl holds",
+                folder.file_name().unwrap().to_string_lossy()
+            ))
+            && stderr.contains("half-moves"),
+        "the exit message names the journal: {stderr}"
+    );
+    // Whole lines only, nothing torn: the game resumes from the last entry written.
+    let read = journal::read(&path).unwrap_or_else(|e| panic!("{e:#}"));
+    assert!(!read.torn, "cut back to its last whole line");
+    assert!(fs::metadata(&path).unwrap().len() <= LIMIT_KB * 1024);
+    let replayed = journal::replay(&read, |_, _| {}).unwrap();
+    assert!(replayed.inputs > 10);
+    let leftovers: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
