@@ -385,6 +385,9 @@ pub struct RecordHealth {
     pub recovered: Option<String>,
     /// Half-moves in the files on the disk (the last record written whole).
     pub written_ply: Option<usize>,
+    /// What the arbiter has not been told yet: an outage began, an outage ended (in order; see
+    /// [`RecordWriter::take_news`]).
+    pub news: Vec<String>,
 }
 
 /// The record writer thread. Snapshots sent while it is busy are coalesced: only the newest is
@@ -451,6 +454,12 @@ impl RecordWriter {
         lock(&self.health).recovered.take()
     }
 
+    /// What the arbiter has not been told yet (an outage of the game's files began or ended),
+    /// once each, in order.
+    pub fn take_news(&self) -> Vec<String> {
+        std::mem::take(&mut lock(&self.health).news)
+    }
+
     /// Write what is pending and stop (on shutdown). Blocks until the files are on disk or the
     /// last tries failed; returns how the files stand.
     pub fn finish(mut self) -> RecordHealth {
@@ -466,6 +475,62 @@ impl RecordWriter {
         }
         self.health()
     }
+}
+
+/// The `status` lines about the game's files, one per outage (none while all is written): the
+/// journal (entries held in memory), the record (`game.pgn` and the scoresheets behind the
+/// game), the appended logs. For the hub's `status`.
+pub fn outage_status(
+    journal: Option<&journal::Journal>,
+    record: Option<&RecordWriter>,
+    logs: &[&LineLog],
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(o) = journal.and_then(|j| j.outage()) {
+        let (.., h, m, s) = civil(o.since_unix_ms);
+        lines.push(format!(
+            "journal NOT WRITTEN since {h:02}:{m:02}:{s:02} UTC, {} entries held in memory (a \
+             restart now loses them): {}",
+            o.held, o.error
+        ));
+    }
+    if let Some(record) = record {
+        let health = record.health();
+        if let Some(error) = health.failing {
+            lines.push(format!(
+                "files NOT WRITTEN (game.pgn and the scoresheets stand at half-move {}; tried \
+                 again): {error}",
+                health.written_ply.map_or("none".into(), |p| p.to_string())
+            ));
+        }
+    }
+    for log in logs.iter().filter(|l| l.failing()) {
+        lines.push(format!(
+            "{} NOT WRITTEN (its lines are lost while this lasts)",
+            log.path.display()
+        ));
+    }
+    lines
+}
+
+/// What the arbiter's console is told, once each, about the game's files since the last call:
+/// an outage of the record began or ended, the journal's outage ended (its beginning is the
+/// error of the write that failed, which the hub reports).
+pub fn outage_news(
+    journal: Option<&mut journal::Journal>,
+    record: Option<&RecordWriter>,
+) -> Vec<String> {
+    let mut news = Vec::new();
+    if let Some(o) = journal.and_then(|j| j.take_recovered()) {
+        news.push(format!(
+            "the journal is written again: the {} entries held in memory are on the disk",
+            o.held
+        ));
+    }
+    if let Some(record) = record {
+        news.extend(record.take_news());
+    }
+    news
 }
 
 /// The health is plain data: a panic elsewhere while it was held leaves it usable.
@@ -517,11 +582,13 @@ fn record_loop(
                 let mut h = lock(health);
                 h.written_ply = Some(snapshot.game.ply());
                 if let Some(was) = h.failing.take() {
-                    info!(
+                    let text = format!(
                         "the game's files in {} are written again (up to half-move {})",
                         settings.folder.display(),
                         snapshot.game.ply()
                     );
+                    info!("{text}");
+                    h.news.push(text);
                     h.recovered = Some(was);
                 }
             }
@@ -531,11 +598,13 @@ fn record_loop(
                 let mut h = lock(health);
                 // Once per outage: a full disk would otherwise log every move.
                 if h.failing.is_none() {
-                    error!(
+                    let news = format!(
                         "{text}; the game's files stay at half-move {}, tried again until they \
                          can be written (the journal keeps the game)",
                         h.written_ply.map_or("none".into(), |p| p.to_string())
                     );
+                    error!("{news}");
+                    h.news.push(news);
                 }
                 h.failing = Some(text);
                 drop(h);
@@ -909,6 +978,15 @@ mod tests {
         let outage = writer.outage().unwrap();
         assert!(outage.contains("game.pgn"), "{outage}");
         assert!(writer.take_recovered().is_none());
+        let status = outage_status(None, Some(&writer), &[]);
+        assert_eq!(status.len(), 1, "{status:?}");
+        assert!(
+            status[0].contains("NOT WRITTEN") && status[0].contains("half-move none"),
+            "{status:?}"
+        );
+        let news = outage_news(None, Some(&writer));
+        assert!(news.len() == 1 && news[0].contains("game.pgn"), "{news:?}");
+        assert!(outage_news(None, Some(&writer)).is_empty(), "told once");
         // The folder is writable again; no new move comes: the writer tries by itself.
         std::fs::remove_dir_all(&blocker).unwrap();
         wait("the retry", &|| writer.outage().is_none());
@@ -916,6 +994,12 @@ mod tests {
         assert!(pgn.contains("1. e4 e5"), "{pgn}");
         assert!(writer.take_recovered().unwrap().contains("game.pgn"));
         assert!(writer.take_recovered().is_none(), "reported once");
+        assert!(outage_status(None, Some(&writer), &[]).is_empty());
+        let news = outage_news(None, Some(&writer));
+        assert!(
+            news.len() == 1 && news[0].contains("written again (up to half-move 2)"),
+            "{news:?}"
+        );
         let health = writer.finish();
         assert_eq!(health.written_ply, Some(2));
         assert_eq!(health.failing, None);

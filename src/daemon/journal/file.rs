@@ -769,14 +769,24 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), whole);
         let outage = j.outage().expect("an outage").clone();
         assert_eq!(outage.held, 2);
+        let status = crate::daemon::files::outage_status(Some(&j), None, &[]);
+        assert!(
+            status.len() == 1 && status[0].contains("2 entries held"),
+            "{status:?}"
+        );
         assert!(outage.error.contains("journal.jsonl"), "{}", outage.error);
         assert!(j.take_recovered().is_none());
         // The disk has room again: the held entries go first, in order, then the new one.
         room.store(u64::MAX / 2, Ordering::SeqCst);
         j.input(300, &Input::Tick).unwrap();
         assert!(j.outage().is_none());
-        assert_eq!(j.take_recovered().map(|o| o.held), Some(2));
+        let news = crate::daemon::files::outage_news(Some(&mut j), None);
+        assert!(
+            news.len() == 1 && news[0].contains("written again"),
+            "{news:?}"
+        );
         assert!(j.take_recovered().is_none(), "said once");
+        assert!(crate::daemon::files::outage_status(Some(&j), None, &[]).is_empty());
         drop(j);
         let read = read(&path).unwrap();
         assert!(!read.torn);
