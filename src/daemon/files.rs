@@ -681,7 +681,12 @@ pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> R
         adjournment.move_number, adjournment.by
     );
     let text_path = settings.folder.join(format!("{stem}.txt"));
-    let sealed_at = std::fs::read_to_string(&text_path)
+    // Read without following a link: the envelope's time comes from our own file or is new.
+    let sealed_at = journal::file::open_no_follow(&text_path, OpenOptions::new().read(true))
+        .and_then(|mut f| {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
+        })
         .ok()
         .and_then(|text| {
             text.lines()
