@@ -101,9 +101,79 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     })?;
     // The analyses' blocking threads may still search; they hold nothing that needs saving.
     rt.shutdown_timeout(Duration::from_millis(200));
-    println!(
-        "tactus: stopped; the game's files are in {}",
-        report.folder.display()
+    let stale = stale_files(&report.folder, &report.pgn);
+    if stale.is_empty() {
+        println!(
+            "tactus: stopped; the game's files are in {}",
+            report.folder.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    // The exit message is what an arbiter trusts after the round: it says what is NOT there.
+    eprintln!(
+        "tactus: stopped; the game's folder is {}, but {}",
+        report.folder.display(),
+        stale.join("; and ")
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(ExitCode::FAILURE)
+}
+
+/// What in the game folder does not hold the game as it ended (`pgn`, the hub's last word):
+/// the journal (the game a resume or `tactus replay` would rebuild) and `game.pgn` (the
+/// record the arbiter reads), each checked by reading it back. Empty: both are whole.
+pub fn stale_files(folder: &std::path::Path, pgn: &str) -> Vec<String> {
+    use crate::{
+        daemon::{files::PGN_FILE, journal},
+        rules::pgn::read_pgn,
+    };
+    let moves = |text: &[u8]| {
+        read_pgn(text)
+            .ok()
+            .and_then(|games| games.into_iter().next())
+            .map(|g| g.moves)
+    };
+    let played = moves(pgn.as_bytes()).unwrap_or_default();
+    let mut stale = Vec::new();
+    let journal_path = folder.join(journal::JOURNAL_FILE);
+    let journaled = journal::read(&journal_path).and_then(|read| {
+        journal::replay(&read, |_, _| {}).map(|r| {
+            r.arbiter
+                .game()
+                .moves()
+                .iter()
+                .map(|m| m.mv)
+                .collect::<Vec<_>>()
+        })
+    });
+    match journaled {
+        Ok(j) if j == played => {}
+        Ok(j) => stale.push(format!(
+            "its journal {} holds {} of the game's {} half-moves (the rest could not be written; \
+             see the log): a resume would start from there",
+            journal_path.display(),
+            j.len(),
+            played.len()
+        )),
+        Err(e) => stale.push(format!("its journal cannot be read back ({e:#})")),
+    }
+    let pgn_path = folder.join(PGN_FILE);
+    match std::fs::read(&pgn_path).ok().and_then(|b| moves(&b)) {
+        Some(m) if m == played => {}
+        Some(m) => stale.push(format!(
+            "{} and the scoresheets beside it are older than the game ({} of {} half-moves: \
+             they could not be written; see the log); `tactus replay {}` prints the whole game \
+             from the journal",
+            pgn_path.display(),
+            m.len(),
+            played.len(),
+            journal_path.display()
+        )),
+        None => stale.push(format!(
+            "{} is missing or unreadable (it could not be written, or was removed; see the \
+             log); `tactus replay {}` prints the game from the journal",
+            pgn_path.display(),
+            journal_path.display()
+        )),
+    }
+    stale
 }

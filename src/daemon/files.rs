@@ -8,8 +8,15 @@
 //! `transcript.txt` (the speech task writes the spoken lines to the same file).
 //!
 //! It renders nothing itself: scoresheets come from [`crate::record`], words from the voice
-//! pack. A file that cannot be written is logged and reported once per outage to the caller; the
-//! game never stops for it.
+//! pack. A file that cannot be written is tried again (the record with a growing pause, a line
+//! log with its next line), logged once when the outage starts and once when it ends, and can be
+//! read while it lasts ([`RecordWriter::outage`], [`LineLog::failing`]); the game never stops
+//! for it.
+//!
+//! Trust: the output folder must not be writable by other users, only folders the daemon's user
+//! owns are resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds
+//! the sealed move), files appended to are created 0600 and never opened through a symbolic
+//! link.
 
 use std::{
     fs::{File, OpenOptions},
@@ -21,7 +28,7 @@ use std::{
 
 use anyhow::{Context, Result};
 use shakmaty::{Color, Piece, Position, Square};
-use tracing::{debug, error, warn};
+use tracing::{debug, error, info, warn};
 
 use super::journal::{self, JOURNAL_FILE};
 use crate::{
@@ -126,20 +133,102 @@ fn folder_word(name: &str) -> String {
     }
 }
 
-/// Make a new game folder under `dir`: `2026-11-30_143005_White-Black`.
-pub fn new_game_folder(dir: &Path, white: &str, black: &str, unix_ms: u64) -> Result<PathBuf> {
+/// The mode of a game folder: the journal in it holds the sealed move (kept secret until the
+/// envelope is opened at the resumption), so only the daemon's user may enter it; with `[console]
+/// group`, that group may read the record too (0750), never write.
+pub const FOLDER_MODE: u32 = 0o700;
+/// The game folder's mode when `[console] group` is set.
+pub const FOLDER_MODE_GROUP: u32 = 0o750;
+
+unsafe extern "C" {
+    /// POSIX `geteuid`: cannot fail, touches nothing.
+    safe fn geteuid() -> u32;
+}
+
+/// The daemon's (effective) user id: the owner of every file and folder it trusts.
+pub fn daemon_uid() -> u32 {
+    geteuid()
+}
+
+/// The id of a group given by name (from /etc/group) or by number (key `console.group`).
+pub fn group_id(group: &str) -> Result<u32> {
+    if let Ok(gid) = group.parse::<u32>() {
+        return Ok(gid);
+    }
+    let text = std::fs::read_to_string("/etc/group")
+        .context("cannot read /etc/group to find the console group (key console.group)")?;
+    text.lines()
+        .find_map(|line| {
+            let mut fields = line.split(':');
+            let name = fields.next()?;
+            let gid = fields.nth(1)?.parse::<u32>().ok()?;
+            (name == group).then_some(gid)
+        })
+        .ok_or_else(|| anyhow::anyhow!("there is no group '{group}' (key console.group)"))
+}
+
+/// Make the output folder if needed and check that nobody but the daemon's user (or root) can
+/// plant a game in it: a folder other users can write to, or one owned by another user, is
+/// refused, naming the key.
+pub fn check_record_dir(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     std::fs::create_dir_all(dir).with_context(|| {
         format!(
             "cannot create the output folder {} (key record.dir)",
             dir.display()
         )
     })?;
+    let meta = std::fs::metadata(dir).with_context(|| {
+        format!(
+            "cannot look at the output folder {} (key record.dir)",
+            dir.display()
+        )
+    })?;
+    let mode = meta.permissions().mode();
+    if mode & 0o002 != 0 {
+        anyhow::bail!(
+            "the output folder {} (key record.dir) is writable by every user (mode {:o}): \
+             another user could plant a game for tactus to resume; use a folder of the \
+             daemon's own (`chmod o-w` it, or give another key record.dir)",
+            dir.display(),
+            mode & 0o7777
+        );
+    }
+    let uid = daemon_uid();
+    if meta.uid() != uid && meta.uid() != 0 {
+        anyhow::bail!(
+            "the output folder {} (key record.dir) belongs to another user (uid {}, the daemon \
+             runs as {uid}): that user could plant a game for tactus to resume; use a folder of \
+             the daemon's own",
+            dir.display(),
+            meta.uid()
+        );
+    }
+    Ok(())
+}
+
+/// Make a new game folder under `dir`: `2026-11-30_143005_White-Black`, mode 0700 (0750 and
+/// the group `group` when one is given: the console's group may read the record).
+pub fn new_game_folder(
+    dir: &Path,
+    white: &str,
+    black: &str,
+    unix_ms: u64,
+    group: Option<u32>,
+) -> Result<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    check_record_dir(dir)?;
     let (y, mo, d, h, mi, s) = civil(unix_ms);
     let stem = format!(
         "{y:04}-{mo:02}-{d:02}_{h:02}{mi:02}{s:02}_{}-{}",
         folder_word(white),
         folder_word(black)
     );
+    let mode = if group.is_some() {
+        FOLDER_MODE_GROUP
+    } else {
+        FOLDER_MODE
+    };
     for n in 1..1000 {
         let name = if n == 1 {
             stem.clone()
@@ -147,8 +236,25 @@ pub fn new_game_folder(dir: &Path, white: &str, black: &str, unix_ms: u64) -> Re
             format!("{stem}-{n}")
         };
         let path = dir.join(name);
-        match std::fs::create_dir(&path) {
-            Ok(()) => return Ok(path),
+        match std::fs::DirBuilder::new().mode(mode).create(&path) {
+            Ok(()) => {
+                // The group first, then the mode (the umask may have taken bits away; it never
+                // adds any).
+                if let Some(gid) = group {
+                    std::os::unix::fs::chown(&path, None, Some(gid)).with_context(|| {
+                        format!(
+                            "cannot give the game folder {} to the group {gid} (key \
+                             console.group); the daemon's user must be a member of it",
+                            path.display()
+                        )
+                    })?;
+                }
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+                    .with_context(|| {
+                        format!("cannot protect the game folder {}", path.display())
+                    })?;
+                return Ok(path);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => {
                 return Err(e)
@@ -163,25 +269,67 @@ pub fn new_game_folder(dir: &Path, white: &str, black: &str, unix_ms: u64) -> Re
 }
 
 /// The newest game folder under `dir` whose journal has no end line (a game to resume).
-pub fn find_unfinished(dir: &Path) -> Option<PathBuf> {
-    let entries = std::fs::read_dir(dir).ok()?;
+///
+/// Never guesses: a damaged journal anywhere is an error (the caller refuses to start, naming
+/// the folder, the line and the choices), since the damaged game may be the one to resume and a
+/// fresh game in its place would tell the blind player a wrong board. Folders another user owns
+/// and symbolic links are passed over with a warning (they are not the daemon's games); so is a
+/// journal with no whole line (the daemon stopped while creating it: nothing was played).
+pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
+    use std::os::unix::fs::MetadataExt;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(e).with_context(|| {
+                format!(
+                    "cannot look for an unfinished game in {} (key record.dir)",
+                    dir.display()
+                )
+            });
+        }
+    };
+    check_record_dir(dir)?;
+    let uid = daemon_uid();
     let mut candidates: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
-    for entry in entries.flatten() {
+    for entry in entries {
+        let entry = entry
+            .with_context(|| format!("cannot look for an unfinished game in {}", dir.display()))?;
         let path = entry.path();
-        let journal_path = path.join(JOURNAL_FILE);
-        let Ok(meta) = std::fs::metadata(&journal_path) else {
+        let Ok(folder) = std::fs::symlink_metadata(&path) else {
             continue;
         };
+        let journal_path = path.join(JOURNAL_FILE);
+        let Ok(meta) = std::fs::symlink_metadata(&journal_path) else {
+            continue;
+        };
+        if !folder.is_dir() || folder.uid() != uid || !meta.is_file() || meta.uid() != uid {
+            warn!(
+                "not resuming {}: {}",
+                path.display(),
+                if folder.file_type().is_symlink() || meta.file_type().is_symlink() {
+                    "a symbolic link (tactus follows none in its output folder)"
+                } else if !meta.is_file() {
+                    "its journal is not a regular file"
+                } else {
+                    "it belongs to another user, not to the daemon's"
+                }
+            );
+            continue;
+        }
         match journal::read(&journal_path) {
             Ok(j) if !j.is_finished() => {
                 candidates.push((meta.modified().unwrap_or(std::time::UNIX_EPOCH), path));
             }
             Ok(_) => {}
-            Err(e) => warn!("skipping {}: {e:#}", path.display()),
+            Err(e) if e.downcast_ref::<journal::NothingPlayed>().is_some() => {
+                warn!("not resuming {}: {e:#}", path.display())
+            }
+            Err(e) => return Err(e),
         }
     }
     candidates.sort();
-    candidates.pop().map(|(_, p)| p)
+    Ok(candidates.pop().map(|(_, p)| p))
 }
 
 /// Everything the record writer needs for one write: the game as it stands.
@@ -218,49 +366,67 @@ impl RecordSettings {
     }
 }
 
+/// The first wait before a failed record is written again; it doubles up to
+/// [`RECORD_RETRY_MAX`] while the outage lasts.
+pub const RECORD_RETRY_FIRST: std::time::Duration = std::time::Duration::from_millis(500);
+/// The longest wait between two tries of a failed record.
+pub const RECORD_RETRY_MAX: std::time::Duration = std::time::Duration::from_secs(30);
+/// At shutdown, a failed record is tried this many more times, [`RECORD_RETRY_FIRST`] apart.
+const FINAL_TRIES: u32 = 3;
+
+/// Whether the game's files stand where the game is, shared between the writer thread and
+/// whoever reports it (the hub's `status`, the exit message).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordHealth {
+    /// While the files are stale: the error of the last try.
+    pub failing: Option<String>,
+    /// The outage that just ended (its first error), until it is collected with
+    /// [`RecordWriter::take_recovered`].
+    pub recovered: Option<String>,
+    /// Half-moves in the files on the disk (the last record written whole).
+    pub written_ply: Option<usize>,
+    /// What the arbiter has not been told yet: an outage began, an outage ended (in order; see
+    /// [`RecordWriter::take_news`]).
+    pub news: Vec<String>,
+}
+
 /// The record writer thread. Snapshots sent while it is busy are coalesced: only the newest is
-/// written (each write is the whole record).
+/// written (each write is the whole record). A record that fails (a full disk, a read-only
+/// folder, no file descriptors left) is tried again with a growing pause until it is written or
+/// a newer one replaces it; the outage is logged once when it starts and once when it ends, and
+/// can be read at any time ([`RecordWriter::outage`]).
 pub struct RecordWriter {
     tx: Option<std_mpsc::Sender<RecordSnapshot>>,
     thread: Option<JoinHandle<()>>,
+    health: std::sync::Arc<std::sync::Mutex<RecordHealth>>,
 }
 
 impl RecordWriter {
     pub fn spawn(settings: RecordSettings) -> RecordWriter {
         let (tx, rx) = std_mpsc::channel::<RecordSnapshot>();
+        let health = std::sync::Arc::new(std::sync::Mutex::new(RecordHealth::default()));
+        let shared = health.clone();
         let thread = std::thread::Builder::new()
             .name("tactus-record".into())
-            .spawn(move || {
-                let mut failing = false;
-                while let Ok(mut snapshot) = rx.recv() {
-                    while let Ok(newer) = rx.try_recv() {
-                        snapshot = newer;
-                    }
-                    match write_record(&settings, &snapshot) {
-                        Ok(()) => failing = false,
-                        Err(e) => {
-                            // Once per outage: a full disk would otherwise log every move.
-                            if !failing {
-                                error!("{e:#}");
-                            }
-                            failing = true;
-                        }
-                    }
-                }
-                debug!("record writer ends");
-            });
+            .spawn(move || record_loop(&settings, &rx, &shared));
         match thread {
             Ok(thread) => RecordWriter {
                 tx: Some(tx),
                 thread: Some(thread),
+                health,
             },
             Err(e) => {
                 error!(
                     "cannot start the record writer thread: {e}; the game's files will not be written"
                 );
+                let failed = RecordHealth {
+                    failing: Some(format!("cannot start the record writer thread: {e}")),
+                    ..RecordHealth::default()
+                };
                 RecordWriter {
                     tx: None,
                     thread: None,
+                    health: std::sync::Arc::new(std::sync::Mutex::new(failed)),
                 }
             }
         }
@@ -273,15 +439,212 @@ impl RecordWriter {
         }
     }
 
-    /// Write what is pending and stop (on shutdown). Blocks until the files are on disk.
-    pub fn finish(mut self) {
+    /// The files as they stand.
+    pub fn health(&self) -> RecordHealth {
+        lock(&self.health).clone()
+    }
+
+    /// While the game's files cannot be written: why (for `status` and the arbiter).
+    pub fn outage(&self) -> Option<String> {
+        lock(&self.health).failing.clone()
+    }
+
+    /// The outage that ended since the last call, once (to say that it is over).
+    pub fn take_recovered(&self) -> Option<String> {
+        lock(&self.health).recovered.take()
+    }
+
+    /// What the arbiter has not been told yet (an outage of the game's files began or ended),
+    /// once each, in order.
+    pub fn take_news(&self) -> Vec<String> {
+        std::mem::take(&mut lock(&self.health).news)
+    }
+
+    /// Write what is pending and stop (on shutdown). Blocks until the files are on disk or the
+    /// last tries failed; returns how the files stand.
+    pub fn finish(mut self) -> RecordHealth {
         self.tx = None;
         if let Some(thread) = self.thread.take()
             && thread.join().is_err()
         {
             error!("the record writer thread panicked; the last files may be older");
+            let mut health = lock(&self.health);
+            health
+                .failing
+                .get_or_insert_with(|| "the record writer thread panicked".into());
+        }
+        self.health()
+    }
+}
+
+/// The `status` lines about the game's files, one per outage (none while all is written): the
+/// journal (entries held in memory), the record (`game.pgn` and the scoresheets behind the
+/// game), the appended logs. For the hub's `status`.
+pub fn outage_status(
+    journal: Option<&journal::Journal>,
+    record: Option<&RecordWriter>,
+    logs: &[&LineLog],
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(o) = journal.and_then(|j| j.outage()) {
+        let (.., h, m, s) = civil(o.since_unix_ms);
+        lines.push(format!(
+            "journal NOT WRITTEN since {h:02}:{m:02}:{s:02} UTC, {} entries held in memory (a \
+             restart now loses them): {}",
+            o.held, o.error
+        ));
+    }
+    if let Some(record) = record {
+        let health = record.health();
+        if let Some(error) = health.failing {
+            lines.push(format!(
+                "files NOT WRITTEN (game.pgn and the scoresheets stand at half-move {}; tried \
+                 again): {error}",
+                health.written_ply.map_or("none".into(), |p| p.to_string())
+            ));
         }
     }
+    for log in logs.iter().filter(|l| l.failing()) {
+        lines.push(format!(
+            "{} NOT WRITTEN (its lines are lost while this lasts)",
+            log.path.display()
+        ));
+    }
+    lines
+}
+
+/// What the arbiter's console is told, once each, about the game's files since the last call:
+/// an outage of the record began or ended, the journal's outage ended (its beginning is the
+/// error of the write that failed, which the hub reports).
+pub fn outage_news(
+    journal: Option<&mut journal::Journal>,
+    record: Option<&RecordWriter>,
+) -> Vec<String> {
+    let mut news = Vec::new();
+    if let Some(o) = journal.and_then(|j| j.take_recovered()) {
+        news.push(format!(
+            "the journal is written again: the {} entries held in memory are on the disk",
+            o.held
+        ));
+    }
+    if let Some(record) = record {
+        news.extend(record.take_news());
+    }
+    news
+}
+
+/// The health is plain data: a panic elsewhere while it was held leaves it usable.
+fn lock(health: &std::sync::Mutex<RecordHealth>) -> std::sync::MutexGuard<'_, RecordHealth> {
+    health.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The writer thread: newest snapshot first, a failed one again after a pause, until the
+/// channel closes (then a few last tries).
+fn record_loop(
+    settings: &RecordSettings,
+    rx: &std_mpsc::Receiver<RecordSnapshot>,
+    health: &std::sync::Mutex<RecordHealth>,
+) {
+    let mut pending: Option<RecordSnapshot> = None;
+    let mut pause = RECORD_RETRY_FIRST;
+    let mut final_tries = None;
+    loop {
+        let next = match (&pending, final_tries) {
+            (_, Some(0)) => break,
+            (Some(_), Some(n)) => {
+                std::thread::sleep(RECORD_RETRY_FIRST);
+                final_tries = Some(n - 1);
+                None
+            }
+            (Some(_), None) => match rx.recv_timeout(pause) {
+                Ok(s) => Some(s),
+                Err(std_mpsc::RecvTimeoutError::Timeout) => None,
+                Err(std_mpsc::RecvTimeoutError::Disconnected) => {
+                    final_tries = Some(FINAL_TRIES);
+                    None
+                }
+            },
+            (None, _) => match rx.recv() {
+                Ok(s) => Some(s),
+                Err(_) => break,
+            },
+        };
+        let Some(mut snapshot) = next.or_else(|| pending.take()) else {
+            continue;
+        };
+        while let Ok(newer) = rx.try_recv() {
+            snapshot = newer;
+        }
+        match write_record(settings, &snapshot) {
+            Ok(()) => {
+                pause = RECORD_RETRY_FIRST;
+                pending = None;
+                let mut h = lock(health);
+                h.written_ply = Some(snapshot.game.ply());
+                if let Some(was) = h.failing.take() {
+                    let text = format!(
+                        "the game's files in {} are written again (up to half-move {})",
+                        settings.folder.display(),
+                        snapshot.game.ply()
+                    );
+                    info!("{text}");
+                    h.news.push(text);
+                    h.recovered = Some(was);
+                }
+            }
+            Err(e) => {
+                remove_leftovers(&settings.folder);
+                let text = format!("{e:#}");
+                let mut h = lock(health);
+                // Once per outage: a full disk would otherwise log every move.
+                if h.failing.is_none() {
+                    let news = format!(
+                        "{text}; the game's files stay at half-move {}, tried again until they \
+                         can be written (the journal keeps the game)",
+                        h.written_ply.map_or("none".into(), |p| p.to_string())
+                    );
+                    error!("{news}");
+                    h.news.push(news);
+                }
+                h.failing = Some(text);
+                drop(h);
+                pending = Some(snapshot);
+                if final_tries.is_none() {
+                    pause = (pause * 2).min(RECORD_RETRY_MAX);
+                }
+            }
+        }
+    }
+    debug!("record writer ends");
+}
+
+/// Remove what a failed or interrupted write left in a game folder: the atomic writes'
+/// temporary files (`.game.pgn.tmp-...`) and the audio scoresheet's (`.blind-score.tmp.wav`
+/// and its cue list). Only hidden files of those exact shapes are touched.
+pub fn remove_leftovers(folder: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name.starts_with('.')
+            && (name.contains(".tmp-") || name == AUDIO_TEMP || name == audio_temp_cues());
+        if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+            match std::fs::remove_file(entry.path()) {
+                Ok(()) => debug!("removed the leftover {}", entry.path().display()),
+                Err(e) => warn!("cannot remove the leftover {}: {e}", entry.path().display()),
+            }
+        }
+    }
+}
+
+/// The audio scoresheet is rendered into this file, then renamed over [`WAV_FILE`].
+const AUDIO_TEMP: &str = ".blind-score.tmp.wav";
+
+fn audio_temp_cues() -> String {
+    AudioScoresheet::cue_path_for(Path::new(AUDIO_TEMP))
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// Rewrite every record file of the folder from `snapshot`.
@@ -318,7 +681,12 @@ pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> R
         adjournment.move_number, adjournment.by
     );
     let text_path = settings.folder.join(format!("{stem}.txt"));
-    let sealed_at = std::fs::read_to_string(&text_path)
+    // Read without following a link: the envelope's time comes from our own file or is new.
+    let sealed_at = journal::file::open_no_follow(&text_path, OpenOptions::new().read(true))
+        .and_then(|mut f| {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
+        })
         .ok()
         .and_then(|text| {
             text.lines()
@@ -352,27 +720,14 @@ fn write_audio(
     spacing: Spacing,
     clips: &Clips,
 ) -> Result<()> {
-    let temp = dir.join(".blind-score.tmp.wav");
-    let mut sheet = AudioScoresheet::create(&temp, wav::BETWEEN_ANNOUNCEMENTS_MS)?;
-    let mut pos = game.start_position().clone();
-    for record in game.moves() {
-        let label = format!(
-            "{}{}",
-            pos.fullmoves(),
-            if pos.turn() == Color::White {
-                "."
-            } else {
-                "..."
-            }
-        );
-        let utterance = pack.render(&Announcement::Move(MoveWords::new(&pos, record.mv)), style);
-        let samples = wav::assemble(&utterance, spacing, clips.loader())
-            .map_err(|e| anyhow::anyhow!("voice pack '{}': {e}", pack.name()))?;
-        sheet.append(&label, &utterance.text, &samples)?;
-        pos.play_unchecked(record.mv);
+    let temp = dir.join(AUDIO_TEMP);
+    let written = render_audio(&temp, game, pack, style, spacing, clips);
+    if written.is_err() {
+        // A full disk leaves a half-written recording: it must not fill the disk further.
+        let _ = std::fs::remove_file(&temp);
+        let _ = std::fs::remove_file(dir.join(audio_temp_cues()));
     }
-    let temp_cues = sheet.cue_path().to_owned();
-    sheet.finish()?;
+    let temp_cues = written?;
     let wav_path = dir.join(WAV_FILE);
     let cues_path = dir.join(cues_file());
     std::fs::rename(&temp, &wav_path).with_context(|| {
@@ -392,6 +747,59 @@ fn write_audio(
     Ok(())
 }
 
+/// The audio scoresheet into `temp`; returns its cue list's path.
+fn render_audio(
+    temp: &Path,
+    game: &Game,
+    pack: &crate::announce::voice::VoicePack,
+    style: Style,
+    spacing: Spacing,
+    clips: &Clips,
+) -> Result<PathBuf> {
+    let mut sheet = AudioScoresheet::create(temp, wav::BETWEEN_ANNOUNCEMENTS_MS)?;
+    let mut pos = game.start_position().clone();
+    for record in game.moves() {
+        let label = format!(
+            "{}{}",
+            pos.fullmoves(),
+            if pos.turn() == Color::White {
+                "."
+            } else {
+                "..."
+            }
+        );
+        let utterance = pack.render(&Announcement::Move(MoveWords::new(&pos, record.mv)), style);
+        let samples = wav::assemble(&utterance, spacing, clips.loader())
+            .map_err(|e| anyhow::anyhow!("voice pack '{}': {e}", pack.name()))?;
+        sheet.append(&label, &utterance.text, &samples)?;
+        pos.play_unchecked(record.mv);
+    }
+    let temp_cues = sheet.cue_path().to_owned();
+    sheet.finish()?;
+    Ok(temp_cues)
+}
+
+/// The mode of the files the daemon creates in a game folder that may hold the sealed move (the
+/// transcript has the console's notes): only the daemon's user reads them.
+pub const PRIVATE_FILE_MODE: u32 = 0o600;
+
+/// Open `path` to append, without following a symbolic link: a new file is created with mode
+/// 0600 (`O_EXCL` never follows a link), an existing one must be a regular file, not a link.
+pub fn open_append(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match OpenOptions::new()
+        .append(true)
+        .create_new(true)
+        .mode(PRIVATE_FILE_MODE)
+        .open(path)
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            journal::file::open_no_follow(path, OpenOptions::new().append(true))
+        }
+        other => other,
+    }
+}
+
 /// An append-only text file written line by line (touches, transcript notes): each line one
 /// `write` and flushed, so a crash loses at most the line being written. Failures are logged
 /// once per outage; the game goes on.
@@ -404,7 +812,7 @@ pub struct LineLog {
 
 impl LineLog {
     pub fn open(path: &Path) -> LineLog {
-        let file = OpenOptions::new().create(true).append(true).open(path);
+        let file = open_append(path);
         let failing = file.is_err();
         if let Err(e) = &file {
             error!("cannot open {}: {e}", path.display());
@@ -417,13 +825,32 @@ impl LineLog {
     }
 
     pub fn append(&mut self, line: &str) {
+        // A file that could not be opened (no descriptors left, a folder gone read-only) is
+        // tried again with every line: the outage ends when the cause does.
+        if self.file.is_none() {
+            match open_append(&self.path) {
+                Ok(file) => self.file = Some(file),
+                Err(e) => {
+                    if !self.failing {
+                        error!("cannot open {}: {e}", self.path.display());
+                    }
+                    self.failing = true;
+                    return;
+                }
+            }
+        }
         let Some(file) = &mut self.file else {
             return;
         };
         let mut text = line.replace(['\n', '\r'], " ");
         text.push('\n');
         match file.write_all(text.as_bytes()) {
-            Ok(()) => self.failing = false,
+            Ok(()) => {
+                if self.failing {
+                    info!("{} is written again", self.path.display());
+                }
+                self.failing = false;
+            }
             Err(e) => {
                 if !self.failing {
                     error!("cannot write to {}: {e}", self.path.display());
@@ -431,6 +858,11 @@ impl LineLog {
                 self.failing = true;
             }
         }
+    }
+
+    /// Whether the last line could not be written (for `status`).
+    pub fn failing(&self) -> bool {
+        self.failing
     }
 
     /// Flush to the disk (shutdown).
@@ -494,12 +926,121 @@ mod tests {
     fn folder_names_are_safe_and_unique() {
         let dir = std::env::temp_dir().join(format!("tactus-folders-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let a = new_game_folder(&dir, "Müller, Hans/../x", "", 0).unwrap();
-        let b = new_game_folder(&dir, "Müller, Hans/../x", "", 0).unwrap();
+        let a = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
+        let b = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
         assert_ne!(a, b);
         let name = a.file_name().unwrap().to_string_lossy().into_owned();
         assert_eq!(name, "1970-01-01_000000_Müller-Hans-x-player");
         assert!(b.to_string_lossy().ends_with("-2"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 14, point 4: a record that could not be written (the folder went stale mid-game:
+    /// read-only, full, out of file descriptors) stayed behind until the next move, with one
+    /// log line. Now it is tried again by itself, the outage can be read while it lasts, its end
+    /// is reported once, and no temporary file is left behind. (A directory in the way of
+    /// `game.pgn` fails the rename even for root, who ignores a read-only folder.)
+    #[test]
+    fn a_stale_record_is_retried_reported_and_cleaned_up() {
+        use crate::rules::game::{Input as G, RulesConfig};
+        let dir = std::env::temp_dir().join(format!("tactus-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let blocker = dir.join(PGN_FILE);
+        std::fs::create_dir(&blocker).unwrap();
+        std::fs::write(blocker.join("x"), b"in the way").unwrap();
+        let mut game = Game::new(RulesConfig::default());
+        for san in ["e4", "e5"] {
+            let mv = crate::rules::notation::match_move(game.position(), san).unwrap();
+            game.apply(G::Move(mv), 0).unwrap();
+        }
+        let writer = RecordWriter::spawn(RecordSettings {
+            folder: dir.clone(),
+            braille: RecordSettings::braille_options(
+                crate::record::braille::DEFAULT_PROFILE,
+                40,
+                25,
+            )
+            .unwrap(),
+            audio: None,
+        });
+        writer.write(RecordSnapshot {
+            game,
+            tags: vec![],
+            now: 0,
+        });
+        let wait = |what: &str, done: &dyn Fn() -> bool| {
+            let start = std::time::Instant::now();
+            while !done() {
+                assert!(
+                    start.elapsed() < std::time::Duration::from_secs(10),
+                    "waiting for {what}"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        };
+        wait("the outage", &|| writer.outage().is_some());
+        let outage = writer.outage().unwrap();
+        assert!(outage.contains("game.pgn"), "{outage}");
+        assert!(writer.take_recovered().is_none());
+        let status = outage_status(None, Some(&writer), &[]);
+        assert_eq!(status.len(), 1, "{status:?}");
+        assert!(
+            status[0].contains("NOT WRITTEN") && status[0].contains("half-move none"),
+            "{status:?}"
+        );
+        let news = outage_news(None, Some(&writer));
+        assert!(news.len() == 1 && news[0].contains("game.pgn"), "{news:?}");
+        assert!(outage_news(None, Some(&writer)).is_empty(), "told once");
+        // The folder is writable again; no new move comes: the writer tries by itself.
+        std::fs::remove_dir_all(&blocker).unwrap();
+        wait("the retry", &|| writer.outage().is_none());
+        let pgn = std::fs::read_to_string(&blocker).unwrap();
+        assert!(pgn.contains("1. e4 e5"), "{pgn}");
+        assert!(writer.take_recovered().unwrap().contains("game.pgn"));
+        assert!(writer.take_recovered().is_none(), "reported once");
+        assert!(outage_status(None, Some(&writer), &[]).is_empty());
+        let news = outage_news(None, Some(&writer));
+        assert!(
+            news.len() == 1 && news[0].contains("written again (up to half-move 2)"),
+            "{news:?}"
+        );
+        let health = writer.finish();
+        assert_eq!(health.written_ply, Some(2));
+        assert_eq!(health.failing, None);
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 14, point 3: a failed audio scoresheet left `.blind-score.tmp.wav` (and its cue
+    /// list) behind to fill the disk further; leftovers of our exact shapes are removed, nothing
+    /// else is.
+    #[test]
+    fn leftovers_of_failed_writes_are_removed() {
+        let dir = std::env::temp_dir().join(format!("tactus-leftovers-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in [
+            ".blind-score.tmp.wav",
+            ".blind-score.tmp.cues.txt",
+            ".game.pgn.tmp-123-4",
+            "game.pgn",
+            ".hidden-of-someone",
+        ] {
+            std::fs::write(dir.join(name), b"x").unwrap();
+        }
+        remove_leftovers(&dir);
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, [".hidden-of-someone", "game.pgn"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

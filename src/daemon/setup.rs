@@ -3,7 +3,11 @@
 //! of a folder, replayed from its journal.
 //!
 //! A game that is over is never resumed, and a folder without a journal is refused with what to
-//! give instead: both are a user's mistake to be told at once, before any task starts.
+//! give instead: both are a user's mistake to be told at once, before any task starts. So is a
+//! damaged journal, whether given with `--resume` or found in the output folder: a fresh game in
+//! its place would tell the blind player a board that is not his (the error names the folder,
+//! the line, and the choices). Only folders the daemon's user owns are resumed, and their files
+//! are opened without following symbolic links.
 
 use std::path::{Path, PathBuf};
 
@@ -27,7 +31,7 @@ use crate::{
 pub fn open(config: &Config, origin: &str, resume: Option<&Path>, new_game: bool) -> Result<Table> {
     match (resume, new_game) {
         (Some(folder), _) => resumed_table(folder),
-        (None, false) => match files::find_unfinished(&config.record_dir()) {
+        (None, false) => match files::find_unfinished(&config.record_dir())? {
             Some(folder) => {
                 info!("resuming the unfinished game in {}", folder.display());
                 resumed_table(&folder)
@@ -78,7 +82,13 @@ fn new_table(config: &Config, origin: &str) -> Result<Table> {
     let created = journal::unix_ms();
     let white = config.game.white.clone().unwrap_or_default();
     let black = config.game.black.clone().unwrap_or_default();
-    let folder = files::new_game_folder(&config.record_dir(), &white, &black, created)?;
+    let group = config
+        .console
+        .group
+        .as_deref()
+        .map(files::group_id)
+        .transpose()?;
+    let folder = files::new_game_folder(&config.record_dir(), &white, &black, created, group)?;
     let mut tags = config.tags();
     tags.push(("Date".into(), files::pgn_date(created)));
     let header = Header {
@@ -100,7 +110,19 @@ fn new_table(config: &Config, origin: &str) -> Result<Table> {
 }
 
 fn resumed_table(folder: &Path) -> Result<Table> {
+    use std::os::unix::fs::MetadataExt;
     let path = folder.join(JOURNAL_FILE);
+    if let Ok(meta) = std::fs::symlink_metadata(folder)
+        && meta.uid() != files::daemon_uid()
+    {
+        bail!(
+            "{} belongs to another user (uid {}), not to the daemon's (uid {}); tactus resumes \
+             only its own games: another user could have planted this one",
+            folder.display(),
+            meta.uid(),
+            files::daemon_uid()
+        );
+    }
     if !path.is_file() {
         bail!(
             "{} holds no journal ({JOURNAL_FILE}); give the folder of a game tactus played",
@@ -129,6 +151,7 @@ fn resumed_table(folder: &Path) -> Result<Table> {
         );
     }
     let journal = Journal::append_to(&read)?;
+    files::remove_leftovers(folder);
     Ok(Table {
         folder: folder.to_owned(),
         header: read.header.clone(),

@@ -83,7 +83,11 @@ where
             source,
         })?;
     let written = (|| {
-        if let Ok(meta) = fs::metadata(path) {
+        // The old file's own permissions: not those of what a symbolic link there points to
+        // (the rename replaces the link itself, never its target).
+        if let Ok(meta) = fs::symlink_metadata(path)
+            && meta.is_file()
+        {
             file.set_permissions(meta.permissions())?;
         }
         let mut buffered = io::BufWriter::new(&mut file);
@@ -214,6 +218,26 @@ mod tests {
         write_atomically(&path, b"new").unwrap();
         let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
+    }
+
+    /// Issue 14, point 9: a symbolic link in place of a scoresheet is replaced, its target
+    /// neither written nor its permissions copied.
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_is_replaced_not_followed() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = TempDir::new("link");
+        let victim = dir.0.join("victim");
+        fs::write(&victim, b"keep").unwrap();
+        fs::set_permissions(&victim, fs::Permissions::from_mode(0o666)).unwrap();
+        let path = dir.0.join("game.pgn");
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        write_atomically(&path, b"1. e4 *").unwrap();
+        assert_eq!(fs::read(&victim).unwrap(), b"keep");
+        let meta = fs::symlink_metadata(&path).unwrap();
+        assert!(meta.is_file());
+        assert_ne!(meta.permissions().mode() & 0o777, 0o666);
+        assert_eq!(fs::read(&path).unwrap(), b"1. e4 *");
     }
 
     #[test]

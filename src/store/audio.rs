@@ -29,6 +29,20 @@ pub enum ScoresheetError {
     },
 }
 
+/// A new, empty file at `path`, replacing whatever is there without following it: a symbolic
+/// link planted in its place is removed (not its target truncated, as `File::create` would), and
+/// `O_EXCL` creates the file only if nothing came back in between.
+fn fresh_file(path: &Path) -> std::io::Result<File> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+}
+
 /// The audio scoresheet of one game, written as the game goes (I/O: files).
 pub struct AudioScoresheet {
     path: PathBuf,
@@ -55,10 +69,11 @@ impl AudioScoresheet {
             source,
         };
         let cue_path = Self::cue_path_for(path);
-        let mut wav = hound::WavWriter::create(path, spec()).map_err(wav_error)?;
+        let file = fresh_file(path).map_err(|e| wav_error(hound::Error::IoError(e)))?;
+        let mut wav = hound::WavWriter::new(BufWriter::new(file), spec()).map_err(wav_error)?;
         // A game without moves is a valid, empty recording from the start.
         wav.flush().map_err(wav_error)?;
-        let cues = File::create(&cue_path).map_err(|source| ScoresheetError::Cues {
+        let cues = fresh_file(&cue_path).map_err(|source| ScoresheetError::Cues {
             path: cue_path.clone(),
             source,
         })?;
@@ -257,6 +272,35 @@ mod tests {
             hound::WavReader::open(&path).unwrap().len() as usize,
             expected.len()
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 14, point 9: a symbolic link planted where the recording goes was followed, and
+    /// its target (any file the daemon's user may write) truncated and overwritten. The link
+    /// itself is replaced; the target is untouched.
+    #[test]
+    fn a_planted_link_is_replaced_not_followed() {
+        let dir = std::env::temp_dir().join(format!("tactus-wav-link-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim.txt");
+        let cue_victim = dir.join("cue-victim.txt");
+        std::fs::write(&victim, b"keep").unwrap();
+        std::fs::write(&cue_victim, b"keep too").unwrap();
+        let path = dir.join(".blind-score.tmp.wav");
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        std::os::unix::fs::symlink(&cue_victim, AudioScoresheet::cue_path_for(&path)).unwrap();
+        let sheet = AudioScoresheet::create(&path, 100).unwrap();
+        sheet.finish().unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        assert_eq!(std::fs::read(&cue_victim).unwrap(), b"keep too");
+        assert!(
+            !std::fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(hound::WavReader::open(&path).unwrap().len(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

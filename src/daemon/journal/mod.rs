@@ -13,14 +13,17 @@
 //! passes the times).
 //!
 //! Robustness: a line cut off by a crash or a power cut (the last line, without its newline) is
-//! dropped, and the file is truncated to the last whole line before more is appended. Any other
-//! unreadable line is an error naming the file and the line.
+//! dropped, and the file is truncated to the last whole line before more is appended, after the
+//! original is copied aside. Any other damage (an unreadable complete line, a missing or second
+//! header, a line after the end, a gap in the entries' numbers) is a [`Damage`] naming the file
+//! and the line: the daemon refuses to start on it. A failed write (a full disk) is cut back to
+//! the last whole line and held in memory until the disk takes it ([`Outage`]).
 
 pub mod file;
 pub mod format;
 pub mod replay;
 
-pub use file::{Journal, JournalFile, read, unix_ms};
+pub use file::{Damage, Journal, JournalFile, NothingPlayed, Outage, Sink, read, unix_ms};
 pub use format::*;
 pub use replay::{Replayed, replay};
 
