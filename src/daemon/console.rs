@@ -203,8 +203,7 @@ impl ConsoleSocket {
                             }
                         };
                         if let Some(why) = refused {
-                            // Told why, then closed; a client that does not read costs a second.
-                            tokio::spawn(refuse(stream, why));
+                            refuse(stream, why);
                         }
                     }
                     Err(e) => {
@@ -242,11 +241,11 @@ impl ConsoleSocket {
     }
 }
 
-/// Tell a refused client why, then close.
-async fn refuse(stream: UnixStream, why: String) {
-    let (_, mut write) = stream.into_split();
-    let line = Reply::error(why).encode();
-    let _ = tokio::time::timeout(Duration::from_secs(1), write.write_all(line.as_bytes())).await;
+/// Tell a refused client why, then close, at once: one line fits in a fresh socket's buffer, so
+/// a write that does not return now is not waited for (no task, no descriptor held: a flood of
+/// connections over the cap costs nothing that outlasts it).
+fn refuse(stream: UnixStream, why: String) {
+    let _ = stream.try_write(Reply::error(why).encode().as_bytes());
 }
 
 /// Refusals that repeat, counted and logged as one line a minute rather than one each: an
