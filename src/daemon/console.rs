@@ -344,7 +344,9 @@ fn check_socket_folder(dir: &Path, owner: u32) -> Result<()> {
             meta.uid()
         );
     }
-    if mode & 0o022 != 0 && mode & 0o1000 == 0 {
+    let sticky = mode & 0o1000 != 0;
+    let group_may_write = mode & 0o020 != 0 && !private_group(meta.gid(), owner);
+    if !sticky && (mode & 0o002 != 0 || group_may_write) {
         bail!(
             "the console socket's folder {} (key console.socket) can be written by other users \
              (mode {:04o}), who could replace the socket with one of their own; put it in a \
@@ -354,6 +356,45 @@ fn check_socket_folder(dir: &Path, owner: u32) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether `gid` is the private group of user `uid` (user private groups, umask 002: folders are
+/// group-writable, but the group is the user alone): `uid`'s primary group in /etc/passwd, no
+/// other user's primary group, and no other member listed in /etc/group. When the files cannot
+/// be read, it is not.
+fn private_group(gid: u32, uid: u32) -> bool {
+    let (Ok(passwd), Ok(groups)) = (
+        std::fs::read_to_string("/etc/passwd"),
+        std::fs::read_to_string("/etc/group"),
+    ) else {
+        return false;
+    };
+    // name, uid, primary gid
+    let users: Vec<(&str, u32, u32)> = passwd
+        .lines()
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split(':').collect();
+            Some((
+                *f.first()?,
+                f.get(2)?.parse().ok()?,
+                f.get(3)?.parse().ok()?,
+            ))
+        })
+        .collect();
+    let Some(&(name, _, primary)) = users.iter().find(|u| u.1 == uid) else {
+        return false;
+    };
+    if primary != gid || users.iter().any(|u| u.2 == gid && u.1 != uid) {
+        return false;
+    }
+    groups.lines().all(|line| {
+        let f: Vec<&str> = line.split(':').collect();
+        if f.get(2).and_then(|g| g.parse::<u32>().ok()) != Some(gid) {
+            return true;
+        }
+        f.get(3)
+            .is_none_or(|members| members.split(',').all(|m| m.is_empty() || m == name))
+    })
 }
 
 /// Remove what is at `path` if it is a stale socket of the daemon's user; refuse anything else.
