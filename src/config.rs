@@ -258,7 +258,9 @@ impl Default for RecordSection {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConsoleSection {
-    /// The Unix socket path (created with mode 0600).
+    /// The Unix socket path (created with mode 0600), in a folder other users cannot write to
+    /// (or a sticky one, like /tmp); nothing but a stale socket of the daemon's user is ever
+    /// removed there.
     #[serde(default = "default_socket")]
     pub socket: PathBuf,
     /// A group (name or number) that may use the socket too (mode 0660): the assistant's
@@ -266,7 +268,8 @@ pub struct ConsoleSection {
     #[serde(default)]
     pub group: Option<String>,
     /// The arbiter's token file: read if it exists (the arbiter's own token for the whole
-    /// event), else written there at start (mode 0600). None: `arbiter.token` in the game folder.
+    /// event: a file of the daemon's user, mode 0600, not a link, 128 bits of randomness), else
+    /// written there at start (mode 0600). None: `arbiter.token` in the game folder.
     #[serde(default)]
     pub token_file: Option<PathBuf>,
 }
