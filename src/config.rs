@@ -275,7 +275,9 @@ impl Default for RecordSection {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConsoleSection {
-    /// The Unix socket path (created with mode 0600).
+    /// The Unix socket path (created with mode 0600), in a folder other users cannot write to
+    /// (or a sticky one, like /tmp); nothing but a stale socket of the daemon's user is ever
+    /// removed there.
     #[serde(default = "default_socket")]
     pub socket: PathBuf,
     /// A group (name or number) that may use the socket too (mode 0660): the assistant's
@@ -283,7 +285,8 @@ pub struct ConsoleSection {
     #[serde(default)]
     pub group: Option<String>,
     /// The arbiter's token file: read if it exists (the arbiter's own token for the whole
-    /// event), else written there at start (mode 0600). None: `arbiter.token` in the game folder.
+    /// event: a file of the daemon's user, mode 0600, not a link, 128 bits of randomness), else
+    /// written there at start (mode 0600). None: `arbiter.token` in the game folder.
     #[serde(default)]
     pub token_file: Option<PathBuf>,
 }
@@ -345,6 +348,7 @@ impl Config {
             .filter(|p| !p.as_os_str().is_empty())
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."));
+        config.check_console_paths(&path.display().to_string())?;
         // Profile files are named relative to the file too: check them now that we know where.
         config.blind_board(&path.display().to_string())?;
         config.sighted_board(&path.display().to_string())?;
@@ -369,6 +373,7 @@ impl Config {
     }
 
     fn check(&self, origin: &str) -> Result<()> {
+        self.check_console(origin)?;
         for (number, line) in &self.blind_buttons() {
             if !number.parse::<u8>().is_ok_and(|n| n >= 1) {
                 bail!(
@@ -437,6 +442,57 @@ impl Config {
                      /dev/serial/by-id/...) or \"sim\" for a simulated board"
                 );
             }
+        }
+        Ok(())
+    }
+
+    /// `[console]`'s keys, as far as the text tells: no empty path or group.
+    fn check_console(&self, origin: &str) -> Result<()> {
+        if self.console.socket.as_os_str().is_empty() {
+            bail!(
+                "{origin}: console.socket = \"\": name the console socket's path (like \
+                 \"/run/user/1000/tactus.sock\"), or leave the key out for tactus.sock"
+            );
+        }
+        if self
+            .console
+            .token_file
+            .as_ref()
+            .is_some_and(|p| p.as_os_str().is_empty())
+        {
+            bail!(
+                "{origin}: console.token_file = \"\": name the arbiter's token file, or leave the \
+                 key out to have one made in each game's folder"
+            );
+        }
+        if self
+            .console
+            .group
+            .as_ref()
+            .is_some_and(|g| g.trim().is_empty())
+        {
+            bail!(
+                "{origin}: console.group = \"\": name a group (or its number), or leave the key \
+                 out to keep the console to the daemon's user"
+            );
+        }
+        Ok(())
+    }
+
+    /// `[console]`'s paths, once they are resolved: the socket's path must not be anything but a
+    /// socket (the daemon removes only a stale socket of its own there, see
+    /// `daemon::console::ConsoleSocket::bind`); say so at `check-config`, not at the table.
+    fn check_console_paths(&self, origin: &str) -> Result<()> {
+        use std::os::unix::fs::FileTypeExt;
+        let socket = self.socket_path();
+        if let Ok(meta) = std::fs::symlink_metadata(&socket)
+            && !meta.file_type().is_socket()
+        {
+            bail!(
+                "{origin}: console.socket = {} names an existing file or folder, not a socket; \
+                 give the console socket a path of its own",
+                socket.display()
+            );
         }
         Ok(())
     }
@@ -756,6 +812,34 @@ mod tests {
             err.contains("boards.sighted.profile") && err.contains("chessnut"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn console_keys_are_checked() {
+        for (text, needle) in [
+            ("[console]\nsocket = \"\"\n", "console.socket = \"\""),
+            (
+                "[console]\ntoken_file = \"\"\n",
+                "console.token_file = \"\"",
+            ),
+            ("[console]\ngroup = \" \"\n", "console.group = \"\""),
+        ] {
+            let err = format!("{:#}", Config::parse(text, "c.toml").unwrap_err());
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+        // A socket path naming an existing file (here the configuration itself) is refused.
+        let dir = std::env::temp_dir().join(format!("tactus-config-sock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        std::fs::write(&path, "[console]\nsocket = \"c.toml\"\n").unwrap();
+        let err = format!("{:#}", Config::load(&path).unwrap_err());
+        assert!(
+            err.contains("console.socket") && err.contains("not a socket"),
+            "{err}"
+        );
+        std::fs::write(&path, "[console]\nsocket = \"t.sock\"\n").unwrap();
+        assert!(Config::load(&path).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -7,6 +7,11 @@
 //! 0 when the daemon carried it out, 1 when it refused or did not answer in time. Before either,
 //! it may log in as the arbiter (`--token-file`) or switch role (`--role`).
 //!
+//! It trusts the socket only as far as it can check it: the arbiter's token is sent only to a
+//! daemon running as the token file's owner (the peer's user id, `SO_PEERCRED`), since another
+//! user may have taken the socket's name in a shared folder; and control characters from the
+//! daemon are shown escaped, never handed to the terminal.
+//!
 //! This is the only part of [`crate::console`] that does I/O: a Unix socket, standard input and
 //! output, and two threads for the interactive mode (one reads the socket, one reads the
 //! keyboard), so that the daemon's event lines are printed while the user types. The protocol
@@ -64,7 +69,8 @@ pub struct ConsoleArgs {
 /// Run `tactus console`.
 pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
     let path = socket_path(&args)?;
-    let preamble = preamble(&args)?;
+    let token = args.token_file.as_deref().map(read_token).transpose()?;
+    let preamble = preamble(&args, token.as_ref().map(|t| t.token.as_str()))?;
     let timeout = Duration::try_from_secs_f64(args.timeout)
         .ok()
         .filter(|t| !t.is_zero())
@@ -72,13 +78,7 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
     if let Some(command) = &args.command {
         check_command(command)?;
     }
-    let stream = UnixStream::connect(&path).with_context(|| {
-        format!(
-            "cannot connect to the console socket {}; is `tactus run` running? (choose the \
-             socket with --socket or --config)",
-            path.display()
-        )
-    })?;
+    let stream = connect(&path, token.as_ref().map(|t| t.owner))?;
     let ok = match &args.command {
         Some(command) => one_shot(
             stream,
@@ -115,11 +115,43 @@ fn socket_path(args: &ConsoleArgs) -> Result<PathBuf> {
     Ok(PathBuf::from(DEFAULT_SOCKET))
 }
 
+/// Connect to the daemon's socket. With `token_owner` (the user id owning the token file: the
+/// daemon's user, since the token file is private to it), the process listening must be that
+/// user's, or the token would go to whoever took the socket's name.
+pub fn connect(path: &Path, token_owner: Option<u32>) -> Result<UnixStream> {
+    let stream = UnixStream::connect(path).with_context(|| {
+        format!(
+            "cannot connect to the console socket {}; is `tactus run` running? (choose the \
+             socket with --socket or --config)",
+            path.display()
+        )
+    })?;
+    if let Some(owner) = token_owner {
+        let peer = crate::daemon::console::peer_uid(&stream)
+            .with_context(|| format!("cannot tell who listens on {}", path.display()))?;
+        if peer != owner {
+            bail!(
+                "the console socket {} is served by user {peer}, but the token file belongs to \
+                 user {owner}, the daemon's: this is not that daemon (another user may have \
+                 taken the socket's name), so the token was not sent",
+                path.display()
+            );
+        }
+    }
+    Ok(stream)
+}
+
+/// The arbiter's token and the user owning its file.
+pub struct TokenFile {
+    pub token: String,
+    pub owner: u32,
+}
+
 /// The lines sent before the user's: the login, then the role switch.
-fn preamble(args: &ConsoleArgs) -> Result<Vec<String>> {
+fn preamble(args: &ConsoleArgs, token: Option<&str>) -> Result<Vec<String>> {
     let mut lines = Vec::new();
-    if let Some(file) = &args.token_file {
-        lines.push(format!("login {}", read_token(file)?));
+    if let Some(token) = token {
+        lines.push(format!("login {token}"));
     }
     match args.role {
         Some(Role::Arbiter) if args.token_file.is_none() => {
@@ -132,10 +164,32 @@ fn preamble(args: &ConsoleArgs) -> Result<Vec<String>> {
     Ok(lines)
 }
 
-fn read_token(path: &Path) -> Result<String> {
-    let text = std::fs::read_to_string(path)
+/// Read the token file; a file others may read is used (the arbiter may need the game now) with
+/// a warning on stderr, since its token is no longer a secret.
+pub fn read_token(path: &Path) -> Result<TokenFile> {
+    use std::os::unix::fs::MetadataExt;
+    let mut file = std::fs::File::open(path)
         .with_context(|| format!("cannot read the arbiter's token file {}", path.display()))?;
-    token::parse_file(&text).with_context(|| format!("{} holds no token", path.display()))
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read the arbiter's token file {}", path.display()))?;
+    let mut text = String::new();
+    io::Read::read_to_string(&mut io::Read::take(&mut file, 64 * 1024), &mut text)
+        .with_context(|| format!("cannot read the arbiter's token file {}", path.display()))?;
+    let token =
+        token::parse_file(&text).with_context(|| format!("{} holds no token", path.display()))?;
+    if meta.mode() & 0o077 != 0 {
+        eprintln!(
+            "warning: the token file {} can be read by others (mode {:04o}); the daemon will \
+             refuse it at its next start: chmod 600 it",
+            path.display(),
+            meta.mode() & 0o7777
+        );
+    }
+    Ok(TokenFile {
+        token,
+        owner: meta.uid(),
+    })
 }
 
 /// A one-shot command must be one line the daemon accepts.
@@ -179,7 +233,7 @@ pub fn one_shot(
         match lines.reply_end(deadline, &mut |_| Ok(()))? {
             Some(Ok(_)) => {}
             Some(Err(reason)) => {
-                writeln!(err, "error: {reason}")?;
+                writeln!(err, "error: {}", shown(&reason))?;
                 return Ok(false);
             }
             None => return finish_without_reply(lines.timed_out, timeout, err),
@@ -188,18 +242,18 @@ pub fn one_shot(
     if send_line(&mut writer, command).is_err() {
         return finish_without_reply(false, timeout, err);
     }
-    let end = lines.reply_end(deadline, &mut |text| writeln!(out, "{text}"))?;
+    let end = lines.reply_end(deadline, &mut |text| writeln!(out, "{}", shown(text)))?;
     match end {
         Some(Ok(summary)) => {
             if summary.is_empty() {
                 writeln!(out, "{}", wire::OK)?;
             } else {
-                writeln!(out, "{} {summary}", wire::OK)?;
+                writeln!(out, "{} {}", wire::OK, shown(&summary))?;
             }
             Ok(true)
         }
         Some(Err(reason)) => {
-            writeln!(err, "error: {reason}")?;
+            writeln!(err, "error: {}", shown(&reason))?;
             Ok(false)
         }
         // `quit` may be answered by the connection closing.
@@ -228,6 +282,12 @@ fn finish_without_reply(
     Ok(false)
 }
 
+/// A line from the daemon as it may be shown: control characters escaped, whatever the daemon
+/// (or whoever answers on its socket) sent.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::speech::transcript::escape_controls(text)
+}
+
 /// One line in one write, so that the daemon never waits on half a command.
 fn send_line(writer: &mut UnixStream, line: &str) -> io::Result<()> {
     writer.write_all(format!("{line}\n").as_bytes())
@@ -249,7 +309,7 @@ enum Event {
 }
 
 /// The interactive console: `input`'s lines go to the daemon, every line from the daemon goes
-/// to `out` as it comes (escaped body lines unescaped, nothing else changed), the client's own
+/// to `out` as it comes (escaped body lines unescaped, control characters escaped), the client's own
 /// remarks go to `err`. Returns `true` when the user ended it (`quit`, or the end of the input,
 /// after which the last replies get `linger` to arrive), `false` when the daemon closed first.
 pub fn interactive<I, O, E>(
@@ -273,11 +333,11 @@ where
         std::thread::spawn(move || {
             // The end of the stream and a read error both mean the daemon is gone.
             while let Ok(Some(line)) = lines.next_line(None) {
-                let shown = match wire::classify(&line) {
-                    WireLine::Body(text) => text.to_string(),
-                    _ => line,
+                let text = match wire::classify(&line) {
+                    WireLine::Body(text) => shown(text),
+                    _ => shown(&line),
                 };
-                if writeln!(out, "{shown}").and_then(|()| out.flush()).is_err() {
+                if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
                     break;
                 }
             }

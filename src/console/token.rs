@@ -4,9 +4,15 @@
 //! and no files) and writes it into a file of mode 0600 that only the arbiter is shown; `login
 //! TOKEN` at the console must match it. The comparison takes the same time however much of the
 //! token is right, so that a client cannot find it a character at a time by timing refusals.
+//! A token file someone made by hand must be as hard to guess as ours ([`MIN_BITS`]).
 
 /// Random bytes in a token: 128 bits, beyond guessing over a socket.
 pub const TOKEN_BYTES: usize = 16;
+/// The least guessing work a token file's token must need, in bits: as much as ours.
+pub const MIN_BITS: u32 = 8 * TOKEN_BYTES as u32;
+/// The least number of different characters in a token. A random token of ours has fewer than
+/// this with a probability below 10^-12; `aaaa...` or `abab...` is a hand-made one.
+const MIN_DISTINCT: usize = 6;
 /// The token file's suggested name, in the game's folder.
 pub const TOKEN_FILE: &str = "arbiter.token";
 
@@ -25,6 +31,34 @@ pub enum TokenError {
     SeveralWords,
     #[error("the token is {len} characters long; a token has at least {min}")]
     TooShort { len: usize, min: usize },
+    #[error(
+        "the token is too easy to guess (about {bits} bits; at least {min} are needed: 32 random \
+         hex digits, or 22 random letters and digits)"
+    )]
+    Weak { bits: u32, min: u32 },
+}
+
+/// An upper bound of the guessing work for `token`, in bits: its length times the bits of the
+/// smallest alphabet it is written in (hex digits, digits and letters, printable ASCII, Unicode).
+/// Repeated patterns count as few bits whatever their length.
+pub fn estimated_bits(token: &str) -> u32 {
+    let mut distinct: Vec<char> = token.chars().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < MIN_DISTINCT {
+        return distinct.len() as u32;
+    }
+    let alphabet: f64 = if token.chars().all(|c| c.is_ascii_hexdigit()) {
+        16.0
+    } else if token.chars().all(|c| c.is_ascii_alphanumeric()) {
+        62.0
+    } else if token.chars().all(|c| c.is_ascii_graphic()) {
+        94.0
+    } else {
+        65536.0
+    };
+    // Hex in either case counts as hex: a token read aloud or retyped may change case.
+    (token.chars().count() as f64 * alphabet.log2()).floor() as u32
 }
 
 /// The token in a token file's text: one word, surrounding whitespace and a final newline
@@ -42,6 +76,13 @@ pub fn parse_file(text: &str) -> Result<String, TokenError> {
         return Err(TokenError::TooShort {
             len: token.len(),
             min,
+        });
+    }
+    let bits = estimated_bits(token);
+    if bits < MIN_BITS {
+        return Err(TokenError::Weak {
+            bits,
+            min: MIN_BITS,
         });
     }
     Ok(token.to_string())
@@ -90,7 +131,10 @@ mod tests {
 
     #[test]
     fn token_files_hold_one_word() {
-        let t = from_bytes(&[1; TOKEN_BYTES]);
+        let t = from_bytes(&[
+            0x5a, 0x17, 0xc3, 0x88, 0x2e, 0xf1, 0x04, 0x9d, 0x63, 0xb0, 0x7c, 0x45, 0xea, 0x19,
+            0xd2, 0x36,
+        ]);
         assert_eq!(parse_file(&format!("{t}\n")), Ok(t.clone()));
         assert_eq!(parse_file(&format!("  {t}  ")), Ok(t.clone()));
         assert_eq!(parse_file(""), Err(TokenError::Empty));
@@ -99,6 +143,27 @@ mod tests {
             parse_file(&format!("{t} {t}")),
             Err(TokenError::SeveralWords)
         );
+        // 16 hex digits were once accepted: 64 bits, and a repeated letter, are too few.
+        assert_eq!(
+            parse_file("0123456789abcdef"),
+            Err(TokenError::Weak { bits: 64, min: 128 })
+        );
+        assert_eq!(
+            parse_file(&"a".repeat(64)),
+            Err(TokenError::Weak { bits: 1, min: 128 })
+        );
+        assert_eq!(
+            parse_file(&"ab".repeat(40)),
+            Err(TokenError::Weak { bits: 2, min: 128 })
+        );
+        // 22 random letters and digits are enough, as are ours.
+        assert!(parse_file("Xq7pL2mZr9TkB4wN8cVd3H").is_ok());
+        let ours = from_bytes(&[
+            0x3f, 0xa1, 0x07, 0xc2, 0x9e, 0x55, 0x10, 0xd8, 0x6b, 0x2c, 0xe4, 0x81, 0x7a, 0x0f,
+            0xb3, 0x46,
+        ]);
+        assert_eq!(estimated_bits(&ours), MIN_BITS);
+        assert_eq!(parse_file(&ours), Ok(ours.clone()));
         assert_eq!(
             parse_file("abc"),
             Err(TokenError::TooShort {

@@ -1,6 +1,8 @@
 //! The game's `transcript.txt`: one line per announcement, `HH:MM:SS.mmm <audience> <text>`.
 //!
-//! Owns the line format (pure, [`format_line`]) and the append-only file. It never reads the
+//! Owns the line format (pure, [`format_line`]), the escaping of control characters in every
+//! text the daemon writes for people to read ([`escape_controls`]: the transcript here, the
+//! console socket's lines in `daemon::console`), and the append-only file. It never reads the
 //! clock (the speech task passes the time of day in) and never decides what is said. Every line
 //! is written with one `write` call and flushed at once, so a crash loses at most the line being
 //! written; a failing disk is logged and never stops speech.
@@ -39,12 +41,35 @@ pub fn format_time_of_day(since_midnight: Duration) -> String {
     )
 }
 
+/// `text` with every control character but the line feed written as `\xNN` (`\u{NN}` beyond
+/// ASCII), and `\r\n` read as `\n`. Text from a board, a file or a client can hold terminal
+/// escapes (`ESC ] 0 ; title BEL`, `ESC [ 2 J`): raw, they would retitle, clear or reprogram the
+/// terminal of whoever reads the console or `cat`s the transcript, and confuse a screen reader.
+/// Line feeds stay: each writer decides what a line break becomes.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' => out.push('\n'),
+            c if c.is_control() && c.is_ascii() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// One transcript line, with its newline. Line breaks inside the text become spaces so that every
-/// announcement stays one line.
+/// announcement stays one line; other control characters are escaped ([`escape_controls`]).
 pub fn format_line(since_midnight: Duration, audience: Audience, text: &str) -> String {
-    let text: String = text
+    let text: String = escape_controls(text)
         .chars()
-        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+        .map(|c| if c == '\n' { ' ' } else { c })
         .collect();
     format!(
         "{} {} {}\n",
@@ -149,6 +174,25 @@ mod tests {
             format_line(Duration::ZERO, Audience::Both, "Remis"),
             "00:00:00.000 both Remis\n"
         );
+    }
+
+    #[test]
+    fn terminal_escapes_never_reach_the_transcript_raw() {
+        // A pegged board's error line as an adversarial probe sent it: retitle, then clear.
+        let line = format_line(
+            Duration::ZERO,
+            Audience::Both,
+            "Fehler \u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\r\nweiter\rzurück",
+        );
+        assert_eq!(
+            line,
+            "00:00:00.000 both Fehler \\x1b]0;owned\\x07\\x1b[2J\\u{9b}31m weiter\\x0dzurück\n"
+        );
+        assert!(!line.trim_end_matches('\n').chars().any(char::is_control));
+        assert!(matches!(
+            escape_controls("Dame e4\nSchach"),
+            std::borrow::Cow::Borrowed("Dame e4\nSchach")
+        ));
     }
 
     #[test]
