@@ -149,7 +149,34 @@ fn requests_f9_d_reach_his_ear_only_at_his_request() {
         ],
         "{transcript}"
     );
+    let folder = table.folder();
     table.stop();
+    // The requests are journaled: `tactus replay` writes the same notes, in the same order.
+    let replay = std::process::Command::new(support::process::TACTUS)
+        .arg("replay")
+        .arg(folder.join("journal.jsonl"))
+        .arg("--voices-dir")
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("voices"))
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{replay:?}");
+    let replayed: Vec<String> = String::from_utf8_lossy(&replay.stdout)
+        .lines()
+        .filter_map(|l| {
+            l.split_once(" note request ")
+                .map(|(_, rest)| format!("request {rest}"))
+        })
+        .collect();
+    let noted: Vec<String> = fs::read_to_string(folder.join("transcript.txt"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            l.split_once(" note request ")
+                .map(|(_, rest)| format!("request {rest}"))
+        })
+        .collect();
+    assert_eq!(noted.len(), 7, "{noted:?}");
+    assert_eq!(replayed, noted);
     fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -729,9 +729,15 @@ impl Hub {
         // console: the reply carries the answer, and a flood of requests must not drown the
         // watching consoles in events.
         self.notes.append(&files::note_line(&record.note()));
-        // TODO(journal): `Journal` (journal/file.rs) can only append arbiter inputs; once it can
-        // append an `InputRecord::Request(record)` too, journal it here (at `now`, no earlier
-        // than `last_t`): `tactus replay` already writes such a line as this note and the words.
+        // Journalled like an input (never earlier than the last one), so that `tactus replay`
+        // writes this note and the words as the transcript has them.
+        let t = now.max(self.last_t);
+        self.last_t = t;
+        if let Some(journal) = &mut self.journal
+            && let Err(e) = journal.record(t, crate::daemon::journal::InputRecord::Request(record))
+        {
+            warn!("{e:#}");
+        }
         for announcement in said {
             self.say_own(Audience::Blind, announcement, false);
         }

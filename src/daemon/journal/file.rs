@@ -30,7 +30,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde::Deserialize;
 use tracing::{error, info};
 
-use super::format::{Entry, FORMAT_VERSION, Header};
+use super::format::{Entry, FORMAT_VERSION, Header, InputRecord};
 use crate::{
     arbiter::Input,
     rules::{Millis, game::GameEnd},
@@ -548,6 +548,16 @@ impl Journal {
         })
     }
 
+    /// Append a record that is no input to the arbiter (a request of the blind player, F.9 d),
+    /// so that `tactus replay` writes the transcript as it was.
+    pub fn record(&mut self, t: Millis, input: InputRecord) -> Result<()> {
+        self.write(&Entry::Input {
+            t,
+            wall: unix_ms(),
+            input,
+        })
+    }
+
     /// Append the end of the game.
     pub fn end(&mut self, t: Millis, end: &GameEnd) -> Result<()> {
         self.write(&Entry::End {
@@ -699,6 +709,7 @@ mod tests {
             sighted_board: None,
             sighted_completion: Completion::ClockPress,
             guidance_repeat_ms: 10_000,
+            say_own_move: true,
         };
         Header {
             version: super::FORMAT_VERSION,
