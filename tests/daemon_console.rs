@@ -161,7 +161,10 @@ fn quiet_table(tag: &str) -> (PathBuf, Table, Conn) {
 /// Whether a journal line is an input only the table itself makes (a board's sensors or link,
 /// the timer, speech finishing, the dead-position search): never one a console command makes.
 fn from_the_table(line: &str) -> bool {
-    line.contains("\"input\":{\"board")
+    // A request of the blind player's is journaled as a record of what was asked and answered
+    // (F.9 d), not as an input: it changes nothing in the game.
+    line.contains("\"input\":{\"request\"")
+        || line.contains("\"input\":{\"board")
         || line.contains("\"input\":\"tick\"")
         || line.contains("\"input\":{\"speech_finished\"")
         || line.contains("{\"verdict\":")
@@ -445,12 +448,15 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
     sighted_move(&table, &mut assistant, "e4", 2);
     sighted_move(&table, &mut assistant, "exd5", 4);
     let w = move_words(GAME);
-    // All he was told unasked: White's two moves. Not his time, not the move count (F.9 d).
+    // All he was told unasked: White's two moves, and his own said back (F.1). Not his time,
+    // not the move count (F.9 d).
     assert_eq!(
-        said_after(&table, "blind", 2, 2),
+        said_after(&table, "blind", 2, 4),
         [
             words(&Announcement::Move(w[0])),
-            words(&Announcement::Move(w[2]))
+            words(&Announcement::OwnMove(w[1])),
+            words(&Announcement::Move(w[2])),
+            words(&Announcement::OwnMove(w[3])),
         ]
     );
     let count_words = words(&Announcement::MovesCompleted { white: 2, black: 2 });
@@ -813,11 +819,14 @@ fn the_assistants_commands_carry_out_his_duties() {
         "too late to correct: the opponent's clock has started (F.6)"
     );
     table.wait_ply(2);
-    let heard = said_after(&table, "blind", 0, 1);
+    let heard = said_after(&table, "blind", 0, 2);
     assert_eq!(
         heard,
-        [words(&Announcement::Move(w[0]))],
-        "only d4 was said"
+        [
+            words(&Announcement::Move(w[0])),
+            words(&Announcement::OwnMove(w[1]))
+        ],
+        "only d4 was said (and his own reply said back, F.1)"
     );
 
     // Draw offers (9.1), each said to the opponent; SIDE defaults to the blind player.
@@ -901,9 +910,14 @@ fn the_assistants_commands_carry_out_his_duties() {
             article: tactus::rules::game::DrawClaim::Repetition { intended: None }.article(),
         })]
     );
+    // The blind player (Black) hears that his clock changed (not his time: F.9 d), and the
+    // offer the claim counts as.
     assert_eq!(
-        said_after(&table, "blind", blind_before, 1),
-        [words(&Announcement::DrawOffered { by: Color::White })]
+        said_after(&table, "blind", blind_before, 2),
+        [
+            words(&Announcement::ClockChanged { side: Color::Black }),
+            words(&Announcement::DrawOffered { by: Color::White })
+        ]
     );
     assistant.ok("decline black");
     // With the intended move ("a" form): incorrect, so he must make that move.

@@ -763,7 +763,7 @@ fn a_game_with_a_mistake_a_touch_an_unplugged_board_and_a_disputed_scoresheet() 
     // The retrace: the moves after the agreed one left the record and were played again.
     let label = |ply: usize| {
         let number = ply / 2 + 1;
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             format!("{number}.")
         } else {
             format!("{number}...")

@@ -793,6 +793,12 @@ impl Hub {
             board_state(BoardId::Blind),
             board_state(BoardId::Sighted)
         ));
+        // Files that are not being written: the arbiter must know while it lasts.
+        lines.extend(files::outage_status(
+            self.journal.as_ref(),
+            self.record.as_ref(),
+            &[&self.touches, &self.notes],
+        ));
         if let Some(adjourned) = game.adjournment() {
             lines.push(format!(
                 "adjourned: {} sealed move {}{}; resumption {}",
@@ -921,6 +927,12 @@ impl Hub {
     /// After every input: deferred announcements once the clocks run, announcements speech
     /// could not take, the files, the progress.
     fn after(&mut self) {
+        // An outage of the game's files began or ended: every console and the transcript hear it
+        // once (its details stay in `status` while it lasts).
+        for news in files::outage_news(self.journal.as_mut(), self.record.as_ref()) {
+            warn!("{news}");
+            self.note(news, None);
+        }
         let paused = self.arbiter.game().clock().is_some_and(|c| c.is_paused());
         if !paused && !self.deferred.is_empty() {
             for (id, audience, announcement) in std::mem::take(&mut self.deferred) {
@@ -963,7 +975,8 @@ impl Hub {
     /// `shown`: also tell every console what is said (`# said to ...`).
     fn speak(&mut self, id: u64, audience: Audience, announcement: Announcement, shown: bool) {
         let text = self.pack.render(&announcement, self.style).text;
-        if audience.includes_blind() {
+        // `repeat` is for what he was told; his own move said back is not what he asks again.
+        if audience.includes_blind() && !matches!(announcement, Announcement::OwnMove(_)) {
             self.last_to_blind = Some(announcement.clone());
         }
         if self.echo {

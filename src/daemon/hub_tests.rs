@@ -29,7 +29,7 @@ use crate::{
     daemon::{
         files::RecordSettings,
         journal::{
-            self, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
+            self, AskedBy, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
             RulesRecord, SetupRecord,
         },
     },
@@ -875,7 +875,7 @@ async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn the_tactile_boards_buttons_ask_his_requests_and_are_not_journaled() {
+async fn the_tactile_boards_buttons_ask_his_requests_journaled_as_requests_only() {
     let folder = Folder::new("buttons");
     let mut rig = Rig::new(&folder, Setup::default());
     start_and_play_e4(&mut rig).await;
@@ -910,9 +910,25 @@ async fn the_tactile_boards_buttons_ask_his_requests_and_are_not_journaled() {
                 .to_string()
         )
     );
-    // The hub's own announcements are no input when they end; the game did not change.
+    // The hub's own announcements are no input when they end; the game did not change: what
+    // the journal gained is the record of the two requests (F.9 d), by button.
     rig.finished(own).await;
-    assert_eq!(rig.inputs(), inputs);
+    let after = rig.inputs();
+    assert_eq!(after[..inputs.len()], inputs[..]);
+    let asked: Vec<(AskedBy, String)> = after[inputs.len()..]
+        .iter()
+        .map(|(_, input)| match input {
+            InputRecord::Request(r) => (r.by, r.asked.clone()),
+            other => panic!("not a request: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        asked,
+        [
+            (AskedBy::Button { number: 4 }, "repeat".to_string()),
+            (AskedBy::Button { number: 1 }, "time".to_string())
+        ]
+    );
     rig.stop().await;
 }
 

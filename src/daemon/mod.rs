@@ -196,6 +196,15 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         blind: config.blind_board(origin)?,
         sighted: config.sighted_board(origin)?,
     };
+    // The console before the game: a game nobody can command (a recovered game stays paused until
+    // the arbiter's `resume`) must not start, and nothing is made for it.
+    let socket = ConsoleSocket::bind(&config.socket_path(), config.console.group.as_deref())
+        .map_err(|e| {
+            anyhow!(
+                "no console, so no game: {e:#} (the assistant's commands and the arbiter's \
+                 resume need it; see key console.socket in {origin})"
+            )
+        })?;
     let table = setup::open(config, origin, opts.resume.as_deref(), opts.new_game)?;
     let resumed = table.recovery.is_some();
     println!(
@@ -219,7 +228,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
 
     let speech = tasks.speech(config, &opts.voices_dir, &voice, &table.folder);
     let started = tasks.boards(&opts.sim, &boards, link_clock, &progress_rx)?;
-    tasks.console(config, origin, &table.folder, &broadcast_tx)?;
+    tasks.console(socket, config, origin, &table.folder, &broadcast_tx)?;
     let record = RecordWriter::spawn(RecordSettings {
         folder: table.folder.clone(),
         braille: RecordSettings::braille_options(
@@ -497,6 +506,7 @@ impl Tasks {
     /// the game without a console; a token that cannot be read or made stops the start.
     fn console(
         &mut self,
+        socket: ConsoleSocket,
         config: &Config,
         origin: &str,
         folder: &Path,
@@ -507,24 +517,14 @@ impl Tasks {
             .unwrap_or_else(|| folder.join(crate::console::token::TOKEN_FILE));
         let token = console::arbiter_token(&token_path, config.token_file().is_some(), origin)?;
         println!("tactus: arbiter token in {}", token_path.display());
-        match ConsoleSocket::bind(&config.socket_path(), config.console.group.as_deref()) {
-            Ok(socket) => {
-                info!("console on {}", socket.path().display());
-                let serve = socket.serve(
-                    self.hub.clone(),
-                    broadcast.clone(),
-                    Some(token),
-                    self.cancel.clone(),
-                );
-                self.spawn(serve);
-            }
-            Err(e) => {
-                // The game can be played without a console; the assistant must know why it is
-                // missing.
-                warn!("no console: {e:#}");
-                eprintln!("tactus: no console: {e:#}");
-            }
-        }
+        info!("console on {}", socket.path().display());
+        let serve = socket.serve(
+            self.hub.clone(),
+            broadcast.clone(),
+            Some(token),
+            self.cancel.clone(),
+        );
+        self.spawn(serve);
         Ok(())
     }
 

@@ -359,6 +359,9 @@ pub struct Journal {
     outage: Option<Outage>,
     /// The outage that just ended, until [`Journal::take_recovered`] collects it.
     recovered: Option<Outage>,
+    /// The end line is written: nothing follows it (an end in mid-file is damage), so what the
+    /// table still does after the game (speech finishing, a request) is not journaled.
+    ended: bool,
 }
 
 impl Journal {
@@ -398,6 +401,7 @@ impl Journal {
             held: VecDeque::new(),
             outage: None,
             recovered: None,
+            ended: false,
         };
         journal.write(&Entry::Header(header.clone()))?;
         Ok(journal)
@@ -448,6 +452,7 @@ impl Journal {
             held: VecDeque::new(),
             outage: None,
             recovered: None,
+            ended: read.is_finished(),
         }
     }
 
@@ -484,6 +489,10 @@ impl Journal {
     }
 
     fn write(&mut self, entry: &Entry) -> Result<()> {
+        if self.ended {
+            return Ok(());
+        }
+        self.ended = matches!(entry, Entry::End { .. });
         let line = self.encode(entry)?;
         self.held.push_back(line);
         self.flush_held()
@@ -876,6 +885,29 @@ mod tests {
                 ),
             }
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// What the table does after the end (speech finishing, a request) is not journaled: the
+    /// end line stays the last, so a finished game's journal reads back whole.
+    #[test]
+    fn nothing_is_journaled_after_the_end_line() {
+        let dir = scratch("after-end");
+        let path = dir.join(crate::daemon::journal::JOURNAL_FILE);
+        let mut journal = Journal::create(&path, &header()).unwrap();
+        journal.input(1, &Input::Start).unwrap();
+        let end = crate::rules::game::GameEnd {
+            outcome: shakmaty::KnownOutcome::Draw,
+            reason: crate::rules::game::EndReason::Agreement,
+            at: 2,
+            ply: 0,
+        };
+        journal.end(2, &end).unwrap();
+        journal.input(3, &Input::Tick).unwrap();
+        drop(journal);
+        let read = read(&path).unwrap();
+        assert!(read.is_finished());
+        assert!(matches!(read.entries.last(), Some(Entry::End { .. })));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
