@@ -124,6 +124,33 @@ impl<T> std::ops::IndexMut<BoardId> for ByBoard<T> {
     }
 }
 
+/// A board that comes back and goes again within this long of the last word about its link is
+/// flapping (a loose cable): its losses are not said each time.
+pub const FLAP_WINDOW_MS: Millis = 10_000;
+/// A loss not said because the board was flapping is said once it has lasted this long.
+pub const FLAP_SETTLE_MS: Millis = 3_000;
+
+/// What was said about one board's link.
+#[derive(Debug, Clone, Copy, Default)]
+struct LinkNews {
+    /// Its loss was said and its return not yet.
+    said_away: bool,
+    /// When its loss or return was last said.
+    last_said: Option<Millis>,
+    /// Away since then (not back yet).
+    away_since: Option<Millis>,
+}
+
+impl LinkNews {
+    /// When a loss that was not said (flapping) is to be said, if it lasts.
+    fn unsaid_loss_due(&self) -> Option<Millis> {
+        match (self.said_away, self.away_since) {
+            (false, Some(t)) => Some(t + FLAP_SETTLE_MS),
+            _ => None,
+        }
+    }
+}
+
 /// When the sighted player's move counts as completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Completion {
@@ -287,6 +314,8 @@ pub struct Arbiter {
     promotion_ahead: Option<Role>,
     /// Who claimed under 10.2: his opponent's clock changes with the ruling.
     quickplay_claimant: Option<Color>,
+    /// What the players were told of each board's link, so that a flapping cable is said once.
+    links: ByBoard<LinkNews>,
     /// Each board's player's own pieces lifted while he executed his opponent's move, at the
     /// ply he then had the move: touches of his coming move (F.2, 4.3).
     early_touches: ByBoard<Option<(usize, Vec<Square>)>>,
@@ -321,6 +350,7 @@ impl Arbiter {
             putting_back: ByBoard::default(),
             promotion_ahead: None,
             quickplay_claimant: None,
+            links: ByBoard::default(),
             early_touches: ByBoard::default(),
             sheets: shakmaty::ByColor::default(),
         }
@@ -356,6 +386,9 @@ impl Arbiter {
         {
             deadlines.extend(clock.flag_instant(side));
         }
+        for (_, link) in self.links.iter() {
+            deadlines.extend(link.unsaid_loss_due());
+        }
         deadlines.into_iter().min()
     }
 
@@ -376,20 +409,10 @@ impl Arbiter {
                 if let Some(r) = self.recognizer(board) {
                     r.disconnected(now);
                 }
-                let board = which(board);
-                self.say(
-                    Audience::Both,
-                    Announcement::BoardDisconnected { board },
-                    &mut out,
-                );
+                self.link_lost(board, now, &mut out);
             }
             Input::BoardConnected { board } => {
-                let which = which(board);
-                self.say(
-                    Audience::Both,
-                    Announcement::BoardReconnected { board: which },
-                    &mut out,
-                );
+                self.link_back(board, now, &mut out);
                 out.push(Effect::RequestSnapshot { board });
             }
             Input::SpeechFinished { id } => self.speech_finished(id, now, &mut out),
@@ -521,8 +544,64 @@ impl Arbiter {
         self.rules(game::Input::Touch { by, square }, now, out);
     }
 
+    /// A board's link went. Said at once, unless the board is flapping (it came back and went
+    /// again within [`FLAP_WINDOW_MS`] of the last thing said about it): then it is said only if
+    /// it stays away for [`FLAP_SETTLE_MS`].
+    fn link_lost(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        let link = &mut self.links[board];
+        link.away_since = Some(now);
+        if link.said_away {
+            return;
+        }
+        if link.last_said.is_some_and(|t| now < t + FLAP_WINDOW_MS) {
+            out.push(Effect::Note(format!(
+                "{} board's link went again; said if it stays away",
+                board.name()
+            )));
+            return;
+        }
+        self.say_link_lost(board, now, out);
+    }
+
+    fn say_link_lost(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        let link = &mut self.links[board];
+        link.said_away = true;
+        link.last_said = Some(now);
+        let which = which(board);
+        self.say(
+            Audience::Both,
+            Announcement::BoardDisconnected { board: which },
+            out,
+        );
+    }
+
+    /// A board's link is back: "reconnected" once, when its loss was said.
+    fn link_back(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        let link = &mut self.links[board];
+        link.away_since = None;
+        if !link.said_away {
+            return;
+        }
+        link.said_away = false;
+        link.last_said = Some(now);
+        let which = which(board);
+        self.say(
+            Audience::Both,
+            Announcement::BoardReconnected { board: which },
+            out,
+        );
+    }
+
     /// Time passes: the clocks, the recognisers' deadlines, guidance due again.
     fn tick(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        for board in BoardId::ALL {
+            if self.links[board]
+                .unsaid_loss_due()
+                .is_some_and(|due| now >= due)
+            {
+                self.say_link_lost(board, now, out);
+            }
+        }
         // Time only matters to a running clock; a tick while the clocks are held or after the
         // game is no input the Laws refuse, just nothing to do.
         if !self.game.is_over() && self.game.clock().is_some_and(|c| c.running().is_some()) {

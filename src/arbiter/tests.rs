@@ -1384,3 +1384,48 @@ fn f2_a_lift_of_his_own_piece_while_executing_the_opponents_move_is_a_touch() {
         "{n:?}"
     );
 }
+
+#[test]
+fn a_flapping_cable_is_said_once_and_a_loss_that_lasts_is_said() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let board = BoardId::Blind;
+    let mut said_now = Vec::new();
+    // Ten losses and returns in ten seconds.
+    for i in 0..10u64 {
+        let t = 1_000 + i * 1_000;
+        said_now.extend(said(&a.handle(Input::BoardDisconnected { board }, t)));
+        said_now.extend(said(&a.handle(Input::BoardConnected { board }, t + 400)));
+        said_now.extend(said(&run(&mut a, t + 900)));
+    }
+    let words: Vec<Announcement> = said_now.into_iter().map(|s| s.2).collect();
+    assert_eq!(
+        words,
+        vec![
+            Announcement::BoardDisconnected {
+                board: WhichBoard::Tactile
+            },
+            Announcement::BoardReconnected {
+                board: WhichBoard::Tactile
+            },
+        ]
+    );
+    // It goes once more and stays away: said once it has lasted FLAP_SETTLE_MS.
+    assert!(said(&a.handle(Input::BoardDisconnected { board }, 11_000)).is_empty());
+    assert!(said(&run(&mut a, 11_000 + FLAP_SETTLE_MS - 1)).is_empty());
+    let out = run(&mut a, 11_000 + FLAP_SETTLE_MS);
+    assert_eq!(
+        said(&out).into_iter().map(|s| s.2).collect::<Vec<_>>(),
+        vec![Announcement::BoardDisconnected {
+            board: WhichBoard::Tactile
+        }]
+    );
+    // And its return is said.
+    let out = a.handle(Input::BoardConnected { board }, 20_000);
+    assert_eq!(
+        said(&out).into_iter().map(|s| s.2).collect::<Vec<_>>(),
+        vec![Announcement::BoardReconnected {
+            board: WhichBoard::Tactile
+        }]
+    );
+}

@@ -2,7 +2,7 @@
 
 use std::{path::PathBuf, process::ExitCode};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::config::Config;
 
@@ -18,6 +18,10 @@ pub fn run(args: CheckConfigArgs) -> Result<ExitCode> {
     let config = Config::load(&file)?;
     let rules = config.rules_config()?;
     let origin = file.display().to_string();
+    // What the daemon looks up only at the start is looked up here too, so "ok" means it starts.
+    if let Some(group) = &config.console.group {
+        crate::store::private::group_id(group).with_context(|| origin.clone())?;
+    }
     println!("{}: ok", file.display());
     println!("  edition: {:?}, play: {:?}", rules.edition, rules.play);
     match rules.time_control {

@@ -104,17 +104,12 @@ fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Chess, Color};
+    use shakmaty::Color;
 
     use super::*;
     use crate::{
-        announce::voice::Style,
-        arbiter::{ArbiterConfig, Completion, Input},
-        board::{Sensing, recognize::RecognizerConfig},
-        daemon::journal::{
-            AskedBy, Entry, FORMAT_VERSION, Header, InputRecord, RequestRecord, SetupRecord,
-        },
-        rules::game::RulesConfig,
+        arbiter::Input,
+        daemon::journal::{AskedBy, Entry, Header, InputRecord, RequestRecord},
     };
 
     fn voices() -> PathBuf {
@@ -122,28 +117,7 @@ mod tests {
     }
 
     fn header() -> Header {
-        let cfg = ArbiterConfig {
-            rules: RulesConfig::default(),
-            blind: Color::Black,
-            blind_board: RecognizerConfig {
-                sensing: Sensing::Occupancy,
-                settle_ms: 0,
-                scan_ms: 0,
-                bounce_ms: 0,
-                differs_after_ms: 1500,
-                confirm_with_snapshot: false,
-            },
-            sighted_board: None,
-            sighted_completion: Completion::ClockPress,
-            guidance_repeat_ms: 10_000,
-            say_own_move: true,
-        };
-        Header {
-            version: FORMAT_VERSION,
-            created_unix_ms: 1,
-            tags: Vec::new(),
-            setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
-        }
+        crate::daemon::journal::test_header(Color::Black, None)
     }
 
     /// F.9 d: `tactus replay` writes every journaled request where the daemon's transcript has

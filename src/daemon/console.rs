@@ -118,7 +118,7 @@ impl ConsoleSocket {
             None => std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
                 .with_context(|| format!("cannot make {} private (mode 0600)", path.display()))?,
             Some(group) => {
-                let gid = group_id(group)?;
+                let gid = crate::store::private::group_id(group)?;
                 std::os::unix::fs::chown(path, None, Some(gid)).with_context(|| {
                     format!(
                         "cannot give the console socket {} to the group {group} (key \
@@ -680,29 +680,6 @@ fn read_private_file(path: &Path, seen: &std::fs::Metadata) -> Result<String> {
         .read_to_string(&mut text)
         .context("cannot read it")?;
     Ok(text)
-}
-
-/// The id of a group given by name (from /etc/group) or by number.
-fn group_id(group: &str) -> Result<u32> {
-    if let Ok(gid) = group.parse::<u32>() {
-        return Ok(gid);
-    }
-    let text = std::fs::read_to_string("/etc/group")
-        .context("cannot read /etc/group to find the console group (key console.group)")?;
-    text.lines()
-        .filter_map(|line| {
-            let mut fields = line.split(':');
-            let name = fields.next()?;
-            let gid = fields.nth(1)?.parse::<u32>().ok()?;
-            (name == group).then_some(gid)
-        })
-        .next()
-        .with_context(|| {
-            format!(
-                "there is no group '{group}' (key console.group); give an existing group's \
-                 name or number"
-            )
-        })
 }
 
 /// A line that is refused before it is read as a command.

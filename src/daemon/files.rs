@@ -151,21 +151,6 @@ pub fn daemon_uid() -> u32 {
 }
 
 /// The id of a group given by name (from /etc/group) or by number (key `console.group`).
-pub fn group_id(group: &str) -> Result<u32> {
-    if let Ok(gid) = group.parse::<u32>() {
-        return Ok(gid);
-    }
-    let text = std::fs::read_to_string("/etc/group")
-        .context("cannot read /etc/group to find the console group (key console.group)")?;
-    text.lines()
-        .find_map(|line| {
-            let mut fields = line.split(':');
-            let name = fields.next()?;
-            let gid = fields.nth(1)?.parse::<u32>().ok()?;
-            (name == group).then_some(gid)
-        })
-        .ok_or_else(|| anyhow::anyhow!("there is no group '{group}' (key console.group)"))
-}
 
 /// Make the output folder if needed and check that nobody but the daemon's user (or root) can
 /// plant a game in it: a folder other users can write to, or one owned by another user, is
@@ -682,20 +667,21 @@ pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> R
     );
     let text_path = settings.folder.join(format!("{stem}.txt"));
     // Read without following a link: the envelope's time comes from our own file or is new.
-    let sealed_at = journal::file::open_no_follow(&text_path, OpenOptions::new().read(true))
-        .and_then(|mut f| {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
-        })
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(SEALED_PREFIX).map(str::to_owned))
-        })
-        .unwrap_or_else(|| {
-            let (y, mo, d, h, mi, _) = civil(journal::unix_ms());
-            format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
-        });
+    let sealed_at =
+        crate::store::private::open_no_follow(&text_path, OpenOptions::new().read(true))
+            .and_then(|mut f| {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
+            })
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(SEALED_PREFIX).map(str::to_owned))
+            })
+            .unwrap_or_else(|| {
+                let (y, mo, d, h, mi, _) = civil(journal::unix_ms());
+                format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
+            });
     let Some(envelope) =
         Envelope::from_game(&snapshot.game, &snapshot.tags, snapshot.now, sealed_at)
     else {
@@ -779,27 +765,6 @@ fn render_audio(
     Ok(temp_cues)
 }
 
-/// The mode of the files the daemon creates in a game folder that may hold the sealed move (the
-/// transcript has the console's notes): only the daemon's user reads them.
-pub const PRIVATE_FILE_MODE: u32 = 0o600;
-
-/// Open `path` to append, without following a symbolic link: a new file is created with mode
-/// 0600 (`O_EXCL` never follows a link), an existing one must be a regular file, not a link.
-pub fn open_append(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    match OpenOptions::new()
-        .append(true)
-        .create_new(true)
-        .mode(PRIVATE_FILE_MODE)
-        .open(path)
-    {
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            journal::file::open_no_follow(path, OpenOptions::new().append(true))
-        }
-        other => other,
-    }
-}
-
 /// An append-only text file written line by line (touches, transcript notes): each line one
 /// `write` and flushed, so a crash loses at most the line being written. Failures are logged
 /// once per outage; the game goes on.
@@ -812,7 +777,7 @@ pub struct LineLog {
 
 impl LineLog {
     pub fn open(path: &Path) -> LineLog {
-        let file = open_append(path);
+        let file = crate::store::private::open_append(path);
         let failing = file.is_err();
         if let Err(e) = &file {
             error!("cannot open {}: {e}", path.display());
@@ -828,7 +793,7 @@ impl LineLog {
         // A file that could not be opened (no descriptors left, a folder gone read-only) is
         // tried again with every line: the outage ends when the cause does.
         if self.file.is_none() {
-            match open_append(&self.path) {
+            match crate::store::private::open_append(&self.path) {
                 Ok(file) => self.file = Some(file),
                 Err(e) => {
                     if !self.failing {

@@ -86,7 +86,7 @@ fn new_table(config: &Config, origin: &str) -> Result<Table> {
         .console
         .group
         .as_deref()
-        .map(files::group_id)
+        .map(crate::store::private::group_id)
         .transpose()?;
     let folder = files::new_game_folder(&config.record_dir(), &white, &black, created, group)?;
     let mut tags = config.tags();

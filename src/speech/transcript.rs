@@ -8,7 +8,7 @@
 //! written; a failing disk is logged and never stops speech.
 
 use std::{
-    fs::{File, OpenOptions},
+    fs::File,
     io::Write,
     path::{Path, PathBuf},
     time::Duration,
@@ -93,10 +93,8 @@ impl Transcript {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create the folder {}", dir.display()))?;
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
+        // Private (it has the arbiter's notes) and never through a link planted in the folder.
+        let file = crate::store::private::open_append(path)
             .with_context(|| format!("cannot open the transcript {}", path.display()))?;
         Ok(Transcript {
             path: path.to_path_buf(),
@@ -216,6 +214,28 @@ mod tests {
             std::fs::read_to_string(&path).unwrap(),
             "10:00:00.000 blind eins\n10:00:01.000 sighted zwei\n"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 14, point 9: a `transcript.txt` planted as a link (to a file of root's, say) is not
+    /// appended to, and a new transcript is the daemon's user's alone (it has the arbiter's notes).
+    #[test]
+    fn the_transcript_is_private_and_never_written_through_a_link() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("tactus-transcript-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("transcript.txt");
+        Transcript::open(&path).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let target = dir.join("victim");
+        std::fs::write(&target, "untouched").unwrap();
+        let planted = dir.join("planted.txt");
+        std::os::unix::fs::symlink(&target, &planted).unwrap();
+        let err = Transcript::open(&planted).err().expect("a link is refused");
+        assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "untouched");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

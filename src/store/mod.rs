@@ -7,4 +7,5 @@
 pub mod atomic;
 pub mod audio;
 pub mod louis;
+pub mod private;
 pub mod voices;

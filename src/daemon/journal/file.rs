@@ -31,6 +31,7 @@ use serde::Deserialize;
 use tracing::{error, info};
 
 use super::format::{Entry, FORMAT_VERSION, Header, InputRecord};
+use crate::store::private::open_no_follow;
 use crate::{
     arbiter::Input,
     rules::{Millis, game::GameEnd},
@@ -140,29 +141,6 @@ fn read_no_follow(path: &Path) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     io::Read::read_to_end(&mut file, &mut bytes)?;
     Ok(bytes)
-}
-
-/// Open an existing file, refusing a symbolic link: the link is looked at (`lstat`), the file
-/// opened, and the opened file must be the one looked at (same device and inode), so a link
-/// swapped in between is caught too.
-pub fn open_no_follow(path: &Path, options: &OpenOptions) -> io::Result<File> {
-    use std::os::unix::fs::MetadataExt;
-    let before = std::fs::symlink_metadata(path)?;
-    if before.file_type().is_symlink() {
-        return Err(io::Error::other(format!(
-            "{} is a symbolic link; tactus does not follow links in a game folder",
-            path.display()
-        )));
-    }
-    let file = options.open(path)?;
-    let after = file.metadata()?;
-    if (after.dev(), after.ino()) != (before.dev(), before.ino()) || !after.is_file() {
-        return Err(io::Error::other(format!(
-            "{} changed while it was opened (or is not a regular file)",
-            path.display()
-        )));
-    }
-    Ok(file)
 }
 
 /// Parse a journal's bytes (see [`read`]).
@@ -653,16 +631,8 @@ mod tests {
         atomic::{AtomicU64, Ordering},
     };
 
-    use shakmaty::Chess;
-
     use super::*;
-    use crate::{
-        announce::voice::Style,
-        arbiter::{ArbiterConfig, Completion},
-        board::{Sensing, recognize::RecognizerConfig},
-        daemon::journal::{SetupRecord, replay},
-        rules::game::RulesConfig,
-    };
+    use crate::daemon::journal::replay;
 
     /// A real file on a disk that fills up: `room` bytes more fit (shared, so the test can free
     /// space while the journal holds the sink), then a write puts in what fits and fails with
@@ -701,31 +671,7 @@ mod tests {
     }
 
     fn header() -> Header {
-        let cfg = ArbiterConfig {
-            rules: RulesConfig {
-                time_control: Some("300+2".parse().unwrap()),
-                ..RulesConfig::default()
-            },
-            blind: shakmaty::Color::Black,
-            blind_board: RecognizerConfig {
-                sensing: Sensing::Occupancy,
-                settle_ms: 0,
-                scan_ms: 0,
-                bounce_ms: 0,
-                differs_after_ms: 1500,
-                confirm_with_snapshot: false,
-            },
-            sighted_board: None,
-            sighted_completion: Completion::ClockPress,
-            guidance_repeat_ms: 10_000,
-            say_own_move: true,
-        };
-        Header {
-            version: super::FORMAT_VERSION,
-            created_unix_ms: 1,
-            tags: vec![],
-            setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
-        }
+        crate::daemon::journal::test_header(shakmaty::Color::Black, Some("300+2"))
     }
 
     /// A short game: the sighted player (White) enters his moves at the console and presses

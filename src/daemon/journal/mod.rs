@@ -27,6 +27,44 @@ pub use file::{Damage, Journal, JournalFile, NothingPlayed, Outage, Sink, read, 
 pub use format::*;
 pub use replay::{Replayed, replay};
 
+/// A journal header for tests: a tactile board that reports every change at once, the sighted
+/// player's moves entered at the console, `blind` playing the blind player's colour, the given
+/// time control (none: no clock), the German pack.
+#[cfg(test)]
+pub(crate) fn test_header(blind: shakmaty::Color, time_control: Option<&str>) -> Header {
+    use crate::{
+        announce::voice::Style,
+        arbiter::{ArbiterConfig, Completion},
+        board::{Sensing, recognize::RecognizerConfig},
+        rules::game::RulesConfig,
+    };
+    let cfg = ArbiterConfig {
+        rules: RulesConfig {
+            time_control: time_control.map(|tc| tc.parse().unwrap()),
+            ..RulesConfig::default()
+        },
+        blind,
+        blind_board: RecognizerConfig {
+            sensing: Sensing::Occupancy,
+            settle_ms: 0,
+            scan_ms: 0,
+            bounce_ms: 0,
+            differs_after_ms: 1500,
+            confirm_with_snapshot: false,
+        },
+        sighted_board: None,
+        sighted_completion: Completion::ClockPress,
+        guidance_repeat_ms: 10_000,
+        say_own_move: true,
+    };
+    Header {
+        version: FORMAT_VERSION,
+        created_unix_ms: 1,
+        tags: Vec::new(),
+        setup: SetupRecord::new(&cfg, &shakmaty::Chess::default(), "de-fide", Style::San),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::{fs::OpenOptions, io::Write};
@@ -35,12 +73,12 @@ mod tests {
 
     use super::*;
     use crate::{
-        announce::{Announcement, Audience, voice::Style},
-        arbiter::{ArbiterConfig, BoardId, Completion, Input},
-        board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
+        announce::{Announcement, Audience},
+        arbiter::{BoardId, Input},
+        board::{Sensed, SensorEvent},
         rules::{
             dead::Mateability,
-            game::{DrawClaim, Input as G, QuickplayRuling, RulesConfig},
+            game::{DrawClaim, Input as G, QuickplayRuling},
         },
     };
 
@@ -197,31 +235,9 @@ mod tests {
     }
 
     fn header() -> Header {
-        let cfg = ArbiterConfig {
-            rules: RulesConfig {
-                time_control: Some("300+2".parse().unwrap()),
-                ..RulesConfig::default()
-            },
-            blind: Color::White,
-            blind_board: RecognizerConfig {
-                sensing: Sensing::Occupancy,
-                settle_ms: 0,
-                scan_ms: 0,
-                bounce_ms: 0,
-                differs_after_ms: 1500,
-                confirm_with_snapshot: false,
-            },
-            sighted_board: None,
-            sighted_completion: Completion::ClockPress,
-            guidance_repeat_ms: 10_000,
-            say_own_move: true,
-        };
-        Header {
-            version: FORMAT_VERSION,
-            created_unix_ms: 1,
-            tags: vec![("White".into(), "A".into())],
-            setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
-        }
+        let mut header = super::test_header(Color::White, Some("300+2"));
+        header.tags = vec![("White".into(), "A".into())];
+        header
     }
 
     #[test]

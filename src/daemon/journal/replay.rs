@@ -128,42 +128,12 @@ mod tests {
     use shakmaty::{Chess, Color};
 
     use super::*;
-    use crate::{
-        announce::voice::Style,
-        arbiter::{ArbiterConfig, Completion},
-        board::{Sensing, recognize::RecognizerConfig},
-        daemon::journal::format::{AskedBy, FORMAT_VERSION, Header, SetupRecord},
-        rules::game::RulesConfig,
-    };
+    use crate::daemon::journal::format::AskedBy;
 
     fn journal(entries: Vec<Entry>) -> JournalFile {
-        let cfg = ArbiterConfig {
-            rules: RulesConfig {
-                time_control: Some("300+2".parse().unwrap()),
-                ..RulesConfig::default()
-            },
-            blind: Color::Black,
-            blind_board: RecognizerConfig {
-                sensing: Sensing::Occupancy,
-                settle_ms: 0,
-                scan_ms: 0,
-                bounce_ms: 0,
-                differs_after_ms: 1500,
-                confirm_with_snapshot: false,
-            },
-            sighted_board: None,
-            sighted_completion: Completion::ClockPress,
-            guidance_repeat_ms: 10_000,
-            say_own_move: true,
-        };
         JournalFile {
             path: "journal.jsonl".into(),
-            header: Header {
-                version: FORMAT_VERSION,
-                created_unix_ms: 1,
-                tags: Vec::new(),
-                setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
-            },
+            header: crate::daemon::journal::test_header(Color::Black, Some("300+2")),
             entries,
             good_len: 0,
             torn: false,
