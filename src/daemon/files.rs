@@ -150,8 +150,6 @@ pub fn daemon_uid() -> u32 {
     geteuid()
 }
 
-/// The id of a group given by name (from /etc/group) or by number (key `console.group`).
-
 /// Make the output folder if needed and check that nobody but the daemon's user (or root) can
 /// plant a game in it: a folder other users can write to, or one owned by another user, is
 /// refused, naming the key.

@@ -233,7 +233,7 @@ mod tests {
         std::fs::write(&target, "untouched").unwrap();
         let planted = dir.join("planted.txt");
         std::os::unix::fs::symlink(&target, &planted).unwrap();
-        let err = Transcript::open(&planted).err().expect("a link is refused");
+        let err = Transcript::open(&planted).expect_err("a link is refused");
         assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "untouched");
         std::fs::remove_dir_all(&dir).unwrap();
