@@ -300,6 +300,11 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
             );
             continue;
         }
+        // A finished game is passed over on its last line alone: its journal, however long
+        // (or damaged in the middle), is not read.
+        if journal::file::ends_finished(&journal_path).unwrap_or(false) {
+            continue;
+        }
         match journal::read(&journal_path) {
             Ok(j) if !j.is_finished() => {
                 candidates.push((meta.modified().unwrap_or(std::time::UNIX_EPOCH), path));

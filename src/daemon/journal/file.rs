@@ -134,6 +134,34 @@ pub fn read(path: &Path) -> Result<JournalFile> {
     parse(path, &bytes)
 }
 
+/// How much of a journal's end [`ends_finished`] reads: far more than any end line.
+const TAIL_BYTES: u64 = 64 * 1024;
+
+/// Whether the journal at `path` ends with its end line, from its last [`TAIL_BYTES`] only: how
+/// the folders of finished games are passed over without reading (or trusting) their whole
+/// journals while the unfinished one is looked for. A torn or unreadable last line is no end.
+pub fn ends_finished(path: &Path) -> io::Result<bool> {
+    let mut file = open_no_follow(path, OpenOptions::new().read(true))?;
+    let len = file.metadata()?.len();
+    let start = len.saturating_sub(TAIL_BYTES);
+    file.seek(SeekFrom::Start(start))?;
+    let mut tail = Vec::new();
+    io::Read::read_to_end(&mut file, &mut tail)?;
+    let Some(body) = tail.strip_suffix(b"\n") else {
+        return Ok(false);
+    };
+    let last = match body.iter().rposition(|&b| b == b'\n') {
+        Some(i) => &body[i + 1..],
+        None if start == 0 => body,
+        // A last line longer than the tail: no end line is that long.
+        None => return Ok(false),
+    };
+    Ok(matches!(
+        serde_json::from_slice::<Entry>(last),
+        Ok(Entry::End { .. })
+    ))
+}
+
 /// Read a file without following a symbolic link in its last component: another user who could
 /// plant a link must not make the daemon read (or later append to) a file of his choice.
 fn read_no_follow(path: &Path) -> io::Result<Vec<u8>> {
@@ -854,6 +882,32 @@ mod tests {
         let read = read(&path).unwrap();
         assert!(read.is_finished());
         assert!(matches!(read.entries.last(), Some(Entry::End { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 14 (smaller): looking for the unfinished game read every folder's whole journal
+    /// (a 50 MB line cost 255 MB). A finished journal is known by its last line, whatever is
+    /// before it; a journal that ends in an input, or torn, is not finished.
+    #[test]
+    fn a_finished_journal_is_known_by_its_last_line_alone() {
+        let dir = scratch("ends-finished");
+        let path = dir.join(crate::daemon::journal::JOURNAL_FILE);
+        let mut journal = Journal::create(&path, &header()).unwrap();
+        journal.input(1, &Input::Start).unwrap();
+        drop(journal);
+        assert!(!ends_finished(&path).unwrap());
+        // Megabytes of garbage in the middle, then an end line: read from the end only.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.extend(std::iter::repeat_n(b'x', 3 * 1024 * 1024));
+        bytes.push(b'\n');
+        bytes.extend(br#"{"kind":"end","t":5,"result":"1/2-1/2","reason":"draw by agreement"}"#);
+        bytes.push(b'\n');
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(ends_finished(&path).unwrap());
+        // Torn: the end line without its newline is no end.
+        bytes.pop();
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(!ends_finished(&path).unwrap());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
