@@ -447,7 +447,8 @@ fn a_folder_of_another_user_is_not_resumed() {
     std::os::unix::fs::chown(folder.join(JOURNAL_FILE), Some(NOBODY), None).unwrap();
     assert_eq!(files::find_unfinished(&dir.join("played")).unwrap(), None);
     let config = Config::load(&dir.join("config.toml")).unwrap();
-    let err = setup::open(&config, "config.toml", Some(&folder), false)
+    let voices = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("voices");
+    let err = setup::open(&config, "config.toml", &voices, Some(&folder), false)
         .err()
         .expect("refused");
     assert!(format!("{err:#}").contains("another user"), "{err:#}");

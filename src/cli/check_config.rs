@@ -2,7 +2,7 @@
 
 use std::{path::PathBuf, process::ExitCode};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::config::Config;
 
@@ -11,6 +11,9 @@ use crate::config::Config;
 pub struct CheckConfigArgs {
     #[arg(default_value = "config.toml")]
     file: PathBuf,
+    /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
+    #[arg(long, value_name = "DIR")]
+    voices_dir: Option<PathBuf>,
 }
 
 pub fn run(args: CheckConfigArgs) -> Result<ExitCode> {
@@ -18,10 +21,12 @@ pub fn run(args: CheckConfigArgs) -> Result<ExitCode> {
     let config = Config::load(&file)?;
     let rules = config.rules_config()?;
     let origin = file.display().to_string();
-    // What the daemon looks up only at the start is looked up here too, so "ok" means it starts.
-    if let Some(group) = &config.console.group {
-        crate::store::private::group_id(group).with_context(|| origin.clone())?;
-    }
+    // What the daemon checks before it makes a new game is checked here too (the voice pack,
+    // the console group), so that "ok" means it starts.
+    let voices_dir = args
+        .voices_dir
+        .unwrap_or_else(crate::store::voices::default_dir);
+    crate::daemon::setup::check_new_game(&config, &origin, &voices_dir)?;
     println!("{}: ok", file.display());
     println!("  edition: {:?}, play: {:?}", rules.edition, rules.play);
     match rules.time_control {

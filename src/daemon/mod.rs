@@ -205,7 +205,13 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
                  resume need it; see key console.socket in {origin})"
             )
         })?;
-    let table = setup::open(config, origin, opts.resume.as_deref(), opts.new_game)?;
+    let table = setup::open(
+        config,
+        origin,
+        &opts.voices_dir,
+        opts.resume.as_deref(),
+        opts.new_game,
+    )?;
     let resumed = table.recovery.is_some();
     println!(
         "tactus: game folder {}{}",

@@ -28,7 +28,13 @@ use crate::{
 
 /// The table of a run: the game in `resume`, else the unfinished game of the output folder
 /// (unless `new_game`), else a new game.
-pub fn open(config: &Config, origin: &str, resume: Option<&Path>, new_game: bool) -> Result<Table> {
+pub fn open(
+    config: &Config,
+    origin: &str,
+    voices_dir: &Path,
+    resume: Option<&Path>,
+    new_game: bool,
+) -> Result<Table> {
     match (resume, new_game) {
         (Some(folder), _) => resumed_table(folder),
         (None, false) => match files::find_unfinished(&config.record_dir())? {
@@ -36,10 +42,23 @@ pub fn open(config: &Config, origin: &str, resume: Option<&Path>, new_game: bool
                 info!("resuming the unfinished game in {}", folder.display());
                 resumed_table(&folder)
             }
-            None => new_table(config, origin),
+            None => new_table(config, origin, voices_dir),
         },
-        (None, true) => new_table(config, origin),
+        (None, true) => new_table(config, origin, voices_dir),
     }
+}
+
+/// What a new game needs from the configuration, checked before anything is made: a game folder
+/// whose journal names a voice pack that does not exist would be "resumed", and fail, at every
+/// start after the file is fixed. `tactus check-config` runs the same checks.
+pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Result<()> {
+    arbiter_config(config, origin)?;
+    crate::store::voices::load_words(voices_dir, &config.voice.voice)
+        .with_context(|| format!("{origin}: key voice.pack"))?;
+    if let Some(group) = &config.console.group {
+        crate::store::private::group_id(group).with_context(|| origin.to_owned())?;
+    }
+    Ok(())
 }
 
 /// The arbiter's configuration from the configuration file.
@@ -76,7 +95,8 @@ pub struct Table {
     pub started: bool,
 }
 
-fn new_table(config: &Config, origin: &str) -> Result<Table> {
+fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> {
+    check_new_game(config, origin, voices_dir)?;
     let cfg = arbiter_config(config, origin)?;
     let start = Chess::default();
     let created = journal::unix_ms();
