@@ -685,3 +685,17 @@ fn the_client_shows_control_characters_escaped() {
         "error: nein \\x1b[31mrot\n"
     );
 }
+
+/// Issue 15, point 3: a socket path under a folder that does not exist is refused, naming the
+/// key; no folder is made for it.
+#[test]
+fn a_socket_under_a_missing_folder_is_refused_and_no_folder_is_made() {
+    let dir = temp_dir();
+    let missing = dir.join("no-such-folder");
+    let err = bind_error(&missing.join("tactus.sock"));
+    assert!(
+        err.contains("does not exist") && err.contains("console.socket"),
+        "{err}"
+    );
+    assert!(!missing.exists(), "a folder was made");
+}

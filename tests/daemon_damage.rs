@@ -568,3 +568,22 @@ fn a_full_disk_leaves_a_whole_journal_and_a_true_exit_message() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// Issue 15, point 4: two daemons for one game. The second is refused, naming the process that
+/// holds the game, and the first keeps it; once the first lets go, the game resumes.
+#[test]
+fn a_game_being_played_is_not_taken_by_a_second_tactus() {
+    let scratch = Scratch::new("second-daemon");
+    let folder = scratch.0.join("game");
+    fs::create_dir_all(&folder).unwrap();
+    let first = setup::lock_folder(&folder).unwrap();
+    let err = setup::lock_folder(&folder).expect_err("refused");
+    let text = format!("{err:#}");
+    assert!(
+        text.contains("being played by another tactus")
+            && text.contains(&format!("process {}", std::process::id())),
+        "{text}"
+    );
+    drop(first);
+    setup::lock_folder(&folder).unwrap();
+}

@@ -88,12 +88,16 @@ impl ConsoleSocket {
         let owner = own_uid().context("cannot find the daemon's own user id")?;
         let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
             Some(dir) => {
-                std::fs::create_dir_all(dir).with_context(|| {
-                    format!(
-                        "cannot create the folder {} for the console socket (key console.socket)",
+                // Never made here: a daemon run as root would make folders anywhere, `/` included,
+                // for a mistyped path.
+                if !dir.is_dir() {
+                    anyhow::bail!(
+                        "the folder {} for the console socket does not exist (key \
+                         console.socket): create it, or give the socket a path in an existing \
+                         folder",
                         dir.display()
-                    )
-                })?;
+                    );
+                }
                 dir.to_path_buf()
             }
             None => PathBuf::from("."),

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use shakmaty::{Chess, Move, Position};
 
 use super::{RunOptions, RunReport, SimSettings};
@@ -79,6 +79,10 @@ pub async fn run(
             "--speed {speed}: give a positive factor (1 is a human pace, 10 is ten times faster)"
         );
     }
+    // The demo's folder is its own: made here (the console socket is placed in it, and a socket
+    // is never given a folder of its own making).
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create the demo's folder {}", dir.display()))?;
     let opts = RunOptions {
         config: demo_config(&dir),
         origin: "the demo's built-in configuration".into(),

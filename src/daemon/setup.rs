@@ -93,6 +93,42 @@ pub struct Table {
     /// The inputs to replay into the hub, for a resumed game.
     pub recovery: Option<Recovery>,
     pub started: bool,
+    /// The folder's lock, held while this run plays the game (see [`lock_folder`]).
+    pub lock: std::fs::File,
+}
+
+/// The name of a game folder's lock file: it holds the process id of the tactus playing it.
+pub const LOCK_FILE: &str = "tactus.lock";
+
+/// Lock `folder` for this run: one game has one daemon. A second `tactus run` (another
+/// configuration naming the same output folder) is refused, naming the process that holds it,
+/// instead of resuming the game under the first one's feet. The lock goes with the process.
+pub fn lock_folder(folder: &Path) -> Result<std::fs::File> {
+    use std::io::{Read, Seek, Write};
+    let path = folder.join(LOCK_FILE);
+    let mut file = crate::store::private::open_append(&path)
+        .with_context(|| format!("cannot open the game's lock {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            let _ = std::fs::File::open(&path).and_then(|mut f| f.read_to_string(&mut holder));
+            bail!(
+                "the game in {} is being played by another tactus (process {}); one game has \
+                 one daemon: stop that one first, or start a new game with `tactus run --new`",
+                folder.display(),
+                holder.trim()
+            );
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(e).with_context(|| format!("cannot lock {}", path.display()));
+        }
+    }
+    file.set_len(0)
+        .and_then(|()| file.rewind())
+        .and_then(|()| writeln!(file, "{}", std::process::id()))
+        .with_context(|| format!("cannot write the game's lock {}", path.display()))?;
+    Ok(file)
 }
 
 fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> {
@@ -117,6 +153,7 @@ fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> 
         tags,
         setup: SetupRecord::new(&cfg, &start, &config.voice.voice, config.voice.style),
     };
+    let lock = lock_folder(&folder)?;
     let journal = Journal::create(&folder.join(JOURNAL_FILE), &header)?;
     Ok(Table {
         folder,
@@ -126,6 +163,7 @@ fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> 
         offset: 0,
         recovery: None,
         started: false,
+        lock,
     })
 }
 
@@ -149,6 +187,8 @@ fn resumed_table(folder: &Path) -> Result<Table> {
             folder.display()
         );
     }
+    // Locked before the journal is read: another daemon may be writing it.
+    let lock = lock_folder(folder)?;
     let read = journal::read(&path)?;
     if read.is_finished() {
         bail!(
@@ -184,5 +224,6 @@ fn resumed_table(folder: &Path) -> Result<Table> {
             pending_analyses: replayed.pending_analyses,
         }),
         arbiter: replayed.arbiter,
+        lock,
     })
 }
