@@ -128,7 +128,7 @@ fn not_allowed(command: &str, role: Role, needs: Role) -> String {
     match needs {
         Role::Assistant => format!(
             "'{command}' is for the assistant and the arbiter; this console is in the {role} role \
-             (switch with: role assistant)"
+             (type it at the assistant's console: a keypad stays the player's)"
         ),
         Role::Arbiter => format!(
             "'{command}' is for the arbiter only; this console is in the {role} role (log in \
@@ -352,14 +352,17 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
          player|assistant"
     );
 
-    // The assistant's console becomes the player's keypad and back again.
+    // The assistant's console becomes the player's keypad, and stays it: a keypad that could
+    // become the assistant's could resign his game (issue 15).
     assert_eq!(assistant.ok_summary("role player"), "role player");
     assert_eq!(
         assistant.refused("status"),
         not_allowed("status", Role::Player, Role::Assistant)
     );
     assert_eq!(assistant.ok("turn"), ["White to move"]);
-    assert_eq!(assistant.ok_summary("role assistant"), "role assistant");
+    assert!(assistant.refused("role assistant").contains("stays in it"),);
+    assert!(assistant.refused("resign blind").contains("player role"));
+    let mut assistant = table.connect();
     assert_eq!(assistant.ok("status"), status);
     // The player's keypad may log in with the token, and the arbiter may step down.
     assert_eq!(

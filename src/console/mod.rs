@@ -337,6 +337,12 @@ pub enum Command {
 pub enum ConsoleError {
     #[error("empty line; type help for the commands")]
     Empty,
+    /// `role` only lowers a console's role: the player's keypad stays the player's.
+    #[error(
+        "this console is in the {role} role and stays in it (the blind player's keypad cannot \
+         become the assistant's); only the arbiter's login raises it: login TOKEN"
+    )]
+    RoleStays { role: Role },
     #[error(
         "the line is {len} bytes long, more than the {max} a command may have; nothing was done"
     )]
@@ -385,7 +391,7 @@ fn needs_words(needs: Role) -> &'static str {
 fn how_to_become(needs: Role) -> &'static str {
     match needs {
         Role::Player => "",
-        Role::Assistant => " (switch with: role assistant)",
+        Role::Assistant => " (type it at the assistant's console: a keypad stays the player's)",
         Role::Arbiter => " (log in with: login TOKEN, the token from the arbiter's token file)",
     }
 }
@@ -394,9 +400,9 @@ fn how_to_become(needs: Role) -> &'static str {
 /// every line; role switches and logins are carried out here, so that the rules for them are
 /// the same for every connection and tested without a socket.
 ///
-/// The player's and the assistant's roles are a convenience (what a keypad may send), not a
-/// barrier: whoever can open the socket (mode 0600) may take either. The arbiter's role is the
-/// one behind a token.
+/// `role` only lowers a connection's role: a console in the player's role (his keypad) stays in
+/// it, so that a key pressed on it can never resign his game; only the arbiter's `login`, behind
+/// a token, raises a role. The arbiter may step down to the assistant's or the player's role.
 #[derive(Debug, Clone)]
 pub struct Session {
     role: Role,
@@ -422,6 +428,9 @@ impl Session {
     pub fn parse(&mut self, line: &str) -> Result<Command, ConsoleError> {
         let command = parse(line, self.role)?;
         match &command {
+            Command::Role(role) if *role > self.role => {
+                return Err(ConsoleError::RoleStays { role: self.role });
+            }
             Command::Role(role) => self.role = *role,
             Command::Login { token } => match &self.arbiter_token {
                 None => return Err(ConsoleError::NoToken),

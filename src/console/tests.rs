@@ -108,7 +108,7 @@ fn a_refused_command_says_which_role_it_needs_and_how_to_get_it() {
         e.contains("'resign' is for the assistant and the arbiter"),
         "{e}"
     );
-    assert!(e.contains("role assistant"), "{e}");
+    assert!(e.contains("at the assistant's console"), "{e}");
     // The role is checked before the arguments: a bad argument is not even read.
     assert!(matches!(
         parse("set-clock purple forever", Role::Assistant),
@@ -683,14 +683,16 @@ fn a_session_switches_roles_and_needs_the_token_for_the_arbiter() {
     assert_eq!(s.parse("role player"), Ok(Command::Role(Role::Player)));
     assert!(s.parse("resign blind").is_err());
     assert!(s.parse("time").is_ok());
+    // The keypad stays the player's (issue 15): `role` does not raise it, only a login does.
     assert_eq!(
         s.parse("role assistant"),
-        Ok(Command::Role(Role::Assistant))
+        Err(ConsoleError::RoleStays { role: Role::Player })
     );
-    assert!(s.parse("resign blind").is_ok());
+    assert!(s.parse("resign blind").is_err());
+    assert_eq!(s.role(), Role::Player);
     // A refused line does not change the role either.
     assert!(s.parse("role arbiter").is_err());
-    assert_eq!(s.role(), Role::Assistant);
+    assert_eq!(s.role(), Role::Player);
 
     let mut no_token = Session::new(Role::Player, None);
     assert_eq!(
