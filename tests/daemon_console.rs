@@ -511,11 +511,12 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
         &["2... Ng8-f6"],
         &[Announcement::Recital { moves: vec![w[3]] }],
     );
-    // Moves read back are one reply (it yields to the game's own announcements).
+    // Moves read back are one reply (it yields to the game's own announcements); a move is
+    // White's and Black's, as a player counts (issue 15).
     ask(
         &table,
         &mut player,
-        "moves 2",
+        "moves 1",
         &["2. e4xd5", "2... Ng8-f6"],
         &[Announcement::Recital {
             moves: vec![w[2], w[3]],
@@ -523,6 +524,7 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
     );
     let all = ["1. e2-e4", "1... d7-d5", "2. e4xd5", "2... Ng8-f6"];
     let all_said = [Announcement::Recital { moves: w.to_vec() }];
+    ask(&table, &mut player, "moves 2", &all, &all_said);
     ask(&table, &mut player, "moves all", &all, &all_said);
     ask(&table, &mut player, "m", &all, &all_said);
     ask(

@@ -103,7 +103,7 @@ pub fn answer(request: &Request, game: &Game, blind: Color, now: Millis) -> Answ
             }),
         },
         Request::LastMove => last_moves(game, Some(1)),
-        Request::Moves(n) => last_moves(game, *n),
+        Request::Moves(n) => last_moves(game, n.map(|n| half_moves_of_last(game, n))),
         Request::ToMove => say(Announcement::ToMove {
             side: game.to_move(),
         }),
@@ -169,6 +169,21 @@ fn pieces_of(game: &Game, piece: Piece) -> Announcement {
 }
 
 /// The last `n` moves of the record (`None`: all), numbered.
+/// How many half-moves the last `n` moves of the record are: a move is a move number, White's
+/// and Black's (the last may be White's alone), as a player counts them.
+fn half_moves_of_last(game: &Game, n: usize) -> usize {
+    let plies = game.moves().len();
+    let offset = usize::from(game.start_position().turn() == Color::Black);
+    // Move numbers counted from the start's: half-move i belongs to number (i + offset) / 2.
+    let Some(last) = plies.checked_sub(1).map(|i| (i + offset) / 2) else {
+        return 0;
+    };
+    let first_kept = (last + 1).saturating_sub(n);
+    (0..plies)
+        .filter(|i| (i + offset) / 2 >= first_kept)
+        .count()
+}
+
 fn last_moves(game: &Game, n: Option<usize>) -> Answer {
     let records = game.moves();
     if records.is_empty() {

@@ -111,7 +111,7 @@ pub const COMMANDS: &[Spec] = &[
         "m",
         Player,
         "[N|all]",
-        "the last N moves, or the whole game (the default)",
+        "the last N moves (a move is White's and Black's), or the whole game (the default)",
         "moves 4",
     ),
     spec("turn", "tn", Player, "", "whose move it is", "turn"),

@@ -1076,12 +1076,35 @@ fn recorded_moves_are_read_back_with_the_words_of_their_announcement() {
     assert_eq!(lines[11], "6... O-O-O");
     assert_eq!(lines[14], "8. Ng1-e2");
     assert!(all[14].words.disambiguate_file);
-    // The last N moves, oldest first; the last move alone.
-    let last3 = answer(&Request::Moves(Some(3)), &g, Color::White, 0);
+    // The last N moves (a move is White's and Black's, as a player counts them), oldest
+    // first; the last move alone.
+    let last2 = answer(&Request::Moves(Some(2)), &g, Color::White, 0);
     assert_eq!(
-        format_reply(&last3),
-        ["7... Kc8-b8", "8. Ng1-e2", "8... Bf5xc2"]
+        format_reply(&last2),
+        ["7. Nb1-c3", "7... Kc8-b8", "8. Ng1-e2", "8... Bf5xc2"]
     );
+    // After White's move the last move is his alone.
+    let mut white_last = Game::new(RulesConfig::default());
+    play(&mut white_last, "e4 e5 Nf3", 0);
+    assert_eq!(
+        format_reply(&answer(
+            &Request::Moves(Some(1)),
+            &white_last,
+            Color::White,
+            0
+        )),
+        ["2. Ng1-f3"]
+    );
+    assert_eq!(
+        format_reply(&answer(
+            &Request::Moves(Some(2)),
+            &white_last,
+            Color::White,
+            0
+        )),
+        ["1. e2-e4", "1... e7-e5", "2. Ng1-f3"]
+    );
+    let last3 = answer(&Request::Moves(Some(2)), &g, Color::White, 0);
     assert_eq!(
         answer(&Request::LastMove, &g, Color::White, 0),
         Answer::Moves(vec![all[15]])
@@ -1093,7 +1116,7 @@ fn recorded_moves_are_read_back_with_the_words_of_their_announcement() {
     assert_eq!(
         last3.announcements(),
         vec![Announcement::Recital {
-            moves: all[13..].iter().map(|m| m.words).collect()
+            moves: all[12..].iter().map(|m| m.words).collect()
         }]
     );
     assert_eq!(
