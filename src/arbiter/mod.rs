@@ -730,15 +730,7 @@ impl Arbiter {
                     // F.9 e: the assistant can see when the sighted player touched a piece.
                     self.record_touch(board, square, piece, board == BoardId::Sighted, out);
                     if piece.is_some() {
-                        // The rules care: it rejects an offer (9.1 a), costs a right to claim
-                        // (9.4 of 2009), ends a claim of an illegal move (Appendix C of 2001).
-                        let by = self.player(board);
-                        if let Ok(events) = self.game.apply(game::Input::Touch { by, square }, now)
-                        {
-                            for e in events {
-                                self.game_event(e, now, out);
-                            }
-                        }
+                        self.touch_to_rules(board, square, now, out);
                     }
                 }
                 Recognized::Lifted { square, piece } => {
@@ -752,13 +744,7 @@ impl Arbiter {
                             Some((at, squares)) if *at == ply => squares.push(square),
                             slot => *slot = Some((ply, vec![square])),
                         }
-                        let by = self.player(board);
-                        if let Ok(events) = self.game.apply(game::Input::Touch { by, square }, now)
-                        {
-                            for e in events {
-                                self.game_event(e, now, out);
-                            }
-                        }
+                        self.touch_to_rules(board, square, now, out);
                     } else {
                         out.push(Effect::Touch {
                             board,
@@ -857,7 +843,11 @@ impl Arbiter {
             .filter(|&sq| !self.adjusting(board, sq))
             .collect();
         self.adjusting = None;
-        self.report_touch_claims(board, &before, mv, &touches, out);
+        // Art. 4.3, 4.4, 4.6: what the touches may give the opponent to claim. The arbiter
+        // rules only on a claim (4.7): reported, and the game goes on.
+        for claim in touch::possible_claims(&before, mv, &touches) {
+            out.push(Effect::Note(claim));
+        }
         match self.check_move(mv, now) {
             Ok(()) => {}
             Err(e) if holds(&e) => {
@@ -1663,22 +1653,6 @@ impl Arbiter {
         }
     }
 
-    /// Art. 4.3, 4.4, 4.6: a sequence of touches that may give the opponent a claim
-    /// ([`touch::possible_claims`]). The arbiter rules only on a claim (4.7): this is reported,
-    /// the game goes on.
-    fn report_touch_claims(
-        &self,
-        _board: BoardId,
-        before: &Chess,
-        mv: Move,
-        touches: &[Square],
-        out: &mut Vec<Effect>,
-    ) {
-        for claim in touch::possible_claims(before, mv, touches) {
-            out.push(Effect::Note(claim));
-        }
-    }
-
     fn say(
         &mut self,
         audience: Audience,
@@ -1715,6 +1689,24 @@ impl Arbiter {
                 board.player(),
                 describe(square, piece)
             )));
+        }
+    }
+
+    /// A touch of a piece, for the rules: it rejects an offer (9.1 a), costs a right to claim
+    /// (9.4 of 2009), ends a claim of an illegal move (Appendix C of 2001). A touch the rules do
+    /// not take (the game over or adjourned) is no news.
+    fn touch_to_rules(
+        &mut self,
+        board: BoardId,
+        square: Square,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
+        let by = self.player(board);
+        if let Ok(events) = self.game.apply(game::Input::Touch { by, square }, now) {
+            for e in events {
+                self.game_event(e, now, out);
+            }
         }
     }
 
@@ -1867,7 +1859,7 @@ fn which(board: BoardId) -> WhichBoard {
     }
 }
 
-fn describe(square: Square, piece: Option<Piece>) -> String {
+pub(super) fn describe(square: Square, piece: Option<Piece>) -> String {
     match piece {
         Some(p) => format!("{} {:?} on {square}", p.color, p.role).to_lowercase(),
         None => format!("the piece on {square}"),

@@ -5,8 +5,9 @@
 //! on a claim (4.7), so this decides nothing: it says which article the touches may give a claim
 //! under, in words for the arbiter's console and the transcript. The game goes on.
 
-use shakmaty::{Chess, Move, Position, Role, Square};
+use shakmaty::{Chess, Move, Position, Square};
 
+use super::describe;
 use crate::rules::notation;
 
 /// The possible claims the touches give, most specific first; empty when the move kept the
@@ -120,8 +121,8 @@ pub fn possible_claims(before: &Chess, mv: Move, touches: &[Square]) -> Vec<Stri
             claims.push(format!(
                 "possible claim (Art. 4.3 c): {player} touched pieces of both colours ({} and {}) \
                  and played {played}",
-                describe(before, mine),
-                describe(before, target)
+                describe(mine, board.piece_at(mine)),
+                describe(target, board.piece_at(target))
             ));
         }
         return claims;
@@ -133,7 +134,7 @@ pub fn possible_claims(before: &Chess, mv: Move, touches: &[Square]) -> Vec<Stri
         claims.push(format!(
             "possible claim (Art. 4.3 a): {player} touched {} first, which could move, and \
              played {played}",
-            describe(before, first)
+            describe(first, board.piece_at(first))
         ));
     }
     // 4.3 b: the first touched piece of the opponent's that can be taken must be taken.
@@ -143,7 +144,7 @@ pub fn possible_claims(before: &Chess, mv: Move, touches: &[Square]) -> Vec<Stri
         claims.push(format!(
             "possible claim (Art. 4.3 b): {player} touched {} first, which could be captured, and \
              played {played}",
-            describe(before, target)
+            describe(target, board.piece_at(target))
         ));
     }
     claims
@@ -154,25 +155,6 @@ fn capture_square(m: &Move) -> Square {
     match *m {
         Move::EnPassant { from, to } => Square::from_coords(to.file(), from.rank()),
         _ => m.to(),
-    }
-}
-
-/// "the knight on g1", for the arbiter's note.
-fn describe(position: &Chess, square: Square) -> String {
-    match position.board().piece_at(square) {
-        Some(p) => format!("the {} on {square}", role_name(p.role)),
-        None => format!("{square}"),
-    }
-}
-
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::King => "king",
-        Role::Queen => "queen",
-        Role::Rook => "rook",
-        Role::Bishop => "bishop",
-        Role::Knight => "knight",
-        Role::Pawn => "pawn",
     }
 }
 

@@ -1,6 +1,6 @@
 //! A board link's protocol session, pure: handshake, keep-alive, orientation, and which decoded
 //! messages become events. Fed bytes, commands and clock readings, it says what to write, what to
-//! report and when the connection is dead ([`Action`]); the tokio task that owns the port
+//! report and when the connection is dead ([`Action`]); the shell's task that owns the port
 //! (`daemon::link`) only moves bytes, sleeps and selects, so these rules are unit-tested without a
 //! port.
 //!

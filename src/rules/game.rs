@@ -1942,7 +1942,7 @@ impl Game {
 }
 
 /// One player's scoresheet (Art. 8): his record of both players' moves, the draw offers and the
-/// clock times. Later layers compare the two players' sheets (Appendix F.8).
+/// clock times. Sheets as players write them are compared move by move in [`super::sheet`] (F.8).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scoresheet {
     pub owner: Color,
@@ -1955,17 +1955,6 @@ pub struct ScoresheetEntry {
     pub san: String,
     pub clocks_after: Option<ByColor<i64>>,
     pub draw_offer: Option<Color>,
-}
-
-impl Scoresheet {
-    /// The number of leading moves on which two scoresheets agree (the last ply both agree on).
-    pub fn agreed_plies(&self, other: &Scoresheet) -> usize {
-        self.entries
-            .iter()
-            .zip(&other.entries)
-            .take_while(|(a, b)| a.san == b.san)
-            .count()
-    }
 }
 
 /// 9.5 b (2001): more than two minutes: lose half, at most three minutes; between one and two

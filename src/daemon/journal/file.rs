@@ -137,7 +137,7 @@ pub fn read(path: &Path) -> Result<JournalFile> {
 /// How much of a journal's end [`ends_finished`] reads: far more than any end line.
 const TAIL_BYTES: u64 = 64 * 1024;
 
-/// Whether the journal at `path` ends with its end line, from its last [`TAIL_BYTES`] only: how
+/// Whether the journal at `path` ends with its end line, from its last 64 KiB only: how
 /// the folders of finished games are passed over without reading (or trusting) their whole
 /// journals while the unfinished one is looked for. A torn or unreadable last line is no end.
 pub fn ends_finished(path: &Path) -> io::Result<bool> {
