@@ -18,6 +18,8 @@
 //! - [`sim`]: simulated boards and people: how hands move pieces, the simulated board's side of
 //!   the protocol, the randomized table on virtual time (`sim::serve` is its tokio loop).
 //! - [`audit`]: the audit report of a PGN file.
+//! - [`engine`]: the training opponent's UCI conversation (the engine's process is the shell's),
+//!   and an evaluation in words.
 //!
 //! **The shell**: the edges that do I/O.
 //! - [`config`]: `config.toml`, checked with errors that name the key and the file.
@@ -33,6 +35,7 @@ pub mod arbiter;
 pub mod audit;
 pub mod board;
 pub mod console;
+pub mod engine;
 pub mod record;
 pub mod rules;
 pub mod sim;

@@ -15,7 +15,7 @@ use std::{
 
 /// The core, below the shell (paths from the crate's `src/`).
 const CORE: &[&str] = &[
-    "rules", "board", "arbiter", "announce", "record", "console", "sim", "audit.rs",
+    "rules", "board", "arbiter", "announce", "record", "console", "sim", "audit.rs", "engine",
 ];
 /// The shell files that live beside the core they serve.
 const SHELL_EXCEPTIONS: &[&str] = &["sim/serve.rs"];
