@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use tactus::cli::{
     audit, board_test, check_config, console, demo, replay, run, say, scoresheet, sim, speak_test,
-    voices,
+    train, voices,
 };
 
 #[derive(Parser)]
@@ -28,6 +28,10 @@ enum Command {
     /// in the output folder is resumed (clocks paused until `resume` at the console). Stops on
     /// SIGINT/SIGTERM with every file written.
     Run(run::RunArgs),
+    /// Training at home: the blind player on his tactile board against a chess engine
+    /// (Stockfish by default, [opponent] in config.toml), with the game's words, guidance,
+    /// clock, requests, scoresheets and journal; `hint`, `eval` and `takeback` at the console.
+    Train(train::TrainArgs),
     /// Talk to a running game's console: the blind player's requests, the assistant's duties
     /// (F.9), the arbiter's commands. Interactive (plain lines, for screen readers and Braille
     /// displays), or one command with -c. `tactus console -c help` lists the commands.
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
 fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Train(args) => train::run(args),
         Command::Console(args) => console::main(args),
         Command::Demo(args) => demo::run(args),
         Command::Replay(args) => replay::run(args),

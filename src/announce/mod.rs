@@ -280,6 +280,16 @@ pub enum Announcement {
     ClockChanged {
         side: Color,
     },
+    /// Training: the move the engine would play for him (`hint`).
+    Hint(MoveWords),
+    /// Training: how the position stands by the engine's judgement (`eval`).
+    Standing(crate::engine::Standing),
+    /// Training: the engine stopped answering; the clocks stand until it is back.
+    OpponentAway,
+    /// Training: the engine answers again.
+    OpponentBack,
+    /// A training request (hint, takeback, eval, review) in a game against a person.
+    TrainingOnly,
 }
 
 impl Announcement {

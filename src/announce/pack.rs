@@ -320,6 +320,15 @@ pub(super) const TEMPLATES: &[TemplateSpec] = &[
     t("no_move_to_count", &[]),
     t("own_move", &["move"]),
     t("clock_changed", &["side"]),
+    t("hint", &["move"]),
+    t("standing_equal", &[]),
+    t("standing_slightly", &["side"]),
+    t("standing_clearly", &["side"]),
+    t("standing_winning", &["side"]),
+    t("standing_mate", &["side", "n"]),
+    t("opponent_away", &[]),
+    t("opponent_back", &[]),
+    t("training_only", &[]),
 ];
 
 pub(super) const ROLES: [Role; 6] = [

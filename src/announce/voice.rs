@@ -463,6 +463,29 @@ impl VoicePack {
             A::NoMoveToCount => self.fill("no_move_to_count", &[]),
             A::OwnMove(m) => self.fill("own_move", &[("move", self.mv(m, style))]),
             A::ClockChanged { side } => self.fill("clock_changed", &[("side", self.side(*side))]),
+            A::Hint(m) => self.fill("hint", &[("move", self.mv(m, style))]),
+            A::Standing(standing) => self.standing(*standing),
+            A::OpponentAway => self.fill("opponent_away", &[]),
+            A::OpponentBack => self.fill("opponent_back", &[]),
+            A::TrainingOnly => self.fill("training_only", &[]),
+        }
+    }
+
+    /// The engine's judgement in words (training).
+    fn standing(&self, standing: crate::engine::Standing) -> Vec<Bit> {
+        use crate::engine::Standing as S;
+        match standing {
+            S::Equal => self.fill("standing_equal", &[]),
+            S::SlightlyBetter(side) => self.fill("standing_slightly", &[("side", self.side(side))]),
+            S::ClearlyBetter(side) => self.fill("standing_clearly", &[("side", self.side(side))]),
+            S::Winning(side) => self.fill("standing_winning", &[("side", self.side(side))]),
+            S::MatesIn(side, n) => self.fill(
+                "standing_mate",
+                &[
+                    ("side", self.side(side)),
+                    ("n", self.number(n, Form::Counting)),
+                ],
+            ),
         }
     }
 

@@ -977,6 +977,24 @@ fn german_guidance_and_replies() {
             Announcement::ClockChanged { side: Color::White },
             "Uhr geändert: Weiß",
         ),
+        (
+            Announcement::Hint(words_of(START, "Nf3")),
+            "Vorschlag: Springer Felix drei",
+        ),
+        (
+            Announcement::Standing(crate::engine::Standing::SlightlyBetter(Color::White)),
+            "Weiß steht etwas besser",
+        ),
+        (
+            Announcement::Standing(crate::engine::Standing::MatesIn(Color::Black, 3)),
+            "Schwarz setzt matt in drei Zügen",
+        ),
+        (Announcement::Standing(crate::engine::Standing::Equal), "Stellung ausgeglichen"),
+        (
+            Announcement::OpponentAway,
+            "Gegner antwortet nicht, Uhren angehalten",
+        ),
+        (Announcement::TrainingOnly, "Nur im Training"),
     ];
     for (announcement, want) in cases {
         assert_eq!(said(&de, announcement.clone()), want, "{announcement:?}");
@@ -1104,6 +1122,7 @@ fn every_announcement() -> Vec<Announcement> {
         });
         all.push(Announcement::MoveRequired { mv: moves[0] });
         all.push(Announcement::OwnMove(moves[0]));
+        all.push(Announcement::Hint(moves[0]));
         all.push(Announcement::Recital { moves });
     }
     let colors = [Color::White, Color::Black];
@@ -1239,7 +1258,24 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::NoMoveToCount,
         Announcement::ClockChanged { side: Color::White },
         Announcement::ClockChanged { side: Color::Black },
+        Announcement::OpponentAway,
+        Announcement::OpponentBack,
+        Announcement::TrainingOnly,
+        Announcement::Standing(crate::engine::Standing::Equal),
     ]);
+    for side in [Color::White, Color::Black] {
+        use crate::engine::Standing as S;
+        all.extend(
+            [
+                S::SlightlyBetter(side),
+                S::ClearlyBetter(side),
+                S::Winning(side),
+                S::MatesIn(side, 1),
+                S::MatesIn(side, 12),
+            ]
+            .map(Announcement::Standing),
+        );
+    }
     all
 }
 
@@ -1296,7 +1332,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 39;
+const VARIANTS: usize = 44;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1342,6 +1378,11 @@ fn variant(a: &Announcement) -> usize {
         A::NoMoveToCount => 36,
         A::OwnMove(_) => 37,
         A::ClockChanged { .. } => 38,
+        A::Hint(_) => 39,
+        A::Standing(_) => 40,
+        A::OpponentAway => 41,
+        A::OpponentBack => 42,
+        A::TrainingOnly => 43,
     }
 }
 

@@ -22,6 +22,7 @@ pub mod say;
 pub mod scoresheet;
 pub mod sim;
 pub mod speak_test;
+pub mod train;
 pub mod voices;
 
 /// The board a command talks to.

@@ -62,6 +62,14 @@ fn sim_hands(sim: &mut crate::daemon::SimSettings, list: &str) -> Result<()> {
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let config = Config::load(&args.config)?;
+    if config.opponent.is_some() {
+        anyhow::bail!(
+            "{}: [opponent] makes this a training game against an engine: start it with `tactus \
+             train --config {}` (`tactus run` plays a game between two people)",
+            args.config.display(),
+            args.config.display()
+        );
+    }
     let mut sim = crate::daemon::SimSettings {
         speed: args.sim_speed,
         ..Default::default()

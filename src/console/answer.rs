@@ -382,6 +382,20 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::ClockChanged { side } => {
             format!("{}'s clock was changed by the arbiter", color_name(*side))
         }
+        A::Hint(w) => format!("hint: {}", long_move(w)),
+        A::Standing(s) => {
+            use crate::engine::Standing as S;
+            match s {
+                S::Equal => "the position is equal".into(),
+                S::SlightlyBetter(c) => format!("{} is slightly better", color_name(*c)),
+                S::ClearlyBetter(c) => format!("{} is clearly better", color_name(*c)),
+                S::Winning(c) => format!("{} is winning", color_name(*c)),
+                S::MatesIn(c, n) => format!("{} mates in {n}", color_name(*c)),
+            }
+        }
+        A::OpponentAway => "the engine does not answer; clocks paused".into(),
+        A::OpponentBack => "the engine is back".into(),
+        A::TrainingOnly => "only in a training game".into(),
     }
 }
 

@@ -330,6 +330,19 @@ pub enum Command {
     Login {
         token: String,
     },
+    /// A request of a training game against an engine (refused in a game against a person).
+    Training(Training),
+}
+
+/// What the blind player may ask in a training game: the engine's help, and his move back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Training {
+    /// The engine's best move for him, said in the FIDE words.
+    Hint,
+    /// How the position stands, in words.
+    Eval,
+    /// His last move and the engine's reply taken back; both boards guided back.
+    TakeBack,
 }
 
 /// Why a line was refused. Nothing was done; the text says what to type instead.

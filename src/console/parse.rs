@@ -9,6 +9,7 @@ use shakmaty::{Color, File, KnownOutcome, Rank, Square};
 
 use super::{
     Action, ClaimKind, Command, ConsoleError, Line, MAX_LINE, Penalty, Request, Role, Side,
+    Training,
     table::{self, Spec},
 };
 use crate::rules::game::QuickplayRuling;
@@ -56,6 +57,15 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
     };
     let command = command(spec, &mut args)?;
     args.end()?;
+    if matches!(command, Command::Game(Action::TakeBack { .. })) && role < Role::Arbiter {
+        // One name, two commands: a player's `takeback` (training) is his; a takeback to a
+        // half-move is the arbiter's power in any game.
+        return Err(ConsoleError::NotAllowed {
+            command: spec.name,
+            role,
+            needs: Role::Arbiter,
+        });
+    }
     Ok(command)
 }
 
@@ -149,6 +159,9 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
             sans: crate::rules::sheet::sheet_moves(&a.rest()),
         }),
         "confirm-clocks" => Game(A::ConfirmClocks),
+        // Without a number: the training takeback (his move and the engine's reply); with
+        // one: the arbiter's, to that half-move (the role is checked by `parse`).
+        "takeback" if a.is_done() => Command::Training(Training::TakeBack),
         "takeback" => Game(A::TakeBack {
             to_ply: a.pick("the number of half-moves that stay", number, |w| {
                 format!(
@@ -157,6 +170,8 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
                 )
             })?,
         }),
+        "hint" => Command::Training(Training::Hint),
+        "eval" => Command::Training(Training::Eval),
         "result" => Game(A::Result(a.pick("the result", result_word, |w| {
             format!(
                 "'{}' is not a result: 1-0, 0-1 or 1/2-1/2",
@@ -449,6 +464,11 @@ impl<'a> Args<'a> {
         let rest = self.words[self.at..].to_vec();
         self.at = self.words.len();
         rest
+    }
+
+    /// Whether every word has been read.
+    fn is_done(&self) -> bool {
+        self.at >= self.words.len()
     }
 
     /// Nothing may follow the arguments the command takes.

@@ -171,6 +171,23 @@ pub const COMMANDS: &[Spec] = &[
         "say the last announcement again",
         "repeat",
     ),
+    // Training against an engine (`tactus train`); refused in a game against a person.
+    spec(
+        "hint",
+        "hi",
+        Player,
+        "",
+        "training: the engine's best move for the blind player",
+        "hint",
+    ),
+    spec(
+        "eval",
+        "ev",
+        Player,
+        "",
+        "training: how the position stands, in words",
+        "eval",
+    ),
     // The assistant (F.9). SIDE is white, black, blind or sighted; where it is optional the
     // blind player is meant, except for touch (the sighted player's touch, F.9 e).
     spec(
@@ -406,10 +423,11 @@ pub const COMMANDS: &[Spec] = &[
     spec(
         "takeback",
         "tb",
-        Arbiter,
-        "PLY",
-        "take the game back to PLY half-moves (0: the start)",
-        "takeback 20",
+        Player,
+        "[PLY]",
+        "training: take back his last move and the engine's reply; the arbiter's `takeback PLY` \
+         takes any game back to PLY half-moves (0: the start)",
+        "takeback",
     ),
     spec(
         "result",

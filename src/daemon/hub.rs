@@ -98,6 +98,8 @@ pub enum HubMsg {
         ticket: u64,
         mateability: Mateability,
     },
+    /// The training opponent's engine (`daemon::engine`).
+    Engine(super::engine::EngineEvent),
 }
 
 /// What one input produced, for the console's reply: the notes, and why it was refused if it
@@ -187,6 +189,8 @@ pub struct HubParts {
     pub started: bool,
     /// The tactile board's buttons: the blind player's requests, by button number.
     pub buttons: BTreeMap<u8, String>,
+    /// A training game: the engine task that plays the other side.
+    pub engine: Option<mpsc::Sender<super::engine::EngineRequest>>,
 }
 
 /// What a replayed journal left open.
@@ -242,6 +246,7 @@ pub struct Hub {
     over: bool,
     recovery: Option<Recovery>,
     buttons: BTreeMap<u8, String>,
+    opponent: Option<opponent::Opponent>,
 }
 
 /// Whether an announcement cut off by a crash is said again after the recovery: what happened
@@ -287,7 +292,12 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | MoveRequired { .. }
         | NoMoveToCount
         | OwnMove(_)
-        | ClockChanged { .. } => false,
+        | ClockChanged { .. }
+        | Hint(_)
+        | Standing(_)
+        | OpponentAway
+        | OpponentBack
+        | TrainingOnly => false,
     }
 }
 
@@ -343,6 +353,7 @@ impl Hub {
             over: false,
             recovery: parts.recovery,
             buttons: parts.buttons,
+            opponent: parts.engine.map(opponent::Opponent::new),
         }
     }
 
@@ -505,6 +516,7 @@ impl Hub {
                 self.link_event(board, event.event, t);
             }
             HubMsg::Speech(event) => self.speech_event(event),
+            HubMsg::Engine(event) => self.engine_event(event),
             HubMsg::Console {
                 conn,
                 role,
@@ -655,6 +667,7 @@ impl Hub {
                 self.request(&request, by, role == Role::Player)
             }
             Command::Tell(request) => self.request(&request, asked_by(role), true),
+            Command::Training(request) => self.training(conn, role, request),
             Command::Game(_) => {
                 let blind = self.arbiter.config().blind;
                 match console::to_input(&command, self.arbiter.game(), blind) {
@@ -953,6 +966,7 @@ impl Hub {
                 }
             }
         }
+        self.engine_turn();
         if self.record_dirty {
             self.write_record();
         }
@@ -1059,6 +1073,9 @@ impl Hub {
         let _ = self.broadcast.send(Broadcast { origin, text });
     }
 }
+#[path = "hub_opponent.rs"]
+mod opponent;
+
 #[cfg(test)]
 #[path = "hub_tests.rs"]
 mod hub_tests;

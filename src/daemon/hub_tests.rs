@@ -235,6 +235,7 @@ impl Rig {
             recovery: begin.recovery,
             started: begin.started,
             buttons: BTreeMap::from([(1, "time".to_string()), (4, "repeat".to_string())]),
+            engine: None,
         });
         let cancel = CancellationToken::new();
         let hub = tokio::spawn(hub.run(rx, cancel.clone()));

@@ -22,6 +22,7 @@
 pub mod clock;
 pub mod console;
 pub mod demo;
+pub mod engine;
 pub mod files;
 pub mod hub;
 pub mod journal;
@@ -99,6 +100,9 @@ pub struct SimSettings {
     pub sighted_press_ms: Option<u64>,
     /// The players make their moves even while the clocks stand.
     pub move_while_paused: bool,
+    /// Past the end of `moves` the blind player chooses his own moves, with this seed (a
+    /// training game: the engine's replies are not known in advance).
+    pub blind_chooses: Option<u64>,
 }
 
 impl Default for SimSettings {
@@ -114,6 +118,7 @@ impl Default for SimSettings {
             blind_wrong_ply: None,
             sighted_press_ms: None,
             move_while_paused: false,
+            blind_chooses: None,
         }
     }
 }
@@ -235,6 +240,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     let speech = tasks.speech(config, &opts.voices_dir, &voice, &table.folder);
     let started = tasks.boards(&opts.sim, &boards, link_clock, &progress_rx)?;
     tasks.console(socket, config, origin, &table.folder, &broadcast_tx)?;
+    let engine = config.opponent.as_ref().map(|o| tasks.engine(o));
     let record = RecordWriter::spawn(RecordSettings {
         folder: table.folder.clone(),
         braille: RecordSettings::braille_options(
@@ -247,9 +253,15 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     // The demo's end: every move played and executed on both boards, all said.
     let played_out = Arc::new(AtomicBool::new(false));
     if opts.stop_when_played {
+        // A training game's moves are not known in advance: it is played out when it is over.
+        let plies = if config.opponent.is_some() {
+            usize::MAX
+        } else {
+            opts.sim.moves.len()
+        };
         tasks.spawn(watch_until_played(
             progress_rx.clone(),
-            opts.sim.moves.len(),
+            plies,
             opts.sim.speed,
             cancel.clone(),
             played_out.clone(),
@@ -279,6 +291,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         recovery: table.recovery,
         started: table.started,
         buttons: config.buttons(),
+        engine,
     });
     let HubEnd { pgn, over } = hub.run(inbox, cancel.clone()).await;
 
@@ -496,6 +509,7 @@ impl Tasks {
             unplug_ply,
             port_link,
             hub: Some(self.hub.clone()),
+            choose: sim.blind_chooses.filter(|_| blind),
         };
         self.spawn(simboard::play(
             board,
@@ -532,6 +546,20 @@ impl Tasks {
         );
         self.spawn(serve);
         Ok(())
+    }
+
+    /// The training opponent's engine process.
+    fn engine(&mut self, opponent: &crate::config::OpponentSection) -> mpsc::Sender<engine::EngineRequest> {
+        let spec = engine::EngineSpec {
+            program: opponent.program(),
+            args: opponent.args.clone(),
+            strength: opponent.strength(),
+            patience: opponent.patience(),
+        };
+        info!(program = %spec.program.display(), "training opponent");
+        let (tx, task) = engine::spawn(spec, self.hub.clone(), self.cancel.clone());
+        self.handles.push(task);
+        tx
     }
 
     /// Cancel every task and wait for each, at most [`SHUTDOWN_GRACE`].

@@ -12,7 +12,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use shakmaty::Chess;
 use tracing::{info, warn};
 
 use super::{
@@ -57,6 +56,18 @@ pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Resul
         .with_context(|| format!("{origin}: key voice.pack"))?;
     if let Some(group) = &config.console.group {
         crate::store::private::group_id(group).with_context(|| origin.to_owned())?;
+    }
+    if let Some(opponent) = &config.opponent {
+        let program = opponent.program();
+        if super::engine::resolve_program(&program).is_none() {
+            bail!(
+                "{origin}: key opponent.engine: {} is not an executable program (looked up in \
+                 PATH and /usr/games); install Debian's stockfish (scripts/setup does) or give \
+                 the engine's full path",
+                program.display()
+            );
+        }
+        config.start_position(origin)?;
     }
     Ok(())
 }
@@ -134,7 +145,7 @@ pub fn lock_folder(folder: &Path) -> Result<std::fs::File> {
 fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> {
     check_new_game(config, origin, voices_dir)?;
     let cfg = arbiter_config(config, origin)?;
-    let start = Chess::default();
+    let start = config.start_position(origin)?;
     let created = journal::unix_ms();
     let white = config.game.white.clone().unwrap_or_default();
     let black = config.game.black.clone().unwrap_or_default();

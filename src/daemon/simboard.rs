@@ -110,6 +110,28 @@ pub struct SimPlan {
     pub port_link: Option<PathBuf>,
     /// The hub, to which the player's spoken promotion piece goes (as the console's `promote`).
     pub hub: Option<mpsc::Sender<HubMsg>>,
+    /// Past the end of `moves`, the player chooses his own moves (seeded: the same seed, the
+    /// same choices in the same positions): a training game, whose opponent's replies no list
+    /// can know in advance.
+    pub choose: Option<u64>,
+}
+
+/// The move a player who chooses for himself makes: a capture or a check when he sees one
+/// (as a beginner plays), else any legal move; the seed and the position decide.
+pub fn chosen_move(pos: &Chess, seed: u64) -> Option<Move> {
+    let moves = pos.legal_moves();
+    let mut rng = crate::sim::table::Rng::new(seed ^ pos.board().occupied().0 ^ pos.fullmoves().get() as u64);
+    let forcing: Vec<Move> = moves
+        .iter()
+        .filter(|m| m.is_capture() || {
+            let mut after = pos.clone();
+            after.play_unchecked(**m);
+            after.is_check()
+        })
+        .copied()
+        .collect();
+    let pool: &[Move] = if !forcing.is_empty() && rng.chance(0.5) { &forcing } else { &moves };
+    pool.get(rng.below(pool.len() as u64) as usize).copied()
 }
 
 fn scaled(ms: f64, speed: f64) -> Duration {
@@ -519,7 +541,10 @@ fn plan_next(
     // (after a retrace the clocks wait for the boards; after the last move each board should
     // show the final position).
     let waiting = matches!(p.modes[i], Mode::Hold | Mode::Await);
-    let stands_still = p.over || (p.paused && !plan.move_while_paused);
+    // The move that ended the game is still put on the other board (it shows the final
+    // position, as the scoresheet does).
+    let final_move = p.over && matches!(p.modes[i], Mode::Execute(_));
+    let stands_still = (p.over && !final_move) || (p.paused && !plan.move_while_paused);
     if !p.started || (stands_still && !waiting) {
         return;
     }
@@ -553,7 +578,12 @@ fn plan_next(
             if hands.done == Some(key) {
                 return;
             }
-            let Some(&m) = plan.moves.get(p.ply) else {
+            let Some(m) = plan
+                .moves
+                .get(p.ply)
+                .copied()
+                .or_else(|| plan.choose.and_then(|seed| chosen_move(expected, seed)))
+            else {
                 return;
             };
             if !expected.is_legal(m) {

@@ -431,7 +431,7 @@ impl Conversation {
 }
 
 /// How the position stands, in the words a player hears (`eval`), from White's point of view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Standing {
     Equal,
     SlightlyBetter(shakmaty::Color),

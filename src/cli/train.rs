@@ -1,0 +1,168 @@
+//! `tactus train`: the blind player on his tactile board against a UCI chess engine (Stockfish
+//! by default) instead of a sighted player. Everything else is a game's: his moves recognised
+//! and said back, the engine's move announced and executed by him with guidance, the clock, the
+//! requests, every scoresheet and the journal. The engine plays from the console's side: the
+//! sighted board is the console (no sensors), and the engine types its moves there.
+
+use std::{path::PathBuf, process::ExitCode, time::Duration};
+
+use anyhow::{Result, bail};
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{BoardSection, Config, MANUAL_PROFILE, OpponentSection};
+
+/// `tactus train`.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// The configuration file: the tactile board, the voice, the clock, [opponent]. Without
+    /// one (and no config.toml here), a simulated tactile board and Stockfish at skill 5.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Resume the training game in this folder (default: the newest unfinished game).
+    #[arg(long, value_name = "FOLDER", conflicts_with = "new")]
+    resume: Option<PathBuf>,
+    /// Start a new game even if an unfinished one is in the output folder.
+    #[arg(long)]
+    new: bool,
+    /// The engine's skill level (Stockfish: 0 to 20); overrides [opponent] skill.
+    #[arg(long, value_name = "N", conflicts_with = "elo")]
+    skill: Option<u32>,
+    /// The engine's strength as an Elo rating (Stockfish: 1350 to 2850).
+    #[arg(long, value_name = "ELO")]
+    elo: Option<u32>,
+    /// How long the engine thinks per move, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    move_time_ms: Option<u64>,
+    /// Start from this position (FEN).
+    #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
+    fen: Option<String>,
+    /// Start from the first game of this PGN file ...
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// ... after this many of its moves (White's and Black's).
+    #[arg(long, value_name = "N", requires = "pgn")]
+    after_move: Option<u32>,
+    /// The blind player plays this colour (white or black).
+    #[arg(long, value_name = "COLOUR")]
+    colour: Option<String>,
+    /// Simulated tactile board (port = "sim"): divide its pauses by this factor.
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    sim_speed: f64,
+    /// Simulated tactile board: its player chooses his moves with this seed.
+    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    sim_seed: u64,
+    /// End when the game is over (the simulated game's end; for tests and the demo).
+    #[arg(long, hide = true)]
+    until_over: bool,
+    /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
+    #[arg(long, value_name = "DIR")]
+    voices_dir: Option<PathBuf>,
+}
+
+/// A configuration made a training game: the engine takes the sighted player's seat, at the
+/// console (a sighted board's sensors have nobody to read), and the tags say what it was.
+pub fn training_config(mut config: Config) -> Config {
+    let opponent = config.opponent.get_or_insert_with(OpponentSection::default);
+    let engine_name = format!(
+        "{} ({})",
+        opponent.program().display(),
+        match (opponent.elo, opponent.strength().skill) {
+            (Some(elo), _) => format!("Elo {elo}"),
+            (None, Some(skill)) => format!("skill {skill}"),
+            (None, None) => "full strength".into(),
+        }
+    );
+    config.boards.sighted = BoardSection {
+        profile: MANUAL_PROFILE.into(),
+        port: None,
+        completion: None,
+        buttons: None,
+    };
+    let g = &mut config.game;
+    let (mine, its) = match g.blind.color() {
+        shakmaty::Color::White => (&mut g.white, &mut g.black),
+        shakmaty::Color::Black => (&mut g.black, &mut g.white),
+    };
+    mine.get_or_insert_with(|| "Blind player".into());
+    its.get_or_insert(engine_name);
+    g.event.get_or_insert_with(|| "Training".into());
+    config
+}
+
+pub fn run(args: TrainArgs) -> Result<ExitCode> {
+    let default = PathBuf::from("config.toml");
+    let (mut config, origin) = match &args.config {
+        Some(path) => (Config::load(path)?, path.display().to_string()),
+        None if default.is_file() => (Config::load(&default)?, default.display().to_string()),
+        None => (Config::default(), "the built-in training table".to_string()),
+    };
+    let opponent = config.opponent.get_or_insert_with(OpponentSection::default);
+    if args.skill.is_some() || args.elo.is_some() {
+        opponent.skill = args.skill;
+        opponent.elo = args.elo;
+    }
+    if let Some(ms) = args.move_time_ms {
+        opponent.move_time_ms = Some(ms);
+        opponent.nodes = None;
+    }
+    if let Some(fen) = &args.fen {
+        opponent.start_fen = Some(fen.clone());
+        opponent.start_pgn = None;
+        opponent.start_move = None;
+    }
+    if let Some(pgn) = &args.pgn {
+        opponent.start_pgn = Some(std::env::current_dir()?.join(pgn));
+        opponent.start_fen = None;
+        opponent.start_move = args.after_move;
+    }
+    if let Some(colour) = &args.colour {
+        config.game.blind = match colour.to_ascii_lowercase().as_str() {
+            "white" | "w" => crate::config::SideName::White,
+            "black" | "b" => crate::config::SideName::Black,
+            other => bail!("--colour {other}: white or black"),
+        };
+    }
+    // The overrides are checked as the file's keys are.
+    let config = training_config(config);
+    let text_check = config.clone();
+    text_check.check_training(&origin)?;
+    let sim = crate::daemon::SimSettings {
+        speed: args.sim_speed,
+        moves: Vec::new(),
+        blind_chooses: Some(args.sim_seed),
+        ..Default::default()
+    };
+    let opts = crate::daemon::RunOptions {
+        origin,
+        config,
+        resume: args.resume,
+        new_game: args.new,
+        sim,
+        echo: false,
+        stop_when_played: args.until_over,
+        voices_dir: args
+            .voices_dir
+            .unwrap_or_else(crate::store::voices::default_dir),
+    };
+    let rt = crate::daemon::runtime("warn,tactus=info")?;
+    let report = rt.block_on(async {
+        let cancel = CancellationToken::new();
+        crate::daemon::cancel_on_signals(cancel.clone())?;
+        crate::daemon::run(opts, cancel).await
+    })?;
+    rt.shutdown_timeout(Duration::from_millis(200));
+    let stale = super::run::stale_files(&report.folder, &report.pgn);
+    if !stale.is_empty() {
+        eprintln!(
+            "tactus: stopped; the game's folder is {}, but {}",
+            report.folder.display(),
+            stale.join("; and ")
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    println!(
+        "tactus: stopped; the game's files are in {}",
+        report.folder.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,319 @@
+//! The hub's side of a training game: the engine as one more source of the other side's moves,
+//! beside the sighted board and the console's `move`. Its move goes in as the console's would
+//! (`EnterMove`, then the clock press), so the journal, the announcement to the blind player,
+//! the guidance of his board and the clocks are exactly a game's. The training requests (`hint`,
+//! `eval`, `takeback`) are answered here, and refused aloud in a game against a person.
+//!
+//! When the engine fails the clocks stop (the game waits for its opponent), both hear it, and
+//! when a new engine answers the clocks run again and the move still wanted is asked of it.
+
+use shakmaty::{Move, Position};
+use tokio::sync::mpsc;
+use tracing::{info, warn};
+
+use super::{Hub, Reply};
+use crate::{
+    announce::{Announcement, Audience, MoveWords},
+    arbiter::Input,
+    console::{Role, Training},
+    daemon::engine::{EngineEvent, EngineRequest},
+    engine::{Purpose, SearchRequest, Standing},
+    rules::{game, notation},
+};
+
+/// The engine's seat at the table.
+pub struct Opponent {
+    tx: mpsc::Sender<EngineRequest>,
+    up: bool,
+    /// The engine went away once: its return is said.
+    was_away: bool,
+    /// The search for the engine's move: its id and the half-move it is for.
+    asked: Option<(u64, usize)>,
+    /// The half-move a hint or an evaluation was asked at (an answer for another is stale).
+    asked_help: Option<(u64, usize)>,
+    /// The clocks were stopped because the engine went away.
+    paused_clocks: bool,
+    /// The engine's move that came while the clocks stood, for its half-move.
+    held: Option<(usize, Move)>,
+    next_id: u64,
+}
+
+impl Opponent {
+    pub fn new(tx: mpsc::Sender<EngineRequest>) -> Opponent {
+        Opponent {
+            tx,
+            up: false,
+            was_away: false,
+            asked: None,
+            asked_help: None,
+            paused_clocks: false,
+            held: None,
+            next_id: 1,
+        }
+    }
+
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+}
+
+impl Hub {
+    fn clocks_paused(&self) -> bool {
+        self.arbiter.game().clock().is_some_and(|c| c.is_paused())
+    }
+
+    fn clocks_running(&self) -> bool {
+        self.arbiter
+            .game()
+            .clock()
+            .is_some_and(|c| c.running().is_some())
+    }
+
+    /// The search request for the game as it stands.
+    fn search_request(&self, id: u64, purpose: Purpose) -> SearchRequest {
+        let game = self.arbiter.game();
+        SearchRequest {
+            id,
+            purpose,
+            start: game.start_position().clone(),
+            moves: game.moves().iter().map(|r| r.mv).collect(),
+        }
+    }
+
+    /// After every input: if it is the engine's move, ask for it (once per half-move); a move
+    /// that came while the clocks stood is played once they run.
+    pub(super) fn engine_turn(&mut self) {
+        let game = self.arbiter.game();
+        let engine_side = !self.arbiter.config().blind;
+        let ply = game.ply();
+        let its_move = self.started
+            && !game.is_over()
+            && game.adjournment().is_none()
+            && game.to_move() == engine_side;
+        let paused = self.clocks_paused();
+        let Some(op) = &mut self.opponent else { return };
+        if !its_move {
+            op.held = None;
+            return;
+        }
+        if let Some((at, m)) = op.held
+            && !paused
+        {
+            op.held = None;
+            if at == ply {
+                self.play_engine_move(m);
+            }
+            return;
+        }
+        if !op.up || op.asked.is_some_and(|(_, at)| at == ply) {
+            return;
+        }
+        let id = op.id();
+        op.asked = Some((id, ply));
+        let request = self.search_request(id, Purpose::Play);
+        self.send_engine(EngineRequest::Search(request));
+    }
+
+    fn send_engine(&mut self, request: EngineRequest) {
+        let Some(op) = &self.opponent else { return };
+        if let Err(e) = op.tx.try_send(request) {
+            // The task is gone or drowning: the game must not wait in silence.
+            warn!("the engine task cannot take a request: {e}");
+            self.note(
+                format!("the training opponent cannot be asked ({e}); the arbiter may `pause`"),
+                None,
+            );
+        }
+    }
+
+    /// The engine's move: entered and its clock pressed, as the console's `move` and `press`.
+    fn play_engine_move(&mut self, m: Move) {
+        let now = self.clock.now();
+        let san = notation::san(self.arbiter.game().position(), m);
+        info!(%san, "the engine's move");
+        let entered = self.accept(Input::EnterMove(san.clone()), now, None);
+        if !entered.refused.is_empty() {
+            self.note(
+                format!(
+                    "the engine's move {san} was not taken: {}",
+                    entered.refused.join("; ")
+                ),
+                None,
+            );
+            return;
+        }
+        let pressed = self.accept(Input::ClockPress, now, None);
+        if !pressed.refused.is_empty() {
+            self.note(
+                format!(
+                    "the engine's move {san} did not count: {}",
+                    pressed.refused.join("; ")
+                ),
+                None,
+            );
+        }
+    }
+
+    pub(super) fn engine_event(&mut self, event: EngineEvent) {
+        let now = self.clock.now();
+        match event {
+            EngineEvent::Up { name } => {
+                let running = self.clocks_paused();
+                let Some(op) = &mut self.opponent else { return };
+                op.up = true;
+                let resume = std::mem::take(&mut op.paused_clocks) && running;
+                let back = std::mem::take(&mut op.was_away);
+                self.note(format!("training opponent ready: {name}"), None);
+                if back {
+                    self.say_own(Audience::Blind, Announcement::OpponentBack, true);
+                }
+                if resume {
+                    self.accept(Input::Rules(game::Input::Resume), now, None);
+                }
+            }
+            EngineEvent::Down { reason, restart_in } => {
+                let running = self.clocks_running();
+                let Some(op) = &mut self.opponent else { return };
+                op.up = false;
+                op.was_away = true;
+                // The task asks the next engine what this one left unanswered.
+                let pause = running && !op.paused_clocks;
+                if pause {
+                    op.paused_clocks = true;
+                }
+                self.note(
+                    format!(
+                        "training opponent stopped: {reason}; it is started again in {} s{}",
+                        restart_in.as_secs().max(1),
+                        if pause { "; the clocks stand meanwhile" } else { "" }
+                    ),
+                    None,
+                );
+                self.say_own(Audience::Blind, Announcement::OpponentAway, true);
+                if pause {
+                    self.accept(Input::Rules(game::Input::Pause), now, None);
+                }
+            }
+            EngineEvent::Answer {
+                id,
+                purpose,
+                best,
+                score,
+            } => self.engine_answer(id, purpose, best, score),
+        }
+    }
+
+    fn engine_answer(
+        &mut self,
+        id: u64,
+        purpose: Purpose,
+        best: Option<Move>,
+        score: Option<crate::engine::Score>,
+    ) {
+        let ply = self.arbiter.game().ply();
+        let paused = self.clocks_paused();
+        let Some(op) = &mut self.opponent else { return };
+        match purpose {
+            Purpose::Play => {
+                if op.asked != Some((id, ply)) {
+                    return;
+                }
+                let Some(m) = best else {
+                    // No move where the game goes on cannot come from a sound conversation.
+                    return;
+                };
+                if paused {
+                    op.held = Some((ply, m));
+                    return;
+                }
+                self.play_engine_move(m);
+            }
+            Purpose::Hint | Purpose::Eval | Purpose::Review(_) => {
+                if op.asked_help.take() != Some((id, ply)) {
+                    return;
+                }
+                let position = self.arbiter.game().position().clone();
+                let announcement = match (purpose, best, score) {
+                    (Purpose::Hint, Some(m), _) => {
+                        Announcement::Hint(MoveWords::new(&position, m))
+                    }
+                    (Purpose::Eval, _, Some(score)) => Announcement::Standing(Standing::of(score)),
+                    _ => return,
+                };
+                self.say_own(Audience::Blind, announcement, true);
+            }
+        }
+    }
+
+    /// `hint`, `eval`, `takeback`: a training game's requests.
+    pub(super) fn training(&mut self, conn: u64, role: Role, request: Training) -> Reply {
+        let now = self.clock.now();
+        let game = self.arbiter.game();
+        let blind = self.arbiter.config().blind;
+        let (ply, over, to_move) = (game.ply(), game.is_over(), game.to_move());
+        let Some(op) = &mut self.opponent else {
+            // Never a silent refusal: his keypad hears it too.
+            if role == Role::Player {
+                self.say_own(Audience::Blind, Announcement::TrainingOnly, false);
+            }
+            return Reply::error(
+                "only in training: this game is against a person (hint, eval and takeback are \
+                 for a game against an engine, `tactus train`)",
+            );
+        };
+        match request {
+            Training::Hint | Training::Eval => {
+                if over {
+                    return Reply::error("the game is over");
+                }
+                if request == Training::Hint && to_move != blind {
+                    return Reply::error("hint: it is the engine's move");
+                }
+                if !op.up {
+                    return Reply::error("the engine is not running; it is being started again");
+                }
+                let id = op.id();
+                op.asked_help = Some((id, ply));
+                let purpose = if request == Training::Hint {
+                    Purpose::Hint
+                } else {
+                    Purpose::Eval
+                };
+                let search = self.search_request(id, purpose);
+                self.send_engine(EngineRequest::Search(search));
+                Reply::ok(vec![
+                    "asked the engine; its answer is said when it comes".to_string(),
+                ])
+            }
+            Training::TakeBack => {
+                // His last move and the engine's reply; or, while the engine thinks, his move.
+                let back = if to_move == blind { 2 } else { 1 };
+                let first_blind = usize::from(game.start_position().turn() != blind);
+                if over || ply < back + first_blind {
+                    return Reply::error("takeback: no move of his to take back");
+                }
+                op.asked = None;
+                op.held = None;
+                self.send_engine(EngineRequest::Cancel(Purpose::Play));
+                let to_ply = ply - back;
+                let mut outcome = self.accept(
+                    Input::Rules(game::Input::Retract { to_ply }),
+                    now,
+                    Some(conn),
+                );
+                if outcome.refused.is_empty() {
+                    // A training game keeps its clocks as they were after that half-move.
+                    let confirmed = self.accept(Input::ConfirmClocks, now, Some(conn));
+                    outcome.notes.extend(confirmed.notes);
+                    if self.clocks_paused() {
+                        let resumed =
+                            self.accept(Input::Rules(game::Input::Resume), now, Some(conn));
+                        outcome.notes.extend(resumed.notes);
+                    }
+                }
+                outcome.into_reply()
+            }
+        }
+    }
+}
