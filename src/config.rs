@@ -394,13 +394,19 @@ impl OpponentSection {
                  (1000 ms is a quick opponent)"
             );
         }
-        if self.engine.as_ref().is_some_and(|e| e.as_os_str().is_empty()) {
+        if self
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.as_os_str().is_empty())
+        {
             bail!(
                 "{origin}: opponent.engine = \"\": name the engine (\"stockfish\", or its full path)"
             );
         }
         if self.start_fen.is_some() && self.start_pgn.is_some() {
-            bail!("{origin}: opponent.start_fen and opponent.start_pgn: give one starting position");
+            bail!(
+                "{origin}: opponent.start_fen and opponent.start_pgn: give one starting position"
+            );
         }
         if self.start_move.is_some() && self.start_pgn.is_none() {
             bail!("{origin}: opponent.start_move needs opponent.start_pgn (the game it counts in)");
@@ -728,24 +734,37 @@ impl Config {
             return Ok(shakmaty::Chess::default());
         };
         if let Some(fen) = &opponent.start_fen {
-            return start_from_fen(fen).map_err(|e| anyhow!("{origin}: key opponent.start_fen: {e}"));
+            return start_from_fen(fen)
+                .map_err(|e| anyhow!("{origin}: key opponent.start_fen: {e}"));
         }
         let Some(pgn) = &opponent.start_pgn else {
             return Ok(shakmaty::Chess::default());
         };
         let path = self.resolve(pgn);
         let bytes = std::fs::read(&path).with_context(|| {
-            format!("{origin}: key opponent.start_pgn: cannot read {}", path.display())
+            format!(
+                "{origin}: key opponent.start_pgn: cannot read {}",
+                path.display()
+            )
         })?;
         let game = crate::rules::pgn::read_pgn_each(&bytes)
             .into_iter()
             .next()
-            .ok_or_else(|| anyhow!("{origin}: key opponent.start_pgn: {} holds no game", path.display()))?
+            .ok_or_else(|| {
+                anyhow!(
+                    "{origin}: key opponent.start_pgn: {} holds no game",
+                    path.display()
+                )
+            })?
             .map_err(|e| anyhow!("{origin}: key opponent.start_pgn: {}: {e}", path.display()))?;
         let plies = opponent.start_move.unwrap_or(0) as usize * 2;
         // "After move N": White's and Black's N-th moves, counted from the game's own start.
         let first_black = shakmaty::Position::turn(&game.start) == Color::Black;
-        let plies = if first_black { plies.saturating_sub(1) } else { plies };
+        let plies = if first_black {
+            plies.saturating_sub(1)
+        } else {
+            plies
+        };
         if plies > game.moves.len() {
             bail!(
                 "{origin}: key opponent.start_move = {}: the game in {} has {} moves",

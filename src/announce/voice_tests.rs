@@ -989,7 +989,10 @@ fn german_guidance_and_replies() {
             Announcement::Standing(crate::engine::Standing::MatesIn(Color::Black, 3)),
             "Schwarz setzt matt in drei Zügen",
         ),
-        (Announcement::Standing(crate::engine::Standing::Equal), "Stellung ausgeglichen"),
+        (
+            Announcement::Standing(crate::engine::Standing::Equal),
+            "Stellung ausgeglichen",
+        ),
         (
             Announcement::OpponentAway,
             "Gegner antwortet nicht, Uhren angehalten",

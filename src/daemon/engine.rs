@@ -56,7 +56,10 @@ pub enum EngineEvent {
         score: Option<engine::Score>,
     },
     /// The engine failed; another is started after `restart_in`.
-    Down { reason: String, restart_in: Duration },
+    Down {
+        reason: String,
+        restart_in: Duration,
+    },
 }
 
 /// The program's full path: a name is looked up in `PATH`, then in `/usr/games` (Debian puts
@@ -193,7 +196,8 @@ async fn converse(
     let (Some(mut stdin), Some(mut stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Some("the engine's pipes could not be opened".into());
     };
-    let (mut conversation, first) = Conversation::start(spec.strength.clone(), spec.patience, now());
+    let (mut conversation, first) =
+        Conversation::start(spec.strength.clone(), spec.patience, now());
     let mut lines = engine::uci::LineDecoder::new();
     let mut buf = [0u8; 4096];
     let mut pending = first;

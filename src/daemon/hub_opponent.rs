@@ -186,7 +186,11 @@ impl Hub {
                     format!(
                         "training opponent stopped: {reason}; it is started again in {} s{}",
                         restart_in.as_secs().max(1),
-                        if pause { "; the clocks stand meanwhile" } else { "" }
+                        if pause {
+                            "; the clocks stand meanwhile"
+                        } else {
+                            ""
+                        }
                     ),
                     None,
                 );
@@ -235,9 +239,7 @@ impl Hub {
                 }
                 let position = self.arbiter.game().position().clone();
                 let announcement = match (purpose, best, score) {
-                    (Purpose::Hint, Some(m), _) => {
-                        Announcement::Hint(MoveWords::new(&position, m))
-                    }
+                    (Purpose::Hint, Some(m), _) => Announcement::Hint(MoveWords::new(&position, m)),
                     (Purpose::Eval, _, Some(score)) => Announcement::Standing(Standing::of(score)),
                     _ => return,
                 };

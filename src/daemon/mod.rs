@@ -549,7 +549,10 @@ impl Tasks {
     }
 
     /// The training opponent's engine process.
-    fn engine(&mut self, opponent: &crate::config::OpponentSection) -> mpsc::Sender<engine::EngineRequest> {
+    fn engine(
+        &mut self,
+        opponent: &crate::config::OpponentSection,
+    ) -> mpsc::Sender<engine::EngineRequest> {
         let spec = engine::EngineSpec {
             program: opponent.program(),
             args: opponent.args.clone(),

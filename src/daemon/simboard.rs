@@ -120,17 +120,24 @@ pub struct SimPlan {
 /// (as a beginner plays), else any legal move; the seed and the position decide.
 pub fn chosen_move(pos: &Chess, seed: u64) -> Option<Move> {
     let moves = pos.legal_moves();
-    let mut rng = crate::sim::table::Rng::new(seed ^ pos.board().occupied().0 ^ pos.fullmoves().get() as u64);
+    let mut rng =
+        crate::sim::table::Rng::new(seed ^ pos.board().occupied().0 ^ pos.fullmoves().get() as u64);
     let forcing: Vec<Move> = moves
         .iter()
-        .filter(|m| m.is_capture() || {
-            let mut after = pos.clone();
-            after.play_unchecked(**m);
-            after.is_check()
+        .filter(|m| {
+            m.is_capture() || {
+                let mut after = pos.clone();
+                after.play_unchecked(**m);
+                after.is_check()
+            }
         })
         .copied()
         .collect();
-    let pool: &[Move] = if !forcing.is_empty() && rng.chance(0.5) { &forcing } else { &moves };
+    let pool: &[Move] = if !forcing.is_empty() && rng.chance(0.5) {
+        &forcing
+    } else {
+        &moves
+    };
     pool.get(rng.below(pool.len() as u64) as usize).copied()
 }
 

@@ -1,0 +1,312 @@
+//! `tactus train` end to end: the real binary, the simulated tactile board on a real
+//! pseudo-terminal, the real Stockfish (Debian's `stockfish`, installed by scripts/setup) or a
+//! UCI engine that misbehaves on purpose, speech as clips on ALSA's null device.
+//!
+//! 1. A whole game against Stockfish at skill 0 to its end (mate, stalemate or a dead
+//!    position): every file of the game folder written, the PGN legal and the same as the
+//!    journal's game, every engine move announced to the blind player in the FIDE words.
+//! 2. Stockfish killed in the middle of the game: the clocks stop, both hear it, a new
+//!    Stockfish is started, the clocks run again and the game goes on to its end.
+//! 3. An engine that never answers `uci`, and one that plays an illegal move: each is a clear
+//!    note naming what it did, the clocks stand, no move of the game is lost or made up.
+//! 4. The training requests at the player's console: `hint` and `eval` said in words,
+//!    `takeback` takes back his move and the engine's reply; in a game against a person they
+//!    are refused, aloud.
+//! 5. A start position from a FEN: the tactile board is guided to it before play.
+
+mod support;
+
+use std::{
+    ffi::OsStr,
+    fs,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use shakmaty::{Chess, Position};
+use support::{
+    console::{ask, ply_of},
+    process::{Guard, ask_when_up, show, spawn, wait_until},
+    record::{game_folder, move_line, read_game_file, transcript_bodies},
+    table::{alsa_null, fast_profile, temp_dir},
+};
+use tactus::daemon::{
+    files::{PGN_FILE, TRANSCRIPT_FILE, all_files},
+    journal,
+};
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+const LIMIT: Duration = Duration::from_secs(240);
+
+/// A training table in `dir`: the fast pegged profile, clips on the null device, `opponent`
+/// as the `[opponent]` section's lines. Returns the configuration file.
+fn write_config(dir: &Path, opponent: &str, extra_game: &str) -> PathBuf {
+    let pegged = fast_profile(
+        dir,
+        "pegged-line.toml",
+        &[
+            ("name = \"pegged-line\"", "name = \"fast-pegged-line\""),
+            ("bounce_ms = 40", "bounce_ms = 20"),
+        ],
+    );
+    let config = format!(
+        "[game]\nblind = \"white\"\ntime_control = \"1800+5\"\nguidance_repeat_ms = 2000\n\
+         {extra_game}\
+         [boards.blind]\nprofile = \"{pegged}\"\nport = \"sim\"\n\
+         [voice]\npack = \"de-fide\"\nstyle = \"san\"\nspeaker = \"clips\"\n\
+         [record]\ndir = \"played\"\n\
+         [console]\nsocket = \"console.sock\"\ntoken_file = \"arbiter.token\"\n\
+         [opponent]\n{opponent}\n"
+    );
+    let path = dir.join("config.toml");
+    fs::write(&path, config).unwrap();
+    path
+}
+
+fn start(dir: &Path, config: &Path, extra: &[&str]) -> Guard {
+    let mut args = vec![
+        "train",
+        "--config",
+        config.to_str().unwrap(),
+        "--sim-speed",
+        "10",
+        "--until-over",
+        "--voices-dir",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
+    ];
+    args.extend_from_slice(extra);
+    let alsa = alsa_null(dir);
+    let env: Vec<(&str, &OsStr)> = alsa
+        .as_ref()
+        .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
+        .unwrap_or_default();
+    spawn(&args, dir, "train", &env)
+}
+
+fn have_stockfish() -> bool {
+    let ok = Path::new(STOCKFISH).is_file();
+    if !ok {
+        // scripts/setup installs it; CI runs that first. A bare `cargo test` on a machine
+        // without it says so rather than failing for a missing package.
+        eprintln!("{STOCKFISH} is missing: run scripts/setup");
+    }
+    ok
+}
+
+/// The game folder's files, the PGN read back and the journal's game agree; the game is over.
+fn check_finished_folder(dir: &Path) -> Vec<shakmaty::Move> {
+    let folder = game_folder(&dir.join("played"));
+    for name in all_files() {
+        let path = folder.join(&name);
+        let len = fs::metadata(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{}", path.display(), show(dir, "train")))
+            .len();
+        assert!(len > 0, "{} is empty", path.display());
+    }
+    let game = read_game_file(&folder.join(PGN_FILE));
+    // Legal: replayed move by move from the start.
+    let mut pos = game.start.clone();
+    for &m in &game.moves {
+        assert!(pos.is_legal(m), "{m:?} is not legal in the PGN's game");
+        pos.play_unchecked(m);
+    }
+    let read = journal::read(&folder.join(journal::JOURNAL_FILE)).unwrap();
+    let replayed = journal::replay(&read, |_, _| {}).unwrap();
+    let journaled: Vec<_> = replayed
+        .arbiter
+        .game()
+        .moves()
+        .iter()
+        .map(|r| r.mv)
+        .collect();
+    assert_eq!(journaled, game.moves, "the journal's game is the PGN's");
+    assert!(replayed.arbiter.game().is_over(), "the game ended");
+    game.moves
+}
+
+#[test]
+fn a_whole_game_against_stockfish_to_its_end() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-whole");
+    let config = write_config(&dir, "skill = 0\nmove_time_ms = 50", "");
+    let mut guard = start(&dir, &config, &["--sim-seed", "7"]);
+    let status = guard.wait_limit(LIMIT);
+    assert!(status.success(), "{status}\n{}", show(&dir, "train"));
+    let moves = check_finished_folder(&dir);
+    assert!(moves.len() >= 4, "{} half-moves", moves.len());
+    // Every engine move (Black's) was announced to the blind player in the pack's words.
+    let folder = game_folder(&dir.join("played"));
+    let transcript = fs::read_to_string(folder.join(TRANSCRIPT_FILE)).unwrap();
+    let bodies = transcript_bodies(&transcript);
+    let pack = support::record::pack();
+    let mut pos = Chess::default();
+    for &m in &moves {
+        if pos.turn() == shakmaty::Color::Black {
+            let line = move_line(&pack, &pos, m, shakmaty::Color::White);
+            assert!(
+                bodies.contains(&line),
+                "'{line}' was not said to the blind player\n{transcript}"
+            );
+        }
+        pos.play_unchecked(m);
+    }
+    assert!(transcript.contains("training opponent ready: Stockfish"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn stockfish_killed_mid_game_is_started_again_and_the_game_goes_on() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-kill");
+    // The engine by a wrapper that writes its process id, so the test kills the engine itself.
+    let wrapper = dir.join("engine.sh");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho $$ >> {}\nexec {STOCKFISH}\n",
+            dir.join("pids").display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let config = write_config(
+        &dir,
+        &format!(
+            "engine = \"{}\"\nskill = 0\nmove_time_ms = 50",
+            wrapper.display()
+        ),
+        "",
+    );
+    let mut guard = start(&dir, &config, &["--sim-seed", "11"]);
+    let socket = dir.join("console.sock");
+    ask_when_up(&socket, "status", &mut guard, &dir, "train", LIMIT);
+    assert!(
+        wait_until(LIMIT, || ask(&socket, "status")
+            .map(|s| ply_of(&s) >= 6)
+            .unwrap_or(false)),
+        "the game did not reach ply 6\n{}",
+        show(&dir, "train")
+    );
+    let pids = || fs::read_to_string(dir.join("pids")).unwrap_or_default();
+    let first = pids().lines().next().unwrap().trim().to_string();
+    let ply_at_kill = ply_of(&ask(&socket, "status").unwrap());
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-9", &first])
+            .status()
+            .unwrap()
+            .success()
+    );
+    // A new engine is started (its id written by the wrapper) ...
+    assert!(
+        wait_until(LIMIT, || pids().lines().count() >= 2),
+        "no new engine\n{}",
+        show(&dir, "train")
+    );
+    let status = guard.wait_limit(LIMIT);
+    assert!(status.success(), "{status}\n{}", show(&dir, "train"));
+    let moves = check_finished_folder(&dir);
+    assert!(moves.len() > ply_at_kill, "the game went on after the kill");
+    // ... and the table heard why the clocks stood, and that they ran again.
+    let folder = game_folder(&dir.join("played"));
+    let transcript = fs::read_to_string(folder.join(TRANSCRIPT_FILE)).unwrap();
+    assert!(
+        transcript.contains("training opponent stopped: the engine exited"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("Gegner antwortet nicht"),
+        "{transcript}"
+    );
+    assert!(transcript.contains("Gegner wieder bereit"), "{transcript}");
+    assert!(transcript.contains("Uhren laufen wieder"), "{transcript}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A UCI "engine" in sh: `script` is the body of its read loop (`$line` is the command).
+fn fake_engine(dir: &Path, name: &str, script: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(
+        &path,
+        format!("#!/bin/sh\nwhile read -r line; do\n{script}\ndone\n"),
+    )
+    .unwrap();
+    fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Run until `text` is in the transcript, then stop the daemon as systemd would.
+fn run_until_noted(dir: &Path, config: &Path, text: &str) -> String {
+    let mut guard = start(dir, config, &[]);
+    let socket = dir.join("console.sock");
+    ask_when_up(&socket, "status", &mut guard, dir, "train", LIMIT);
+    let transcript = || {
+        fs::read_dir(dir.join("played"))
+            .ok()
+            .and_then(|mut d| d.next())
+            .and_then(|e| e.ok())
+            .and_then(|e| fs::read_to_string(e.path().join(TRANSCRIPT_FILE)).ok())
+            .unwrap_or_default()
+    };
+    assert!(
+        wait_until(LIMIT, || transcript().contains(text)),
+        "'{text}' never noted\n{}\n{}",
+        transcript(),
+        show(dir, "train")
+    );
+    let status = ask(&socket, "status").unwrap();
+    guard.signal("-TERM");
+    let exit = guard.wait_limit(LIMIT);
+    assert!(exit.success(), "{exit}\n{}", show(dir, "train"));
+    status.join("\n") + "\n" + &transcript()
+}
+
+#[test]
+fn an_engine_that_never_answers_is_named_and_the_clocks_stand() {
+    let dir = temp_dir("train-silent");
+    let engine = fake_engine(&dir, "silent.sh", ":");
+    let config = write_config(
+        &dir,
+        &format!(
+            "engine = \"{}\"\nhandshake_timeout_ms = 300",
+            engine.display()
+        ),
+        "",
+    );
+    let seen = run_until_noted(
+        &dir,
+        &config,
+        "training opponent stopped: the engine did not answer `uci` within 300 ms",
+    );
+    assert!(seen.contains("Gegner antwortet nicht"), "{seen}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_illegal_engine_move_is_its_failure_not_a_move_of_the_game() {
+    let dir = temp_dir("train-illegal");
+    // Answers the handshake, then always "plays" e2e4, which is never Black's move.
+    let engine = fake_engine(
+        &dir,
+        "illegal.sh",
+        "case \"$line\" in\n uci) echo 'id name Liar'; echo 'option name Skill Level type spin \
+         default 20 min 0 max 20'; echo uciok;;\n isready) echo readyok;;\n go*) echo 'bestmove \
+         e2e4';;\nesac",
+    );
+    let config = write_config(&dir, &format!("engine = \"{}\"", engine.display()), "");
+    let seen = run_until_noted(&dir, &config, "which is not a legal move");
+    // The blind player's first move counted; nothing for Black was made up.
+    let folder = game_folder(&dir.join("played"));
+    let game = read_game_file(&folder.join(PGN_FILE));
+    assert_eq!(game.moves.len(), 1, "{seen}");
+    assert!(seen.contains("the engine played e2e4"), "{seen}");
+    fs::remove_dir_all(&dir).unwrap();
+}
