@@ -310,3 +310,170 @@ fn an_illegal_engine_move_is_its_failure_not_a_move_of_the_game() {
     assert!(seen.contains("the engine played e2e4"), "{seen}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The transcript of the only game under `dir/played`, or nothing yet.
+fn transcript_of(dir: &Path) -> String {
+    fs::read_dir(dir.join("played"))
+        .ok()
+        .and_then(|mut d| d.next())
+        .and_then(|e| e.ok())
+        .and_then(|e| fs::read_to_string(e.path().join(TRANSCRIPT_FILE)).ok())
+        .unwrap_or_default()
+}
+
+/// `hint`, `eval` and `takeback` from the blind player's keypad (a player-role console), with
+/// the real Stockfish: he has played 1.e4, the engine has answered, and he waits.
+#[test]
+fn training_requests_hint_eval_and_takeback() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-requests");
+    let config = write_config(&dir, "skill = 0\nmove_time_ms = 50", "");
+    let mut guard = start(&dir, &config, &["--sim-moves", "e4"]);
+    let socket = dir.join("console.sock");
+    ask_when_up(&socket, "status", &mut guard, &dir, "train", LIMIT);
+    let ply = || ask(&socket, "status").map(|s| ply_of(&s)).unwrap_or(0);
+    assert!(
+        wait_until(LIMIT, || ply() == 2),
+        "no reply to 1.e4\n{}",
+        show(&dir, "train")
+    );
+    let player = |line: &str| {
+        let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+        let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+        use std::io::Write;
+        stream.write_all(b"role player\n").unwrap();
+        support::console::read_reply(&mut reader).unwrap();
+        stream.write_all(format!("{line}\n").as_bytes()).unwrap();
+        support::console::read_reply(&mut reader).unwrap()
+    };
+    let reply = player("hint");
+    assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");
+    assert!(
+        wait_until(LIMIT, || transcript_of(&dir).contains("blind Vorschlag: ")),
+        "no hint said\n{}",
+        transcript_of(&dir)
+    );
+    let reply = player("ev");
+    assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");
+    let standing = [
+        "Stellung ausgeglichen",
+        "steht etwas besser",
+        "steht deutlich besser",
+        "steht auf Gewinn",
+        "setzt matt in",
+    ];
+    assert!(
+        wait_until(LIMIT, || {
+            let t = transcript_of(&dir);
+            standing
+                .iter()
+                .any(|s| t.contains(&format!("blind {s}")) || t.contains(s))
+        }),
+        "no evaluation said\n{}",
+        transcript_of(&dir)
+    );
+    // His move and the engine's reply are taken back; he plays 1.e4 again, the engine answers.
+    let reply = player("takeback");
+    assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");
+    assert!(
+        wait_until(LIMIT, || transcript_of(&dir)
+            .contains("Partie zurückgesetzt")),
+        "no retrace said\n{}",
+        transcript_of(&dir)
+    );
+    assert!(
+        wait_until(LIMIT, || ply() == 2
+            && transcript_of(&dir)
+                .matches("sighted Bauer Eva vier")
+                .count()
+                == 2),
+        "1.e4 not played again after the takeback\n{}\n{}",
+        transcript_of(&dir),
+        show(&dir, "train")
+    );
+    guard.signal("-TERM");
+    let exit = guard.wait_limit(LIMIT);
+    assert!(exit.success(), "{exit}\n{}", show(&dir, "train"));
+    let folder = game_folder(&dir.join("played"));
+    let game = read_game_file(&folder.join(PGN_FILE));
+    assert_eq!(game.moves.len(), 2);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A game against a person: the training requests are refused, on the console with why, and
+/// aloud to the blind player when his keypad asked.
+#[test]
+fn training_requests_are_refused_aloud_in_a_game_against_a_person() {
+    let dir = temp_dir("train-refused");
+    let config = support::table::write_config(&dir, shakmaty::Color::White, "clips");
+    let alsa = alsa_null(&dir);
+    let env: Vec<(&str, &OsStr)> = alsa
+        .as_ref()
+        .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
+        .unwrap_or_default();
+    let mut guard = spawn(
+        &[
+            "run",
+            "--config",
+            config.to_str().unwrap(),
+            "--voices-dir",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
+        ],
+        &dir,
+        "train",
+        &env,
+    );
+    let socket = dir.join("console.sock");
+    ask_when_up(&socket, "status", &mut guard, &dir, "train", LIMIT);
+    let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+    use std::io::Write;
+    stream.write_all(b"role player\nhint\n").unwrap();
+    support::console::read_reply(&mut reader).unwrap();
+    let reply = support::console::read_reply(&mut reader).unwrap();
+    assert!(
+        reply.last().unwrap().contains("only in training"),
+        "{reply:?}"
+    );
+    assert!(
+        wait_until(LIMIT, || transcript_of(&dir)
+            .contains("blind Nur im Training")),
+        "the refusal was not said\n{}",
+        transcript_of(&dir)
+    );
+    guard.signal("-TERM");
+    guard.wait_limit(LIMIT);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// From a FEN: the tactile board, set up for a new game, is guided to the position square by
+/// square; the clocks start only once it shows it, and the game is played from there.
+#[test]
+fn a_fen_start_guides_the_tactile_board_there_before_the_clocks_run() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-fen");
+    let fen = "1r4k1/8/8/8/8/8/5PPP/6K1 w - - 0 1";
+    let config = write_config(&dir, "skill = 20\nmove_time_ms = 50", "");
+    let mut guard = start(&dir, &config, &["--fen", fen]);
+    let status = guard.wait_limit(LIMIT);
+    assert!(status.success(), "{status}\n{}", show(&dir, "train"));
+    check_finished_folder(&dir);
+    let folder = game_folder(&dir.join("played"));
+    let game = read_game_file(&folder.join(PGN_FILE));
+    let start_fen = shakmaty::fen::Fen::from_position(&game.start, shakmaty::EnPassantMode::Legal);
+    assert_eq!(start_fen.to_string(), fen);
+    let transcript = fs::read_to_string(folder.join(TRANSCRIPT_FILE)).unwrap();
+    let at = |text: &str| {
+        transcript
+            .find(text)
+            .unwrap_or_else(|| panic!("'{text}' missing\n{transcript}"))
+    };
+    // Guided (a1 holds a rook in a new game, and must be empty here) before the clock.
+    assert!(at("blind Anna eins muss leer sein") < at("white's clock started"));
+    assert!(at("shows the starting position") < at("white's clock started"));
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -51,6 +51,10 @@ pub struct TrainArgs {
     /// Simulated tactile board: its player chooses his moves with this seed.
     #[arg(long, value_name = "SEED", default_value_t = 1)]
     sim_seed: u64,
+    /// Simulated tactile board: its player makes these moves (SAN, space-separated) and then
+    /// waits, instead of choosing (for the tests of the training requests).
+    #[arg(long, value_name = "SANS", hide = true)]
+    sim_moves: Option<String>,
     /// End when the game is over (the simulated game's end; for tests and the demo).
     #[arg(long, hide = true)]
     until_over: bool,
@@ -126,10 +130,37 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
     let config = training_config(config);
     let text_check = config.clone();
     text_check.check_training(&origin)?;
+    // The scripted moves are the blind player's: the engine's replies are whatever it plays, so
+    // only his first move can be given ahead (the simulator follows the game from there).
+    let scripted = match &args.sim_moves {
+        Some(text) => {
+            let start = config.start_position(&origin)?;
+            let sans: Vec<&str> = text.split_whitespace().collect();
+            if sans.len() > 1 {
+                bail!("--sim-moves: give the blind player's first move only");
+            }
+            let mut moves = Vec::new();
+            for san in sans {
+                moves.push(
+                    crate::rules::notation::match_move(&start, san)
+                        .map_err(|e| anyhow::anyhow!("--sim-moves: {san}: {e}"))?,
+                );
+            }
+            Some(moves)
+        }
+        None => None,
+    };
     let sim = crate::daemon::SimSettings {
         speed: args.sim_speed,
-        moves: Vec::new(),
-        blind_chooses: Some(args.sim_seed),
+        blind_chooses: if scripted.is_some() {
+            None
+        } else {
+            Some(args.sim_seed)
+        },
+        moves: scripted.unwrap_or_default(),
+        // A simulated board is set up for a new game, as a real one at home would be: from
+        // another start it is guided there piece by piece.
+        blind_initial: Some(shakmaty::Board::default()),
         ..Default::default()
     };
     let opts = crate::daemon::RunOptions {

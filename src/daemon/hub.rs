@@ -563,7 +563,12 @@ impl Hub {
                 self.button(n);
             }
             LinkEvent::Sensor(event) => {
+                let reading = board == BoardId::Blind && matches!(event, SensorEvent::Snapshot(_));
                 self.accept(Input::Board { board, event }, t, None);
+                if board == BoardId::Blind {
+                    self.tactile_board_changed(reading);
+                    self.maybe_start(t);
+                }
             }
             LinkEvent::Clock(ClockMessage::Times {
                 lever_right_high,
@@ -617,7 +622,7 @@ impl Hub {
         let ready = BoardId::ALL
             .iter()
             .all(|&b| !self.sensors[b] || self.board_links[b].connected);
-        if ready {
+        if ready && self.set_up_position_stands() {
             self.accept(Input::Start, t, None);
         }
     }

@@ -36,6 +36,10 @@ pub struct Opponent {
     /// The engine's move that came while the clocks stood, for its half-move.
     held: Option<(usize, Move)>,
     next_id: u64,
+    /// The tactile board has given a full reading (what it shows is known).
+    read: bool,
+    /// The set-up position was asked of the board (said once).
+    setting_up: bool,
 }
 
 impl Opponent {
@@ -49,6 +53,8 @@ impl Opponent {
             paused_clocks: false,
             held: None,
             next_id: 1,
+            read: false,
+            setting_up: false,
         }
     }
 
@@ -59,6 +65,42 @@ impl Opponent {
 }
 
 impl Hub {
+    /// A tactile board event: `reading` when it was a full reading.
+    pub(super) fn tactile_board_changed(&mut self, reading: bool) {
+        if let Some(op) = &mut self.opponent {
+            op.read |= reading;
+        }
+    }
+
+    /// Whether play may start as far as the position is concerned. A training game from a
+    /// set-up position (a FEN, a game's position after move N) starts once the tactile board
+    /// shows it: the board at hand most often shows a new game, and he is guided to the
+    /// position square by square (the board waits, and guidance describes what differs) before
+    /// any clock runs.
+    pub(super) fn set_up_position_stands(&mut self) -> bool {
+        let game = self.arbiter.game();
+        let set_up = game.ply() == 0 && game.start_position() != &shakmaty::Chess::default();
+        let shows = self.arbiter.blind_board().shows_expected();
+        let Some(op) = &mut self.opponent else {
+            return true;
+        };
+        if !set_up || (op.read && shows) {
+            if std::mem::take(&mut op.setting_up) {
+                self.note("the tactile board shows the starting position".into(), None);
+            }
+            return true;
+        }
+        if !std::mem::replace(&mut op.setting_up, true) {
+            self.note(
+                "the game starts from a set-up position: the tactile board is guided to it, and \
+                 the clocks start once it shows it"
+                    .into(),
+                None,
+            );
+        }
+        false
+    }
+
     fn clocks_paused(&self) -> bool {
         self.arbiter.game().clock().is_some_and(|c| c.is_paused())
     }

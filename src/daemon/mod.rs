@@ -103,6 +103,9 @@ pub struct SimSettings {
     /// Past the end of `moves` the blind player chooses his own moves, with this seed (a
     /// training game: the engine's replies are not known in advance).
     pub blind_chooses: Option<u64>,
+    /// The tactile board, switched on, shows this rather than the game's start (it is then
+    /// guided to the start before play).
+    pub blind_initial: Option<shakmaty::Board>,
 }
 
 impl Default for SimSettings {
@@ -119,6 +122,7 @@ impl Default for SimSettings {
             sighted_press_ms: None,
             move_while_paused: false,
             blind_chooses: None,
+            blind_initial: None,
         }
     }
 }
@@ -510,6 +514,7 @@ impl Tasks {
             port_link,
             hub: Some(self.hub.clone()),
             choose: sim.blind_chooses.filter(|_| blind),
+            initial: sim.blind_initial.clone().filter(|_| blind),
         };
         self.spawn(simboard::play(
             board,

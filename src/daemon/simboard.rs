@@ -114,6 +114,9 @@ pub struct SimPlan {
     /// same choices in the same positions): a training game, whose opponent's replies no list
     /// can know in advance.
     pub choose: Option<u64>,
+    /// What stands on the board when it is switched on, if not what the game expects (a
+    /// training game from a FEN on a board still set up for a new game).
+    pub initial: Option<Board>,
 }
 
 /// The move a player who chooses for himself makes: a capture or a check when he sees one
@@ -295,7 +298,10 @@ pub async fn play(
     // on EAGAIN even after the link has opened the slave again (seen with strace: two workers
     // busy with ~7,000 failed reads a second each).
     let mut spare_slave: Option<SerialStream> = None;
-    let start = progress.borrow().expected[i].board().clone();
+    let start = plan
+        .initial
+        .clone()
+        .unwrap_or_else(|| progress.borrow().expected[i].board().clone());
     let mut sim = SimBoard::new(&profile, start, Orientation::Normal);
     let mut pacer = Pacer::new(&profile);
     let mut style = default_style(&profile);
@@ -552,7 +558,8 @@ fn plan_next(
     // position, as the scoresheet does).
     let final_move = p.over && matches!(p.modes[i], Mode::Execute(_));
     let stands_still = (p.over && !final_move) || (p.paused && !plan.move_while_paused);
-    if !p.started || (stands_still && !waiting) {
+    // Before the start a board is only put right (a set-up position it must show first).
+    if (!p.started && !waiting) || (stands_still && !waiting) {
         return;
     }
     let expected = &p.expected[i];

@@ -17,11 +17,12 @@ use std::{
 pub fn ask(socket: &Path, command: &str) -> std::io::Result<Vec<String>> {
     let mut stream = UnixStream::connect(socket)?;
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let arbiter_only = command
-        .split_whitespace()
-        .next()
-        .and_then(tactus::console::table::lookup)
-        .is_some_and(|spec| spec.role == tactus::console::Role::Arbiter);
+    // What the assistant may not type (`takeback 5` is the arbiter's; `takeback` alone, a
+    // training request, is anyone's).
+    let arbiter_only = matches!(
+        tactus::console::parse(command, tactus::console::Role::Assistant),
+        Err(tactus::console::ConsoleError::NotAllowed { .. })
+    );
     let mut reader = BufReader::new(stream.try_clone()?);
     if arbiter_only {
         let token = fs::read_to_string(socket.with_file_name("arbiter.token"))?;
