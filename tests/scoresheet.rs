@@ -804,7 +804,7 @@ fn bad_pgn_and_bad_options_are_clear_errors() {
     let (code, _, stderr) = tactus(&[p, "--format", "brf", "--game", "3"]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("holds 2 game(s); there is no game 3"),
+        stderr.contains("holds 2 games; there is no game 3"),
         "{stderr}"
     );
     let (code, stdout, stderr) = tactus(&[p, "--format", "brf"]);
@@ -827,6 +827,15 @@ fn bad_pgn_and_bad_options_are_clear_errors() {
     let (code, _, stderr) = tactus(&[p, "--format", "brf", "--marks", "capture,chek"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("'chek' is not a Braille mark"), "{stderr}");
+    // Issue 15, point 13: text that is not PGN is no game, and the message says where.
+    let hello = dir.path("hello.pgn");
+    fs::write(&hello, "hello world\n").unwrap();
+    let (code, stdout, stderr) = tactus(&[hello.to_str().unwrap(), "--format", "brf"]);
+    assert_eq!((code, stdout.is_empty()), (2, true), "{stderr}");
+    assert!(
+        stderr.contains("hello.pgn holds no PGN game: line 1, column 1: 'hello' is not PGN"),
+        "{stderr}"
+    );
     let (code, _, stderr) = tactus(&[dir.path("missing.pgn").to_str().unwrap(), "--format", "pgn"]);
     assert_eq!(code, 2);
     assert!(
