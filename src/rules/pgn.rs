@@ -418,7 +418,7 @@ fn first_unknown(bytes: &[u8], from: usize, to: usize) -> Option<Unknown> {
     let mut depth = 0usize;
     let mut moves = 0usize;
     let mut recognised = tags;
-    let mut unknown: Option<(usize, usize, usize)> = None;
+    let mut unknown: Option<(usize, usize)> = None;
     while let Some(&b) = text.get(i) {
         match b {
             b'{' => match text[i..].iter().position(|&c| c == b'}') {
@@ -483,13 +483,19 @@ fn first_unknown(bytes: &[u8], from: usize, to: usize) -> Option<Unknown> {
                     false
                 };
                 if !ok && unknown.is_none() {
-                    unknown = Some((i, end, moves));
+                    unknown = Some((i, moves));
                 }
                 i = end;
             }
         }
     }
-    let (at, end, moves_before) = unknown?;
+    let (at, moves_before) = unknown?;
+    // Named as the reader sees it on the line: the whole word, `e.p.` rather than its `e`
+    // (PGN's token ends include `.`, `!` and `?`), up to a blank, a brace or a parenthesis.
+    let end = text[at..]
+        .iter()
+        .position(|c| c.is_ascii_whitespace() || b"(){};".contains(c))
+        .map_or(text.len(), |e| at + e);
     Some(Unknown {
         at,
         token: String::from_utf8_lossy(&text[at..end]).into_owned(),
@@ -1242,6 +1248,8 @@ mod tests {
             ("1. e4 e5 2. ♘f3 *", "♘f3", 13),
             ("{ Müller } 1. e4 e5 2. Nf3 +- *", "+-", 28),
             ("1. e4 12abc *", "12abc", 7),
+            ("1. e4 d5 2. e5 f5 3. exf6 e.p. Nxf6 *", "e.p.", 27),
+            ("1. e4 e5 2. Nf3 Nc6 3. Bb5 +/= *", "+/=", 28),
         ] {
             let e = err(pgn);
             assert_eq!(e.san(), Some(token), "{pgn}");
