@@ -66,6 +66,9 @@ pub struct GameAudit {
     pub illegal_move: Option<String>,
     /// Why the game could not be read in full, for people.
     pub error: Option<String>,
+    /// This stretch of the file is no game at all, only text that is not PGN (`error` says
+    /// where); a file of nothing else holds no game.
+    pub no_game: bool,
     pub claims: Vec<ClaimOpportunity>,
     pub end: EndKind,
     /// The ply at which the game ended on the board (None with [`EndKind::None`]).
@@ -104,6 +107,7 @@ pub fn audit_game(
                 illegal_ply: None,
                 illegal_move: None,
                 error: None,
+                no_game: false,
                 ..audit
             }
         }
@@ -120,7 +124,13 @@ pub fn audit_game(
                 legal: false,
                 illegal_ply: err.ply,
                 illegal_move: err.san().map(str::to_string),
-                error: Some(err.to_string()),
+                // "game 1 (? - ?)" would name a game that is not there.
+                error: Some(if err.is_not_a_game() {
+                    err.kind.to_string()
+                } else {
+                    err.to_string()
+                }),
+                no_game: err.is_not_a_game(),
                 ..audit
             }
         }
@@ -194,6 +204,7 @@ impl<'a> Replay<'a> {
             illegal_ply: None,
             illegal_move: None,
             error: None,
+            no_game: false,
             claims,
             end: end.0,
             end_ply: end.1,

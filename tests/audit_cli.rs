@@ -189,3 +189,89 @@ fn unreadable_files_are_a_clear_error() {
     assert_eq!(games[0]["illegal_move"], "Ke3");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `tactus audit ARGS` on a file holding `text`: (exit code, stdout, stderr).
+fn audit_text(name: &str, text: &str, args: &[&str]) -> (i32, String, String) {
+    let dir = std::env::temp_dir().join(format!("tactus-audit-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.pgn"));
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+        .arg("audit")
+        .arg(&path)
+        .args(args)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Issue 15, point 13: a file holding "hello world" was audited as one legal game.
+#[test]
+fn a_file_that_is_not_pgn_holds_no_game() {
+    let (code, stdout, stderr) = audit_text("hello", "hello world\n", &[]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        stderr.contains(
+            "hello.pgn holds no PGN game: line 1, column 1: 'hello' is not PGN (not a move in \
+             SAN, a move number, a result, a comment in braces, an annotation or a variation); \
+             no game here"
+        ),
+        "{stderr}"
+    );
+    let (code, stdout, _) = audit_text("hello-json", "\n\n  hello world\n", &["--json"]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty(), "no game, no JSON line: {stdout}");
+}
+
+/// Issue 15, point 13: an unknown word inside a game was dropped without a word, and the game
+/// reported legal. It is an error naming the word, its line and column; the moves before it
+/// are audited as the legal prefix.
+#[test]
+fn an_unknown_word_in_a_game_is_named_with_its_place() {
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3\nNc6 hello 3. Bb5 *\n";
+    let (code, stdout, stderr) = audit_text("word", pgn, &["--json"]);
+    assert_eq!(code, 1, "{stderr}");
+    let game: Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(game["legal"], Value::Bool(false));
+    assert_eq!(game["plies"], 4);
+    assert_eq!(game["illegal_ply"], 5);
+    assert_eq!(game["illegal_move"], "hello");
+    let error = game["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("game 1 (A - B): line 5, column 5: 'hello' is not PGN"),
+        "{error}"
+    );
+    assert!(stderr.contains("line 5, column 5: 'hello'"), "{stderr}");
+
+    // A mistyped move is named itself, not the next move that its loss made illegal.
+    let (code, stdout, _) = audit_text("typo", "1. e4 e5 2. Nz9 Nc6 *\n", &["--json"]);
+    assert_eq!(code, 1);
+    let game: Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(game["illegal_move"], "Nz9");
+    assert!(
+        game["error"]
+            .as_str()
+            .unwrap()
+            .contains("line 1, column 13: 'Nz9' is not PGN"),
+        "{}",
+        game["error"]
+    );
+
+    // Text between two good games: the games are audited, the text is reported where it is.
+    let pgn = "[White \"A\"]\n\n1. e4 e5 *\n\nsee you tomorrow\n\n[White \"C\"]\n\n1. d4 *\n";
+    let (code, stdout, stderr) = audit_text("between", pgn, &[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.starts_with("Audit of "), "{stdout}");
+    assert!(stdout.contains(": 3 games\n"), "{stdout}");
+    assert!(
+        stderr.contains("line 5, column 1: 'see' is not PGN"),
+        "{stderr}"
+    );
+    assert_eq!(stdout.matches("moves: all legal").count(), 2, "{stdout}");
+}

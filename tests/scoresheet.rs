@@ -66,7 +66,11 @@ fn score_of(sans: &[&str]) -> Score {
 
 /// The score lines of a document: after the separation line, without running heads.
 fn score_lines(doc: &Document) -> Vec<Vec<Cell>> {
-    let lines: Vec<&Vec<Cell>> = doc.pages.iter().flat_map(|p| p.iter().skip(1)).collect();
+    let lines: Vec<&Vec<Cell>> = doc
+        .pages
+        .iter()
+        .flat_map(|p| p.iter().skip(doc.head_lines))
+        .collect();
     let sep = lines
         .iter()
         .position(|l| !l.is_empty() && l.iter().all(|&c| c == SEPARATOR))
@@ -698,6 +702,58 @@ fn the_command_converts_pgn_to_braille_and_back() {
     );
 }
 
+/// Issue 15, point 12: the running head dropped the second player's name when both did not fit
+/// on one line (`,BLIND PLAYER "<SIMULATED"> -  #A`). Every word of both players is on every
+/// page, in literary Braille with its capital signs, and the score still reads back.
+#[test]
+fn f5_the_running_head_names_both_players_in_full_on_every_page() {
+    let dir = TempDir::new("names");
+    let pgn_path = dir.path("demo.pgn");
+    fs::write(
+        &pgn_path,
+        "[White \"Blind player (simulated)\"]\n[Black \"van der Berg, Anna Maria\"]\n\n\
+         1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n",
+    )
+    .unwrap();
+    let brf_path = dir.path("demo.brf");
+    let (code, _, stderr) = tactus(&[
+        pgn_path.to_str().unwrap(),
+        "--format",
+        "brf",
+        "--lines",
+        "4",
+        "-o",
+        brf_path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let brf = fs::read_to_string(&brf_path).unwrap();
+    let pages: Vec<&str> = brf.split('\x0c').filter(|p| !p.is_empty()).collect();
+    assert!(pages.len() >= 3, "{brf}");
+    for (p, page) in pages.iter().enumerate() {
+        let lines: Vec<&str> = page.split("\r\n").collect();
+        let number = to_brf(&layout::page_number(p + 1));
+        assert_eq!(
+            lines[..2],
+            [
+                format!(
+                    "{:<w$}{number}",
+                    ",BLIND PLAYER \"<SIMULATED\"> -",
+                    w = 40 - number.len()
+                )
+                .as_str(),
+                "VAN DER ,BERG1 ,ANNA ,MARIA",
+            ],
+            "page {}",
+            p + 1
+        );
+    }
+    // Read back to PGN by the same command: the heads are not taken for moves.
+    let (code, stdout, stderr) = tactus(&[brf_path.to_str().unwrap(), "--format", "pgn"]);
+    assert_eq!(code, 0, "{stderr}");
+    let back = pgn::read_pgn(&stdout).unwrap().remove(0);
+    assert_eq!(back.moves.len(), 16);
+}
+
 #[test]
 fn a_bad_braille_score_is_named_by_file_page_and_line() {
     let dir = TempDir::new("bad-brf");
@@ -748,7 +804,7 @@ fn bad_pgn_and_bad_options_are_clear_errors() {
     let (code, _, stderr) = tactus(&[p, "--format", "brf", "--game", "3"]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("holds 2 game(s); there is no game 3"),
+        stderr.contains("holds 2 games; there is no game 3"),
         "{stderr}"
     );
     let (code, stdout, stderr) = tactus(&[p, "--format", "brf"]);
@@ -771,6 +827,15 @@ fn bad_pgn_and_bad_options_are_clear_errors() {
     let (code, _, stderr) = tactus(&[p, "--format", "brf", "--marks", "capture,chek"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("'chek' is not a Braille mark"), "{stderr}");
+    // Issue 15, point 13: text that is not PGN is no game, and the message says where.
+    let hello = dir.path("hello.pgn");
+    fs::write(&hello, "hello world\n").unwrap();
+    let (code, stdout, stderr) = tactus(&[hello.to_str().unwrap(), "--format", "brf"]);
+    assert_eq!((code, stdout.is_empty()), (2, true), "{stderr}");
+    assert!(
+        stderr.contains("hello.pgn holds no PGN game: line 1, column 1: 'hello' is not PGN"),
+        "{stderr}"
+    );
     let (code, _, stderr) = tactus(&[dir.path("missing.pgn").to_str().unwrap(), "--format", "pgn"]);
     assert_eq!(code, 2);
     assert!(

@@ -1,5 +1,7 @@
 //! `tactus audit`: replay every game of a PGN file and report legality, draw claims, the end on
-//! the board and the result of a flag fall (the report is `crate::audit`).
+//! the board and the result of a flag fall (the report is `crate::audit`). Exit status: 0 when
+//! every game is legal, 1 when one is not (or holds a token that is not PGN), 2 when the file
+//! cannot be read or holds no PGN game.
 
 use std::{path::PathBuf, process::ExitCode};
 
@@ -43,8 +45,20 @@ pub fn run(args: AuditArgs) -> Result<ExitCode> {
     if audits.is_empty() {
         anyhow::bail!("{name} holds no game");
     }
+    // Text that is not PGN at all ("hello world") is not a file of bad games: it cannot be
+    // read as PGN, and says where.
+    if audits.iter().all(|a| a.no_game) {
+        let why = audits
+            .iter()
+            .filter_map(|a| a.error.as_deref())
+            .next()
+            .unwrap_or("nothing in it is PGN");
+        anyhow::bail!("{name} holds no PGN game: {why}");
+    }
     if !json {
-        println!("Audit of {name}: {} game(s)\n", audits.len());
+        let games = audits.len();
+        let noun = if games == 1 { "game" } else { "games" };
+        println!("Audit of {name}: {games} {noun}\n");
     }
     for audit in &audits {
         if json {

@@ -236,10 +236,19 @@ fn read_pgn_game(bytes: &[u8], name: &str, n: Option<usize>) -> Result<Score> {
     if n.is_none() && count > 1 {
         eprintln!("tactus: {name} holds {count} games; writing game 1 (choose with --game N)");
     }
+    // Text that is not PGN at all ("hello world") is no game, not a game with an error.
+    if let Some(Err(first)) = games.first()
+        && games
+            .iter()
+            .all(|g| g.as_ref().is_err_and(|e| e.is_not_a_game()))
+    {
+        bail!("{name} holds no PGN game: {}", first.kind);
+    }
+    let noun = if count == 1 { "game" } else { "games" };
     let game = games
         .into_iter()
         .nth(wanted.wrapping_sub(1))
-        .ok_or_else(|| anyhow!("{name} holds {count} game(s); there is no game {wanted}"))?
+        .ok_or_else(|| anyhow!("{name} holds {count} {noun}; there is no game {wanted}"))?
         .map_err(|e| anyhow!("{name}: {e}"))?;
     Ok(Score::from_pgn(&game))
 }

@@ -293,7 +293,10 @@ impl Envelope {
                 page
             })
             .collect();
-        Document { pages }
+        Document {
+            pages,
+            head_lines: usize::from(with_head),
+        }
     }
 }
 

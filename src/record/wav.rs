@@ -18,8 +18,20 @@
 //! Start and end in seconds with millisecond precision (so `offset_ms = start * 1000`; the start
 //! rounded up so that it falls inside the announcement), then the label (the move number) and the
 //! announcement text, separated by a space.
+//!
+//! What the scoresheet says is [`scoresheet`]: every move as announced, and before the first
+//! move of every move number (White's, or Black's when the record starts with him) that number
+//! in the pack's words, "Zug eins", so that a player who skips through the recording hears where
+//! he is without counting.
 
-use crate::announce::voice::{PAUSE, Utterance};
+use shakmaty::Color;
+
+use crate::announce::{
+    Announcement, MoveWords,
+    numbers::{self, Form, NumberLanguage},
+    voice::{PAUSE, Style, Utterance, VoicePack, Word},
+};
+use crate::record::score::Score;
 use crate::rules::Millis;
 
 /// The sample rate of every clip and of the scoresheet.
@@ -107,6 +119,106 @@ where
         paused = false;
     }
     Ok(samples)
+}
+
+/// The pack's word that goes before a move number ("Zug", "move", "jugada").
+pub const MOVE_WORD: &str = "move";
+
+/// One announcement of the audio scoresheet, before it is assembled: its cue label and what is
+/// said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoresheetEntry {
+    /// `12.` for White's move, `12...` for Black's.
+    pub label: String,
+    pub utterance: Utterance,
+}
+
+/// The audio scoresheet of `score` in `pack`'s words and `style` (F.5): one entry per move, in
+/// order. The first move of every move number begins with the number, said as the pack says
+/// it ([`move_number`]), and a pause. Pure.
+pub fn scoresheet(score: &Score, pack: &VoicePack, style: Style) -> Vec<ScoresheetEntry> {
+    score
+        .plies()
+        .map(|p| {
+            let said = pack.render(
+                &Announcement::Move(MoveWords::new(&p.before, p.entry.mv)),
+                style,
+            );
+            let (label, utterance) = match p.side {
+                Color::White => (format!("{}.", p.number), numbered(pack, p.number, said)),
+                // A record that starts with Black's move (a set-up position) numbers it too.
+                Color::Black if p.ply == 1 => {
+                    (format!("{}...", p.number), numbered(pack, p.number, said))
+                }
+                Color::Black => (format!("{}...", p.number), said),
+            };
+            ScoresheetEntry { label, utterance }
+        })
+        .collect()
+}
+
+/// `said` after its move number and a pause: "Zug eins, Bauer Eva vier".
+fn numbered(pack: &VoicePack, number: u32, said: Utterance) -> Utterance {
+    let mut out = move_number(pack, number);
+    out.text.push_str(", ");
+    out.text.push_str(&said.text);
+    out.clips.push(PAUSE.to_owned());
+    out.clips.extend(said.clips);
+    out
+}
+
+/// Move number `n` in `pack`'s words and clips: its word for a move (`move`: "Zug", "move",
+/// "jugada") and the number in counting form ("Zug zwölf", "move twelve", "jugada doce"), or the
+/// number alone in a pack without that word. The number's clips are the ones
+/// [`numbers::spell`] names, the same the pack says times and counts with.
+pub fn move_number(pack: &VoicePack, n: u32) -> Utterance {
+    let text_of = |key: &str| -> Option<String> {
+        match pack.words().get(key)? {
+            Word::Spoken { text, .. } => Some(text.clone()),
+            Word::Compound(parts) => {
+                let texts: Option<Vec<String>> = parts
+                    .iter()
+                    .map(|part| match pack.words().get(part)? {
+                        Word::Spoken { text, .. } => Some(text.clone()),
+                        Word::Compound(_) => None,
+                    })
+                    .collect();
+                Some(texts?.join(" "))
+            }
+        }
+    };
+    let clips_of = |key: &str| -> Vec<String> {
+        match pack.words().get(key) {
+            Some(Word::Compound(parts)) => parts.clone(),
+            _ => vec![key.to_owned()],
+        }
+    };
+    // Every pack has number words (loading it checks its language); a language tactus does not
+    // know could not have been loaded.
+    let language = NumberLanguage::from_tag(pack.language()).unwrap_or(NumberLanguage::En);
+    let spelled = numbers::spell(language, n, Form::Counting);
+    // As the announcements say numbers: a number of one clip with the pack's own word for it
+    // (a pack may override one), a number made of parts with its one proper word.
+    let number_text = if spelled.keys.len() > 1 && n <= numbers::SPELLED_MAX {
+        spelled.text
+    } else {
+        spelled
+            .keys
+            .iter()
+            .map(|k| text_of(k).unwrap_or_else(|| k.clone()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (mut text, mut clips) = match text_of(MOVE_WORD) {
+        Some(word) => (format!("{word} {number_text}"), clips_of(MOVE_WORD)),
+        None => (number_text, Vec::new()),
+    };
+    clips.extend(spelled.keys);
+    // Said first, so written first with a capital, as every announcement is.
+    if let Some(first) = text.chars().next() {
+        text = first.to_uppercase().chain(text.chars().skip(1)).collect();
+    }
+    Utterance { text, clips }
 }
 
 /// One announcement in the scoresheet.
@@ -217,6 +329,128 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    fn score(fen: Option<&str>, sans: &str) -> Score {
+        use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::San};
+        let start: Chess = match fen {
+            Some(fen) => fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap(),
+            None => Chess::default(),
+        };
+        let mut score = Score::new(start.clone());
+        let mut pos = start;
+        for san in sans.split_whitespace() {
+            let mv = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(mv);
+            score.moves.push(crate::record::score::ScoreMove {
+                mv,
+                clock_ms: None,
+                draw_offer: false,
+            });
+        }
+        score
+    }
+
+    fn pack(name: &str) -> VoicePack {
+        VoicePack::builtin(name).unwrap()
+    }
+
+    /// Issue 15, point 12 (F.5): a player skipping through the recording hears the move
+    /// numbers: "Zug eins" and a pause before White's move, Black's move as announced.
+    #[test]
+    fn f5_every_white_move_is_preceded_by_its_number() {
+        let de = pack("de-fide");
+        let entries = scoresheet(&score(None, "e4 e5 Nf3 Nc6"), &de, Style::San);
+        let labels: Vec<&str> = entries.iter().map(|e| e.label.as_str()).collect();
+        assert_eq!(labels, ["1.", "1...", "2.", "2..."]);
+        let clips: Vec<Vec<&str>> = entries
+            .iter()
+            .map(|e| e.utterance.clips.iter().map(String::as_str).collect())
+            .collect();
+        assert_eq!(
+            clips,
+            [
+                vec!["move", "num_1", PAUSE, "pawn", "file_e", "rank_4"],
+                vec!["pawn", "file_e", "rank_5"],
+                vec!["move", "num_2", PAUSE, "knight", "file_f", "rank_3"],
+                vec!["knight", "file_c", "rank_6"],
+            ]
+        );
+        let texts: Vec<&str> = entries.iter().map(|e| e.utterance.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Zug eins, Bauer Eva vier",
+                "Bauer Eva fünf",
+                "Zug zwei, Springer Felix drei",
+                "Springer Cesar sechs",
+            ]
+        );
+    }
+
+    #[test]
+    fn move_numbers_in_every_shipped_pack() {
+        let said = |name: &str, n: u32| {
+            let u = move_number(&pack(name), n);
+            (u.text, u.clips)
+        };
+        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            said("de-fide", 1),
+            ("Zug eins".into(), owned(&["move", "num_1"]))
+        );
+        assert_eq!(
+            said("de-fide", 63),
+            (
+                "Zug dreiundsechzig".into(),
+                owned(&["move", "num_und_3", "num_60"])
+            )
+        );
+        assert_eq!(
+            said("de-fide", 121),
+            (
+                "Zug hunderteinundzwanzig".into(),
+                owned(&["move", "hundreds_1", "num_21"])
+            )
+        );
+        assert_eq!(
+            said("en", 12),
+            ("Move twelve".into(), owned(&["move", "num_12"]))
+        );
+        assert_eq!(
+            said("es-fide", 21),
+            ("Jugada veintiuno".into(), owned(&["move", "num_21"]))
+        );
+        // Every clip a move number needs is a word of the pack: the recording is never silent
+        // where a number belongs.
+        for name in ["de-fide", "en", "es-fide"] {
+            let p = pack(name);
+            for n in 1..=300 {
+                for clip in move_number(&p, n).clips {
+                    assert!(p.words().contains_key(&clip), "{name} {n}: {clip}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_record_starting_with_black_numbers_his_first_move() {
+        let de = pack("de-fide");
+        let s = score(Some("4k3/8/8/8/8/8/4P3/4K3 b - - 0 30"), "Kd7 e4 Ke6");
+        let entries = scoresheet(&s, &de, Style::San);
+        let firsts: Vec<(&str, &str)> = entries
+            .iter()
+            .map(|e| (e.label.as_str(), e.utterance.clips[0].as_str()))
+            .collect();
+        assert_eq!(
+            firsts,
+            [("30...", "move"), ("31.", "move"), ("31...", "king")]
+        );
+        assert!(entries[0].utterance.text.starts_with("Zug dreißig, König"));
     }
 
     #[test]

@@ -15,12 +15,17 @@
 //! * a move is named in messages with its PGN move number, `41.` for White and `41...` for Black.
 //!
 //! Reading relies on pgn-reader for the text: it skips the UTF-8 BOM, comments, NAGs and
-//! variations, and it drops a token it cannot read as SAN (`Nz9`) without telling the visitor; such
-//! a token surfaces as the next move being illegal for the side to move. Tag values and comments
-//! that are not UTF-8 are decoded lossily (U+FFFD). The `FEN` tag is honoured with or without
-//! `SetUp`, in standard-chess castling mode.
+//! variations. It drops a token it cannot read (`hello`, `Nz9`, `e.p.`) without telling the
+//! visitor, so each game's stretch of text is also scanned here ([`first_unknown`]), and the
+//! first such token is an error naming it, its line and its column: a file holding "hello
+//! world" is not a game, and an unknown word inside a game is not silently dropped. Tag values
+//! and comments that are not UTF-8 are decoded lossily (U+FFFD). The `FEN` tag is honoured with
+//! or without `SetUp`, in standard-chess castling mode.
 
-use std::{io, ops::ControlFlow};
+use std::{
+    io::{self, Seek},
+    ops::ControlFlow,
+};
 
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{
@@ -136,22 +141,32 @@ impl PgnError {
         self.partial.as_deref().map(|g| &g.start)
     }
 
-    /// The offending move as written (`--` for any null move), for move errors.
+    /// The offending move as written (`--` for any null move), for move errors; the token
+    /// itself when it is not PGN.
     pub fn san(&self) -> Option<&str> {
         match &self.kind {
             PgnErrorKind::NullMove { san, .. }
             | PgnErrorKind::IllegalMove { san, .. }
             | PgnErrorKind::MoveAfterResult { san, .. } => Some(san),
+            PgnErrorKind::NotPgn { token, .. } => Some(token),
             PgnErrorKind::BadFen { .. } | PgnErrorKind::Syntax(_) => None,
         }
     }
 
-    /// `, ply 82 (41... --)` for move errors, empty otherwise.
+    /// Whether this stretch of the file holds nothing of a game (no tag, no move, no result),
+    /// only text that is not PGN: not a game with an error, but no game at all.
+    pub fn is_not_a_game(&self) -> bool {
+        matches!(self.kind, PgnErrorKind::NotPgn { alone: true, .. })
+    }
+
+    /// `, ply 82 (41... --)` for move errors, empty otherwise (a token that is not PGN says its
+    /// line and column itself).
     fn place(&self) -> String {
         let number = match &self.kind {
             PgnErrorKind::NullMove { number, .. }
             | PgnErrorKind::IllegalMove { number, .. }
             | PgnErrorKind::MoveAfterResult { number, .. } => Some(number),
+            PgnErrorKind::NotPgn { .. } => return String::new(),
             PgnErrorKind::BadFen { .. } | PgnErrorKind::Syntax(_) => None,
         };
         match (self.ply, number, self.san()) {
@@ -209,6 +224,28 @@ pub enum PgnErrorKind {
         number: String,
         result: String,
     },
+    /// A token in the movetext that is none of the things PGN has there: a move in SAN, a move
+    /// number, a result, a comment, a NAG or annotation, a variation. The first one of a game
+    /// is reported; the game's moves before it are its legal prefix.
+    #[error(
+        "line {line}, column {column}: '{token}' is not PGN (not a move in SAN, a move number, a \
+         result, a comment in braces, an annotation or a variation){}",
+        if *.alone {
+            "; no game here: a PGN game is tags such as [White \"...\"] and moves such as 1. e4 e5"
+        } else {
+            "; correct the move, or put the words in braces { } as a comment"
+        }
+    )]
+    NotPgn {
+        /// As written (lossily decoded if not UTF-8).
+        token: String,
+        /// 1-based line of the file.
+        line: usize,
+        /// 1-based column, counted in characters.
+        column: usize,
+        /// Nothing around it is PGN either (no tag, move or result): not a game at all.
+        alone: bool,
+    },
     /// The PGN text itself is broken (pgn-reader's "unterminated tag" or "unterminated
     /// comment"). Reading stops there: pgn-reader cannot resynchronise reliably after it.
     #[error(
@@ -239,28 +276,286 @@ pub fn read_pgn_each(bytes: &[u8]) -> Vec<Result<PgnGame, PgnError>> {
 const LINE_BYTES: usize = 16 * 1024;
 
 fn games(bytes: &[u8]) -> impl Iterator<Item = Result<PgnGame, PgnError>> + '_ {
-    let mut reader = Reader::build(bytes)
+    let mut reader = Reader::build(io::Cursor::new(bytes))
         .set_supported_tag_line_length(LINE_BYTES)
         .set_supported_comment_length(LINE_BYTES)
         .finish();
     let mut collector = Collector::default();
     let mut done = false;
+    // Where the next game starts: pgn-reader has skipped the rest of the last game and the
+    // blank lines. Its position is exact (it subtracts what it has buffered).
+    let next_start = |reader: &mut Reader<io::Cursor<&[u8]>>| -> io::Result<Option<usize>> {
+        if !reader.has_more()? {
+            return Ok(None);
+        }
+        Ok(Some(
+            usize::try_from(reader.stream_position()?).unwrap_or(bytes.len()),
+        ))
+    };
+    let mut start = next_start(&mut reader);
     std::iter::from_fn(move || {
         if done {
             return None;
         }
-        match reader.read_game(&mut collector) {
-            Ok(Some(game)) => Some(game),
+        let from = match std::mem::replace(&mut start, Ok(None)) {
+            Ok(Some(from)) => from,
             Ok(None) => {
                 done = true;
-                None
+                return None;
             }
             Err(err) => {
                 done = true;
-                Some(Err(collector.syntax_error(&err)))
+                return Some(Err(collector.syntax_error(&err)));
+            }
+        };
+        let read = match reader.read_game(&mut collector) {
+            Ok(Some(game)) => game,
+            Ok(None) => {
+                done = true;
+                return None;
+            }
+            Err(err) => {
+                done = true;
+                return Some(Err(collector.syntax_error(&err)));
+            }
+        };
+        start = next_start(&mut reader);
+        let to = match &start {
+            Ok(Some(to)) => *to,
+            // The end of the file, or a syntax error the next round reports.
+            _ => bytes.len(),
+        };
+        Some(match first_unknown(bytes, from, to) {
+            Some(unknown) => collector.not_pgn(read, &unknown, bytes),
+            None => read,
+        })
+    })
+}
+
+/// A token pgn-reader would drop, found by [`first_unknown`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Unknown {
+    /// Byte offset in the file.
+    at: usize,
+    token: String,
+    /// Moves of the main line written before it.
+    moves_before: usize,
+    /// Nothing of a game (tag, move, result) anywhere in its stretch of text.
+    alone: bool,
+}
+
+/// pgn-reader's token boundaries in movetext.
+fn is_token_end(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'!'
+            | b'?'
+            | b'$'
+            | b';'
+            | b'.'
+            | b'*'
+    )
+}
+
+/// The results PGN knows, with the dashes and halves pgn-reader also takes.
+fn is_result(token: &str) -> bool {
+    let token = token.replace(['\u{2013}', '\u{2014}'], "-");
+    matches!(token.as_str(), "1-0" | "0-1" | "1/2-1/2" | "\u{bd}-\u{bd}")
+}
+
+/// `0-0` or `0-0-0` (with `+` or `#`): castling as people write it, which pgn-reader reads (and
+/// shakmaty's strict SAN does not).
+fn is_castling_with_zeros(token: &[u8]) -> bool {
+    let token = token
+        .strip_suffix(b"+")
+        .or_else(|| token.strip_suffix(b"#"))
+        .unwrap_or(token);
+    token == b"0-0" || token == b"0-0-0"
+}
+
+/// The first token of `bytes[from..to]` (one game's stretch of text, tags and movetext, as
+/// pgn-reader delimited it) that pgn-reader would skip without a word, with what is known of
+/// its place. Tags are skipped as pgn-reader reads them; comments, `;` comments, `%` escape
+/// lines, NAGs, annotations (`!`, `?!`), move numbers, results and variations are PGN; every
+/// other token must be a SAN (legal or not: the replay judges that). Tokens in variations are
+/// checked too: a variation is movetext.
+fn first_unknown(bytes: &[u8], from: usize, to: usize) -> Option<Unknown> {
+    let text = &bytes[..to.min(bytes.len())];
+    let mut i = from;
+    if text[i..].starts_with(b"\xef\xbb\xbf") {
+        i += 3;
+    }
+    let mut tags = false;
+    let mut line_start = true;
+    // The tag section: `[Name "value"]`, as many as there are, with blank and `%` lines.
+    loop {
+        while let Some(&b) = text.get(i) {
+            match b {
+                b' ' | b'\t' | b'\r' => i += 1,
+                b'\n' => {
+                    i += 1;
+                    line_start = true;
+                }
+                b'%' if line_start => i = line_end(text, i),
+                _ => break,
             }
         }
+        if text.get(i) != Some(&b'[') {
+            break;
+        }
+        tags = true;
+        line_start = false;
+        i = tag_end(text, i + 1);
+    }
+
+    let mut depth = 0usize;
+    let mut moves = 0usize;
+    let mut recognised = tags;
+    let mut unknown: Option<(usize, usize)> = None;
+    while let Some(&b) = text.get(i) {
+        match b {
+            b'{' => match text[i..].iter().position(|&c| c == b'}') {
+                Some(close) => i += close + 1,
+                // pgn-reader reports the unterminated comment.
+                None => break,
+            },
+            b'\n' => {
+                i += 1;
+                if text.get(i) == Some(&b'%') {
+                    i = line_end(text, i);
+                }
+            }
+            b';' => i = line_end(text, i),
+            b'(' => {
+                depth += 1;
+                i += 1;
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | b'.' | b'!' | b'?' => i += 1,
+            b'*' => {
+                recognised = true;
+                i += 1;
+            }
+            _ => {
+                // A NAG's `$` is itself a token end: its digits follow it.
+                let body = if b == b'$' { i + 1 } else { i };
+                let end = text[body..]
+                    .iter()
+                    .position(|&c| is_token_end(c))
+                    .map_or(text.len(), |e| body + e);
+                let token = &text[i..end];
+                let word = String::from_utf8_lossy(token);
+                let digits = token.iter().take_while(|c| c.is_ascii_digit()).count();
+                let ok = if b == b'$' {
+                    // A NAG: `$` and digits.
+                    token.len() > 1 && token[1..].iter().all(u8::is_ascii_digit)
+                } else if is_result(&word) {
+                    recognised = true;
+                    true
+                } else if is_castling_with_zeros(token) {
+                    recognised = true;
+                    if depth == 0 {
+                        moves += 1;
+                    }
+                    true
+                } else if digits == token.len() {
+                    // A move number (its dots are token ends).
+                    true
+                } else if SanPlus::from_ascii(&token[digits..]).is_ok() {
+                    // A move, after its number when written as `1e4`; castling with zeros
+                    // (`0-0`) reads as SAN too.
+                    recognised = true;
+                    if depth == 0 {
+                        moves += 1;
+                    }
+                    true
+                } else {
+                    false
+                };
+                if !ok && unknown.is_none() {
+                    unknown = Some((i, moves));
+                }
+                i = end;
+            }
+        }
+    }
+    let (at, moves_before) = unknown?;
+    // Named as the reader sees it on the line: the whole word, `e.p.` rather than its `e`
+    // (PGN's token ends include `.`, `!` and `?`), up to a blank, a brace or a parenthesis.
+    let end = text[at..]
+        .iter()
+        .position(|c| c.is_ascii_whitespace() || b"(){};".contains(c))
+        .map_or(text.len(), |e| at + e);
+    Some(Unknown {
+        at,
+        token: String::from_utf8_lossy(&text[at..end]).into_owned(),
+        moves_before,
+        alone: !recognised,
     })
+}
+
+/// The index of the newline ending the line at `i` (or the end).
+fn line_end(text: &[u8], i: usize) -> usize {
+    text[i..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(text.len(), |e| i + e)
+}
+
+/// Past a tag whose `[` is before `i`, as pgn-reader reads it: up to the closing quote of its
+/// value (backslash escapes skipped) and the `]`; a line without a value ends the tag.
+fn tag_end(text: &[u8], mut i: usize) -> usize {
+    match text[i..]
+        .iter()
+        .position(|&c| matches!(c, b'"' | b'\n' | b']'))
+    {
+        Some(q) if text[i + q] == b'"' => i += q + 1,
+        Some(q) => return i + q + 1,
+        None => return text.len(),
+    }
+    while let Some(&c) = text.get(i) {
+        match c {
+            b'\\' => i += 2,
+            b'"' => {
+                i += 1;
+                break;
+            }
+            b'\n' => break,
+            _ => i += 1,
+        }
+    }
+    while let Some(b' ' | b'\t' | b'\r') = text.get(i) {
+        i += 1;
+    }
+    if text.get(i) == Some(&b']') {
+        i += 1;
+    }
+    i.min(text.len())
+}
+
+/// 1-based line and column (in characters) of byte `at`.
+fn line_and_column(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = &bytes[..at.min(bytes.len())];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |n| n + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    (line, column)
 }
 
 /// The game being read. Lives in the visitor (not in pgn-reader's `Tags`/`Movetext` values) so
@@ -310,6 +605,53 @@ impl Collector {
 
     fn syntax_error(&self, err: &io::Error) -> PgnError {
         self.error(None, PgnErrorKind::Syntax(err.to_string()))
+    }
+
+    /// The game as read, unless `unknown` (a token pgn-reader dropped) comes before whatever
+    /// else went wrong: then the error names the token, and the game's legal prefix is the
+    /// moves before it.
+    #[allow(
+        clippy::result_large_err,
+        reason = "the reader's own result type (see `read_pgn`), passed through"
+    )]
+    fn not_pgn(
+        &self,
+        read: Result<PgnGame, PgnError>,
+        unknown: &Unknown,
+        bytes: &[u8],
+    ) -> Result<PgnGame, PgnError> {
+        let partial = match read {
+            Ok(game) => game,
+            // A move error after the token: the token explains it (the dropped token made the
+            // next move the wrong side's), or at least comes first in the file.
+            Err(PgnError {
+                ply: Some(ply),
+                partial: Some(partial),
+                ..
+            }) if unknown.moves_before < ply => *partial,
+            Err(other) => return Err(other),
+        };
+        let (line, column) = line_and_column(bytes, unknown.at);
+        let mut partial = partial;
+        let keep = unknown.moves_before.min(partial.moves.len());
+        partial.moves.truncate(keep);
+        partial.sans.truncate(keep);
+        partial.clocks.truncate(keep);
+        partial.draw_offers.truncate(keep);
+        partial.result = None;
+        Err(PgnError {
+            game: partial.index,
+            white: partial.white().to_owned(),
+            black: partial.black().to_owned(),
+            ply: Some(keep + 1),
+            kind: PgnErrorKind::NotPgn {
+                token: unknown.token.clone(),
+                line,
+                column,
+                alone: unknown.alone,
+            },
+            partial: Some(Box::new(partial)),
+        })
     }
 
     /// `41.` or `41...` for the move about to be played.
@@ -869,13 +1211,98 @@ mod tests {
         assert_eq!(e.legal_prefix().len(), 2);
     }
 
-    /// pgn-reader skips a token it cannot read as SAN without telling us; the damage shows up as
-    /// the next move being illegal for the side to move, which still stops the game.
+    /// pgn-reader skips a token it cannot read as SAN without telling us, which made the next
+    /// move look illegal for the wrong reason (issue 15, point 13): the token itself is the
+    /// error, with its line and column, and the moves before it are the legal prefix.
     #[test]
-    fn unreadable_token_surfaces_as_the_next_illegal_move() {
-        let e = err("1. e4 e5 2. Nz9 Nc6 3. Nf3 *");
+    fn an_unreadable_token_is_named_where_it_stands() {
+        let e = err("[White \"W\"]\n\n1. e4 e5\n2. Nz9 Nc6 3. Nf3 *");
         assert_eq!(e.ply, Some(3));
-        assert_eq!(e.san(), Some("Nc6"));
+        assert_eq!(e.san(), Some("Nz9"));
+        assert_eq!(
+            e.kind,
+            PgnErrorKind::NotPgn {
+                token: "Nz9".into(),
+                line: 4,
+                column: 4,
+                alone: false
+            }
+        );
+        assert_eq!(e.legal_prefix().len(), 2);
+        assert_eq!(
+            e.to_string(),
+            "game 1 (W - ?): line 4, column 4: 'Nz9' is not PGN (not a move in SAN, a move \
+             number, a result, a comment in braces, an annotation or a variation); correct the \
+             move, or put the words in braces { } as a comment"
+        );
+        assert!(!e.is_not_a_game());
+        // A word in a game that is otherwise legal: no longer dropped.
+        let e = err("1. e4 e5 2. Nf3 hello Nc6 *");
+        assert_eq!((e.ply, e.san()), (Some(4), Some("hello")));
+        assert_eq!(e.legal_prefix().len(), 3);
+        // After the result, in a variation, a bad NAG, a figurine, columns in characters.
+        for (pgn, token, column) in [
+            ("1. e4 e5 1-0 hello", "hello", 14),
+            ("1. e4 (1. d4 what) e5 *", "what", 14),
+            ("1. e4 $x e5 *", "$x", 7),
+            ("1. e4 e5 2. ♘f3 *", "♘f3", 13),
+            ("{ Müller } 1. e4 e5 2. Nf3 +- *", "+-", 28),
+            ("1. e4 12abc *", "12abc", 7),
+            ("1. e4 d5 2. e5 f5 3. exf6 e.p. Nxf6 *", "e.p.", 27),
+            ("1. e4 e5 2. Nf3 Nc6 3. Bb5 +/= *", "+/=", 28),
+        ] {
+            let e = err(pgn);
+            assert_eq!(e.san(), Some(token), "{pgn}");
+            assert!(
+                matches!(e.kind, PgnErrorKind::NotPgn { line: 1, column: c, .. } if c == column),
+                "{pgn}: {e}"
+            );
+        }
+        // An illegal move before the unknown token is the error.
+        let e = err("1. e4 e5 2. Ke3 hello *");
+        assert_eq!((e.ply, e.san()), (Some(3), Some("Ke3")));
+    }
+
+    /// Issue 15, point 13: "hello world" was read as a game without moves.
+    #[test]
+    fn text_that_is_not_pgn_is_no_game() {
+        let e = err("hello world\n");
+        assert!(e.is_not_a_game());
+        assert_eq!(
+            e.kind,
+            PgnErrorKind::NotPgn {
+                token: "hello".into(),
+                line: 1,
+                column: 1,
+                alone: true
+            }
+        );
+        assert!(e.to_string().ends_with(
+            "; no game here: a PGN game is tags such as [White \"...\"] and moves such as 1. e4 e5"
+        ));
+        // Garbage before a game is a stretch of its own (pgn-reader ends it at the tags).
+        let each = read_pgn_each(b"hello\n[White \"A\"]\n\n1. e4 *\n");
+        assert_eq!(each.len(), 2);
+        assert!(each[0].as_ref().unwrap_err().is_not_a_game());
+        assert_eq!(each[1].as_ref().unwrap().moves.len(), 1);
+        // Words before the moves of a game make it a game with an error, not "no game".
+        let e = err("hello 1. e4 e5 *");
+        assert!(!e.is_not_a_game());
+    }
+
+    /// Everything PGN allows in movetext is still read without complaint.
+    #[test]
+    fn every_kind_of_pgn_token_is_accepted() {
+        let pgn = "% escape line\n[Event \"A \\\"quoted\\\" ]\"]\n[Black \"B\"]\n\n\
+                   1.e4 $1 e5!? 2. Nf3 (2. f4 exf4 $6 (2... d5)) 2... Nc6 ; rest of line { x }\n\
+                   % escape in movetext\n3. Bb5 {a (=) comment} a6?! 4. Ba4 Nf6 5. 0-0 Be7 6. \
+                   Re1+ b5 7. Bb3 d6 8. c3 0-0 9. h3 1/2-1/2\n\n\
+                   1. d4 d5 ½-½\n\n1. c4 c5 1–0\n\n1e4 *\n";
+        let games = read_pgn(pgn.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(games.len(), 4);
+        assert_eq!(games[0].moves.len(), 17);
+        assert_eq!(games[0].tag("Event"), Some("A \"quoted\" ]"));
+        assert_eq!(games[3].moves.len(), 1);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::record::wav::{CueEntry, ms_to_samples, spec};
+use crate::record::wav::{self, CueEntry, ScoresheetEntry, Spacing, ms_to_samples, spec};
 use crate::rules::Millis;
 
 /// A scoresheet that could not be written.
@@ -27,6 +27,8 @@ pub enum ScoresheetError {
         #[source]
         source: std::io::Error,
     },
+    #[error("cannot say move {label} in the audio scoresheet: {message}")]
+    Clip { label: String, message: String },
 }
 
 /// A new, empty file at `path`, replacing whatever is there without following it: a symbolic
@@ -130,6 +132,35 @@ impl AudioScoresheet {
         writeln!(self.cues, "{}", entry.to_line()).map_err(cue_error)?;
         self.cues.flush().map_err(cue_error)?;
         Ok(entry)
+    }
+
+    /// The whole audio scoresheet of `entries` (from [`wav::scoresheet`]) at `path`, with its
+    /// cue list beside it: each entry assembled from the clips `load` gives, with `spacing`
+    /// inside it and `between_ms` of silence between two. The first clip that cannot be loaded
+    /// is the error, naming the move.
+    pub fn record<S, E>(
+        path: &Path,
+        entries: &[ScoresheetEntry],
+        spacing: Spacing,
+        between_ms: Millis,
+        mut load: impl FnMut(&str) -> Result<S, E>,
+    ) -> Result<(), ScoresheetError>
+    where
+        S: AsRef<[i16]>,
+        E: std::fmt::Display,
+    {
+        let mut sheet = AudioScoresheet::create(path, between_ms)?;
+        for entry in entries {
+            let samples: Vec<i16> =
+                wav::assemble(&entry.utterance, spacing, &mut load).map_err(|e| {
+                    ScoresheetError::Clip {
+                        label: entry.label.clone(),
+                        message: e.to_string(),
+                    }
+                })?;
+            sheet.append(&entry.label, &entry.utterance.text, &samples)?;
+        }
+        sheet.finish()
     }
 
     /// Samples written so far.

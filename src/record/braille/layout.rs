@@ -219,6 +219,9 @@ pub fn score_lines(score: &Score, opts: &BrailleOptions) -> Result<Vec<Vec<Cell>
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Document {
     pub pages: Vec<Vec<Vec<Cell>>>,
+    /// How many lines at the top of every page are the running head (0 when there is none):
+    /// the page number's line and the lines that carry the rest of the players' names.
+    pub head_lines: usize,
 }
 
 /// BRF line end.
@@ -293,24 +296,96 @@ pub fn render_with(
     body.push(vec![SEPARATOR; SEPARATOR_LENGTH.min(width)]);
     body.extend(score_lines(score, opts)?);
 
-    let title = match (score.known_tag("White"), score.known_tag("Black")) {
+    // The players as two parts, so that a head too long for one line breaks between them and
+    // each name starts a line of its own.
+    let title: Vec<Vec<Cell>> = match (score.known_tag("White"), score.known_tag("Black")) {
         (None, None) => Vec::new(),
-        (white, black) => transcribe(&format!(
-            "{} - {}",
-            white.unwrap_or("?"),
-            black.unwrap_or("?")
-        )),
+        (white, black) => vec![
+            transcribe(&format!("{} -", white.unwrap_or("?"))),
+            transcribe(black.unwrap_or("?")),
+        ],
     };
-    let pages = body
-        .chunks(page.lines - 1)
-        .enumerate()
-        .map(|(i, chunk)| {
-            let mut lines = vec![running_head(&title, i + 1, width)];
-            lines.extend(chunk.iter().cloned());
+    // The head's first line leaves room for the page number; a number with more digits could
+    // push a word onto another line, so the head is laid out for the widest number the
+    // document needs (found in a pass or two: the head's height decides the page count).
+    let max_head = max_head_lines(page.lines);
+    let mut digits = 1;
+    let (head, pages) = loop {
+        let head = head_lines(&title, width, digits + 1, max_head);
+        let pages = body.len().div_ceil(page.lines - head.len()).max(1);
+        let needed = pages.to_string().len();
+        if needed <= digits {
+            break (head, pages);
+        }
+        digits = needed;
+    };
+    let pages = (0..pages)
+        .map(|i| {
+            let per_page = page.lines - head.len();
+            let chunk = body.iter().skip(i * per_page).take(per_page);
+            let mut lines = vec![running_head(
+                head.first().map_or(&[][..], Vec::as_slice),
+                i + 1,
+                width,
+            )];
+            lines.extend(head.iter().skip(1).cloned());
+            lines.extend(chunk.cloned());
             lines
         })
         .collect();
-    Ok(Document { pages })
+    Ok(Document {
+        pages,
+        head_lines: head.len(),
+    })
+}
+
+/// The most lines the running head may take on a page of `lines` lines: half the page, so that
+/// a small display page still shows the score. Names that need more take one line, cut at a
+/// word; the header on the first page keeps every word.
+fn max_head_lines(lines: usize) -> usize {
+    (lines / 2).max(1)
+}
+
+/// The running head's text as lines: one line when the players fit beside the page number
+/// (`number_cells` wide, two blanks apart), else each player's name from the start of a line
+/// and wrapped at words, every word of both; one line to be cut if that takes more than `max`
+/// lines.
+fn head_lines(
+    title: &[Vec<Cell>],
+    width: usize,
+    number_cells: usize,
+    max: usize,
+) -> Vec<Vec<Cell>> {
+    let room = width.saturating_sub(number_cells + 2);
+    let joined = title.join(&Cell::BLANK);
+    if joined.len() <= room {
+        return vec![joined];
+    }
+    let mut lines: Vec<Vec<Cell>> = Vec::new();
+    for (i, part) in title.iter().enumerate() {
+        let mut words: Vec<Vec<Cell>> = part
+            .split(|c| c.is_blank())
+            .filter(|w| !w.is_empty())
+            .map(<[Cell]>::to_vec)
+            .collect();
+        // The dash after White's name stays with its last word: a dash alone on a line would
+        // read as a name of its own.
+        if i == 0 && title.len() > 1 && words.len() >= 2 {
+            let dash = words.pop().unwrap_or_default();
+            if let Some(last) = words.last_mut() {
+                last.push(Cell::BLANK);
+                last.extend(dash);
+            }
+        }
+        let first = if lines.is_empty() { room } else { width };
+        lines.extend(wrap_words(&words, first, width));
+    }
+    if lines.len() > max {
+        // The page is too small for every word: one line, cut by `running_head` at a word,
+        // leaves the most room for the score.
+        return vec![joined];
+    }
+    lines
 }
 
 /// The page number in literary Braille: the number sign and the digits as letters a-j.
@@ -353,13 +428,30 @@ fn running_head(title: &[Cell], page: usize, width: usize) -> Vec<Cell> {
 /// Free text wrapped at blanks into lines of at most `width` cells (a word longer than a line is
 /// cut: this is a name, not a move).
 pub(crate) fn wrap(text: &[Cell], width: usize) -> Vec<Vec<Cell>> {
+    let words: Vec<&[Cell]> = text
+        .split(|c| c.is_blank())
+        .filter(|w| !w.is_empty())
+        .collect();
+    wrap_words(&words, width, width)
+}
+
+/// `words` (each kept on one line if it fits one, blanks inside it included) on lines of at
+/// most `first` cells for the first and `width` for the others.
+fn wrap_words<W: AsRef<[Cell]>>(words: &[W], first: usize, width: usize) -> Vec<Vec<Cell>> {
     let mut lines = Vec::new();
     let mut line: Vec<Cell> = Vec::new();
-    for word in text.split(|c| c.is_blank()).filter(|w| !w.is_empty()) {
-        for piece in word.chunks(width) {
-            if !line.is_empty() && line.len() + 1 + piece.len() > width {
+    let limit = |lines: &Vec<Vec<Cell>>| if lines.is_empty() { first } else { width };
+    for word in words {
+        let mut rest = word.as_ref();
+        while !rest.is_empty() {
+            // A word fits on the current line, else starts the next one; only a word longer
+            // than a whole line is cut.
+            if !line.is_empty() && line.len() + 1 + rest.len() > limit(&lines) {
                 lines.push(std::mem::take(&mut line));
             }
+            let room = limit(&lines).saturating_sub(line.len() + usize::from(!line.is_empty()));
+            let piece = &rest[..rest.len().min(room.max(1))];
+            rest = &rest[piece.len()..];
             if !line.is_empty() {
                 line.push(Cell::BLANK);
             }
@@ -471,6 +563,102 @@ mod tests {
             ",WEISS1 ,ANNA - ,SCHWARZ1 ,BERND      #C"
         );
         assert_eq!(to_brf(&doc.pages[2][2]), "1 E4 E5 2 SF3 SC6 3 LB5");
+    }
+
+    fn named(white: &str, black: &str) -> Score {
+        let mut s = score("e4 e5 Nf3 Nc6 Bb5");
+        s.tags = vec![
+            ("White".into(), white.into()),
+            ("Black".into(), black.into()),
+        ];
+        s
+    }
+
+    fn page_brf(doc: &Document, page: usize) -> Vec<String> {
+        doc.pages[page].iter().map(|l| to_brf(l)).collect()
+    }
+
+    #[test]
+    fn f5_the_running_head_keeps_every_word_of_both_players() {
+        // The demo's players: too long together for one line, so each name gets a line of
+        // its own and the page number stays on the first.
+        let s = named("Blind player (simulated)", "Sighted player (simulated)");
+        let doc = render(&s, &opts(40, 25)).unwrap();
+        assert_eq!(doc.head_lines, 2);
+        assert_eq!(
+            page_brf(&doc, 0)[..2],
+            [
+                format!("{:<38}#A", ",BLIND PLAYER \"<SIMULATED\"> -"),
+                ",SIGHTED PLAYER \"<SIMULATED\">".to_owned(),
+            ]
+        );
+        // "Surname, First names" with two words or more on each side, over several pages:
+        // the same head on every page, numbered on.
+        let s = named("van der Berg, Anna Maria", "Schwarz-Weiss, Bernd Otto");
+        let doc = render(&s, &opts(40, 5)).unwrap();
+        assert!(doc.pages.len() >= 2, "{} pages", doc.pages.len());
+        assert_eq!(doc.head_lines, 2);
+        for (p, _) in doc.pages.iter().enumerate() {
+            let lines = page_brf(&doc, p);
+            let number = to_brf(&page_number(p + 1));
+            assert_eq!(
+                lines[..2],
+                [
+                    format!(
+                        "{:<w$}{number}",
+                        "VAN DER ,BERG1 ,ANNA ,MARIA -",
+                        w = 40 - number.len()
+                    ),
+                    ",SCHWARZ-,WEISS1 ,BERND ,OTTO".to_owned(),
+                ],
+                "page {}",
+                p + 1
+            );
+        }
+        // What fits on one line stays on one line.
+        let s = named("Weiss, Anna", "Schwarz, Bernd");
+        let doc = render(&s, &opts(40, 25)).unwrap();
+        assert_eq!(doc.head_lines, 1);
+    }
+
+    #[test]
+    fn a_head_on_a_tiny_page_takes_at_most_half_of_it() {
+        // 16 cells by 6 lines: the names take the 3 lines the head may have; the dash stays
+        // with the name before it.
+        let s = named("Anna Weiss", "Bernd Schwarz");
+        let doc = render(&s, &opts(16, 6)).unwrap();
+        assert_eq!(doc.head_lines, 3);
+        assert_eq!(
+            page_brf(&doc, 0)[..3],
+            [",ANNA         #A", ",WEISS -", ",BERND ,SCHWARZ"]
+        );
+        // 4 lines: no room for every word; one line, cut at a word, as before. The header on
+        // the first page still has every word.
+        let s = named("Blind player (simulated)", "Sighted player (simulated)");
+        let doc = render(&s, &opts(16, 4)).unwrap();
+        assert_eq!(doc.head_lines, 1);
+        assert_eq!(page_brf(&doc, 0)[0], ",BLIND        #A");
+        let brf = doc.to_brf();
+        assert!(brf.contains(",WHITE3 ,BLIND\r\nPLAYER\r\n"), "{brf}");
+    }
+
+    #[test]
+    fn the_head_is_laid_out_for_the_widest_page_number() {
+        // 16 cells of names fit a 20-cell line beside "#A" (20 - 2 - 2), not beside "#AJ":
+        // the head is the same on page 1 and page 10.
+        let long: Vec<&str> = ["Nf3", "Nf6", "Ng1", "Ng8"].repeat(30);
+        let mut s = score(&long.join(" "));
+        s.tags = named("Abcdefgh", "Ijk").tags;
+        let doc = render(&s, &opts(20, 4)).unwrap();
+        assert!(doc.pages.len() >= 10, "{} pages", doc.pages.len());
+        assert_eq!(doc.head_lines, 2);
+        assert_eq!(page_brf(&doc, 0)[..2], [",ABCDEFGH -       #A", ",IJK"]);
+        assert_eq!(page_brf(&doc, 9)[..2], [",ABCDEFGH -      #AJ", ",IJK"]);
+        // Fewer pages: one line.
+        let mut s = score("e4");
+        s.tags = named("Abcdefgh", "Ijk").tags;
+        let doc = render(&s, &opts(20, 4)).unwrap();
+        assert_eq!(page_brf(&doc, 0)[0], ",ABCDEFGH - ,IJK  #A");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! What is read: pages split by form feeds, lines by LF or CR LF. Everything up to the first
 //! separation line (a line of dots 25 only) is the header and is skipped, as is every running
-//! head (a line ending in a literary page number, `#A`); a typed score needs neither. The rest
+//! head (a line ending in a literary page number, `#A`, with the lines under it that repeat the
+//! first page's: a head too long for one line); a typed score needs neither. The rest
 //! is move numbers (lower-cell digits, checked against the position), moves in the profile's
 //! notation (each matched through the rules module's lenient matcher, see [`coding`]), and the
 //! result. Every error names the page and line, and the token as it was written.
@@ -111,10 +112,32 @@ pub fn read_score(
         .position(|l| is_separator(&l.cells))
         .map_or(0, |i| i + 1);
 
+    // A running head too long for one line goes on in the lines under it, the same on every
+    // page; the first page shows them before its separation line, among the header.
+    let first_page: Vec<&[Cell]> = lines[..first]
+        .iter()
+        .filter(|l| l.page == 1)
+        .map(|l| l.cells.as_slice())
+        .collect();
+    // The page whose running head is being skipped, while its lines match the first page's.
+    let mut in_head: Option<usize> = None;
+
     let mut score = Score::new(start.clone());
     let mut pos = start;
     let mut result: Option<&'static str> = None;
     for line in &lines[first..] {
+        if line.line == 1 && is_running_head(&line.cells) {
+            in_head = Some(line.page);
+            continue;
+        }
+        if in_head == Some(line.page)
+            && first_page
+                .get(line.line - 1)
+                .is_some_and(|head| *head == line.cells.as_slice())
+        {
+            continue;
+        }
+        in_head = None;
         if is_running_head(&line.cells) {
             continue;
         }
@@ -317,6 +340,21 @@ mod tests {
         assert_eq!(s.sans(), ["e4", "e5", "Nf3", "Nc6"]);
         assert!(s.moves[2].draw_offer);
         assert_eq!(s.result, "1/2-1/2");
+    }
+
+    #[test]
+    fn a_running_head_on_two_lines_is_skipped_on_every_page() {
+        // As the layout writes long names: the page number on the head's first line, Black's
+        // name under it; the same two lines on every page.
+        let text = ",BLIND PLAYER -   #A\r\n,SIGHTED PLAYER\r\n,WHITE3 ,BLIND PLAYER\r\n3333\r\n1 E4 E5\r\n\x0c\
+                    ,BLIND PLAYER -   #B\r\n,SIGHTED PLAYER\r\n2 SF3 SC6\r\n\x0c";
+        let s = read_score(text.as_bytes(), BrailleFormat::Brf, &uk(), Chess::default()).unwrap();
+        assert_eq!(s.sans(), ["e4", "e5", "Nf3", "Nc6"]);
+        // A line under the head that the first page does not have is read as score.
+        let text = ",A -   #A\r\n,B\r\n3333\r\n1 E4\r\n\x0c,A -   #B\r\n,C\r\n";
+        let e =
+            read_score(text.as_bytes(), BrailleFormat::Brf, &uk(), Chess::default()).unwrap_err();
+        assert_eq!((e.page, e.line, e.token.as_deref()), (2, 2, Some(",C")));
     }
 
     #[test]
