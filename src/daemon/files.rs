@@ -27,12 +27,12 @@ use std::{
 };
 
 use anyhow::{Context, Result};
-use shakmaty::{Color, Piece, Position, Square};
+use shakmaty::{Piece, Square};
 use tracing::{debug, error, info, warn};
 
 use super::journal::{self, JOURNAL_FILE};
 use crate::{
-    announce::{Announcement, MoveWords, voice::Style},
+    announce::voice::Style,
     arbiter::BoardId,
     record::{
         braille::{BrailleOptions, PageSize, Profile as BrailleProfile},
@@ -745,27 +745,18 @@ fn render_audio(
     spacing: Spacing,
     clips: &Clips,
 ) -> Result<PathBuf> {
-    let mut sheet = AudioScoresheet::create(temp, wav::BETWEEN_ANNOUNCEMENTS_MS)?;
-    let mut pos = game.start_position().clone();
-    for record in game.moves() {
-        let label = format!(
-            "{}{}",
-            pos.fullmoves(),
-            if pos.turn() == Color::White {
-                "."
-            } else {
-                "..."
-            }
-        );
-        let utterance = pack.render(&Announcement::Move(MoveWords::new(&pos, record.mv)), style);
-        let samples = wav::assemble(&utterance, spacing, clips.loader())
-            .map_err(|e| anyhow::anyhow!("voice pack '{}': {e}", pack.name()))?;
-        sheet.append(&label, &utterance.text, &samples)?;
-        pos.play_unchecked(record.mv);
-    }
-    let temp_cues = sheet.cue_path().to_owned();
-    sheet.finish()?;
-    Ok(temp_cues)
+    // The recording is the scoresheet read aloud: White's moves under their spoken numbers
+    // ("Zug eins, ..."), so that a player navigating the file hears where he is.
+    let entries = wav::scoresheet(&Score::from_game(game, &[]), pack, style);
+    AudioScoresheet::record(
+        temp,
+        &entries,
+        spacing,
+        wav::BETWEEN_ANNOUNCEMENTS_MS,
+        clips.loader(),
+    )
+    .with_context(|| format!("voice pack '{}'", pack.name()))?;
+    Ok(AudioScoresheet::cue_path_for(temp))
 }
 
 /// An append-only text file written line by line (touches, transcript notes): each line one
