@@ -13,6 +13,7 @@
 //! or by none (transcript only). Two audiences that would sound on the same output share it, so
 //! an announcement to both is said once. See [`config::SpeechConfig::plan`].
 
+mod alsa;
 pub mod clips;
 pub mod config;
 mod output;
