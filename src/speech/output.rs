@@ -486,8 +486,10 @@ fn cannot_open(device: &Option<String>, error: &cpal::SupportedStreamConfigsErro
     }
 }
 
-/// The default output is missing or unusable: on Linux, ALSA has no card for its `default`.
-const NO_DEFAULT_OUTPUT: &str = "ALSA has no default output: no sound card, or none configured";
+/// The default output is missing or unusable. cpal reports a missing card and a busy one alike,
+/// so the message names both.
+const NO_DEFAULT_OUTPUT: &str = "ALSA cannot open its default output: no sound card, none \
+                                 configured, or another program holds it";
 
 fn find_device(host: &cpal::Host, name: Option<&str>) -> Result<cpal::Device, String> {
     match name {
