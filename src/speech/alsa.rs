@@ -11,14 +11,16 @@
 //!
 //! Why this way: ALSA offers two hooks. `snd_lib_error_set_handler` replaces the process-wide
 //! handler, but its type is a C variadic function, which stable Rust cannot define (a
-//! non-variadic Rust function cast to that type would be undefined behaviour). The other,
+//! non-variadic Rust function cast to that type would be undefined behaviour), and a handler
+//! written in C would need a build script and a C compiler for five lines. The other,
 //! `snd_lib_error_set_local`, is ALSA's documented way to take the messages of one thread: its
 //! handler gets the arguments as a `va_list`, an ordinary parameter, so stable Rust can define it
-//! with the exact C signature. Its handler is per thread, which fits: ALSA is only called from the audio engine's
-//! thread (device lookup, opening streams) and from the stream workers cpal starts (writing,
-//! recovering from an underrun); each calls [`quiet_this_thread`] before it first touches ALSA.
-//! Redirecting file descriptor 2 around the calls instead would swallow whatever other threads
-//! log meanwhile, and would have to be done around every call.
+//! with the exact C signature. Its handler is per thread, which fits: ALSA is only called from
+//! the audio engine's thread (device lookup, opening streams), which quiets itself when it
+//! starts, and from the stream workers cpal starts (writing, recovering from an underrun), which
+//! quiet themselves in their first callback, before any write. Redirecting file descriptor 2
+//! around the calls instead would swallow whatever other threads log meanwhile, and would have to
+//! be done around every call.
 //!
 //! The symbol comes from libasound, which cpal's ALSA backend links already; declaring it here
 //! adds no dependency.
