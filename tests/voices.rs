@@ -386,8 +386,19 @@ fn voices_lists_the_packs_and_the_clip_list_matches_the_pack() {
     assert_eq!(code, 0);
     let pack = VoicePack::builtin("es-fide").unwrap();
     assert_eq!(out.lines().count(), pack.clip_stems().len());
-    assert!(out.lines().any(|l| l == "knight\tde\tSpringer"), "{out}");
-    assert!(out.lines().any(|l| l == "takes\tes\tcaptura"), "{out}");
+    assert!(
+        out.lines().any(|l| l == "knight\tde\tSpringer\tSpringer"),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l == "takes\tes\tcaptura\tcaptura"),
+        "{out}"
+    );
+    // The text as written, then what the speech engine is given (voices/pronounce.toml).
+    assert!(
+        out.lines().any(|l| l == "file_c\tes\tCesar\tCésar"),
+        "{out}"
+    );
 
     // A pack that lacks a clip makes the listing fail and say what is missing.
     let dir = scratch("list");
@@ -400,4 +411,60 @@ fn voices_lists_the_packs_and_the_clip_list_matches_the_pack() {
         "{out}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn voices_into_a_closed_pipe_ends_quietly() {
+    // `tactus voices | head -1`: the reader is gone before tactus writes (here before it even
+    // starts, so the write always meets the closed pipe).
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    for args in [&["voices"][..], &["voices", "--clip-list", "de-fide"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+            .args(args)
+            .env("TACTUS_VOICES", voices_dir())
+            .stdout(writer.try_clone().unwrap())
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !err.contains("panicked") && err.trim().is_empty(),
+            "{args:?}: {err}"
+        );
+        assert!(out.status.success(), "{args:?}: {}", out.status);
+    }
+}
+
+/// `voices/README.md` says how many clips each pack has and how big they are: it must agree with
+/// the packs (`tactus voices` counts the same `clip_stems`).
+#[test]
+fn the_voices_readme_counts_the_clips_there_are() {
+    let readme = std::fs::read_to_string(voices_dir().join("README.md")).unwrap();
+    let sizes = readme
+        .split("Sizes:")
+        .nth(1)
+        .expect("voices/README.md has a 'Sizes:' paragraph");
+    let sizes = sizes.split("\n\n").next().unwrap().replace('\n', " ");
+    for name in BUILTIN {
+        let pack = voices::load_dir(&voices_dir().join(name)).unwrap();
+        let count = pack.clip_stems().len();
+        let bytes: u64 = std::fs::read_dir(voices_dir().join(name).join("clips"))
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().len())
+            .sum();
+        let mib = bytes as f64 / (1024.0 * 1024.0);
+        let said = sizes
+            .split_once(&format!("{name} {count} clips ("))
+            .unwrap_or_else(|| panic!("'{name} {count} clips (' not in: {sizes}"))
+            .1;
+        let said_mib: f64 = said
+            .split_once(" MiB")
+            .and_then(|(n, _)| n.parse().ok())
+            .unwrap_or_else(|| panic!("no size in MiB after {name}: {said}"));
+        assert!(
+            (said_mib - mib).abs() < 0.15,
+            "{name}: README says {said_mib} MiB, the clips take {mib:.2} MiB"
+        );
+    }
 }

@@ -4,8 +4,10 @@
 #
 #   voices/make-clips.sh PACK      e.g. voices/make-clips.sh de-fide
 #
-# The list of clips (stem, language, text) comes from tactus itself (`tactus voices --clip-list`),
-# so the script and the code never disagree; clips no word needs any more are removed. Set TACTUS
+# The list of clips (stem, language, text, and what espeak-ng is given for the text) comes from
+# tactus itself (`tactus voices --clip-list`), so the script and the code never disagree; clips no
+# word needs any more are removed. Words espeak-ng reads wrongly ("Cesar" as "Kesar") are given to
+# it respelled or as phonemes, from voices/pronounce.toml; tests/clip_phonemes.rs checks the result. Set TACTUS
 # to a built binary to skip `cargo run`. Needs espeak-ng and sox (only here: users and CI use the
 # committed clips). Clips recorded from a human voice can replace these files one by one.
 set -euo pipefail
@@ -27,9 +29,10 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 declare -A wanted=()
-while IFS=$'\t' read -r stem lang text; do
+while IFS=$'\t' read -r stem lang text spoken; do
     [[ -n "$stem" ]] || continue
-    espeak-ng -v "$lang" -w "$tmp/raw.wav" "$text"
+    # `spoken` is `text` with voices/pronounce.toml applied; `text` is what the pack writes.
+    espeak-ng -v "$lang" -w "$tmp/raw.wav" "${spoken:-$text}"
     # -D: no dither, so the same text always gives the same file (git stores it once).
     # The silence effect runs forwards and backwards: trims the start, then the end.
     sox -D "$tmp/raw.wav" -r 22050 -c 1 -b 16 -e signed-integer "$tmp/clip.wav" \

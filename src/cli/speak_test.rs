@@ -60,6 +60,10 @@ pub struct ProbeArgs {
     /// How many times to say it (for timing statistics).
     #[arg(long, default_value_t = 1)]
     pub runs: usize,
+    /// Wait this long between runs (to change the audio set-up in between: a device plugged in
+    /// or out).
+    #[arg(long, default_value_t = 0)]
+    pub gap_ms: u64,
     /// Per run: give up after this many seconds.
     #[arg(long, default_value_t = 20)]
     pub timeout_s: u64,
@@ -222,6 +226,9 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
         }
     }
     for run in 1..=args.runs {
+        if run > 1 && args.gap_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(args.gap_ms)).await;
+        }
         let id = SpeechId(run as u64);
         let handed = std::time::Instant::now();
         handle
@@ -246,6 +253,7 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
                 }
                 SpeechEvent::Finished { id: i, outcome, .. } if i == id => break outcome,
                 SpeechEvent::Degraded { message, .. } => degraded.push(message),
+                SpeechEvent::Recovered { message, .. } => println!("recovered: {message}"),
                 _ => {}
             }
         };

@@ -3,7 +3,9 @@
 //!
 //! Owns the speakers ([`clips`]: the pack's recorded clips through cpal; [`tts`]: the system's
 //! speech engine), the per-output [`queue`]s with their priorities, the game's [`transcript`], and
-//! the [`task`] that drives them. It does not decide what is said or how it is worded (that is
+//! the [`task`] that drives them, and keeps ALSA's own error lines out of standard error (`alsa`:
+//! a machine without a sound card gets one message from the task, not ALSA's eight lines per
+//! announcement). It does not decide what is said or how it is worded (that is
 //! [`crate::announce`]), and it never ends the game: a dead device or engine is retried, replaced
 //! by the clips, reported as [`SpeechEvent::Degraded`], and every request still gets its
 //! [`SpeechEvent::Finished`] so that no clock waits forever (F.3 c: the opponent's clock starts
@@ -13,6 +15,7 @@
 //! or by none (transcript only). Two audiences that would sound on the same output share it, so
 //! an announcement to both is said once. See [`config::SpeechConfig::plan`].
 
+mod alsa;
 pub mod clips;
 pub mod config;
 mod output;

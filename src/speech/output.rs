@@ -30,7 +30,7 @@ use cpal::{
 use tracing::{debug, info, warn};
 
 use super::{
-    SpeakError, SpeakerEvent, SpeakerEventKind, SpeakerEvents, Token,
+    SpeakError, SpeakerEvent, SpeakerEventKind, SpeakerEvents, Token, alsa,
     config::{ClipTarget, Route, Side},
     pcm,
 };
@@ -42,6 +42,9 @@ const MAX_DRAIN: Duration = Duration::from_millis(500);
 const ERROR_LOOP: usize = 8;
 /// How many device names an error message lists.
 const LISTED_DEVICES: usize = 12;
+/// The longest the start-up probe of an output may take (opening an ALSA device takes
+/// milliseconds; one that hangs is as good as none).
+const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Which stream a lane lives on: the device, and whether it is split into sides.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -76,6 +79,11 @@ enum Cmd {
     Stop {
         target: ClipTarget,
         token: Token,
+    },
+    /// Can `target`'s device be opened? Answered on `reply`; the device is closed again.
+    Probe {
+        target: ClipTarget,
+        reply: tokio::sync::oneshot::Sender<Result<(), String>>,
     },
     /// From the callback: every sample of `token` was handed to the device; it is heard after
     /// `drain`.
@@ -149,6 +157,28 @@ impl AudioEngine {
             target: target.clone(),
             token,
         });
+    }
+
+    /// Looks for `target`'s device and opens it once, without playing: whether there is an
+    /// audio output at all, known before the first announcement. The error says why not, in
+    /// words for the assistant.
+    pub(crate) async fn probe(&self, target: &ClipTarget) -> Result<(), String> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.tx
+            .send(Cmd::Probe {
+                target: target.clone(),
+                reply,
+            })
+            .map_err(|_| "the audio thread has ended".to_string())?;
+        match tokio::time::timeout(PROBE_TIMEOUT, answer).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err("the audio thread has ended".into()),
+            Err(_) => Err(format!(
+                "the audio output {} did not answer within {} s",
+                device_label(&target.device),
+                PROBE_TIMEOUT.as_secs()
+            )),
+        }
     }
 }
 
@@ -237,6 +267,8 @@ impl Engine {
     }
 
     fn run(mut self, rx: mpsc::Receiver<Cmd>) {
+        // Every device lookup and stream opening happens on this thread.
+        alsa::quiet_this_thread();
         loop {
             let next_due = self.finishing.iter().map(|f| f.due).min();
             let cmd = match next_due {
@@ -259,6 +291,17 @@ impl Engine {
                     samples,
                     events,
                 }) => self.play(&target, token, samples, events),
+                Some(Cmd::Probe { target, reply }) => {
+                    let (key, _) = slot_and_lane(&target);
+                    // The configured device is dropped at once: cpal keeps the PCM it queried
+                    // open until a stream takes it, and an idle open device would lock out
+                    // other programs (the speech engine, on a card without mixing).
+                    let result = prepare(&self.host, &key).map(drop);
+                    if let Err(reason) = &result {
+                        debug!(device = ?key.device, "audio output probe: {reason}");
+                    }
+                    let _ = reply.send(result);
+                }
                 Some(Cmd::Stop { target, token }) => {
                     let (slot, lane) = slot_and_lane(&target);
                     self.clear_lane(&slot, lane, token);
@@ -424,11 +467,35 @@ fn device_label(device: &Option<String>) -> String {
     }
 }
 
+/// Why a device cannot be opened, in words for the assistant. cpal's own texts are written for
+/// programmers and mislead here ("it has been unplugged" for a machine that never had a sound
+/// card, "trying to read capture capabilities" for a playback device); the exact error goes to
+/// the debug log.
+fn cannot_open(device: &Option<String>, error: &cpal::SupportedStreamConfigsError) -> String {
+    use cpal::SupportedStreamConfigsError as E;
+    match (device, error) {
+        (None, _) => NO_DEFAULT_OUTPUT.to_string(),
+        (Some(name), E::DeviceNotAvailable) => format!(
+            "the audio output '{name}' cannot be opened: it is gone (unplugged) or another \
+             program holds it"
+        ),
+        (Some(name), E::InvalidArgument) => {
+            format!("ALSA cannot open the audio output '{name}' for playback")
+        }
+        (Some(name), other) => format!("cannot open the audio output '{name}': {other}"),
+    }
+}
+
+/// The default output is missing or unusable. cpal reports a missing card and a busy one alike,
+/// so the message names both.
+const NO_DEFAULT_OUTPUT: &str = "ALSA cannot open its default output: no sound card, none \
+                                 configured, or another program holds it";
+
 fn find_device(host: &cpal::Host, name: Option<&str>) -> Result<cpal::Device, String> {
     match name {
-        None => host.default_output_device().ok_or_else(|| {
-            "there is no default audio output (no sound card, or ALSA is not configured)".into()
-        }),
+        None => host
+            .default_output_device()
+            .ok_or_else(|| NO_DEFAULT_OUTPUT.to_string()),
         Some(wanted) => {
             let devices = host
                 .output_devices()
@@ -522,7 +589,10 @@ fn prepare(host: &cpal::Host, key: &SlotKey) -> Result<Prepared, String> {
     let device = find_device(host, key.device.as_deref())?;
     let ranges: Vec<_> = device
         .supported_output_configs()
-        .map_err(|e| format!("cannot query the audio output {label}: {e}"))?
+        .map_err(|e| {
+            debug!(device = %label, "cannot query the audio output: {e:?}");
+            cannot_open(&key.device, &e)
+        })?
         .collect();
     let candidates: Vec<Candidate> = ranges
         .iter()
@@ -661,6 +731,8 @@ where
         .build_output_stream(
             &prepared.config,
             move |data: &mut [T], info: &cpal::OutputCallbackInfo| {
+                // cpal's stream worker thread: ALSA prints from here on an underrun.
+                alsa::quiet_this_thread();
                 scratch.clear();
                 scratch.resize(data.len(), 0.0);
                 if let Ok(mut mix) = mix.try_lock() {

@@ -5,7 +5,9 @@
 //! speakers. What this adds is the glue that must hold under failure: every request is reported
 //! finished exactly once (the arbiter starts a clock on it), a speaker that fails or hangs past
 //! its deadline is replaced by its fallback (the clips) with one spoken notice, a device that
-//! keeps failing is retried with every announcement, and nothing here ends the game. It must not
+//! keeps failing is retried with every announcement (and reported once per outage; a device
+//! missing at start, found by probing it before the first announcement, is one outage), and
+//! nothing here ends the game. It must not
 //! word anything (announcements are rendered by the closure it is given) and must not block: the
 //! speakers do their work on their own threads.
 
@@ -118,7 +120,16 @@ pub struct OutputSpec {
     pub speakers: Vec<Box<dyn Speaker>>,
     /// Say the fallback notice at once (the preferred speaker already failed at start-up).
     pub notice_now: bool,
+    /// The start-up probe found no audio output for it, for this reason. The output starts as
+    /// failed: that is said once ([`NO_AUDIO_OUTPUT`]), each announcement still tries the device
+    /// (one plugged in later is used and reported working) without a word more.
+    pub no_output: Option<String>,
 }
+
+/// Said once, at start, when an output has no audio device (a machine without a sound card):
+/// the players' announcements are still written, so the game loses nothing.
+pub const NO_AUDIO_OUTPUT: &str =
+    "no audio output: speech off, the transcript keeps every announcement";
 
 async fn build(
     config: &SpeechConfig,
@@ -151,15 +162,38 @@ async fn build(
             speaker_tx.clone(),
         )))
     };
+    // Each device is probed once, before the first announcement, so that a machine without a
+    // sound card is told so once at start instead of failing quietly (or noisily) with every
+    // announcement.
+    let mut probed: HashMap<Option<String>, Result<(), String>> = HashMap::new();
+    let mut probe = async |target: &ClipTarget| -> Result<(), String> {
+        if let Some(known) = probed.get(&target.device) {
+            return known.clone();
+        }
+        let result = match &engine {
+            Some(engine) => engine.probe(target).await,
+            None => Err("the audio thread could not be started".into()),
+        };
+        probed.insert(target.device.clone(), result.clone());
+        result
+    };
     let mut outputs = Vec::new();
     for output in plan {
         let mut spec = OutputSpec {
             audience: output.audience,
             speakers: Vec::new(),
             notice_now: false,
+            no_output: None,
         };
         match &output.kind {
-            OutputKind::Clips(target) => spec.speakers.extend(clip_speaker(target)),
+            OutputKind::Clips(target) => {
+                let probed = tokio::select! {
+                    _ = cancel.cancelled() => return None,
+                    r = probe(target) => r,
+                };
+                spec.no_output = probed.err();
+                spec.speakers.extend(clip_speaker(target));
+            }
             OutputKind::Tts { fallback } => {
                 let options = TtsOptions {
                     voice: config
@@ -177,22 +211,29 @@ async fn build(
                 match connected {
                     Ok(tts) => spec.speakers.push(Box::new(tts)),
                     Err(e) => {
-                        warn!(audience = ?output.audience, "{e}; speaking with the clips instead");
-                        let _ = events.send(SpeechEvent::Degraded {
-                            audience: output.audience,
-                            message: format!("{e}; speaking with the clips instead"),
-                        });
-                        spec.notice_now = true;
+                        let probed = tokio::select! {
+                            _ = cancel.cancelled() => return None,
+                            r = probe(fallback) => r,
+                        };
+                        match probed {
+                            Ok(()) => {
+                                warn!(audience = ?output.audience, "{e}; speaking with the clips instead");
+                                let _ = events.send(SpeechEvent::Degraded {
+                                    audience: output.audience,
+                                    message: format!("{e}; speaking with the clips instead"),
+                                });
+                                spec.notice_now = true;
+                            }
+                            // Neither speaks: one message for both.
+                            Err(reason) => spec.no_output = Some(format!("{e}; {reason}")),
+                        }
                     }
                 }
                 spec.speakers.extend(clip_speaker(fallback));
             }
         }
-        if spec.speakers.is_empty() {
-            let _ = events.send(SpeechEvent::Degraded {
-                audience: output.audience,
-                message: "no audio output could be set up".into(),
-            });
+        if spec.speakers.is_empty() && spec.no_output.is_none() {
+            spec.no_output = Some("no speaker could be set up".into());
         }
         outputs.push(spec);
     }
@@ -304,8 +345,18 @@ impl SpeechTask {
                 notice_pending: false,
                 queue: Queue::new(),
                 playing: None,
-                failing: false,
+                failing: spec.no_output.is_some(),
             });
+            if let Some(reason) = &spec.no_output {
+                let message = format!("{NO_AUDIO_OUTPUT} ({reason})");
+                warn!(audience = ?spec.audience, "{message}");
+                task.emit(SpeechEvent::Degraded {
+                    audience: spec.audience,
+                    message,
+                });
+                // Nothing to say the fallback notice on.
+                continue;
+            }
             if spec.notice_now
                 && let Some(notice) = task.notice.clone()
             {
@@ -811,7 +862,60 @@ mod tests {
             audience,
             speakers,
             notice_now: false,
+            no_output: None,
         }
+    }
+
+    #[test]
+    fn an_output_found_missing_at_start_is_reported_once_and_the_transcript_keeps_everything() {
+        let dir = std::env::temp_dir().join(format!("tactus-task-silent-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("transcript.txt");
+        let log = Log::default();
+        let unplugged = Box::new(Fake {
+            name: "clips",
+            log: log.clone(),
+            refuse: true,
+            allowance: Duration::from_secs(60),
+        });
+        let mut rig = Rig::new(
+            vec![OutputSpec {
+                audience: Audience::Both,
+                speakers: vec![unplugged],
+                // Not said: there is nothing to say it on.
+                notice_now: true,
+                no_output: Some("no sound card".into()),
+            }],
+            Some(Transcript::open(&path).unwrap()),
+        );
+        let events = rig.events();
+        assert!(
+            matches!(&events[..], [SpeechEvent::Degraded { audience: Audience::Both, message }]
+                if message == &format!("{NO_AUDIO_OUTPUT} (no sound card)")),
+            "{events:?}"
+        );
+        for id in 1..=3 {
+            rig.task
+                .on_request(say(id, Audience::Both, "Bauer Eva vier", Priority::Normal));
+        }
+        let events = rig.events();
+        assert_eq!(
+            finished(&events),
+            [
+                (1, Outcome::Failed),
+                (2, Outcome::Failed),
+                (3, Outcome::Failed)
+            ],
+            "every announcement ends, so no clock waits for it"
+        );
+        assert_eq!(events.len(), 3, "no word more per announcement: {events:?}");
+        rig.task.shutdown();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap().lines().count(),
+            3,
+            "the transcript keeps every announcement"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -1031,6 +1135,7 @@ mod tests {
                 audience: Audience::Blind,
                 speakers: vec![fake("clips", &log)],
                 notice_now: true,
+                no_output: None,
             }],
             None,
         );
