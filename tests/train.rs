@@ -477,3 +477,46 @@ fn a_fen_start_guides_the_tactile_board_there_before_the_clocks_run() {
     assert!(at("shows the starting position") < at("white's clock started"));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A training game stopped in the middle (SIGTERM, as at shutdown) is resumed by the next
+/// `tactus train`: nobody at home types `resume`, so its clocks run again once the engine
+/// answers, and the game is played to its end from where it stood.
+#[test]
+fn a_stopped_training_game_resumes_and_goes_on_without_an_arbiter() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-resume");
+    let config = write_config(&dir, "skill = 0\nmove_time_ms = 50", "");
+    let mut first = start(&dir, &config, &["--sim-seed", "5"]);
+    let socket = dir.join("console.sock");
+    ask_when_up(&socket, "status", &mut first, &dir, "train", LIMIT);
+    assert!(
+        wait_until(LIMIT, || ask(&socket, "status")
+            .map(|s| ply_of(&s) >= 4)
+            .unwrap_or(false)),
+        "no progress\n{}",
+        show(&dir, "train")
+    );
+    first.signal("-TERM");
+    assert!(first.wait_limit(LIMIT).success());
+    let stopped_at = read_game_file(&game_folder(&dir.join("played")).join(PGN_FILE))
+        .moves
+        .len();
+    let mut second = start(&dir, &config, &["--sim-seed", "5"]);
+    let status = second.wait_limit(LIMIT);
+    assert!(status.success(), "{status}\n{}", show(&dir, "train"));
+    let out = fs::read_to_string(dir.join("train.out")).unwrap();
+    assert!(out.contains("(resumed)"), "{out}");
+    let moves = check_finished_folder(&dir);
+    assert!(
+        moves.len() > stopped_at,
+        "the game went on after the restart"
+    );
+    let transcript = transcript_of(&dir);
+    assert!(
+        transcript.contains("training: the clocks run again as soon as the engine answers"),
+        "{transcript}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
