@@ -511,10 +511,11 @@ impl Config {
             }
             // A button is the blind player's own keypad: his requests only.
             match crate::console::parse(line, crate::console::Role::Player) {
-                Ok(crate::console::Command::Request(_)) => {}
+                Ok(crate::console::Command::Request(_) | crate::console::Command::Training(_)) => {}
                 Ok(_) => bail!(
                     "{origin}: boards.blind.buttons.{number} = \"{line}\": a button asks one of \
-                     the blind player's requests ({})",
+                     the blind player's requests ({}), or in training hint, eval, takeback or \
+                     review",
                     crate::console::request_names().join(", ")
                 ),
                 Err(e) => bail!("{origin}: boards.blind.buttons.{number} = \"{line}\": {e}"),

@@ -348,6 +348,12 @@ fn training_requests_hint_eval_and_takeback() {
         stream.write_all(format!("{line}\n").as_bytes()).unwrap();
         support::console::read_reply(&mut reader).unwrap()
     };
+    // The review is for after the game.
+    let reply = player("review");
+    assert!(
+        reply.last().unwrap().contains("review: after the game"),
+        "{reply:?}"
+    );
     let reply = player("hint");
     assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");
     assert!(
@@ -518,5 +524,98 @@ fn a_stopped_training_game_resumes_and_goes_on_without_an_arbiter() {
         transcript.contains("training: the clocks run again as soon as the engine answers"),
         "{transcript}"
     );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// After the game, `review` from his keypad: the engine goes through every position, then each
+/// `review` says the next of his moves where he lost material or missed a mate, with the
+/// engine's move, and at the end says so.
+#[test]
+fn after_the_game_review_steps_through_his_mistakes() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-review");
+    let config = write_config(&dir, "skill = 20\nmove_time_ms = 50", "");
+    // Not --until-over: the daemon stays for the review, as at home.
+    let args = [
+        "train",
+        "--config",
+        config.to_str().unwrap(),
+        "--sim-speed",
+        "10",
+        "--sim-seed",
+        "3",
+        "--voices-dir",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
+    ];
+    let alsa = alsa_null(&dir);
+    let env: Vec<(&str, &OsStr)> = alsa
+        .as_ref()
+        .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
+        .unwrap_or_default();
+    let mut guard = spawn(&args, &dir, "train", &env);
+    let socket = dir.join("console.sock");
+    ask_when_up(&socket, "status", &mut guard, &dir, "train", LIMIT);
+    assert!(
+        wait_until(LIMIT, || support::console::result_of(
+            &ask(&socket, "status").unwrap_or_default()
+        )
+        .is_some()),
+        "the game did not end\n{}",
+        show(&dir, "train")
+    );
+    let player = |line: &str| {
+        let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+        let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+        use std::io::Write;
+        stream.write_all(b"role player\n").unwrap();
+        support::console::read_reply(&mut reader).unwrap();
+        stream.write_all(format!("{line}\n").as_bytes()).unwrap();
+        support::console::read_reply(&mut reader).unwrap()
+    };
+    let reply = player("review");
+    assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");
+    assert!(
+        wait_until(LIMIT, || transcript_of(&dir).contains("note review: ")),
+        "the review was not made\n{}",
+        transcript_of(&dir)
+    );
+    // Step with `rv` until the end is said; every moment names his move and a better one.
+    let mut said = 1;
+    loop {
+        assert!(said < 200, "the review never ends");
+        let reply = player("rv");
+        assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");
+        said += 1;
+        if reply.iter().any(|l| l.contains("end of the review")) {
+            break;
+        }
+    }
+    assert!(
+        wait_until(LIMIT, || transcript_of(&dir)
+            .contains("blind Ende der Durchsicht")),
+        "the end was not said\n{}",
+        transcript_of(&dir)
+    );
+    let transcript = transcript_of(&dir);
+    let moments: Vec<&str> = transcript
+        .lines()
+        .filter(|l| l.contains("blind Zug ") && l.contains(": gespielt "))
+        .collect();
+    assert_eq!(moments.len() + 1, said, "{transcript}");
+    assert!(
+        !moments.is_empty(),
+        "a random player against Stockfish made no mistake?\n{transcript}"
+    );
+    for m in &moments {
+        assert!(
+            m.contains(", besser ")
+                && (m.ends_with("Material verloren") || m.ends_with("Matt übersehen")),
+            "{m}"
+        );
+    }
+    guard.signal("-TERM");
+    assert!(guard.wait_limit(LIMIT).success());
     fs::remove_dir_all(&dir).unwrap();
 }

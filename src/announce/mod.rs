@@ -290,6 +290,16 @@ pub enum Announcement {
     OpponentBack,
     /// A training request (hint, takeback, eval, review) in a game against a person.
     TrainingOnly,
+    /// The review after a training game: at his move `number` he played `played`; the engine
+    /// preferred `better` (he lost material, or missed a mate).
+    ReviewMoment {
+        number: u32,
+        played: MoveWords,
+        better: MoveWords,
+        missed_mate: bool,
+    },
+    /// The review has said every moment (or found none).
+    ReviewEnd,
 }
 
 impl Announcement {

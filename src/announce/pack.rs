@@ -329,6 +329,9 @@ pub(super) const TEMPLATES: &[TemplateSpec] = &[
     t("opponent_away", &[]),
     t("opponent_back", &[]),
     t("training_only", &[]),
+    t("review_lost_material", &["n", "played", "better"]),
+    t("review_missed_mate", &["n", "played", "better"]),
+    t("review_end", &[]),
 ];
 
 pub(super) const ROLES: [Role; 6] = [

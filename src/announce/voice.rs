@@ -468,6 +468,24 @@ impl VoicePack {
             A::OpponentAway => self.fill("opponent_away", &[]),
             A::OpponentBack => self.fill("opponent_back", &[]),
             A::TrainingOnly => self.fill("training_only", &[]),
+            A::ReviewMoment {
+                number,
+                played,
+                better,
+                missed_mate,
+            } => self.fill(
+                if *missed_mate {
+                    "review_missed_mate"
+                } else {
+                    "review_lost_material"
+                },
+                &[
+                    ("n", self.number(*number, Form::Counting)),
+                    ("played", self.mv(played, style)),
+                    ("better", self.mv(better, style)),
+                ],
+            ),
+            A::ReviewEnd => self.fill("review_end", &[]),
         }
     }
 

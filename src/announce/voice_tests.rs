@@ -998,6 +998,16 @@ fn german_guidance_and_replies() {
             "Gegner antwortet nicht, Uhren angehalten",
         ),
         (Announcement::TrainingOnly, "Nur im Training"),
+        (
+            Announcement::ReviewMoment {
+                number: 4,
+                played: words_of(START, "e4"),
+                better: words_of(START, "Nf3"),
+                missed_mate: true,
+            },
+            "Zug vier: gespielt Bauer Eva vier, besser Springer Felix drei, Matt übersehen",
+        ),
+        (Announcement::ReviewEnd, "Ende der Durchsicht"),
     ];
     for (announcement, want) in cases {
         assert_eq!(said(&de, announcement.clone()), want, "{announcement:?}");
@@ -1126,6 +1136,14 @@ fn every_announcement() -> Vec<Announcement> {
         all.push(Announcement::MoveRequired { mv: moves[0] });
         all.push(Announcement::OwnMove(moves[0]));
         all.push(Announcement::Hint(moves[0]));
+        for missed_mate in [true, false] {
+            all.push(Announcement::ReviewMoment {
+                number: 12,
+                played: moves[0],
+                better: moves[moves.len() - 1],
+                missed_mate,
+            });
+        }
         all.push(Announcement::Recital { moves });
     }
     let colors = [Color::White, Color::Black];
@@ -1264,6 +1282,7 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::OpponentAway,
         Announcement::OpponentBack,
         Announcement::TrainingOnly,
+        Announcement::ReviewEnd,
         Announcement::Standing(crate::engine::Standing::Equal),
     ]);
     for side in [Color::White, Color::Black] {
@@ -1335,7 +1354,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 44;
+const VARIANTS: usize = 46;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1386,6 +1405,8 @@ fn variant(a: &Announcement) -> usize {
         A::OpponentAway => 41,
         A::OpponentBack => 42,
         A::TrainingOnly => 43,
+        A::ReviewMoment { .. } => 44,
+        A::ReviewEnd => 45,
     }
 }
 

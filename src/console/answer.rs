@@ -396,6 +396,22 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::OpponentAway => "the engine does not answer; clocks paused".into(),
         A::OpponentBack => "the engine is back".into(),
         A::TrainingOnly => "only in a training game".into(),
+        A::ReviewMoment {
+            number,
+            played,
+            better,
+            missed_mate,
+        } => format!(
+            "move {number}: played {}, better {}{}",
+            long_move(played),
+            long_move(better),
+            if *missed_mate {
+                ", a mate missed"
+            } else {
+                ", material lost"
+            }
+        ),
+        A::ReviewEnd => "end of the review".into(),
     }
 }
 

@@ -343,6 +343,9 @@ pub enum Training {
     Eval,
     /// His last move and the engine's reply taken back; both boards guided back.
     TakeBack,
+    /// After the game: the next move where he lost material or missed a mate, with what the
+    /// engine preferred.
+    Review,
 }
 
 /// Why a line was refused. Nothing was done; the text says what to type instead.

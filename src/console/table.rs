@@ -188,6 +188,15 @@ pub const COMMANDS: &[Spec] = &[
         "training: how the position stands, in words",
         "eval",
     ),
+    spec(
+        "review",
+        "rv",
+        Player,
+        "",
+        "training, after the game: the next move where he lost material or missed a mate, and \
+         what the engine preferred",
+        "review",
+    ),
     // The assistant (F.9). SIDE is white, black, blind or sighted; where it is optional the
     // blind player is meant, except for touch (the sighted player's touch, F.9 e).
     spec(

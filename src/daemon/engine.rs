@@ -25,6 +25,9 @@ use crate::engine::{self, Conversation, Event, Patience, Purpose, SearchRequest,
 pub const RESTART_MIN: Duration = Duration::from_secs(1);
 pub const RESTART_MAX: Duration = Duration::from_secs(10);
 
+/// Requests waiting for the engine task: a review asks one search per position of the game.
+pub const REQUEST_QUEUE: usize = 1024;
+
 /// The engine to run and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -86,7 +89,8 @@ pub fn spawn(
     hub: mpsc::Sender<HubMsg>,
     cancel: CancellationToken,
 ) -> (mpsc::Sender<EngineRequest>, tokio::task::JoinHandle<()>) {
-    let (tx, rx) = mpsc::channel(16);
+    // Room for a review's searches (one per position of the game) asked at once.
+    let (tx, rx) = mpsc::channel(REQUEST_QUEUE);
     let task = tokio::spawn(run(spec, rx, hub, cancel));
     (tx, task)
 }

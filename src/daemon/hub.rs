@@ -297,7 +297,9 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | Standing(_)
         | OpponentAway
         | OpponentBack
-        | TrainingOnly => false,
+        | TrainingOnly
+        | ReviewMoment { .. }
+        | ReviewEnd => false,
     }
 }
 
@@ -488,6 +490,7 @@ impl Hub {
         );
         if running {
             self.accept(Input::Rules(game::Input::Pause), now, None);
+            self.training_recovered();
         }
         if !self.over {
             self.say_own(Audience::Both, Announcement::GameRecovered, true);
@@ -706,14 +709,23 @@ impl Hub {
             return;
         };
         // The configuration was checked when it was read: a button holds a request.
-        if let Ok(Command::Request(request)) = console::parse(&line, Role::Player) {
-            info!(button = n, request = line, "button request");
-            let reply = self.request(&request, AskedBy::Button { number: n }, true);
-            self.broadcast(
-                format!("button {n} ({line}): {}", reply.body.join("; ")),
-                None,
-            );
+        let reply = match console::parse(&line, Role::Player) {
+            Ok(Command::Request(request)) => {
+                info!(button = n, request = line, "button request");
+                self.request(&request, AskedBy::Button { number: n }, true)
+            }
+            // A training request (`hint`, `review` ...) from his board's keypad.
+            Ok(Command::Training(request)) => {
+                info!(button = n, request = line, "button training request");
+                self.training(0, Role::Player, request)
+            }
+            _ => return,
+        };
+        let mut text = reply.body.join("; ");
+        if let crate::console::wire::End::Error(error) = &reply.end {
+            text = format!("{text} error: {error}");
         }
+        self.broadcast(format!("button {n} ({line}): {}", text.trim()), None);
     }
 
     /// F.9 d: a request, answered on the console and, when `to_him` (his keypad, his board's

@@ -17,7 +17,10 @@ use crate::{
     arbiter::Input,
     console::{Role, Training},
     daemon::engine::{EngineEvent, EngineRequest},
-    engine::{Purpose, SearchRequest, Standing},
+    engine::{
+        Purpose, SearchRequest, Standing,
+        review::{Judgement, Moment, moments},
+    },
     rules::{game, notation},
 };
 
@@ -38,8 +41,20 @@ pub struct Opponent {
     next_id: u64,
     /// The tactile board has given a full reading (what it shows is known).
     read: bool,
+    /// The review after the game, once asked for.
+    review: Option<Review>,
     /// The set-up position was asked of the board (said once).
     setting_up: bool,
+}
+
+/// The review of a finished training game: the engine's judgement of every position, then the
+/// moments said one by one as he asks.
+struct Review {
+    judged: Vec<Option<Judgement>>,
+    moments: Option<Vec<Moment>>,
+    next: usize,
+    /// A `review` waits for the engine to finish: the first moment is said when it does.
+    waiting: bool,
 }
 
 impl Opponent {
@@ -55,6 +70,7 @@ impl Opponent {
             next_id: 1,
             read: false,
             setting_up: false,
+            review: None,
         }
     }
 
@@ -70,6 +86,17 @@ impl Hub {
         if let Some(op) = &mut self.opponent {
             op.read |= reading;
         }
+    }
+
+    /// A recovered training game stopped its clocks (6.12): nobody at home can type `resume`,
+    /// so they run again once the engine answers, as after the engine's own restart.
+    pub(super) fn training_recovered(&mut self) {
+        let Some(op) = &mut self.opponent else { return };
+        op.paused_clocks = true;
+        self.note(
+            "training: the clocks run again as soon as the engine answers".into(),
+            None,
+        );
     }
 
     /// Whether play may start as far as the position is concerned. A training game from a
@@ -275,7 +302,15 @@ impl Hub {
                 }
                 self.play_engine_move(m);
             }
-            Purpose::Hint | Purpose::Eval | Purpose::Review(_) => {
+            Purpose::Review(at) => {
+                if let Some(review) = &mut op.review
+                    && let Some(slot) = review.judged.get_mut(at)
+                {
+                    *slot = Some(Judgement { best, score });
+                }
+                self.review_progress();
+            }
+            Purpose::Hint | Purpose::Eval => {
                 if op.asked_help.take() != Some((id, ply)) {
                     return;
                 }
@@ -290,7 +325,78 @@ impl Hub {
         }
     }
 
-    /// `hint`, `eval`, `takeback`: a training game's requests.
+    /// Once every position is judged: the moments; a `review` that waited hears the first.
+    fn review_progress(&mut self) {
+        let game = self.arbiter.game();
+        let blind = self.arbiter.config().blind;
+        let start = game.start_position().clone();
+        let moves: Vec<Move> = game.moves().iter().map(|r| r.mv).collect();
+        let Some(review) = self.opponent.as_mut().and_then(|op| op.review.as_mut()) else {
+            return;
+        };
+        if review.moments.is_some() || review.judged.iter().any(Option::is_none) {
+            return;
+        }
+        let judged: Vec<Judgement> = review
+            .judged
+            .iter()
+            .map(|j| j.unwrap_or_default())
+            .collect();
+        let found = moments(&start, &moves, &judged, blind);
+        self.note(
+            format!(
+                "review: {} of his moves to go back to (material lost or a mate missed)",
+                found.len()
+            ),
+            None,
+        );
+        let Some(review) = self.opponent.as_mut().and_then(|op| op.review.as_mut()) else {
+            return;
+        };
+        review.moments = Some(found);
+        if std::mem::take(&mut review.waiting) {
+            self.review_next();
+        }
+    }
+
+    /// Say the next moment of the review (after the last, its end; then it starts again).
+    fn review_next(&mut self) -> String {
+        let game = self.arbiter.game();
+        let mut pos = game.start_position().clone();
+        let positions: Vec<shakmaty::Chess> = std::iter::once(pos.clone())
+            .chain(game.moves().iter().map(|r| {
+                pos.play_unchecked(r.mv);
+                pos.clone()
+            }))
+            .collect();
+        let Some(review) = self.opponent.as_mut().and_then(|op| op.review.as_mut()) else {
+            return String::new();
+        };
+        let Some(found) = &review.moments else {
+            return String::new();
+        };
+        let announcement = match found.get(review.next) {
+            Some(m) => {
+                review.next += 1;
+                let before = &positions[m.ply];
+                Announcement::ReviewMoment {
+                    number: m.number,
+                    played: MoveWords::new(before, m.played),
+                    better: MoveWords::new(before, m.better),
+                    missed_mate: m.missed_mate,
+                }
+            }
+            None => {
+                review.next = 0;
+                Announcement::ReviewEnd
+            }
+        };
+        let text = crate::console::format_announcement(&announcement);
+        self.say_own(Audience::Blind, announcement, true);
+        text
+    }
+
+    /// `hint`, `eval`, `takeback`, `review`: a training game's requests.
     pub(super) fn training(&mut self, conn: u64, role: Role, request: Training) -> Reply {
         let now = self.clock.now();
         let game = self.arbiter.game();
@@ -307,6 +413,52 @@ impl Hub {
             );
         };
         match request {
+            Training::Review => {
+                if !over {
+                    return Reply::error(
+                        "review: after the game (the engine then goes through every move of it)",
+                    );
+                }
+                match &mut op.review {
+                    Some(review) if review.moments.is_some() => {
+                        let text = self.review_next();
+                        Reply::ok(vec![text])
+                    }
+                    Some(review) => {
+                        review.waiting = true;
+                        Reply::ok(vec![
+                            "the engine is still going through the game; the first moment is \
+                             said when it is done"
+                                .into(),
+                        ])
+                    }
+                    None => {
+                        op.review = Some(Review {
+                            judged: vec![None; ply + 1],
+                            moments: None,
+                            next: 0,
+                            waiting: true,
+                        });
+                        let game = self.arbiter.game();
+                        let start = game.start_position().clone();
+                        let all: Vec<Move> = game.moves().iter().map(|r| r.mv).collect();
+                        for at in 0..=ply {
+                            let request = SearchRequest {
+                                id: 0,
+                                purpose: Purpose::Review(at),
+                                start: start.clone(),
+                                moves: all[..at].to_vec(),
+                            };
+                            self.send_engine(EngineRequest::Search(request));
+                        }
+                        Reply::ok(vec![format!(
+                            "the engine goes through the game ({} positions); the first moment \
+                             is said when it is done",
+                            ply + 1
+                        )])
+                    }
+                }
+            }
             Training::Hint | Training::Eval => {
                 if over {
                     return Reply::error("the game is over");

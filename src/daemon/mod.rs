@@ -242,7 +242,12 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     };
 
     let speech = tasks.speech(config, &opts.voices_dir, &voice, &table.folder);
-    let started = tasks.boards(&opts.sim, &boards, link_clock, &progress_rx)?;
+    // A resumed game's simulated board shows the game where it was, as a real one would.
+    let mut sim = opts.sim.clone();
+    if resumed {
+        sim.blind_initial = None;
+    }
+    let started = tasks.boards(&sim, &boards, link_clock, &progress_rx)?;
     tasks.console(socket, config, origin, &table.folder, &broadcast_tx)?;
     let engine = config.opponent.as_ref().map(|o| tasks.engine(o));
     let record = RecordWriter::spawn(RecordSettings {

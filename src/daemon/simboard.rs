@@ -559,7 +559,7 @@ fn plan_next(
     let final_move = p.over && matches!(p.modes[i], Mode::Execute(_));
     let stands_still = (p.over && !final_move) || (p.paused && !plan.move_while_paused);
     // Before the start a board is only put right (a set-up position it must show first).
-    if (!p.started && !waiting) || (stands_still && !waiting) {
+    if (!p.started || stands_still) && !waiting {
         return;
     }
     let expected = &p.expected[i];

@@ -7,6 +7,7 @@
 //!
 //! Also here: the evaluation in words a player hears (`Standing`), from an engine's score.
 
+pub mod review;
 pub mod uci;
 
 use shakmaty::{Chess, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
@@ -53,6 +54,10 @@ impl Default for Patience {
         }
     }
 }
+
+/// How deep the engine looks for a hint, an evaluation or the review: its real best line, not
+/// the weakened move its skill level would play (Stockfish 15 needs about 0.1 s for this).
+pub const ANALYSIS_LIMIT: Limit = Limit::Depth(12);
 
 /// Why a search was asked for: the opponent's move, or a training request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,8 +155,8 @@ pub struct Conversation {
     deadline: Option<Millis>,
     name: String,
     options: Vec<uci::EngineOption>,
-    /// The search running, and the last score it gave.
-    current: Option<(SearchRequest, Option<Score>)>,
+    /// The search running, and the last score it gave with the first move of its line.
+    current: Option<(SearchRequest, Option<(Score, Option<String>)>)>,
     /// Searches asked for while another ran.
     queued: std::collections::VecDeque<SearchRequest>,
 }
@@ -275,13 +280,17 @@ impl Conversation {
                     && info.multipv.unwrap_or(1) == 1
                     && let (Some(score), Some((_, last))) = (info.score, self.current.as_mut())
                 {
-                    *last = Some(score);
+                    *last = Some((score, info.pv.first().cloned()));
                 }
                 (Vec::new(), Vec::new())
             }
             (Message::BestMove { best, .. }, State::Searching) => {
-                let Some((request, score)) = self.current.take() else {
+                let Some((request, last)) = self.current.take() else {
                     return (Vec::new(), Vec::new());
+                };
+                let (score, line_first) = match last {
+                    Some((score, first)) => (Some(score), first),
+                    None => (None, None),
                 };
                 self.state = State::Idle;
                 self.deadline = None;
@@ -308,6 +317,16 @@ impl Conversation {
                         return (Vec::new(), self.fail(Failure::NoMove { fen }));
                     }
                     None => None,
+                };
+                // Advice is the engine's real best line; only its own move in the game is the one
+                // its skill level chose.
+                let best = match (request.purpose, &line_first) {
+                    (Purpose::Play, _) | (_, None) => best,
+                    (_, Some(text)) => text
+                        .parse::<UciMove>()
+                        .ok()
+                        .and_then(|u| u.to_move(&pos).ok())
+                        .or(best),
                 };
                 // The engine scores for the side to move; a player hears it for White.
                 let score = score.map(|s| match (pos.turn(), s) {
@@ -379,13 +398,14 @@ impl Conversation {
                 text
             })
             .collect();
+        let limit = match request.purpose {
+            Purpose::Play => self.strength.limit,
+            Purpose::Hint | Purpose::Eval | Purpose::Review(_) => ANALYSIS_LIMIT,
+        };
         self.state = State::Searching;
         self.deadline = Some(now + self.search_allowance());
         self.current = Some((request, None));
-        vec![
-            Command::Position { fen, moves },
-            Command::Go(self.strength.limit),
-        ]
+        vec![Command::Position { fen, moves }, Command::Go(limit)]
     }
 
     /// The options that set the strength, checked against what the engine offered.

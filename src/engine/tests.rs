@@ -323,6 +323,22 @@ fn searches_wait_their_turn_and_a_cancelled_answer_goes_nowhere() {
 }
 
 #[test]
+fn advice_is_the_engines_best_line_not_its_weakened_move() {
+    // Skill level 3 answered a2a3 while its line began with g1f3 (search.txt): a hint gives
+    // g1f3, searched to the analysis depth.
+    let mut c = ready(strength(Some(3), None));
+    let mut hint = request(12, Chess::default(), &["e2e4", "e7e5"]);
+    hint.purpose = Purpose::Hint;
+    let commands = c.search(hint, 0);
+    assert_eq!(commands[1], Command::Go(ANALYSIS_LIMIT));
+    let (_, events) = feed(&mut c, after_ready(SEARCH), 400);
+    let [Event::Answer { best: Some(m), .. }] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), "g1f3");
+}
+
+#[test]
 fn a_fen_start_is_sent_as_fen() {
     let mut c = ready(strength(None, None));
     let start = from_fen("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
