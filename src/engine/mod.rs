@@ -145,6 +145,9 @@ enum State {
     Failed,
 }
 
+/// A principal line's score and its first move (as the engine wrote it).
+type LineScore = (Score, Option<String>);
+
 /// One engine's conversation, from `uci` to its last `bestmove`.
 #[derive(Debug)]
 pub struct Conversation {
@@ -156,7 +159,7 @@ pub struct Conversation {
     name: String,
     options: Vec<uci::EngineOption>,
     /// The search running, and the last score it gave with the first move of its line.
-    current: Option<(SearchRequest, Option<(Score, Option<String>)>)>,
+    current: Option<(SearchRequest, Option<LineScore>)>,
     /// Searches asked for while another ran.
     queued: std::collections::VecDeque<SearchRequest>,
 }
