@@ -720,6 +720,37 @@ impl Config {
         })
     }
 
+    /// A configuration made a training game: the engine takes the sighted player's seat, at the
+    /// console (a sighted board's sensors have nobody to read), and the tags say what it was.
+    pub fn into_training(self) -> Config {
+        let mut config = self;
+        let opponent = config.opponent.get_or_insert_with(OpponentSection::default);
+        let engine_name = format!(
+            "{} ({})",
+            opponent.program().display(),
+            match (opponent.elo, opponent.strength().skill) {
+                (Some(elo), _) => format!("Elo {elo}"),
+                (None, Some(skill)) => format!("skill {skill}"),
+                (None, None) => "full strength".into(),
+            }
+        );
+        config.boards.sighted = BoardSection {
+            profile: MANUAL_PROFILE.into(),
+            port: None,
+            completion: None,
+            buttons: None,
+        };
+        let g = &mut config.game;
+        let (mine, its) = match g.blind.color() {
+            shakmaty::Color::White => (&mut g.white, &mut g.black),
+            shakmaty::Color::Black => (&mut g.black, &mut g.white),
+        };
+        mine.get_or_insert_with(|| "Blind player".into());
+        its.get_or_insert(engine_name);
+        g.event.get_or_insert_with(|| "Training".into());
+        config
+    }
+
     /// `[opponent]` as given or changed on the command line (`tactus train`'s options).
     pub fn check_training(&self, origin: &str) -> Result<()> {
         match &self.opponent {

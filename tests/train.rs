@@ -619,3 +619,48 @@ fn after_the_game_review_steps_through_his_mistakes() {
     assert!(guard.wait_limit(LIMIT).success());
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `tactus demo --train`: the built-in training table plays a game to its end, a hint asked
+/// from the board's keypad is said, and every file of the game folder is written.
+#[test]
+fn the_training_demo_plays_to_the_end_with_a_hint() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-demo");
+    let alsa = alsa_null(&dir);
+    let env: Vec<(&str, &OsStr)> = alsa
+        .as_ref()
+        .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
+        .unwrap_or_default();
+    let mut guard = spawn(
+        &[
+            "demo",
+            "--train",
+            "--speed",
+            "10",
+            "--dir",
+            "demo",
+            "--voices-dir",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
+        ],
+        &dir,
+        "train",
+        &env,
+    );
+    let status = guard.wait_limit(LIMIT);
+    assert!(status.success(), "{status}\n{}", show(&dir, "train"));
+    let out = fs::read_to_string(dir.join("train.out")).unwrap();
+    assert!(out.contains("to blind    Vorschlag: "), "{out}");
+    let folder = game_folder(&dir.join("demo"));
+    for name in all_files() {
+        assert!(folder.join(&name).is_file(), "{name} missing\n{out}");
+    }
+    let game = read_game_file(&folder.join(PGN_FILE));
+    let mut pos = game.start.clone();
+    for &m in &game.moves {
+        pos.play_unchecked(m);
+    }
+    assert!(pos.is_game_over(), "played to its end\n{out}");
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -17,6 +17,10 @@ pub struct DemoArgs {
     /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
     #[arg(long, value_name = "DIR")]
     voices_dir: Option<PathBuf>,
+    /// Training instead: the simulated blind player against Stockfish (`tactus train`), with a
+    /// hint asked from his board's keypad, to the end of the game.
+    #[arg(long)]
+    train: bool,
 }
 
 pub fn run(args: DemoArgs) -> Result<ExitCode> {
@@ -27,7 +31,11 @@ pub fn run(args: DemoArgs) -> Result<ExitCode> {
     let report = rt.block_on(async {
         let cancel = CancellationToken::new();
         crate::daemon::cancel_on_signals(cancel.clone())?;
-        crate::daemon::demo::run(args.dir, args.speed, voices_dir, cancel).await
+        if args.train {
+            crate::daemon::demo::run_training(args.dir, args.speed, voices_dir, cancel).await
+        } else {
+            crate::daemon::demo::run(args.dir, args.speed, voices_dir, cancel).await
+        }
     })?;
     rt.shutdown_timeout(Duration::from_millis(200));
     println!();

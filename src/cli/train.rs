@@ -9,7 +9,7 @@ use std::{path::PathBuf, process::ExitCode, time::Duration};
 use anyhow::{Result, bail};
 use tokio_util::sync::CancellationToken;
 
-use crate::config::{BoardSection, Config, MANUAL_PROFILE, OpponentSection};
+use crate::config::{Config, OpponentSection};
 
 /// `tactus train`.
 #[derive(clap::Args)]
@@ -63,36 +63,6 @@ pub struct TrainArgs {
     voices_dir: Option<PathBuf>,
 }
 
-/// A configuration made a training game: the engine takes the sighted player's seat, at the
-/// console (a sighted board's sensors have nobody to read), and the tags say what it was.
-pub fn training_config(mut config: Config) -> Config {
-    let opponent = config.opponent.get_or_insert_with(OpponentSection::default);
-    let engine_name = format!(
-        "{} ({})",
-        opponent.program().display(),
-        match (opponent.elo, opponent.strength().skill) {
-            (Some(elo), _) => format!("Elo {elo}"),
-            (None, Some(skill)) => format!("skill {skill}"),
-            (None, None) => "full strength".into(),
-        }
-    );
-    config.boards.sighted = BoardSection {
-        profile: MANUAL_PROFILE.into(),
-        port: None,
-        completion: None,
-        buttons: None,
-    };
-    let g = &mut config.game;
-    let (mine, its) = match g.blind.color() {
-        shakmaty::Color::White => (&mut g.white, &mut g.black),
-        shakmaty::Color::Black => (&mut g.black, &mut g.white),
-    };
-    mine.get_or_insert_with(|| "Blind player".into());
-    its.get_or_insert(engine_name);
-    g.event.get_or_insert_with(|| "Training".into());
-    config
-}
-
 pub fn run(args: TrainArgs) -> Result<ExitCode> {
     let default = PathBuf::from("config.toml");
     let (mut config, origin) = match &args.config {
@@ -127,7 +97,7 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
         };
     }
     // The overrides are checked as the file's keys are.
-    let config = training_config(config);
+    let config = config.into_training();
     let text_check = config.clone();
     text_check.check_training(&origin)?;
     // The scripted moves are the blind player's: the engine's replies are whatever it plays, so

@@ -103,6 +103,60 @@ pub async fn run(
     super::run(opts, cancel).await
 }
 
+/// `tactus demo --train`: the blind player (White, simulated, choosing his own moves like a
+/// beginner) against Stockfish on the simulated tactile board, with a 10-minute clock. Before
+/// his second move he asks for a hint with a button of his board; the game is played to its end
+/// and every file of the game folder is written.
+pub async fn run_training(
+    dir: PathBuf,
+    speed: f64,
+    voices_dir: PathBuf,
+    cancel: tokio_util::sync::CancellationToken,
+) -> Result<RunReport> {
+    if !(speed.is_finite() && speed > 0.0) {
+        bail!(
+            "--speed {speed}: give a positive factor (1 is a human pace, 10 is ten times faster)"
+        );
+    }
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create the demo's folder {}", dir.display()))?;
+    let mut config = demo_config(&dir);
+    config.game.white = Some("Blind player (simulated)".into());
+    config.game.black = None;
+    config.game.event = Some("tactus demo: training against Stockfish".into());
+    config.game.time_control = Some("600+5".into());
+    config.opponent = Some(crate::config::OpponentSection {
+        skill: Some(20),
+        move_time_ms: Some(300),
+        ..Default::default()
+    });
+    config.boards.blind.buttons = Some(
+        [("1", "time"), ("2", "hint"), ("3", "eval"), ("4", "repeat")]
+            .into_iter()
+            .map(|(n, line)| (n.to_string(), line.to_string()))
+            .collect(),
+    );
+    let config = config.into_training();
+    let opts = RunOptions {
+        config,
+        origin: "the demo's built-in training table".into(),
+        resume: None,
+        new_game: true,
+        sim: SimSettings {
+            moves: Vec::new(),
+            speed,
+            blind_chooses: Some(2),
+            // Before his second move he asks for a hint with button 2 (F.9 d's keypad).
+            blind_button: Some((3, 2)),
+            ..SimSettings::default()
+        },
+        echo: true,
+        stop_when_played: true,
+        voices_dir,
+    };
+    super::run(opts, cancel).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
