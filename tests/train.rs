@@ -63,6 +63,27 @@ fn write_config(dir: &Path, opponent: &str, extra_game: &str) -> PathBuf {
     path
 }
 
+/// `tactus ARGS` in `dir`, speech on ALSA's null device where ALSA is installed.
+fn spawn_quiet(dir: &Path, args: &[&str]) -> Guard {
+    let alsa = alsa_null(dir);
+    let env: Vec<(&str, &OsStr)> = alsa
+        .as_ref()
+        .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
+        .unwrap_or_default();
+    spawn(args, dir, "train", &env)
+}
+
+/// One line typed at the blind player's keypad (a console in the player's role); its reply.
+fn player(socket: &Path, line: &str) -> Vec<String> {
+    use std::io::Write;
+    let mut stream = std::os::unix::net::UnixStream::connect(socket).unwrap();
+    let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+    stream.write_all(b"role player\n").unwrap();
+    support::console::read_reply(&mut reader).unwrap();
+    stream.write_all(format!("{line}\n").as_bytes()).unwrap();
+    support::console::read_reply(&mut reader).unwrap()
+}
+
 fn start(dir: &Path, config: &Path, extra: &[&str]) -> Guard {
     let mut args = vec![
         "train",
@@ -75,12 +96,7 @@ fn start(dir: &Path, config: &Path, extra: &[&str]) -> Guard {
         concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
     ];
     args.extend_from_slice(extra);
-    let alsa = alsa_null(dir);
-    let env: Vec<(&str, &OsStr)> = alsa
-        .as_ref()
-        .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
-        .unwrap_or_default();
-    spawn(&args, dir, "train", &env)
+    spawn_quiet(dir, &args)
 }
 
 fn have_stockfish() -> bool {
@@ -339,15 +355,7 @@ fn training_requests_hint_eval_and_takeback() {
         "no reply to 1.e4\n{}",
         show(&dir, "train")
     );
-    let player = |line: &str| {
-        let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
-        let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
-        use std::io::Write;
-        stream.write_all(b"role player\n").unwrap();
-        support::console::read_reply(&mut reader).unwrap();
-        stream.write_all(format!("{line}\n").as_bytes()).unwrap();
-        support::console::read_reply(&mut reader).unwrap()
-    };
+    let player = |line: &str| player(&socket, line);
     // The review is for after the game.
     let reply = player("review");
     assert!(
@@ -414,12 +422,8 @@ fn training_requests_hint_eval_and_takeback() {
 fn training_requests_are_refused_aloud_in_a_game_against_a_person() {
     let dir = temp_dir("train-refused");
     let config = support::table::write_config(&dir, shakmaty::Color::White, "clips");
-    let alsa = alsa_null(&dir);
-    let env: Vec<(&str, &OsStr)> = alsa
-        .as_ref()
-        .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
-        .unwrap_or_default();
-    let mut guard = spawn(
+    let mut guard = spawn_quiet(
+        &dir,
         &[
             "run",
             "--config",
@@ -427,9 +431,6 @@ fn training_requests_are_refused_aloud_in_a_game_against_a_person() {
             "--voices-dir",
             concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
         ],
-        &dir,
-        "train",
-        &env,
     );
     let socket = dir.join("console.sock");
     ask_when_up(&socket, "status", &mut guard, &dir, "train", LIMIT);
@@ -549,12 +550,7 @@ fn after_the_game_review_steps_through_his_mistakes() {
         "--voices-dir",
         concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
     ];
-    let alsa = alsa_null(&dir);
-    let env: Vec<(&str, &OsStr)> = alsa
-        .as_ref()
-        .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
-        .unwrap_or_default();
-    let mut guard = spawn(&args, &dir, "train", &env);
+    let mut guard = spawn_quiet(&dir, &args);
     let socket = dir.join("console.sock");
     ask_when_up(&socket, "status", &mut guard, &dir, "train", LIMIT);
     assert!(
@@ -565,15 +561,7 @@ fn after_the_game_review_steps_through_his_mistakes() {
         "the game did not end\n{}",
         show(&dir, "train")
     );
-    let player = |line: &str| {
-        let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
-        let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
-        use std::io::Write;
-        stream.write_all(b"role player\n").unwrap();
-        support::console::read_reply(&mut reader).unwrap();
-        stream.write_all(format!("{line}\n").as_bytes()).unwrap();
-        support::console::read_reply(&mut reader).unwrap()
-    };
+    let player = |line: &str| player(&socket, line);
     let reply = player("review");
     assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");
     assert!(
@@ -628,12 +616,8 @@ fn the_training_demo_plays_to_the_end_with_a_hint() {
         return;
     }
     let dir = temp_dir("train-demo");
-    let alsa = alsa_null(&dir);
-    let env: Vec<(&str, &OsStr)> = alsa
-        .as_ref()
-        .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
-        .unwrap_or_default();
-    let mut guard = spawn(
+    let mut guard = spawn_quiet(
+        &dir,
         &[
             "demo",
             "--train",
@@ -644,9 +628,6 @@ fn the_training_demo_plays_to_the_end_with_a_hint() {
             "--voices-dir",
             concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
         ],
-        &dir,
-        "train",
-        &env,
     );
     let status = guard.wait_limit(LIMIT);
     assert!(status.success(), "{status}\n{}", show(&dir, "train"));

@@ -67,6 +67,18 @@ pub fn demo_config(dir: &Path) -> Config {
     config
 }
 
+/// The speed checked and the demo's folder made. The folder is its own: made here (the console
+/// socket is placed in it, and a socket is never given a folder of its own making).
+fn prepare(dir: &Path, speed: f64) -> Result<()> {
+    if !(speed.is_finite() && speed > 0.0) {
+        bail!(
+            "--speed {speed}: give a positive factor (1 is a human pace, 10 is ten times faster)"
+        );
+    }
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the demo's folder {}", dir.display()))
+}
+
 /// Run the demo into `dir` at `speed` (pauses divided by it).
 pub async fn run(
     dir: PathBuf,
@@ -74,15 +86,7 @@ pub async fn run(
     voices_dir: PathBuf,
     cancel: tokio_util::sync::CancellationToken,
 ) -> Result<RunReport> {
-    if !(speed.is_finite() && speed > 0.0) {
-        bail!(
-            "--speed {speed}: give a positive factor (1 is a human pace, 10 is ten times faster)"
-        );
-    }
-    // The demo's folder is its own: made here (the console socket is placed in it, and a socket
-    // is never given a folder of its own making).
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("cannot create the demo's folder {}", dir.display()))?;
+    prepare(&dir, speed)?;
     let opts = RunOptions {
         config: demo_config(&dir),
         origin: "the demo's built-in configuration".into(),
@@ -113,13 +117,7 @@ pub async fn run_training(
     voices_dir: PathBuf,
     cancel: tokio_util::sync::CancellationToken,
 ) -> Result<RunReport> {
-    if !(speed.is_finite() && speed > 0.0) {
-        bail!(
-            "--speed {speed}: give a positive factor (1 is a human pace, 10 is ten times faster)"
-        );
-    }
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("cannot create the demo's folder {}", dir.display()))?;
+    prepare(&dir, speed)?;
     let mut config = demo_config(&dir);
     config.game.white = Some("Blind player (simulated)".into());
     config.game.black = None;
