@@ -645,3 +645,29 @@ fn the_training_demo_plays_to_the_end_with_a_hint() {
     assert!(pos.is_game_over(), "played to its end\n{out}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A training table whose engine is not there is refused before any game folder is made,
+/// naming the key; `tactus run` refuses a training table, naming the command that plays it.
+#[test]
+fn a_missing_engine_is_refused_before_anything_is_made() {
+    let dir = temp_dir("train-missing");
+    let config = write_config(&dir, "engine = \"/nonexistent/stockfish\"", "");
+    let mut guard = start(&dir, &config, &[]);
+    let status = guard.wait_limit(LIMIT);
+    assert_eq!(status.code(), Some(2), "{}", show(&dir, "train"));
+    let err = fs::read_to_string(dir.join("train.err")).unwrap();
+    assert!(
+        err.contains("key opponent.engine: /nonexistent/stockfish is not an executable program"),
+        "{err}"
+    );
+    assert!(
+        fs::read_dir(dir.join("played")).map_or(true, |mut d| d.next().is_none()),
+        "a game folder was made"
+    );
+    let mut guard = spawn_quiet(&dir, &["run", "--config", config.to_str().unwrap()]);
+    let status = guard.wait_limit(LIMIT);
+    assert_eq!(status.code(), Some(2));
+    let err = fs::read_to_string(dir.join("train.err")).unwrap();
+    assert!(err.contains("start it with `tactus train --config"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
