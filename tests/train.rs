@@ -259,8 +259,9 @@ fn fake_engine(dir: &Path, name: &str, script: &str) -> PathBuf {
     path
 }
 
-/// Run until `text` is in the transcript, then stop the daemon as systemd would.
-fn run_until_noted(dir: &Path, config: &Path, text: &str) -> String {
+/// Run until `text` is in the transcript and `linger` more, then stop the daemon as systemd
+/// would. Returns the last `status` and the transcript.
+fn run_until_noted(dir: &Path, config: &Path, text: &str, linger: Duration) -> String {
     let mut guard = start(dir, config, &[]);
     let socket = dir.join("console.sock");
     ask_when_up(&socket, "status", &mut guard, dir, "train", LIMIT);
@@ -278,6 +279,7 @@ fn run_until_noted(dir: &Path, config: &Path, text: &str) -> String {
         transcript(),
         show(dir, "train")
     );
+    std::thread::sleep(linger);
     let status = ask(&socket, "status").unwrap();
     guard.signal("-TERM");
     let exit = guard.wait_limit(LIMIT);
@@ -301,6 +303,7 @@ fn an_engine_that_never_answers_is_named_and_the_clocks_stand() {
         &dir,
         &config,
         "training opponent stopped: the engine did not answer `uci` within 300 ms",
+        Duration::ZERO,
     );
     assert!(seen.contains("Gegner antwortet nicht"), "{seen}");
     fs::remove_dir_all(&dir).unwrap();
@@ -318,7 +321,7 @@ fn an_illegal_engine_move_is_its_failure_not_a_move_of_the_game() {
          e2e4';;\nesac",
     );
     let config = write_config(&dir, &format!("engine = \"{}\"", engine.display()), "");
-    let seen = run_until_noted(&dir, &config, "which is not a legal move");
+    let seen = run_until_noted(&dir, &config, "which is not a legal move", Duration::ZERO);
     // The blind player's first move counted; nothing for Black was made up.
     let folder = game_folder(&dir.join("played"));
     let game = read_game_file(&folder.join(PGN_FILE));
@@ -668,6 +671,37 @@ fn a_missing_engine_is_refused_before_anything_is_made() {
     let status = guard.wait_limit(LIMIT);
     assert_eq!(status.code(), Some(2));
     let err = fs::read_to_string(dir.join("train.err")).unwrap();
-    assert!(err.contains("start it with `tactus train --config"), "{err}");
+    assert!(
+        err.contains("start it with `tactus train --config"),
+        "{err}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A strength the engine does not offer (Stockfish's Elo starts at 1350) is said once with the
+/// engine's range, and the engine is not started again and again with the same settings.
+#[test]
+fn a_strength_the_engine_cannot_play_is_said_once_with_its_range() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-elo");
+    let config = write_config(&dir, "elo = 800", "");
+    // Long enough for two restarts (1 s, then 2 s) if the engine were started again.
+    let seen = run_until_noted(
+        &dir,
+        &config,
+        "[opponent] elo = 800: the engine takes 1350 to 2850",
+        Duration::from_millis(3500),
+    );
+    assert!(
+        seen.contains("change [opponent] in the configuration"),
+        "{seen}"
+    );
+    assert_eq!(
+        seen.matches("training opponent stopped").count(),
+        1,
+        "{seen}"
+    );
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -58,10 +58,11 @@ pub enum EngineEvent {
         best: Option<shakmaty::Move>,
         score: Option<engine::Score>,
     },
-    /// The engine failed; another is started after `restart_in`.
+    /// The engine failed; another is started after `restart_in`, or never when the settings
+    /// themselves are what fails (`None`: the configuration must change).
     Down {
         reason: String,
-        restart_in: Duration,
+        restart_in: Option<Duration>,
     },
 }
 
@@ -120,16 +121,32 @@ async fn run(
                 )
                 .await;
                 match outcome {
-                    Some(reason) => reason,
+                    Some(failed) => failed,
                     None => return,
                 }
             }
-            Err(reason) => reason,
+            Err(reason) => (reason, false),
         };
+        let (reason, settings) = reason;
+        if settings {
+            warn!("the engine cannot play with these settings: {reason}");
+            let down = EngineEvent::Down {
+                reason,
+                restart_in: None,
+            };
+            let _ = hub.send(HubMsg::Engine(down)).await;
+            // Nothing to retry: wait for the end, keeping the request queue drained.
+            loop {
+                tokio::select! {
+                    _ = cancel.cancelled() => return,
+                    request = requests.recv() => if request.is_none() { return },
+                }
+            }
+        }
         warn!("the engine failed: {reason}; starting it again in {backoff:?}");
         let down = EngineEvent::Down {
             reason,
-            restart_in: backoff,
+            restart_in: Some(backoff),
         };
         if hub.send(HubMsg::Engine(down)).await.is_err() {
             return;
@@ -185,7 +202,8 @@ async fn write(stdin: &mut ChildStdin, commands: &[engine::Command]) -> Result<(
         .map_err(|e| format!("cannot write to the engine: {e}"))
 }
 
-/// One engine process's life. `None`: the daemon stops; `Some(reason)`: the engine failed.
+/// One engine process's life. `None`: the daemon stops; `Some((reason, settings))`: the engine
+/// failed (`settings`: because of `[opponent]`'s values, which another start would not mend).
 #[allow(clippy::too_many_arguments)]
 async fn converse(
     spec: &EngineSpec,
@@ -196,9 +214,9 @@ async fn converse(
     carried: &mut Vec<SearchRequest>,
     now: &impl Fn() -> u64,
     backoff: &mut Duration,
-) -> Option<String> {
+) -> Option<(String, bool)> {
     let (Some(mut stdin), Some(mut stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        return Some("the engine's pipes could not be opened".into());
+        return Some(("the engine's pipes could not be opened".into(), false));
     };
     let (mut conversation, first) =
         Conversation::start(spec.strength.clone(), spec.patience, now());
@@ -210,7 +228,7 @@ async fn converse(
     }
     let failure = loop {
         if let Err(e) = write(&mut stdin, &std::mem::take(&mut pending)).await {
-            break e;
+            break (e, false);
         }
         let deadline = conversation
             .next_deadline()
@@ -230,10 +248,13 @@ async fn converse(
             read = stdout.read(&mut buf) => match read {
                 Ok(0) | Err(_) => {
                     let status = tokio::time::timeout(Duration::from_millis(500), child.wait()).await;
-                    break match status {
-                        Ok(Ok(s)) => format!("the engine exited ({s})"),
-                        _ => "the engine closed its output".to_string(),
-                    };
+                    break (
+                        match status {
+                            Ok(Ok(s)) => format!("the engine exited ({s})"),
+                            _ => "the engine closed its output".to_string(),
+                        },
+                        false,
+                    );
                 }
                 Ok(n) => {
                     let mut events = Vec::new();
@@ -279,7 +300,7 @@ async fn converse(
                     score,
                 },
                 Event::Failed(f) => {
-                    failed = Some(f.to_string());
+                    failed = Some((f.to_string(), f.is_settings()));
                     continue;
                 }
             };

@@ -251,10 +251,15 @@ impl Hub {
                 if pause {
                     op.paused_clocks = true;
                 }
+                let next = match restart_in {
+                    Some(after) => format!("it is started again in {} s", after.as_secs().max(1)),
+                    None => "change [opponent] in the configuration and start tactus train \
+                             again (the game resumes where it stands)"
+                        .to_string(),
+                };
                 self.note(
                     format!(
-                        "training opponent stopped: {reason}; it is started again in {} s{}",
-                        restart_in.as_secs().max(1),
+                        "training opponent stopped: {reason}; {next}{}",
                         if pause {
                             "; the clocks stand meanwhile"
                         } else {

@@ -132,6 +132,17 @@ pub enum Failure {
     },
 }
 
+impl Failure {
+    /// A failure that the same engine with the same settings repeats at every start: only a
+    /// change of `[opponent]` mends it, so the engine is not started again and again.
+    pub fn is_settings(&self) -> bool {
+        matches!(
+            self,
+            Failure::MissingOption { .. } | Failure::OutOfRange { .. }
+        )
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 enum State {
     /// `uci` sent, waiting for `uciok`.
