@@ -202,6 +202,9 @@ pub struct Recovery {
 pub struct HubEnd {
     pub pgn: String,
     pub over: bool,
+    /// Half-moves played, and whose move it is.
+    pub ply: usize,
+    pub to_move: Color,
 }
 
 pub struct Hub {
@@ -289,6 +292,26 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | OwnMove(_)
         | ClockChanged { .. } => false,
     }
+}
+
+/// What both players hear when an unfinished game is taken up again, in this order: the game
+/// is back, whose move it is, and (with a clock that had started) that the clocks stand until
+/// the arbiter or assistant resumes them (6.12). `tactus run` prints the same words.
+pub fn recovery_words(arbiter: &Arbiter) -> Vec<Announcement> {
+    let game = arbiter.game();
+    let mut words = vec![
+        Announcement::GameRecovered,
+        Announcement::ToMove {
+            side: game.to_move(),
+        },
+    ];
+    if game
+        .clock()
+        .is_some_and(|c| c.is_paused() || c.running().is_some())
+    {
+        words.push(Announcement::ClocksPaused);
+    }
+    words
 }
 
 /// Who asked, by the role of the console that typed the request.
@@ -445,6 +468,8 @@ impl Hub {
         HubEnd {
             pgn: self.arbiter.game().to_pgn(&self.tags),
             over: self.over,
+            ply: self.arbiter.game().ply(),
+            to_move: self.arbiter.game().to_move(),
         }
     }
 
@@ -475,11 +500,18 @@ impl Hub {
             ),
             None,
         );
+        // Said in the order of `recovery_words`: the game is back, whose move it is, and that
+        // the clocks stand; the pause of running clocks says the last itself.
+        if !self.over {
+            for announcement in recovery_words(&self.arbiter) {
+                if announcement == Announcement::ClocksPaused && running {
+                    continue;
+                }
+                self.say_own(Audience::Both, announcement, true);
+            }
+        }
         if running {
             self.accept(Input::Rules(game::Input::Pause), now, None);
-        }
-        if !self.over {
-            self.say_own(Audience::Both, Announcement::GameRecovered, true);
         }
         for (ticket, query) in recovery.pending_analyses {
             self.analyse(ticket, query);
