@@ -19,8 +19,6 @@ use std::{
     io::{BufRead, BufReader, Write},
     os::unix::net::UnixStream,
     path::PathBuf,
-    thread,
-    time::{Duration, Instant},
 };
 
 use shakmaty::{Chess, Color, Piece, Position, Role as Kind, Square};
@@ -80,47 +78,15 @@ fn words(announcement: &Announcement) -> String {
     pack().render(announcement, Style::San).text
 }
 
-/// What `audience` (blind, sighted, both) has been told so far, in order: the transcript's
-/// lines for it without the time of day and the audience.
-fn said_to(table: &Table, audience: &str) -> Vec<String> {
-    let prefix = format!("{audience} ");
-    table
-        .transcript()
-        .lines()
-        .filter_map(|l| l.split_once(' '))
-        .filter_map(|(_, rest)| rest.strip_prefix(prefix.as_str()))
-        .map(str::to_string)
-        .collect()
-}
-
 /// `line` is carried out and `audience` is told `announcement`, once.
 fn tells(table: &Table, conn: &mut Conn, line: &str, audience: &str, announcement: Announcement) {
-    let before = said_to(table, audience).len();
+    let before = table.said_to(audience).len();
     conn.ok(line);
     assert_eq!(
-        said_after(table, audience, before, 1),
+        table.said_after(audience, before, 1),
         [words(&announcement)],
         "{line}: said to {audience}"
     );
-}
-
-/// Wait until `audience` has been told at least `count` things after the first `before`, and
-/// return everything after those (speech writes the transcript in its own task, so a line may
-/// land just after the reply).
-fn said_after(table: &Table, audience: &str, before: usize, count: usize) -> Vec<String> {
-    let t = Instant::now();
-    loop {
-        let said = said_to(table, audience);
-        if said.len() >= before + count {
-            return said[before..].to_vec();
-        }
-        assert!(
-            t.elapsed() < LIMIT,
-            "{audience} was never told {count} more things:\n{}",
-            table.transcript()
-        );
-        thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// The text a command refused for its role gives (the console's wording, ConsoleError).
@@ -418,9 +384,9 @@ fn quit_says_bye_and_closes_the_connection() {
 /// A request from the player's console: printed as `printed`, and said to the blind player as
 /// `said` (nothing more, nothing less).
 fn ask(table: &Table, player: &mut Conn, line: &str, printed: &[&str], said: &[Announcement]) {
-    let before = said_to(table, "blind").len();
+    let before = table.said_to("blind").len();
     assert_eq!(player.ok(line), printed, "{line}: printed");
-    let heard = said_after(table, "blind", before, said.len());
+    let heard = table.said_after("blind", before, said.len());
     let expected: Vec<String> = said.iter().map(words).collect();
     assert_eq!(heard, expected, "{line}: said to the blind player");
 }
@@ -454,7 +420,7 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
     // All he was told unasked: White's two moves, and his own said back (F.1). Not his time,
     // not the move count (F.9 d).
     assert_eq!(
-        said_after(&table, "blind", 2, 4),
+        table.said_after("blind", 2, 4),
         [
             words(&Announcement::Move(w[0])),
             words(&Announcement::OwnMove(w[1])),
@@ -487,7 +453,7 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
         &[Announcement::MovesCompleted { white: 2, black: 2 }],
     );
     // Time: each side has used some and has the rest; two moves each brought 30 s each.
-    let before = said_to(&table, "blind").len();
+    let before = table.said_to("blind").len();
     let body = player.ok("time");
     assert_eq!(body.len(), 1, "{body:?}");
     let [white_used, white_left, black_used, black_left] = times_of(&body[0]);
@@ -498,7 +464,7 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
             "used + left = 1:30:00 + 2 x 30 s: {body:?}"
         );
     }
-    let heard = said_after(&table, "blind", before, 1);
+    let heard = table.said_after("blind", before, 1);
     assert_eq!(heard.len(), 1, "{heard:?}");
     assert!(
         heard[0].starts_with("Weiß: verbraucht ") && heard[0].contains("; Schwarz: verbraucht "),
@@ -699,7 +665,7 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
         }],
     );
     // He heard his time and the move count exactly once each: when he asked.
-    let said = said_to(&table, "blind");
+    let said = table.said_to("blind");
     assert_eq!(
         said.iter().filter(|l| l.contains("verbraucht")).count(),
         1,
@@ -824,7 +790,7 @@ fn the_assistants_commands_carry_out_his_duties() {
         "too late to correct: the opponent's clock has started (F.6)"
     );
     table.wait_ply(2);
-    let heard = said_after(&table, "blind", 0, 2);
+    let heard = table.said_after("blind", 0, 2);
     assert_eq!(
         heard,
         [
@@ -897,8 +863,8 @@ fn the_assistants_commands_carry_out_his_duties() {
         "it is white's move, not black's"
     );
     let (white_before, black_before) = clocks_of(&assistant.ok("status"));
-    let both_before = said_to(&table, "both").len();
-    let blind_before = said_to(&table, "blind").len();
+    let both_before = table.said_to("both").len();
+    let blind_before = table.said_to("blind").len();
     assert_eq!(
         assistant.ok("claim sighted repetition"),
         ["white's claim under 9.2b is incorrect (9.5 b applied)"]
@@ -910,7 +876,7 @@ fn the_assistants_commands_carry_out_his_duties() {
         "White loses three minutes: {white_before} -> {white_after}"
     );
     assert_eq!(
-        said_after(&table, "both", both_before, 1),
+        table.said_after("both", both_before, 1),
         [words(&Announcement::ClaimRejected {
             article: tactus::rules::game::DrawClaim::Repetition { intended: None }.article(),
         })]
@@ -918,7 +884,7 @@ fn the_assistants_commands_carry_out_his_duties() {
     // The blind player (Black) hears that his clock changed (not his time: F.9 d), and the
     // offer the claim counts as.
     assert_eq!(
-        said_after(&table, "blind", blind_before, 2),
+        table.said_after("blind", blind_before, 2),
         [
             words(&Announcement::ClockChanged { side: Color::Black }),
             words(&Announcement::DrawOffered { by: Color::White })
@@ -990,11 +956,39 @@ fn the_assistants_commands_carry_out_his_duties() {
 fn a_touch_entered_at_the_console_is_reported_to_the_arbiter() {
     let (dir, table) = table("console-touch", "d4 d5");
     let mut assistant = table.connect();
+    let mut arbiter = table.arbiter();
+    let mut player = table.player();
     assert_eq!(
         assistant.ok("touch g1"),
         ["sighted player touched white knight on g1"]
     );
-    // The note goes to every console and into the transcript, for the arbiter's report.
+    // The arbiter's console sees it; the player's keypad and Braille display do not (issue 15):
+    // it shows what is said to him, as his move is.
+    let note = "sighted player touched white knight on g1";
+    let t = std::time::Instant::now();
+    while !arbiter.events.iter().any(|e| e == note) {
+        assert!(t.elapsed() < LIMIT, "{:?}", arbiter.events);
+        arbiter.ok("status");
+    }
+    sighted_move(&table, &mut assistant, "d4", 2);
+    let t = std::time::Instant::now();
+    while !player
+        .events
+        .iter()
+        .any(|e| e.starts_with("said to blind: "))
+    {
+        assert!(t.elapsed() < LIMIT, "{:?}", player.events);
+        player.send("help");
+    }
+    for _ in 0..3 {
+        player.send("help");
+    }
+    assert!(
+        !player.events.iter().any(|e| e.contains("touched")),
+        "{:?}",
+        player.events
+    );
+    // The note goes into the transcript, for the arbiter's report.
     assert!(
         table
             .transcript()
@@ -1025,7 +1019,7 @@ fn the_arbiters_commands_set_clocks_rule_and_take_back() {
     sighted_move(&table, &mut assistant, "d4", 2);
 
     // 6.12: the clocks stop and start again; both players hear it.
-    let both_before = said_to(&table, "both").len();
+    let both_before = table.said_to("both").len();
     arbiter.ok("pause");
     assert!(clock_line(&arbiter.ok("status")).ends_with("(paused)"));
     assert_eq!(
@@ -1036,7 +1030,7 @@ fn the_arbiters_commands_set_clocks_rule_and_take_back() {
     assert!(clock_line(&arbiter.ok("status")).ends_with("(white running)"));
     assert_eq!(arbiter.refused("resume"), "the clocks are not paused");
     assert_eq!(
-        said_after(&table, "both", both_before, 2),
+        table.said_after("both", both_before, 2),
         [
             words(&Announcement::ClocksPaused),
             words(&Announcement::ClocksResumed)
@@ -1120,7 +1114,7 @@ fn the_arbiters_commands_set_clocks_rule_and_take_back() {
         arbiter.refused("takeback 9"),
         "cannot retract to 9 half-moves: the game has 4, or a set-up position lies between"
     );
-    let blind_before = said_to(&table, "blind").len();
+    let blind_before = table.said_to("blind").len();
     let notes = arbiter.ok("takeback 2");
     let proposed = notes
         .iter()
@@ -1132,7 +1126,7 @@ fn the_arbiters_commands_set_clocks_rule_and_take_back() {
     assert!(status.contains(&"last move d5".to_string()), "{status:?}");
     assert!(clock_line(&status).ends_with("(paused)"), "{status:?}");
     table.wait_transcript("note tactile board matches the game again");
-    let guided = said_to(&table, "blind")[blind_before..].to_vec();
+    let guided = table.said_to("blind")[blind_before..].to_vec();
     for knight in [
         "Springer steht auf Felix drei",
         "Springer steht auf Felix sechs",

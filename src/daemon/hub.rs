@@ -127,6 +127,28 @@ impl Outcome {
 pub struct Broadcast {
     pub origin: Option<u64>,
     pub text: String,
+    /// Which consoles see it.
+    pub to: Views,
+}
+
+/// Which consoles an event is for. A player's console (his keypad, his Braille display) shows
+/// what is said to him; notes (touches, possible claims, boards, files) are the assistant's and
+/// the arbiter's view (F.9 e).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Views {
+    Everyone,
+    /// The assistant's and the arbiter's consoles.
+    Staff,
+}
+
+impl Views {
+    /// Whether a console in `role` sees an event for these views.
+    pub fn reach(self, role: Role) -> bool {
+        match self {
+            Views::Everyone => true,
+            Views::Staff => role >= Role::Assistant,
+        }
+    }
 }
 
 /// Where the game stands, for the simulated boards (which cannot hear speech and act as the
@@ -573,7 +595,7 @@ impl Hub {
                 let reconnection = self.board_links[board].lost;
                 self.board_links[board].connected = true;
                 self.board_links[board].lost = false;
-                self.broadcast(format!("{} board connected: {info}", board.name()), None);
+                self.broadcast_staff(format!("{} board connected: {info}", board.name()), None);
                 if reconnection {
                     self.accept(Input::BoardConnected { board }, t, None);
                 }
@@ -871,7 +893,7 @@ impl Hub {
                     if !self.journal_failing {
                         warn!("{e:#}");
                         self.journal_failing = true;
-                        self.broadcast(
+                        self.broadcast_staff(
                             format!(
                                 "WARNING: {e:#}; the game goes on, but a restart would lose it"
                             ),
@@ -1019,7 +1041,13 @@ impl Hub {
             );
         }
         if shown {
-            self.broadcast(format!("said to {}: {text}", audience_word(audience)), None);
+            let line = format!("said to {}: {text}", audience_word(audience));
+            // His console shows what his ear hears.
+            if audience.includes_blind() {
+                self.broadcast(line, None);
+            } else {
+                self.broadcast_staff(line, None);
+            }
         }
         debug!(
             id,
@@ -1076,19 +1104,33 @@ impl Hub {
         });
     }
 
-    /// A note: the transcript, every console, the log.
+    /// A note: the transcript, the assistant's and arbiter's consoles, the log.
     fn note(&mut self, text: String, origin: Option<u64>) {
         info!("note: {text}");
         self.notes.append(&files::note_line(&text));
         if self.echo {
             println!("{}  note     {text}", files::time_of_day());
         }
-        self.broadcast(text, origin);
+        self.broadcast_staff(text, origin);
     }
 
+    /// A line for every console.
     fn broadcast(&self, text: String, origin: Option<u64>) {
         // No console connected: nobody to tell.
-        let _ = self.broadcast.send(Broadcast { origin, text });
+        let _ = self.broadcast.send(Broadcast {
+            origin,
+            text,
+            to: Views::Everyone,
+        });
+    }
+
+    /// A line for the assistant's and the arbiter's consoles.
+    fn broadcast_staff(&self, text: String, origin: Option<u64>) {
+        let _ = self.broadcast.send(Broadcast {
+            origin,
+            text,
+            to: Views::Staff,
+        });
     }
 }
 #[cfg(test)]
