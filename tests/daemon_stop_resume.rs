@@ -2,7 +2,8 @@
 //! run` says what the table is in words when it starts; Ctrl-C says where the unfinished game
 //! stands and how to go on; the next `tactus run` says which saved settings stay in force
 //! against an edited configuration file, and prints and says, in the voice pack's language and
-//! in this order, that the game is back, whose move it is and that the clocks stand.
+//! in this order, that the game is back, whose move it is and that the clocks stand. The log
+//! shows the moves as they count.
 
 mod support;
 
@@ -71,6 +72,20 @@ fn ctrl_c_says_the_game_is_unfinished_and_the_resume_says_what_stays_and_whose_m
         )),
         "ply {ply}:\n{out}"
     );
+
+    // The log (journald under systemd) follows the game: the moves as they count, not only
+    // the touches (issue 15, point 14).
+    let log = fs::read_to_string(dir.join("run1.err")).unwrap();
+    for label in [
+        "move counted: 1. ",
+        "move counted: 1... ",
+        "move counted: 2. ",
+    ] {
+        assert!(
+            log.contains(label),
+            "{label:?} missing from the log:\n{log}"
+        );
+    }
 
     // The file is edited between the sessions: the game keeps its saved clock and players.
     let text = fs::read_to_string(&config)

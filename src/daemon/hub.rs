@@ -906,10 +906,42 @@ impl Hub {
         if input == Input::Start {
             self.started = true;
         }
+        let before = self.arbiter.game().ply();
         let effects = self.arbiter.handle(input, now);
+        self.log_moves(before);
         let notes = self.effects(effects, now, origin);
         self.after();
         notes
+    }
+
+    /// The log (journald's `journalctl -u tactus -f`) follows the game: every move as it
+    /// counts, with both clocks, and a takeback.
+    fn log_moves(&self, before: usize) {
+        let game = self.arbiter.game();
+        if game.ply() < before {
+            info!(
+                ply = game.ply(),
+                "moves taken back; {} half-moves stand",
+                game.ply()
+            );
+            return;
+        }
+        for (i, record) in game.moves().iter().enumerate().skip(before) {
+            let number = i / 2 + 1;
+            let label = match record.side {
+                Color::White => format!("{number}. {}", record.san),
+                Color::Black => format!("{number}... {}", record.san),
+            };
+            match record.clocks_after {
+                Some(clocks) => info!(
+                    ply = i + 1,
+                    "move counted: {label} (clocks: white {}, black {})",
+                    format_clk(clocks.white),
+                    format_clk(clocks.black)
+                ),
+                None => info!(ply = i + 1, "move counted: {label}"),
+            }
+        }
     }
 
     fn effects(&mut self, effects: Vec<Effect>, now: Millis, origin: Option<u64>) -> Outcome {

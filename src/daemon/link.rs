@@ -342,7 +342,7 @@ impl LinkTask {
 /// A path as the user should see it in messages (the by-id hint lives in [`open_port`]).
 pub fn describe_path(path: &Path) -> String {
     match std::fs::canonicalize(path) {
-        Ok(real) if real != path => format!("{} (-> {})", path.display(), real.display()),
+        Ok(real) if real != path => format!("{}, a link to {}", path.display(), real.display()),
         _ => path.display().to_string(),
     }
 }
