@@ -168,8 +168,18 @@ pub const COMMANDS: &[Spec] = &[
         "rp",
         Player,
         "",
-        "say the last announcement again",
+        "say again the last announcement made to the blind player (a move, an offer, guidance), \
+         not a reply",
         "repeat",
+    ),
+    spec(
+        "stop",
+        "sp",
+        Player,
+        "",
+        "stop the reply being said (moves read back stop after the move being said); any new \
+         request cuts it too",
+        "stop",
     ),
     // The assistant (F.9). SIDE is white, black, blind or sighted; where it is optional the
     // blind player is meant, except for touch (the sighted player's touch, F.9 e).

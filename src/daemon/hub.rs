@@ -258,8 +258,13 @@ pub struct Hub {
     unspoken: Vec<u64>,
     analyses: BTreeSet<u64>,
     next_own_speech: u64,
-    /// The last announcement said to the blind player, for `repeat`.
+    /// The last announcement said to the blind player, for `repeat`: the game's, not a reply
+    /// to a request (what he asks again is what he was told, not what he asked).
     last_to_blind: Option<Announcement>,
+    /// The rest of a reply said to him one announcement after the other (a game read back, a
+    /// list of pieces): the next goes when the one with this speech id has been said. A new
+    /// request or `stop` drops it.
+    reply: Option<(u64, std::collections::VecDeque<Announcement>)>,
     last_t: Millis,
     last_tick: Option<Millis>,
     guidance: ByBoard<u64>,
@@ -381,6 +386,7 @@ impl Hub {
             analyses: BTreeSet::new(),
             next_own_speech: HUB_SPEECH_BASE,
             last_to_blind: None,
+            reply: None,
             last_t,
             last_tick: None,
             guidance: ByBoard::default(),
@@ -668,6 +674,7 @@ impl Hub {
         match event {
             SpeechEvent::Finished { id, outcome, .. } => {
                 debug!(id = id.0, ?outcome, "speech finished");
+                self.reply_part_done(id.0, outcome);
                 if self.says.remove(&id.0).is_some() {
                     let now = self.clock.now();
                     self.accept(Input::SpeechFinished { id: id.0 }, now, None);
@@ -759,16 +766,22 @@ impl Hub {
         let now = self.clock.now();
         let blind = self.arbiter.config().blind;
         let answer = console::answer(request, self.arbiter.game(), blind, now);
-        let (said, body) = match &answer {
-            Answer::RepeatLast => match self.last_to_blind.clone() {
-                Some(last) => {
-                    let line = console::format_announcement(&last);
-                    (vec![last], vec![line])
-                }
-                None => (Vec::new(), vec!["nothing has been said yet".to_string()]),
-            },
-            other => (other.announcements(), console::format_reply(other)),
+        let said = match &answer {
+            Answer::RepeatLast => self.last_to_blind.clone().into_iter().collect(),
+            other => other.announcements(),
         };
+        // Printed in the words he hears, in the pack's language: a Braille display shows what
+        // the ear hears.
+        let mut body: Vec<String> = said
+            .iter()
+            .map(|a| self.pack.render(a, self.style).text)
+            .collect();
+        if body.is_empty() {
+            body = match &answer {
+                Answer::RepeatLast => vec!["nothing has been said yet".to_string()],
+                other => console::format_reply(other),
+            };
+        }
         let said = if to_him { said } else { Vec::new() };
         let record = RequestRecord {
             by,
@@ -792,10 +805,64 @@ impl Hub {
         {
             warn!("{e:#}");
         }
-        for announcement in said {
-            self.say_own(Audience::Blind, announcement, false);
+        if to_him {
+            // A new request to him (or `stop`) cuts what is left of the last reply; the speech
+            // queue replaces the part being said by the new reply.
+            let cut = self.reply.take().is_some();
+            if answer == Answer::Silence && cut {
+                self.silence_reply();
+            }
+            let mut said = std::collections::VecDeque::from(said);
+            if let Some(first) = said.pop_front() {
+                let id = self.say_own(Audience::Blind, first, false);
+                if !said.is_empty() {
+                    self.reply = Some((id, said));
+                }
+            }
         }
         Reply::ok(body)
+    }
+
+    /// `stop`: the reply being said to him is cut, unless something of the game is being said
+    /// to him (a move, guidance: never cut; the rest of the reply is dropped all the same, and
+    /// the part being said ends by itself).
+    fn silence_reply(&mut self) {
+        let game_speaking = self.says.values().any(|(a, _)| a.includes_blind())
+            || self.deferred.iter().any(|(_, a, _)| a.includes_blind());
+        if game_speaking {
+            return;
+        }
+        if let Some(tx) = &self.speech {
+            let _ = tx.try_send(SpeechRequest::Stop {
+                audience: Audience::Blind,
+            });
+        }
+    }
+
+    /// A reply's announcement has been said (or cut): the next part of the reply, if it was
+    /// heard to the end.
+    fn reply_part_done(&mut self, id: u64, outcome: crate::speech::Outcome) {
+        use crate::speech::Outcome;
+        let Some((playing, rest)) = &mut self.reply else {
+            return;
+        };
+        if *playing != id {
+            return;
+        }
+        let goes_on = matches!(
+            outcome,
+            Outcome::Spoken | Outcome::Failed | Outcome::NoOutput
+        );
+        match rest.pop_front() {
+            Some(next) if goes_on => {
+                let id = self.say_own(Audience::Blind, next, false);
+                match &mut self.reply {
+                    Some((playing, rest)) if !rest.is_empty() => *playing = id,
+                    _ => self.reply = None,
+                }
+            }
+            _ => self.reply = None,
+        }
     }
 
     /// `status`: the position, whose move, the clocks, the boards.
@@ -1061,8 +1128,9 @@ impl Hub {
     /// `shown`: also tell every console what is said (`# said to ...`).
     fn speak(&mut self, id: u64, audience: Audience, announcement: Announcement, shown: bool) {
         let text = self.pack.render(&announcement, self.style).text;
-        // `repeat` is for what he was told; his own move said back is not what he asks again.
-        if audience.includes_blind() && !matches!(announcement, Announcement::OwnMove(_)) {
+        // `repeat` is for what he was told; his own move said back is not what he asks again,
+        // and neither is a reply (said unshown, see `request`).
+        if audience.includes_blind() && shown && !matches!(announcement, Announcement::OwnMove(_)) {
             self.last_to_blind = Some(announcement.clone());
         }
         if self.echo {
@@ -1109,10 +1177,11 @@ impl Hub {
     }
 
     /// An announcement of the hub's own (not the arbiter's): never fed back as an input.
-    fn say_own(&mut self, audience: Audience, announcement: Announcement, shown: bool) {
+    fn say_own(&mut self, audience: Audience, announcement: Announcement, shown: bool) -> u64 {
         let id = self.next_own_speech;
         self.next_own_speech += 1;
         self.speak(id, audience, announcement, shown);
+        id
     }
 
     /// Run the mateability search off the hub, under a deadline.
