@@ -812,13 +812,7 @@ impl Hub {
             if answer == Answer::Silence && cut {
                 self.silence_reply();
             }
-            let mut said = std::collections::VecDeque::from(said);
-            if let Some(first) = said.pop_front() {
-                let id = self.say_own(Audience::Blind, first, false);
-                if !said.is_empty() {
-                    self.reply = Some((id, said));
-                }
-            }
+            self.say_reply(said.into());
         }
         Reply::ok(body)
     }
@@ -853,15 +847,10 @@ impl Hub {
             outcome,
             Outcome::Spoken | Outcome::Failed | Outcome::NoOutput
         );
-        match rest.pop_front() {
-            Some(next) if goes_on => {
-                let id = self.say_own(Audience::Blind, next, false);
-                match &mut self.reply {
-                    Some((playing, rest)) if !rest.is_empty() => *playing = id,
-                    _ => self.reply = None,
-                }
-            }
-            _ => self.reply = None,
+        let rest = std::mem::take(rest);
+        self.reply = None;
+        if goes_on {
+            self.say_reply(rest);
         }
     }
 
@@ -1126,7 +1115,14 @@ impl Hub {
     /// Hand an announcement to speech. If speech cannot take it, it is written to the
     /// transcript here and counts as said, so that no clock waits for it forever (F.3 c).
     /// `shown`: also tell every console what is said (`# said to ...`).
-    fn speak(&mut self, id: u64, audience: Audience, announcement: Announcement, shown: bool) {
+    /// Returns whether speech took it.
+    fn speak(
+        &mut self,
+        id: u64,
+        audience: Audience,
+        announcement: Announcement,
+        shown: bool,
+    ) -> bool {
         let text = self.pack.render(&announcement, self.style).text;
         // `repeat` is for what he was told; his own move said back is not what he asks again,
         // and neither is a reply (said unshown, see `request`).
@@ -1173,15 +1169,37 @@ impl Hub {
             if id < HUB_SPEECH_BASE {
                 self.unspoken.push(id);
             }
+            return false;
         }
+        true
     }
 
     /// An announcement of the hub's own (not the arbiter's): never fed back as an input.
-    fn say_own(&mut self, audience: Audience, announcement: Announcement, shown: bool) -> u64 {
+    /// Returns its speech id, if speech took it.
+    fn say_own(
+        &mut self,
+        audience: Audience,
+        announcement: Announcement,
+        shown: bool,
+    ) -> Option<u64> {
         let id = self.next_own_speech;
         self.next_own_speech += 1;
-        self.speak(id, audience, announcement, shown);
-        id
+        self.speak(id, audience, announcement, shown).then_some(id)
+    }
+
+    /// The parts of a reply to him from `parts` on: the first that speech takes is said, the
+    /// rest wait for it (see `reply_part_done`); a part speech cannot take is in the
+    /// transcript as not spoken, and the next goes at once.
+    fn say_reply(&mut self, mut parts: std::collections::VecDeque<Announcement>) {
+        self.reply = None;
+        while let Some(part) = parts.pop_front() {
+            if let Some(id) = self.say_own(Audience::Blind, part, false) {
+                if !parts.is_empty() {
+                    self.reply = Some((id, parts));
+                }
+                return;
+            }
+        }
     }
 
     /// Run the mateability search off the hub, under a deadline.
