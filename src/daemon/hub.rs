@@ -739,6 +739,10 @@ impl Hub {
     /// A button of the tactile board: the blind player's own request (F.9 d), as configured.
     fn button(&mut self, n: u8) {
         let Some(line) = self.buttons.get(&n).cloned() else {
+            // Any key cuts a long reply, as his next request would.
+            if self.reply.take().is_some() {
+                self.silence_reply();
+            }
             self.note(
                 format!(
                     "tactile board: button {n} pressed; no request is set for it (key \

@@ -1117,6 +1117,23 @@ async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it()
     .await;
     rig.finished(turn[0].0).await;
     assert!(rig.said().is_empty());
+    // Any key of his board cuts it too, one with no request set for it as well.
+    rig.ok(Role::Player, "pieces black").await;
+    let said = rig.said();
+    assert_eq!(kinds(&said), [shakmaty::Role::King]);
+    rig.sensor(SensorEvent::Button(7)).await;
+    let rx = rig.speech.as_mut().unwrap();
+    assert!(
+        matches!(
+            rx.try_recv(),
+            Ok(SpeechRequest::Stop {
+                audience: Audience::Blind
+            })
+        ),
+        "speech is stopped"
+    );
+    rig.finished(said[0].0).await;
+    assert!(rig.said().is_empty());
     // `repeat` is still the move he was told, not a reply.
     rig.ok(Role::Player, "repeat").await;
     let said = rig.said();
