@@ -341,6 +341,11 @@ pub fn recovery_words(arbiter: &Arbiter) -> Vec<Announcement> {
     words
 }
 
+/// `n` with its noun, singular or plural as it needs ("1 half-move", "2 half-moves").
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Who asked, by the role of the console that typed the request.
 fn asked_by(role: Role) -> AskedBy {
     match role {
@@ -517,9 +522,9 @@ impl Hub {
         );
         self.note(
             format!(
-                "game recovered from its journal ({} inputs, {} half-moves played){}",
-                recovery.inputs,
-                ply,
+                "game recovered from its journal ({}, {} played){}",
+                count(recovery.inputs, "input", "inputs"),
+                count(ply, "half-move", "half-moves"),
                 if running {
                     "; clocks paused (6.12): `resume` when both players are ready"
                 } else {
@@ -981,8 +986,8 @@ impl Hub {
         if game.ply() < before {
             info!(
                 ply = game.ply(),
-                "moves taken back; {} half-moves stand",
-                game.ply()
+                "moves taken back; {} stand",
+                count(game.ply(), "half-move", "half-moves")
             );
             return;
         }

@@ -998,15 +998,29 @@ async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
     );
     assert!(
         rig.transcript().contains(&format!(
-            "note game recovered from its journal ({inputs} inputs, 1 half-moves played); \
+            "note game recovered from its journal ({inputs} inputs, 1 half-move played); \
              clocks paused (6.12): `resume` when both players are ready"
         )),
         "{:?}",
         rig.transcript()
     );
-    // Both players hear that the game was recovered. The move cut off waits for the clocks;
-    // the lost board's notice is stale and is not said again.
+    // Both players hear that the game was recovered, whose move it is and that the clocks
+    // stand, in that order (issue 15). The move cut off waits for the clocks; the lost board's
+    // notice is stale and is not said again.
     let said = rig.said();
+    let to_both: Vec<&Announcement> = said
+        .iter()
+        .filter(|(_, a, _)| *a == Audience::Both)
+        .map(|(_, _, w)| w)
+        .collect();
+    assert_eq!(
+        to_both,
+        [
+            &Announcement::GameRecovered,
+            &Announcement::ToMove { side: Color::Black },
+            &Announcement::ClocksPaused
+        ]
+    );
     assert!(
         said.iter().any(|(own, a, w)| *own >= HUB_SPEECH_BASE
             && (*a, w) == (Audience::Both, &Announcement::GameRecovered)),
