@@ -287,10 +287,13 @@ impl TimeControl {
     }
 }
 
-/// Below this base time a period looks like minutes written where the notation counts seconds
-/// (`90+30` is 90 seconds; 90 minutes is `5400+30`): five minutes, the shortest blitz game a
-/// tournament usually plays.
+/// A period looks like minutes written where the notation counts seconds (`90+30` is 90
+/// seconds; 90 minutes is `5400+30`) when its base time is under a minute (no game is played
+/// so), or under five minutes with a move count or with an increment of ten seconds or more
+/// (short games have short increments: `180+2` is a real blitz game, `90+30` is not).
 const MINUTES_SUSPECTED_BELOW_MS: ClockMillis = 5 * 60 * 1000;
+const NO_GAME_BELOW_MS: ClockMillis = 60 * 1000;
+const LONG_INCREMENT_MS: ClockMillis = 10 * 1000;
 /// Appendices B and C of 2001 (A1 and B1 of 2009): rapid is a fixed time from 15 to 60 minutes
 /// for each player, blitz less than 15.
 const RAPID_FROM_MS: ClockMillis = 15 * 60 * 1000;
@@ -339,11 +342,12 @@ impl TimeControl {
     /// A warning when a base time is so short that minutes were probably meant (the notation
     /// counts seconds), with the control written in seconds as it would then be.
     pub fn minutes_suspected(&self) -> Option<String> {
-        if !self
-            .periods
-            .iter()
-            .any(|p| p.base_ms < MINUTES_SUSPECTED_BELOW_MS)
-        {
+        let suspicious = |p: &Period| {
+            p.base_ms < NO_GAME_BELOW_MS
+                || (p.base_ms < MINUTES_SUSPECTED_BELOW_MS
+                    && (p.moves.is_some() || p.increment_ms >= LONG_INCREMENT_MS))
+        };
+        if !self.periods.iter().any(suspicious) {
             return None;
         }
         let as_minutes = TimeControl {
@@ -672,7 +676,9 @@ mod tests {
             "{warning}"
         );
         assert!(tc("40/120:60").minutes_suspected().is_some());
-        for fine in ["5400+30", "300+2", "40/7200:3600", "900"] {
+        assert!(tc("25+10").minutes_suspected().is_some());
+        assert!(tc("45").minutes_suspected().is_some());
+        for fine in ["5400+30", "300+2", "180+2", "60+1", "40/7200:3600", "900"] {
             assert_eq!(tc(fine).minutes_suspected(), None, "{fine}");
         }
     }
