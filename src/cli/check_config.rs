@@ -1,4 +1,6 @@
-//! `tactus check-config`: read a configuration file and print what it sets.
+//! `tactus check-config`: read a configuration file, check it as `tactus run` does before it
+//! makes a game folder, and print what it sets in words ([`Config::describe`]), with warnings
+//! for what may be a mistake ([`Config::warnings`]) on standard error.
 
 use std::{path::PathBuf, process::ExitCode};
 

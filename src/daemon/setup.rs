@@ -7,7 +7,10 @@
 //! damaged journal, whether given with `--resume` or found in the output folder: a fresh game in
 //! its place would tell the blind player a board that is not his (the error names the folder,
 //! the line, and the choices). Only folders the daemon's user owns are resumed, and their files
-//! are opened without following symbolic links.
+//! are opened without following symbolic links. A resumed game keeps the settings saved in its
+//! journal; [`saved_settings`] says which of them the configuration file now sets otherwise.
+//! Before a new game folder is made, [`check_new_game`] checks what `tactus check-config`
+//! checks too, down to a probe that a folder can be made in `record.dir`.
 
 use std::path::{Path, PathBuf};
 

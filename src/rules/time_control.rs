@@ -369,10 +369,9 @@ impl TimeControl {
         ))
     }
 
-    /// What the Laws call a game under this control: [`PlayMode::Rapid`] or
-    /// [`PlayMode::Blitz`] when all the moves are made in one fixed time (2001 Appendices B 1 and
-    /// C 1: from 15 to 60 minutes, or less than 15; 2009 A1 and B1 count the time plus 60 times
-    /// the increment), else [`PlayMode::Standard`].
+    /// What the Laws call a game under this control: rapid or blitz when all the moves are
+    /// made in one fixed time (2001 Appendices B 1 and C 1: from 15 to 60 minutes, or less than
+    /// 15; 2009 A1 and B1 count the time plus 60 times the increment), else standard.
     pub fn pace(&self, edition: super::Edition) -> super::PlayMode {
         use super::{Edition, PlayMode};
         let [period] = self.periods.as_slice() else {
