@@ -565,6 +565,12 @@ impl Config {
             );
         }
         for (key, board) in [("boards.blind", blind), ("boards.sighted", sighted)] {
+            if !board.is_manual() && board.port.as_deref().is_some_and(|p| p.trim().is_empty()) {
+                bail!(
+                    "{origin}: {key}.port = \"\": name the board's serial port (e.g. \
+                     /dev/serial/by-id/...) or \"sim\" for a simulated board"
+                );
+            }
             if !board.is_manual() && board.port.is_none() {
                 bail!(
                     "{origin}: {key}.port is missing: name the board's serial port (e.g. \
@@ -572,7 +578,194 @@ impl Config {
                 );
             }
         }
+        self.check_play(origin)?;
         Ok(())
+    }
+
+    /// `game.play` against `game.time_control`: a rapid or blitz game is one whose moves are all
+    /// made in a fixed time the Laws define (2001 Appendices B 1 and C 1, 2009 A1 and B1); a
+    /// 90-minute control played under the blitz laws, or a blitz without a clock, cannot be
+    /// what was meant.
+    fn check_play(&self, origin: &str) -> Result<()> {
+        let wanted = match self.game.play {
+            PlayMode::Standard => return Ok(()),
+            PlayMode::Rapid | PlayMode::RapidSupervised => PlayMode::Rapid,
+            PlayMode::Blitz | PlayMode::BlitzSupervised => PlayMode::Blitz,
+        };
+        let name = play_key(self.game.play);
+        let Some(tc) = self.rules_config()?.time_control else {
+            bail!(
+                "{origin}: game.play = \"{name}\" needs a clock: set game.time_control (a {} \
+                 game is played in a fixed time for each player)",
+                pace_word(wanted)
+            );
+        };
+        let pace = tc.pace(self.game.edition);
+        if pace != wanted {
+            bail!(
+                "{origin}: game.play = \"{name}\" with game.time_control = \"{tc}\" ({}): by \
+                 the Laws ({}) that is {}; a {} game has all its moves in {}",
+                tc.describe(),
+                definition_articles(self.game.edition),
+                pace_phrase(pace),
+                pace_word(wanted),
+                pace_range(wanted, self.game.edition)
+            );
+        }
+        Ok(())
+    }
+
+    /// What may be a mistake but can be played: a control that looks like minutes written as
+    /// seconds, a standard game under a control the Laws call rapid or blitz.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let Ok(Some(tc)) = self.rules_config().map(|r| r.time_control) else {
+            return warnings;
+        };
+        if let Some(w) = tc.minutes_suspected() {
+            warnings.push(format!("game.time_control = \"{tc}\": {w}"));
+        }
+        let pace = tc.pace(self.game.edition);
+        if self.game.play == PlayMode::Standard && pace != PlayMode::Standard {
+            warnings.push(format!(
+                "game.time_control = \"{tc}\" is {} by the Laws ({}), but game.play is \
+                 \"standard\": the standard Laws apply (set play = \"{}\" for the appendix)",
+                pace_phrase(pace),
+                definition_articles(self.game.edition),
+                play_key(pace)
+            ));
+        }
+        warnings
+    }
+
+    /// The table in words, as `tactus check-config` and `tactus run` print it: the players,
+    /// the event, the rules, the clock, the boards, the voice, the folders. `voice_description`
+    /// is the voice pack's own description, when it could be read.
+    pub fn describe(&self, origin: &str, voice_description: Option<&str>) -> Result<Vec<String>> {
+        let g = &self.game;
+        let blind = g.blind.color();
+        let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "(no name given)".into());
+        let mut lines = Vec::new();
+        for color in [Color::White, Color::Black] {
+            let who = if color == blind {
+                "the blind player, on the tactile board"
+            } else {
+                "the sighted player"
+            };
+            let player = match color {
+                Color::White => name(&g.white),
+                Color::Black => name(&g.black),
+            };
+            lines.push(format!(
+                "{}: {player} ({who})",
+                if color == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                }
+            ));
+        }
+        let mut event = vec![g.event.clone().unwrap_or_else(|| "no event named".into())];
+        if let Some(round) = &g.round {
+            event.push(format!("round {round}"));
+        }
+        if let Some(site) = g.site.as_ref().filter(|s| s.as_str() != "?") {
+            event.push(format!("at {site}"));
+        }
+        lines.push(format!("event: {}", event.join(", ")));
+        let rules = self.rules_config()?;
+        lines.push(format!(
+            "rules: the FIDE Laws of Chess, {} text; {}",
+            match rules.edition {
+                Edition::Fide2001 => "2001",
+                Edition::Fide2009 => "2009",
+            },
+            play_words(rules.play, rules.edition)
+        ));
+        lines.push(match &rules.time_control {
+            Some(tc) => format!("time control: {} ({tc})", tc.describe()),
+            None => "time control: none (no clock)".into(),
+        });
+        for (label, board) in [
+            ("tactile board", self.blind_board(origin)?),
+            ("sighted board", self.sighted_board(origin)?),
+        ] {
+            lines.push(match board {
+                BoardSetup::Manual => {
+                    format!("{label}: none, the assistant enters the moves at the console")
+                }
+                BoardSetup::Sensor { profile, port } => format!(
+                    "{label}: {} on {}",
+                    profile.name,
+                    match port {
+                        PortSetup::Sim => "a simulated board".to_string(),
+                        PortSetup::Path(p) => p.display().to_string(),
+                    }
+                ),
+            });
+        }
+        lines.push(format!(
+            "the sighted player's move counts {}",
+            match self.completion() {
+                Completion::ClockPress => "when he stops his clock",
+                Completion::Settle => "when his board rests on the position after it",
+            }
+        ));
+        let v = &self.voice;
+        lines.push(format!(
+            "voice pack: {}{}",
+            v.voice,
+            voice_description.map_or_else(String::new, |d| format!(", {d}")),
+        ));
+        lines.push(format!(
+            "speech: {}, {}",
+            match v.style {
+                crate::announce::voice::Style::San => "moves said short (Springer Felix drei)",
+                crate::announce::voice::Style::Long =>
+                    "moves said from square to square (Springer Gustav eins Felix drei)",
+            },
+            speaker_words(v.speaker)
+        ));
+        for (who, speaker) in [
+            ("the blind player", v.speaker_blind),
+            ("the sighted player", v.speaker_sighted),
+        ] {
+            if let Some(speaker) = speaker {
+                lines.push(format!("speech for {who}: {}", speaker_words(speaker)));
+            }
+        }
+        lines.push(format!(
+            "the blind player {} his own move said back",
+            if g.say_own_move {
+                "hears"
+            } else {
+                "does not hear"
+            }
+        ));
+        lines.push(format!(
+            "a board that differs is described again every {}",
+            crate::rules::time_control::duration_words(g.guidance_repeat_ms as i64)
+        ));
+        lines.push(format!("games: {}", self.record_dir().display()));
+        lines.push(format!(
+            "console: {} ({}), the arbiter's token in {}",
+            self.socket_path().display(),
+            match &self.console.group {
+                Some(group) => format!("for the daemon's user and group {group}"),
+                None => "for the daemon's user only".to_string(),
+            },
+            self.token_file().map_or_else(
+                || "each game's folder (arbiter.token)".to_string(),
+                |p| p.display().to_string()
+            )
+        ));
+        let buttons: Vec<String> = self
+            .buttons()
+            .iter()
+            .map(|(n, line)| format!("{n} asks {line}"))
+            .collect();
+        lines.push(format!("tactile board's buttons: {}", buttons.join(", ")));
+        Ok(lines)
     }
 
     /// `[console]`'s keys, as far as the text tells: no empty path or group.
@@ -828,6 +1021,79 @@ impl Config {
     }
 }
 
+/// `game.play` as the file writes it.
+fn play_key(play: PlayMode) -> &'static str {
+    match play {
+        PlayMode::Standard => "standard",
+        PlayMode::Rapid => "rapid",
+        PlayMode::Blitz => "blitz",
+        PlayMode::RapidSupervised => "rapid-supervised",
+        PlayMode::BlitzSupervised => "blitz-supervised",
+    }
+}
+
+fn pace_word(pace: PlayMode) -> &'static str {
+    match pace {
+        PlayMode::Rapid | PlayMode::RapidSupervised => "rapid",
+        PlayMode::Blitz | PlayMode::BlitzSupervised => "blitz",
+        PlayMode::Standard => "standard",
+    }
+}
+
+fn pace_phrase(pace: PlayMode) -> &'static str {
+    match pace {
+        PlayMode::Rapid | PlayMode::RapidSupervised => "a rapid game",
+        PlayMode::Blitz | PlayMode::BlitzSupervised => "a blitz game",
+        PlayMode::Standard => "no rapid or blitz game",
+    }
+}
+
+/// Where the Laws define rapid and blitz games.
+fn definition_articles(edition: Edition) -> &'static str {
+    match edition {
+        Edition::Fide2001 => "Appendices B 1 and C 1 of 2001",
+        Edition::Fide2009 => "A1 and B1 of 2009",
+    }
+}
+
+fn pace_range(pace: PlayMode, edition: Edition) -> &'static str {
+    match (pace, edition) {
+        (PlayMode::Blitz, Edition::Fide2001) => "one fixed time under 15 minutes for each player",
+        (PlayMode::Blitz, Edition::Fide2009) => {
+            "one fixed time under 15 minutes for each player, counting 60 times the increment"
+        }
+        (_, Edition::Fide2001) => "one fixed time from 15 to 60 minutes for each player",
+        (_, Edition::Fide2009) => {
+            "one fixed time from 15 to 60 minutes for each player, counting 60 times the increment"
+        }
+    }
+}
+
+/// The laws `play` puts the game under, in words.
+fn play_words(play: PlayMode, edition: Edition) -> String {
+    let laws = match play.laws(edition) {
+        PlayMode::Rapid => "the rapid laws (Appendix B)",
+        PlayMode::Blitz => "the blitz laws (Appendix C)",
+        _ => "standard play",
+    };
+    match play {
+        PlayMode::RapidSupervised | PlayMode::BlitzSupervised => {
+            format!("{} with adequate supervision, so {laws}", pace_word(play))
+        }
+        _ => laws.to_string(),
+    }
+}
+
+fn speaker_words(speaker: crate::speech::config::SpeakerKind) -> &'static str {
+    match speaker {
+        crate::speech::config::SpeakerKind::Clips => "spoken with the pack's recorded words",
+        crate::speech::config::SpeakerKind::Tts => {
+            "spoken by the system's speech engine (the recorded words if it fails)"
+        }
+        crate::speech::config::SpeakerKind::None => "not spoken (the transcript only)",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -972,7 +1238,8 @@ mod tests {
     #[test]
     fn play_modes_and_the_blind_colour_parse() {
         let config = Config::parse(
-            "[game]\nplay = \"blitz\"\nedition = \"2009\"\nblind = \"black\"\n",
+            "[game]\nplay = \"blitz\"\nedition = \"2009\"\nblind = \"black\"\n\
+             time_control = \"180+2\"\n",
             "c.toml",
         )
         .unwrap();

@@ -78,3 +78,132 @@ fn a_voice_pack_that_does_not_exist_is_refused_before_any_game_is_made() {
     assert_eq!(folders, 0, "a game folder was made in {}", played.display());
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `tactus check-config FILE` with the text `config` written to a fresh folder: the exit, the
+/// output and the error output.
+fn check(tag: &str, config: &str) -> (bool, String, String) {
+    let dir = temp_dir(tag);
+    let file = dir.join("config.toml");
+    fs::write(&file, config).unwrap();
+    let out = Command::new(TACTUS)
+        .arg("check-config")
+        .arg(&file)
+        .output()
+        .unwrap();
+    fs::remove_dir_all(&dir).unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn what_cannot_work_is_refused_naming_the_key() {
+    for (tag, text, needles) in [
+        (
+            "port",
+            "[boards.blind]\nprofile = \"pegged-line\"\nport = \"\"\n",
+            &["boards.blind.port = \"\"", "serial port"][..],
+        ),
+        (
+            "dir",
+            "[record]\ndir = \"/proc/nope\"\n",
+            &["record.dir", "/proc/nope", "no game folder can be made"][..],
+        ),
+        // Appendix C 1 (2001): a blitz game has all its moves in less than 15 minutes.
+        (
+            "blitz",
+            "[game]\nplay = \"blitz\"\ntime_control = \"5400\"\n",
+            &[
+                "game.play = \"blitz\"",
+                "90 minutes",
+                "under 15 minutes",
+                "C 1",
+            ][..],
+        ),
+        // Appendix B 1: rapid from 15 to 60 minutes; 3 minutes is blitz.
+        (
+            "rapid",
+            "[game]\nplay = \"rapid\"\ntime_control = \"180+2\"\n",
+            &[
+                "game.play = \"rapid\"",
+                "a blitz game",
+                "from 15 to 60 minutes",
+            ][..],
+        ),
+        (
+            "noclock",
+            "[game]\nplay = \"blitz\"\n",
+            &["game.play = \"blitz\" needs a clock", "game.time_control"][..],
+        ),
+    ] {
+        let (ok, out, err) = check(&format!("check-config-{tag}"), text);
+        assert!(!ok, "{tag}: accepted\n{out}");
+        for needle in needles {
+            assert!(
+                err.contains(needle),
+                "{tag}: {needle:?} missing from: {err}"
+            );
+        }
+    }
+    // The record folder's probe leaves nothing behind where the folder can be made.
+    let dir = temp_dir("check-config-probe");
+    let file = dir.join("config.toml");
+    fs::write(&file, "[record]\ndir = \"games/2026\"\n").unwrap();
+    let out = Command::new(TACTUS)
+        .arg("check-config")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let left: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("config.toml")]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_table_is_said_in_words_and_seconds_that_look_like_minutes_are_warned_about() {
+    let (ok, out, err) = check(
+        "check-config-words",
+        "[game]\nwhite = \"Anna Blind\"\nblack = \"Bert Sighted\"\nevent = \"Open\"\n\
+         round = \"3\"\ntime_control = \"90+30\"\nplay = \"blitz\"\n",
+    );
+    assert!(ok, "{out}{err}");
+    for needle in [
+        "White: Anna Blind (the blind player",
+        "Black: Bert Sighted (the sighted player)",
+        "event: Open, round 3",
+        "2001 text; the blitz laws (Appendix C)",
+        "time control: 90 seconds for the whole game plus 30 seconds per move from move 1 (90+30)",
+        "moves said short",
+        "recorded words",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from:\n{out}");
+    }
+    // No Debug names.
+    for debug in ["Fide2001", "Standard", "Blitz", "San", "Clips", "Some("] {
+        assert!(!out.contains(debug), "{debug:?} in:\n{out}");
+    }
+    // The notation counts seconds: "90+30" is a minute and a half, said so, with the fix.
+    assert!(
+        err.contains("warning")
+            && err.contains("game.time_control")
+            && err.contains("counts seconds")
+            && err.contains("'5400+30'"),
+        "{err}"
+    );
+    // 90 minutes as the notation writes it: no warning.
+    let (ok, out, err) = check(
+        "check-config-seconds",
+        "[game]\ntime_control = \"5400+30\"\n",
+    );
+    assert!(ok && !err.contains("warning"), "{out}{err}");
+    assert!(
+        out.contains("90 minutes for the whole game plus 30 seconds per move from move 1"),
+        "{out}"
+    );
+}

@@ -226,7 +226,7 @@ fn console_lines_play_and_question_a_game() {
     // The blind player asks; the answers come from the game.
     assert_eq!(
         hub_line(&mut player, &mut a, "l", 6_000).unwrap(),
-        ["1. e2-e4"]
+        ["1. White e2-e4"]
     );
     assert_eq!(
         hub_line(&mut player, &mut a, "c", 6_000).unwrap(),

@@ -29,7 +29,7 @@ use tactus::{
     console::{Command as ConsoleCommand, wire::Reply},
     daemon::{
         console::{self, ConsoleSocket, LOGIN_DELAY, MAX_CONSOLES, MAX_LOGIN_FAILURES},
-        hub::{Broadcast, HubMsg},
+        hub::{Broadcast, HubMsg, Views},
     },
 };
 use tokio::sync::{broadcast, mpsc};
@@ -478,6 +478,7 @@ fn terminal_escapes_reach_no_console_raw() {
         .send(Broadcast {
             origin: None,
             text: "Fehler \u{1b}]0;title\u{7}\u{1b}[2J\u{9b}1m".to_string(),
+            to: Views::Everyone,
         })
         .unwrap();
     let event = line(&mut reader);

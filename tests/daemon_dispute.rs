@@ -89,7 +89,10 @@ fn a_scoresheet_dispute_is_settled_at_the_console() {
     // Nothing moves until the clocks are confirmed: the player's request is answered, though.
     let mut player = table.player();
     let body = player.ok("last");
-    assert!(body.iter().any(|l| l.contains("Bf1-b5")), "{body:?}");
+    assert!(
+        body.iter().any(|l| l.contains("Weiß Läufer Bella fünf")),
+        "{body:?}"
+    );
     let body = arbiter.ok("confirm-clocks");
     assert!(
         body.iter().any(|l| l.starts_with("white's clock set to")),

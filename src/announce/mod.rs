@@ -224,9 +224,13 @@ pub enum Announcement {
         white: u32,
         black: u32,
     },
-    /// Moves of the record read back on request, oldest first: one reply, so that it yields to
-    /// the game's announcements like any other (a whole game read back is long).
+    /// One move of the record read back on request: its number and White's and Black's part of
+    /// it (or one of them), each with its colour ("drei, Weiß Läufer Bella fünf, Schwarz
+    /// Springer Felix sechs"). A game read back is one of these per move, said one after the
+    /// other, so that a new request cuts it between moves (and it yields to the game's own
+    /// announcements like any reply).
     Recital {
+        number: u32,
         moves: Vec<MoveWords>,
     },
     /// A reply about the moves before any was played.

@@ -348,7 +348,15 @@ impl VoicePack {
         use Announcement as A;
         match announcement {
             A::Move(m) => self.mv(m, style),
-            A::Recital { moves } => Self::list(moves.iter().map(|m| self.mv(m, style))),
+            A::Recital { number, moves } => {
+                let mut bits = self.number(*number, Form::Counting);
+                for m in moves {
+                    bits.push(Bit::Pause(','));
+                    bits.extend(self.side(m.side));
+                    bits.extend(self.mv(m, style));
+                }
+                bits
+            }
             A::Stalemate => self.fill("stalemate", &[]),
             A::DeadPosition => self.fill("dead_position", &[]),
             A::DrawOffered { by } => self.fill("draw_offered", &[("side", self.side(*by))]),

@@ -1129,8 +1129,9 @@ fn every_announcement() -> Vec<Announcement> {
             .map(|&m| MoveWords::new(&pos, m))
             .collect();
         all.extend(moves.iter().map(|&w| Announcement::Move(w)));
-        // Read back as a reply: one move, and several.
+        // Read back as a reply: one move, and a whole move (a number past the single clips).
         all.push(Announcement::Recital {
+            number: 1,
             moves: moves[..1].to_vec(),
         });
         all.push(Announcement::MoveRequired { mv: moves[0] });
@@ -1144,7 +1145,10 @@ fn every_announcement() -> Vec<Announcement> {
                 missed_mate,
             });
         }
-        all.push(Announcement::Recital { moves });
+        all.push(Announcement::Recital {
+            number: 63,
+            moves: moves[..2.min(moves.len())].to_vec(),
+        });
     }
     let colors = [Color::White, Color::Black];
     let pieces: Vec<Piece> = colors
@@ -1576,4 +1580,45 @@ fn utterances_start_with_a_capital_letter() {
     let voice = VoicePack::parse("x", &text, "x").unwrap();
     assert_eq!(said(&voice, Announcement::Stalemate), "Überhaupt kein Zug");
     let _ = position(START).turn();
+}
+
+/// Issue 15: a move read back says its number and each side's colour, in the pack's words.
+#[test]
+fn a_move_read_back_says_its_number_and_the_colours() {
+    let pack = VoicePack::builtin("de-fide").unwrap();
+    let mut pos = Chess::default();
+    let mut moves = Vec::new();
+    for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "Nf6"] {
+        let m = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        moves.push(MoveWords::new(&pos, m));
+        pos.play_unchecked(m);
+    }
+    let said = pack
+        .render(
+            &Announcement::Recital {
+                number: 3,
+                moves: moves[4..].to_vec(),
+            },
+            Style::San,
+        )
+        .text;
+    assert_eq!(
+        said,
+        "Drei, Weiß Läufer Bella fünf, Schwarz Springer Felix sechs"
+    );
+    let en = VoicePack::builtin("en").unwrap();
+    let said = en
+        .render(
+            &Announcement::Recital {
+                number: 3,
+                moves: moves[4..5].to_vec(),
+            },
+            Style::San,
+        )
+        .text;
+    assert!(said.starts_with("Three, White "), "{said}");
 }

@@ -319,6 +319,11 @@ pub struct Arbiter {
     /// Each board's player's own pieces lifted while he executed his opponent's move, at the
     /// ply he then had the move: touches of his coming move (F.2, 4.3).
     early_touches: ByBoard<Option<(usize, Vec<Square>)>>,
+    /// Touches of each board's player not yet told to the assistant and arbiter: held until his
+    /// move is complete, then told only if the piece touched was not one the move moved (a
+    /// touch of the piece he then moves is the move itself, and no news), or when the game
+    /// ends without that move.
+    held_touches: ByBoard<Vec<(Square, Option<Piece>)>>,
     /// Each player's scoresheet as last entered (F.8), compared with the record.
     sheets: shakmaty::ByColor<Option<sheet::Comparison>>,
 }
@@ -352,6 +357,7 @@ impl Arbiter {
             quickplay_claimant: None,
             links: ByBoard::default(),
             early_touches: ByBoard::default(),
+            held_touches: ByBoard::default(),
             sheets: shakmaty::ByColor::default(),
         }
     }
@@ -441,6 +447,12 @@ impl Arbiter {
             Input::Tick => self.tick(now, &mut out),
         }
         self.release_held(now, &mut out);
+        if self.game.is_over() {
+            // Abandoned: no move of his will come to tell them with.
+            for board in BoardId::ALL {
+                self.tell_touches(board, None, &mut out);
+            }
+        }
         out
     }
 
@@ -540,7 +552,9 @@ impl Arbiter {
             BoardId::Sighted
         };
         let piece = self.game.position().board().piece_at(square);
-        self.record_touch(board, square, piece, true, out);
+        // The assistant reports it to the arbiter on purpose (F.9 e): told at once.
+        self.record_touch(board, square, piece, false, out);
+        out.push(Effect::Note(touch_note(board, square, piece)));
         self.rules(game::Input::Touch { by, square }, now, out);
     }
 
@@ -843,6 +857,7 @@ impl Arbiter {
             .filter(|&sq| !self.adjusting(board, sq))
             .collect();
         self.adjusting = None;
+        self.tell_touches(board, Some(mv), out);
         // Art. 4.3, 4.4, 4.6: what the touches may give the opponent to claim. The arbiter
         // rules only on a claim (4.7): reported, and the game goes on.
         for claim in touch::possible_claims(&before, mv, &touches) {
@@ -1669,9 +1684,10 @@ impl Arbiter {
         id
     }
 
-    /// A touch for `touches.txt`, and, with `noted`, for the consoles and the transcript.
+    /// A touch for `touches.txt`, and, with `noted`, for the assistant's and arbiter's notes
+    /// once the move is complete (see [`Arbiter::tell_touches`]).
     fn record_touch(
-        &self,
+        &mut self,
         board: BoardId,
         square: Square,
         piece: Option<Piece>,
@@ -1684,11 +1700,31 @@ impl Arbiter {
             piece,
         });
         if noted {
-            out.push(Effect::Note(format!(
-                "{} player touched {}",
-                board.player(),
-                describe(square, piece)
-            )));
+            self.held_touches[board].push((square, piece));
+        }
+    }
+
+    /// The touches held for `board`'s player, told now that his move `mv` is complete (None:
+    /// abandoned, the game is over): each piece touched that the move did not move or take,
+    /// once.
+    fn tell_touches(&mut self, board: BoardId, mv: Option<Move>, out: &mut Vec<Effect>) {
+        let involved = |square: Square| match mv {
+            None => false,
+            Some(Move::Castle { king, rook }) => square == king || square == rook,
+            Some(Move::EnPassant { from, to }) => {
+                square == from
+                    || square == to
+                    || square == Square::from_coords(to.file(), from.rank())
+            }
+            Some(m) => Some(square) == m.from() || square == m.to(),
+        };
+        let mut told = Vec::new();
+        for (square, piece) in std::mem::take(&mut self.held_touches[board]) {
+            if involved(square) || told.contains(&square) {
+                continue;
+            }
+            told.push(square);
+            out.push(Effect::Note(touch_note(board, square, piece)));
         }
     }
 
@@ -1857,6 +1893,15 @@ fn which(board: BoardId) -> WhichBoard {
         BoardId::Blind => WhichBoard::Tactile,
         BoardId::Sighted => WhichBoard::Sighted,
     }
+}
+
+/// The note of a touch, for the assistant and the arbiter (F.9 e).
+pub fn touch_note(board: BoardId, square: Square, piece: Option<Piece>) -> String {
+    format!(
+        "{} player touched {}",
+        board.player(),
+        describe(square, piece)
+    )
 }
 
 pub(super) fn describe(square: Square, piece: Option<Piece>) -> String {

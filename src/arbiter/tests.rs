@@ -1362,22 +1362,26 @@ fn f2_a_lift_of_his_own_piece_while_executing_the_opponents_move_is_a_touch() {
     );
     a.handle(Input::EnterMove("e5".into()), 3_000);
     a.handle(Input::ClockPress, 3_500);
-    // Before he executes 1... e5 he lifts his knight on g1 and puts it back.
-    let out = blind(&mut a, lift(Square::G1), 4_000);
+    // Before he executes 1... e5 he lifts his knight on g1 and puts it back: a touch, told to
+    // the assistant and the arbiter once his move is complete (issue 15), not before.
+    let mut early = blind(&mut a, lift(Square::G1), 4_000);
+    early.extend(blind(&mut a, put(Square::G1), 4_200));
+    early.extend(blind(&mut a, lift(Square::E7), 4_500));
+    early.extend(blind(&mut a, put(Square::E5), 4_800));
+    early.extend(run(&mut a, 6_000));
     assert!(
-        notes(&out)
-            .iter()
-            .any(|n| n.contains("blind player touched") && n.contains("g1")),
-        "{out:?}"
+        !notes(&early).iter().any(|n| n.contains("touched")),
+        "{early:?}"
     );
-    blind(&mut a, put(Square::G1), 4_200);
-    blind(&mut a, lift(Square::E7), 4_500);
-    blind(&mut a, put(Square::E5), 4_800);
-    run(&mut a, 6_000);
     // Then he plays 2. Nc3: the knight on g1, touched first, could move (4.3 a).
     blind(&mut a, lift(Square::B1), 7_000);
     let out = blind(&mut a, put(Square::C3), 7_500);
     let n = notes(&out);
+    assert!(
+        n.iter()
+            .any(|l| l.contains("blind player touched") && l.contains("g1")),
+        "{n:?}"
+    );
     assert!(
         n.iter()
             .any(|l| l.contains("Art. 4.3 a") && l.contains("knight on g1")),
@@ -1427,5 +1431,90 @@ fn a_flapping_cable_is_said_once_and_a_loss_that_lasts_is_said() {
         vec![Announcement::BoardReconnected {
             board: WhichBoard::Tactile
         }]
+    );
+}
+
+/// F.9 e and issue 15: the sighted player's touches are the assistant's and arbiter's news only
+/// once his move is complete, and only for a piece the move did not move: lifting the piece he
+/// moves is the move itself.
+#[test]
+fn f9e_a_sighted_touch_is_told_after_the_move_and_only_of_a_piece_not_moved() {
+    let mut a = Arbiter::new(config(Some(DGT), Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    let out = blind(&mut a, put(Square::E4), 1_500);
+    a.handle(
+        Input::SpeechFinished {
+            id: said(&out)[0].0,
+        },
+        2_000,
+    );
+    sighted(&mut a, lift(Square::E2), 2_500);
+    sighted(&mut a, put_piece(Square::E4, Color::White.pawn()), 2_600);
+    run(&mut a, 3_000);
+    // Black lifts his knight on g8, puts it back, then plays 1... e5 with the pawn.
+    let mut before = sighted(&mut a, lift(Square::G8), 10_000);
+    before.extend(sighted(
+        &mut a,
+        put_piece(Square::G8, Color::Black.knight()),
+        10_100,
+    ));
+    before.extend(sighted(&mut a, lift(Square::E7), 10_500));
+    before.extend(sighted(
+        &mut a,
+        put_piece(Square::E5, Color::Black.pawn()),
+        10_700,
+    ));
+    before.extend(run(&mut a, 11_000));
+    assert!(
+        !notes(&before).iter().any(|n| n.contains("touched")),
+        "no touch note before the move is complete: {before:?}"
+    );
+    // The touches went to touches.txt as they happened.
+    assert!(before.contains(&Effect::Touch {
+        board: BoardId::Sighted,
+        square: Square::G8,
+        piece: Some(Color::Black.knight()),
+    }));
+    let n = notes(&a.handle(Input::ClockPress, 11_500));
+    assert_eq!(a.game().ply(), 2);
+    let touched: Vec<&String> = n.iter().filter(|n| n.contains("touched")).collect();
+    assert!(
+        touched
+            .iter()
+            .any(|n| n.as_str() == "sighted player touched black knight on g8"),
+        "{n:?}"
+    );
+    assert!(
+        !touched.iter().any(|n| n.contains("e7")),
+        "the piece he moved is no news: {n:?}"
+    );
+    // The next move, with only the piece he moves touched: nothing to tell.
+    blind(&mut a, lift(Square::E7), 12_000);
+    blind(&mut a, put(Square::E5), 12_100);
+    run(&mut a, 12_500);
+    blind(&mut a, lift(Square::G1), 13_000);
+    let out = blind(&mut a, put(Square::F3), 13_500);
+    a.handle(
+        Input::SpeechFinished {
+            id: said(&out)[0].0,
+        },
+        14_000,
+    );
+    sighted(&mut a, lift(Square::G1), 14_500);
+    sighted(&mut a, put_piece(Square::F3, Color::White.knight()), 14_600);
+    run(&mut a, 15_000);
+    let mut out = sighted(&mut a, lift(Square::B8), 20_000);
+    out.extend(sighted(
+        &mut a,
+        put_piece(Square::C6, Color::Black.knight()),
+        20_200,
+    ));
+    out.extend(run(&mut a, 20_600));
+    out.extend(a.handle(Input::ClockPress, 21_000));
+    assert_eq!(a.game().ply(), 4);
+    assert!(
+        !notes(&out).iter().any(|n| n.contains("touched")),
+        "{out:?}"
     );
 }

@@ -89,17 +89,29 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if let Some(list) = &args.sim_hands {
         sim_hands(&mut sim, list)?;
     }
+    let voices_dir = args
+        .voices_dir
+        .unwrap_or_else(crate::store::voices::default_dir);
+    // The table in words, as `tactus check-config` says it: what the file sets, before the
+    // game folder (a resumed game then says which saved settings stay in force).
+    let origin = args.config.display().to_string();
+    let pack = crate::store::voices::load_words(&voices_dir, &config.voice.voice).ok();
+    println!("tactus: {origin}:");
+    for line in config.describe(&origin, pack.as_ref().map(|p| p.description()))? {
+        println!("  {line}");
+    }
+    for warning in config.warnings() {
+        eprintln!("tactus: warning: {origin}: {warning}");
+    }
     let opts = crate::daemon::RunOptions {
-        origin: args.config.display().to_string(),
+        origin,
         config,
         resume: args.resume,
         new_game: args.new,
         sim,
         echo: false,
         stop_when_played: false,
-        voices_dir: args
-            .voices_dir
-            .unwrap_or_else(crate::store::voices::default_dir),
+        voices_dir,
     };
     let rt = crate::daemon::runtime("warn,tactus=info")?;
     let report = rt.block_on(async {
@@ -109,6 +121,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     })?;
     // The analyses' blocking threads may still search; they hold nothing that needs saving.
     rt.shutdown_timeout(Duration::from_millis(200));
+    if let Some(unfinished) = report.unfinished() {
+        println!("tactus: {unfinished}");
+    }
     let stale = stale_files(&report.folder, &report.pgn);
     if stale.is_empty() {
         println!(

@@ -56,6 +56,8 @@ pub enum Answer {
     Moves(Vec<NumberedMove>),
     /// Say the last announcement again: only the daemon knows what was said last.
     RepeatLast,
+    /// Stop the reply being said: only the daemon knows what is being said.
+    Silence,
 }
 
 impl Answer {
@@ -63,13 +65,24 @@ impl Answer {
     pub fn announcements(&self) -> Vec<Announcement> {
         match self {
             Answer::Say(list) => list.clone(),
-            // One reply, not one announcement per move: a game read back must yield to the
-            // game's own announcements as one request does (priority info).
-            Answer::Moves(moves) if moves.is_empty() => Vec::new(),
-            Answer::Moves(moves) => vec![Announcement::Recital {
-                moves: moves.iter().map(|m| m.words).collect(),
-            }],
-            Answer::RepeatLast => Vec::new(),
+            // One announcement per move number (White's and Black's), said one after the other:
+            // a game read back is long, and the player cuts it with his next request.
+            Answer::Moves(moves) => {
+                let mut said: Vec<Announcement> = Vec::new();
+                for m in moves {
+                    match said.last_mut() {
+                        Some(Announcement::Recital { number, moves }) if *number == m.number => {
+                            moves.push(m.words)
+                        }
+                        _ => said.push(Announcement::Recital {
+                            number: m.number,
+                            moves: vec![m.words],
+                        }),
+                    }
+                }
+                said
+            }
+            Answer::RepeatLast | Answer::Silence => Vec::new(),
         }
     }
 }
@@ -153,6 +166,7 @@ pub fn answer(request: &Request, game: &Game, blind: Color, now: Millis) -> Answ
             })
         }
         Request::Repeat => Answer::RepeatLast,
+        Request::Stop => Answer::Silence,
     }
 }
 
@@ -252,18 +266,13 @@ pub fn format_reply(answer: &Answer) -> Vec<String> {
     match answer {
         Answer::Say(list) if list.is_empty() => vec!["nothing to say".into()],
         Answer::Say(list) => list.iter().map(format_announcement).collect(),
-        Answer::Moves(moves) => moves
+        Answer::Moves(_) => answer
+            .announcements()
             .iter()
-            .map(|m| {
-                let dots = if m.words.side == Color::White {
-                    "."
-                } else {
-                    "..."
-                };
-                format!("{}{dots} {}", m.number, long_move(&m.words))
-            })
+            .map(format_announcement)
             .collect(),
         Answer::RepeatLast => vec!["the last announcement, again".into()],
+        Answer::Silence => vec!["silence".into()],
     }
 }
 
@@ -370,7 +379,14 @@ pub fn format_announcement(a: &Announcement) -> String {
         }
         A::NoMoveYet => "no move has been played yet".into(),
         A::NoClock => "this game is played without a clock".into(),
-        A::Recital { moves } => moves.iter().map(long_move).collect::<Vec<_>>().join(", "),
+        A::Recital { number, moves } => format!(
+            "{number}. {}",
+            moves
+                .iter()
+                .map(|m| format!("{} {}", color_name(m.side), long_move(m)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         A::Retraced { side } => format!("the game is taken back; {} to move", color_name(*side)),
         A::EnvelopeOpened => "the envelope is opened; the sealed move follows".into(),
         A::SealedMoveInvalid => "the sealed move is ambiguous or illegal".into(),

@@ -175,6 +175,9 @@ pub enum Request {
     Material,
     /// Say the last announcement again (the daemon remembers what was said).
     Repeat,
+    /// Stop the reply being said to him (a game read back is long); the game's own
+    /// announcements are never cut.
+    Stop,
 }
 
 impl Request {
@@ -206,6 +209,7 @@ impl Request {
             }
             Request::Material => "material".into(),
             Request::Repeat => "repeat".into(),
+            Request::Stop => "stop".into(),
         }
     }
 }

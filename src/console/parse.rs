@@ -104,6 +104,7 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
         "pieces" => R(pieces(a)?),
         "material" => R(Request::Material),
         "repeat" => R(Request::Repeat),
+        "stop" => R(Request::Stop),
         "tell" => Command::Tell(tell(a)?),
         // The game: moves, the clock press, offers and claims.
         "start" => Game(A::Start),

@@ -168,7 +168,8 @@ pub const COMMANDS: &[Spec] = &[
         "rp",
         Player,
         "",
-        "say the last announcement again",
+        "say again the last announcement made to the blind player (a move, an offer, guidance), \
+         not a reply",
         "repeat",
     ),
     // Training against an engine (`tactus train`); refused in a game against a person.
@@ -196,6 +197,15 @@ pub const COMMANDS: &[Spec] = &[
         "training, after the game: the next move where he lost material or missed a mate, and \
          what the engine preferred",
         "review",
+    ),
+    spec(
+        "stop",
+        "sp",
+        Player,
+        "",
+        "stop the reply being said (moves read back stop after the move being said); any new \
+         request cuts it too",
+        "stop",
     ),
     // The assistant (F.9). SIDE is white, black, blind or sighted; where it is optional the
     // blind player is meant, except for touch (the sighted player's touch, F.9 e).

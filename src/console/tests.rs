@@ -351,6 +351,8 @@ fn requests() {
     );
     assert_eq!(request("material"), Request::Material);
     assert_eq!(request("repeat"), Request::Repeat);
+    assert_eq!(request("stop"), Request::Stop);
+    assert_eq!(request("sp"), Request::Stop);
 }
 
 #[test]
@@ -1068,20 +1070,23 @@ fn recorded_moves_are_read_back_with_the_words_of_their_announcement() {
     let numbers: Vec<u32> = all.iter().map(|m| m.number).collect();
     assert_eq!(numbers, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8]);
     let lines = format_reply(&answer(&Request::Moves(None), &g, Color::White, 0));
-    assert_eq!(lines[0], "1. e2-e4");
-    assert_eq!(lines[1], "1... d7-d5");
-    assert_eq!(lines[4], "3. e5xf6 e.p.");
-    assert_eq!(lines[8], "5. g7xh8=Q");
-    assert_eq!(lines[10], "6. Qh8xg8");
-    assert_eq!(lines[11], "6... O-O-O");
-    assert_eq!(lines[14], "8. Ng1-e2");
+    // One line per move number, White's and Black's, with their colours (as said).
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[0], "1. White e2-e4, Black d7-d5");
+    assert_eq!(lines[2], "3. White e5xf6 e.p., Black Nb8-c6");
+    assert_eq!(lines[4], "5. White g7xh8=Q, Black Qd8-d7");
+    assert_eq!(lines[5], "6. White Qh8xg8, Black O-O-O");
+    assert_eq!(lines[7], "8. White Ng1-e2, Black Bf5xc2");
     assert!(all[14].words.disambiguate_file);
     // The last N moves (a move is White's and Black's, as a player counts them), oldest
     // first; the last move alone.
     let last2 = answer(&Request::Moves(Some(2)), &g, Color::White, 0);
     assert_eq!(
         format_reply(&last2),
-        ["7. Nb1-c3", "7... Kc8-b8", "8. Ng1-e2", "8... Bf5xc2"]
+        [
+            "7. White Nb1-c3, Black Kc8-b8",
+            "8. White Ng1-e2, Black Bf5xc2"
+        ]
     );
     // After White's move the last move is his alone.
     let mut white_last = Game::new(RulesConfig::default());
@@ -1093,7 +1098,7 @@ fn recorded_moves_are_read_back_with_the_words_of_their_announcement() {
             Color::White,
             0
         )),
-        ["2. Ng1-f3"]
+        ["2. White Ng1-f3"]
     );
     assert_eq!(
         format_reply(&answer(
@@ -1102,7 +1107,7 @@ fn recorded_moves_are_read_back_with_the_words_of_their_announcement() {
             Color::White,
             0
         )),
-        ["1. e2-e4", "1... e7-e5", "2. Ng1-f3"]
+        ["1. White e2-e4, Black e7-e5", "2. White Ng1-f3"]
     );
     let last3 = answer(&Request::Moves(Some(2)), &g, Color::White, 0);
     assert_eq!(
@@ -1111,13 +1116,21 @@ fn recorded_moves_are_read_back_with_the_words_of_their_announcement() {
     );
     // More than there are: all of them.
     assert_eq!(numbered(&g, Some(500)), all);
-    // What is said is the moves, in the words of their announcements, as one reply (which
-    // yields to the game's own announcements).
+    // What is said is the moves, in the words of their announcements, one announcement per
+    // move number (said one after the other, so that his next request cuts it between moves),
+    // each a reply (which yields to the game's own announcements).
     assert_eq!(
         last3.announcements(),
-        vec![Announcement::Recital {
-            moves: all[12..].iter().map(|m| m.words).collect()
-        }]
+        vec![
+            Announcement::Recital {
+                number: 7,
+                moves: all[12..14].iter().map(|m| m.words).collect()
+            },
+            Announcement::Recital {
+                number: 8,
+                moves: all[14..].iter().map(|m| m.words).collect()
+            }
+        ]
     );
     assert_eq!(
         last3.announcements()[0].priority(),
@@ -1127,15 +1140,15 @@ fn recorded_moves_are_read_back_with_the_words_of_their_announcement() {
     let mut g = Game::new(RulesConfig::default());
     play(&mut g, CHECK_GAME, 0);
     let lines = format_reply(&answer(&Request::Moves(None), &g, Color::White, 0));
-    assert_eq!(lines[4], "3. Bc4xf7+");
-    assert_eq!(lines[8], "5. O-O");
+    assert_eq!(lines[2], "3. White Bc4xf7+, Black Ke8xf7");
+    assert_eq!(lines[4], "5. White O-O");
     let mut g = Game::new(RulesConfig::default());
     play(&mut g, MATE_GAME, 0);
     let last = numbered(&g, Some(1));
     assert_eq!(last[0].words.check, Check::Mate);
     assert_eq!(
         format_reply(&answer(&Request::LastMove, &g, Color::White, 0)),
-        ["4. Qh5xf7#"]
+        ["4. White Qh5xf7#"]
     );
 }
 
@@ -1168,7 +1181,7 @@ fn a_game_from_a_position_with_black_to_move_is_numbered_from_it() {
     play(&mut g, "Kd7 e4 Kc6", 0);
     assert_eq!(
         format_reply(&answer(&Request::Moves(None), &g, Color::White, 0)),
-        ["30... Ke8-d7", "31. e2-e4", "31... Kd7-c6"]
+        ["30. Black Ke8-d7", "31. White e2-e4, Black Kd7-c6"]
     );
 }
 
@@ -1423,7 +1436,7 @@ fn the_request_names_are_the_players_requests_of_the_table() {
         super::request_names(),
         [
             "count", "time", "last", "moves", "turn", "square", "rank", "file", "diagonal",
-            "pieces", "material", "repeat"
+            "pieces", "material", "repeat", "stop"
         ]
     );
 }

@@ -783,7 +783,9 @@ async fn connection(
             _ = cancel.cancelled() => break,
             event = events.recv() => {
                 let text = match event {
-                    Ok(b) if b.origin != Some(id) => wire::encode_event(&escape_controls(&b.text)),
+                    Ok(b) if b.origin != Some(id) && b.to.reach(session.role()) => {
+                        wire::encode_event(&escape_controls(&b.text))
+                    }
                     Ok(_) => continue,
                     Err(broadcast::error::RecvError::Lagged(n)) => wire::encode_event(&format!(
                         "({n} events skipped: this client reads too slowly)"

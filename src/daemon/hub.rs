@@ -129,6 +129,28 @@ impl Outcome {
 pub struct Broadcast {
     pub origin: Option<u64>,
     pub text: String,
+    /// Which consoles see it.
+    pub to: Views,
+}
+
+/// Which consoles an event is for. A player's console (his keypad, his Braille display) shows
+/// what is said to him; notes (touches, possible claims, boards, files) are the assistant's and
+/// the arbiter's view (F.9 e).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Views {
+    Everyone,
+    /// The assistant's and the arbiter's consoles.
+    Staff,
+}
+
+impl Views {
+    /// Whether a console in `role` sees an event for these views.
+    pub fn reach(self, role: Role) -> bool {
+        match self {
+            Views::Everyone => true,
+            Views::Staff => role >= Role::Assistant,
+        }
+    }
 }
 
 /// Where the game stands, for the simulated boards (which cannot hear speech and act as the
@@ -206,6 +228,9 @@ pub struct Recovery {
 pub struct HubEnd {
     pub pgn: String,
     pub over: bool,
+    /// Half-moves played, and whose move it is.
+    pub ply: usize,
+    pub to_move: Color,
 }
 
 pub struct Hub {
@@ -237,8 +262,13 @@ pub struct Hub {
     unspoken: Vec<u64>,
     analyses: BTreeSet<u64>,
     next_own_speech: u64,
-    /// The last announcement said to the blind player, for `repeat`.
+    /// The last announcement said to the blind player, for `repeat`: the game's, not a reply
+    /// to a request (what he asks again is what he was told, not what he asked).
     last_to_blind: Option<Announcement>,
+    /// The rest of a reply said to him one announcement after the other (a game read back, a
+    /// list of pieces): the next goes when the one with this speech id has been said. A new
+    /// request or `stop` drops it.
+    reply: Option<(u64, std::collections::VecDeque<Announcement>)>,
     last_t: Millis,
     last_tick: Option<Millis>,
     guidance: ByBoard<u64>,
@@ -303,6 +333,31 @@ fn worth_repeating(announcement: &Announcement) -> bool {
     }
 }
 
+/// What both players hear when an unfinished game is taken up again, in this order: the game
+/// is back, whose move it is, and (with a clock that had started) that the clocks stand until
+/// the arbiter or assistant resumes them (6.12). `tactus run` prints the same words.
+pub fn recovery_words(arbiter: &Arbiter) -> Vec<Announcement> {
+    let game = arbiter.game();
+    let mut words = vec![
+        Announcement::GameRecovered,
+        Announcement::ToMove {
+            side: game.to_move(),
+        },
+    ];
+    if game
+        .clock()
+        .is_some_and(|c| c.is_paused() || c.running().is_some())
+    {
+        words.push(Announcement::ClocksPaused);
+    }
+    words
+}
+
+/// `n` with its noun, singular or plural as it needs ("1 half-move", "2 half-moves").
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Who asked, by the role of the console that typed the request.
 fn asked_by(role: Role) -> AskedBy {
     match role {
@@ -348,6 +403,7 @@ impl Hub {
             analyses: BTreeSet::new(),
             next_own_speech: HUB_SPEECH_BASE,
             last_to_blind: None,
+            reply: None,
             last_t,
             last_tick: None,
             guidance: ByBoard::default(),
@@ -458,6 +514,8 @@ impl Hub {
         HubEnd {
             pgn: self.arbiter.game().to_pgn(&self.tags),
             over: self.over,
+            ply: self.arbiter.game().ply(),
+            to_move: self.arbiter.game().to_move(),
         }
     }
 
@@ -477,9 +535,9 @@ impl Hub {
         );
         self.note(
             format!(
-                "game recovered from its journal ({} inputs, {} half-moves played){}",
-                recovery.inputs,
-                ply,
+                "game recovered from its journal ({}, {} played){}",
+                count(recovery.inputs, "input", "inputs"),
+                count(ply, "half-move", "half-moves"),
                 if running {
                     "; clocks paused (6.12): `resume` when both players are ready"
                 } else {
@@ -488,12 +546,19 @@ impl Hub {
             ),
             None,
         );
+        // Said in the order of `recovery_words`: the game is back, whose move it is, and that
+        // the clocks stand; the pause of running clocks says the last itself.
+        if !self.over {
+            for announcement in recovery_words(&self.arbiter) {
+                if announcement == Announcement::ClocksPaused && running {
+                    continue;
+                }
+                self.say_own(Audience::Both, announcement, true);
+            }
+        }
         if running {
             self.accept(Input::Rules(game::Input::Pause), now, None);
             self.training_recovered();
-        }
-        if !self.over {
-            self.say_own(Audience::Both, Announcement::GameRecovered, true);
         }
         for (ticket, query) in recovery.pending_analyses {
             self.analyse(ticket, query);
@@ -556,7 +621,7 @@ impl Hub {
                 let reconnection = self.board_links[board].lost;
                 self.board_links[board].connected = true;
                 self.board_links[board].lost = false;
-                self.broadcast(format!("{} board connected: {info}", board.name()), None);
+                self.broadcast_staff(format!("{} board connected: {info}", board.name()), None);
                 if reconnection {
                     self.accept(Input::BoardConnected { board }, t, None);
                 }
@@ -634,6 +699,7 @@ impl Hub {
         match event {
             SpeechEvent::Finished { id, outcome, .. } => {
                 debug!(id = id.0, ?outcome, "speech finished");
+                self.reply_part_done(id.0, outcome);
                 if self.says.remove(&id.0).is_some() {
                     let now = self.clock.now();
                     self.accept(Input::SpeechFinished { id: id.0 }, now, None);
@@ -699,6 +765,10 @@ impl Hub {
     /// A button of the tactile board: the blind player's own request (F.9 d), as configured.
     fn button(&mut self, n: u8) {
         let Some(line) = self.buttons.get(&n).cloned() else {
+            // Any key cuts a long reply, as his next request would.
+            if self.reply.take().is_some() {
+                self.silence_reply();
+            }
             self.note(
                 format!(
                     "tactile board: button {n} pressed; no request is set for it (key \
@@ -735,16 +805,22 @@ impl Hub {
         let now = self.clock.now();
         let blind = self.arbiter.config().blind;
         let answer = console::answer(request, self.arbiter.game(), blind, now);
-        let (said, body) = match &answer {
-            Answer::RepeatLast => match self.last_to_blind.clone() {
-                Some(last) => {
-                    let line = console::format_announcement(&last);
-                    (vec![last], vec![line])
-                }
-                None => (Vec::new(), vec!["nothing has been said yet".to_string()]),
-            },
-            other => (other.announcements(), console::format_reply(other)),
+        let said = match &answer {
+            Answer::RepeatLast => self.last_to_blind.clone().into_iter().collect(),
+            other => other.announcements(),
         };
+        // Printed in the words he hears, in the pack's language: a Braille display shows what
+        // the ear hears.
+        let mut body: Vec<String> = said
+            .iter()
+            .map(|a| self.pack.render(a, self.style).text)
+            .collect();
+        if body.is_empty() {
+            body = match &answer {
+                Answer::RepeatLast => vec!["nothing has been said yet".to_string()],
+                other => console::format_reply(other),
+            };
+        }
         let said = if to_him { said } else { Vec::new() };
         let record = RequestRecord {
             by,
@@ -768,10 +844,53 @@ impl Hub {
         {
             warn!("{e:#}");
         }
-        for announcement in said {
-            self.say_own(Audience::Blind, announcement, false);
+        if to_him {
+            // A new request to him (or `stop`) cuts what is left of the last reply; the speech
+            // queue replaces the part being said by the new reply.
+            let cut = self.reply.take().is_some();
+            if answer == Answer::Silence && cut {
+                self.silence_reply();
+            }
+            self.say_reply(said.into());
         }
         Reply::ok(body)
+    }
+
+    /// `stop`: the reply being said to him is cut, unless something of the game is being said
+    /// to him (a move, guidance: never cut; the rest of the reply is dropped all the same, and
+    /// the part being said ends by itself).
+    fn silence_reply(&mut self) {
+        let game_speaking = self.says.values().any(|(a, _)| a.includes_blind())
+            || self.deferred.iter().any(|(_, a, _)| a.includes_blind());
+        if game_speaking {
+            return;
+        }
+        if let Some(tx) = &self.speech {
+            let _ = tx.try_send(SpeechRequest::Stop {
+                audience: Audience::Blind,
+            });
+        }
+    }
+
+    /// A reply's announcement has been said (or cut): the next part of the reply, if it was
+    /// heard to the end.
+    fn reply_part_done(&mut self, id: u64, outcome: crate::speech::Outcome) {
+        use crate::speech::Outcome;
+        let Some((playing, rest)) = &mut self.reply else {
+            return;
+        };
+        if *playing != id {
+            return;
+        }
+        let goes_on = matches!(
+            outcome,
+            Outcome::Spoken | Outcome::Failed | Outcome::NoOutput
+        );
+        let rest = std::mem::take(rest);
+        self.reply = None;
+        if goes_on {
+            self.say_reply(rest);
+        }
     }
 
     /// `status`: the position, whose move, the clocks, the boards.
@@ -869,7 +988,7 @@ impl Hub {
                     if !self.journal_failing {
                         warn!("{e:#}");
                         self.journal_failing = true;
-                        self.broadcast(
+                        self.broadcast_staff(
                             format!(
                                 "WARNING: {e:#}; the game goes on, but a restart would lose it"
                             ),
@@ -882,10 +1001,42 @@ impl Hub {
         if input == Input::Start {
             self.started = true;
         }
+        let before = self.arbiter.game().ply();
         let effects = self.arbiter.handle(input, now);
+        self.log_moves(before);
         let notes = self.effects(effects, now, origin);
         self.after();
         notes
+    }
+
+    /// The log (journald's `journalctl -u tactus -f`) follows the game: every move as it
+    /// counts, with both clocks, and a takeback.
+    fn log_moves(&self, before: usize) {
+        let game = self.arbiter.game();
+        if game.ply() < before {
+            info!(
+                ply = game.ply(),
+                "moves taken back; {} stand",
+                count(game.ply(), "half-move", "half-moves")
+            );
+            return;
+        }
+        for (i, record) in game.moves().iter().enumerate().skip(before) {
+            let number = i / 2 + 1;
+            let label = match record.side {
+                Color::White => format!("{number}. {}", record.san),
+                Color::Black => format!("{number}... {}", record.san),
+            };
+            match record.clocks_after {
+                Some(clocks) => info!(
+                    ply = i + 1,
+                    "move counted: {label} (clocks: white {}, black {})",
+                    format_clk(clocks.white),
+                    format_clk(clocks.black)
+                ),
+                None => info!(ply = i + 1, "move counted: {label}"),
+            }
+        }
     }
 
     fn effects(&mut self, effects: Vec<Effect>, now: Millis, origin: Option<u64>) -> Outcome {
@@ -1004,10 +1155,18 @@ impl Hub {
     /// Hand an announcement to speech. If speech cannot take it, it is written to the
     /// transcript here and counts as said, so that no clock waits for it forever (F.3 c).
     /// `shown`: also tell every console what is said (`# said to ...`).
-    fn speak(&mut self, id: u64, audience: Audience, announcement: Announcement, shown: bool) {
+    /// Returns whether speech took it.
+    fn speak(
+        &mut self,
+        id: u64,
+        audience: Audience,
+        announcement: Announcement,
+        shown: bool,
+    ) -> bool {
         let text = self.pack.render(&announcement, self.style).text;
-        // `repeat` is for what he was told; his own move said back is not what he asks again.
-        if audience.includes_blind() && !matches!(announcement, Announcement::OwnMove(_)) {
+        // `repeat` is for what he was told; his own move said back is not what he asks again,
+        // and neither is a reply (said unshown, see `request`).
+        if audience.includes_blind() && shown && !matches!(announcement, Announcement::OwnMove(_)) {
             self.last_to_blind = Some(announcement.clone());
         }
         if self.echo {
@@ -1018,7 +1177,13 @@ impl Hub {
             );
         }
         if shown {
-            self.broadcast(format!("said to {}: {text}", audience_word(audience)), None);
+            let line = format!("said to {}: {text}", audience_word(audience));
+            // His console shows what his ear hears.
+            if audience.includes_blind() {
+                self.broadcast(line, None);
+            } else {
+                self.broadcast_staff(line, None);
+            }
         }
         debug!(
             id,
@@ -1044,14 +1209,37 @@ impl Hub {
             if id < HUB_SPEECH_BASE {
                 self.unspoken.push(id);
             }
+            return false;
         }
+        true
     }
 
     /// An announcement of the hub's own (not the arbiter's): never fed back as an input.
-    fn say_own(&mut self, audience: Audience, announcement: Announcement, shown: bool) {
+    /// Returns its speech id, if speech took it.
+    fn say_own(
+        &mut self,
+        audience: Audience,
+        announcement: Announcement,
+        shown: bool,
+    ) -> Option<u64> {
         let id = self.next_own_speech;
         self.next_own_speech += 1;
-        self.speak(id, audience, announcement, shown);
+        self.speak(id, audience, announcement, shown).then_some(id)
+    }
+
+    /// The parts of a reply to him from `parts` on: the first that speech takes is said, the
+    /// rest wait for it (see `reply_part_done`); a part speech cannot take is in the
+    /// transcript as not spoken, and the next goes at once.
+    fn say_reply(&mut self, mut parts: std::collections::VecDeque<Announcement>) {
+        self.reply = None;
+        while let Some(part) = parts.pop_front() {
+            if let Some(id) = self.say_own(Audience::Blind, part, false) {
+                if !parts.is_empty() {
+                    self.reply = Some((id, parts));
+                }
+                return;
+            }
+        }
     }
 
     /// Run the mateability search off the hub, under a deadline.
@@ -1075,19 +1263,33 @@ impl Hub {
         });
     }
 
-    /// A note: the transcript, every console, the log.
+    /// A note: the transcript, the assistant's and arbiter's consoles, the log.
     fn note(&mut self, text: String, origin: Option<u64>) {
         info!("note: {text}");
         self.notes.append(&files::note_line(&text));
         if self.echo {
             println!("{}  note     {text}", files::time_of_day());
         }
-        self.broadcast(text, origin);
+        self.broadcast_staff(text, origin);
     }
 
+    /// A line for every console.
     fn broadcast(&self, text: String, origin: Option<u64>) {
         // No console connected: nobody to tell.
-        let _ = self.broadcast.send(Broadcast { origin, text });
+        let _ = self.broadcast.send(Broadcast {
+            origin,
+            text,
+            to: Views::Everyone,
+        });
+    }
+
+    /// A line for the assistant's and the arbiter's consoles.
+    fn broadcast_staff(&self, text: String, origin: Option<u64>) {
+        let _ = self.broadcast.send(Broadcast {
+            origin,
+            text,
+            to: Views::Staff,
+        });
     }
 }
 #[path = "hub_opponent.rs"]

@@ -889,11 +889,11 @@ async fn the_tactile_boards_buttons_ask_his_requests_journaled_as_requests_only(
     let (own, audience, announcement) = said[0].clone();
     assert_eq!((audience, announcement), (Audience::Blind, e4()));
     assert!(own >= HUB_SPEECH_BASE, "the hub's own id: {own}");
-    assert!(
-        rig.told().iter().any(
-            |b| b.text == format!("button 4 (repeat): {}", console::format_announcement(&e4()))
-        ),
-    );
+    assert!(rig.told().iter().any(|b| b.text
+        == format!(
+            "button 4 (repeat): {}",
+            pack().render(&e4(), Style::San).text
+        )),);
     // Button 1 is `time`.
     rig.sensor(SensorEvent::Button(1)).await;
     let said = rig.said();
@@ -999,15 +999,29 @@ async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
     );
     assert!(
         rig.transcript().contains(&format!(
-            "note game recovered from its journal ({inputs} inputs, 1 half-moves played); \
+            "note game recovered from its journal ({inputs} inputs, 1 half-move played); \
              clocks paused (6.12): `resume` when both players are ready"
         )),
         "{:?}",
         rig.transcript()
     );
-    // Both players hear that the game was recovered. The move cut off waits for the clocks;
-    // the lost board's notice is stale and is not said again.
+    // Both players hear that the game was recovered, whose move it is and that the clocks
+    // stand, in that order (issue 15). The move cut off waits for the clocks; the lost board's
+    // notice is stale and is not said again.
     let said = rig.said();
+    let to_both: Vec<&Announcement> = said
+        .iter()
+        .filter(|(_, a, _)| *a == Audience::Both)
+        .map(|(_, _, w)| w)
+        .collect();
+    assert_eq!(
+        to_both,
+        [
+            &Announcement::GameRecovered,
+            &Announcement::ToMove { side: Color::Black },
+            &Announcement::ClocksPaused
+        ]
+    );
     assert!(
         said.iter().any(|(own, a, w)| *own >= HUB_SPEECH_BASE
             && (*a, w) == (Audience::Both, &Announcement::GameRecovered)),
@@ -1045,6 +1059,102 @@ async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
     assert_eq!(
         rig.inputs().last(),
         Some(&(3_500, InputRecord::SpeechFinished { id }))
+    );
+    rig.stop().await;
+}
+
+/// Issue 15, point 8: a long reply (moves read back, a list of pieces) is said one announcement
+/// after the other, the next once the last has been heard, so that `stop` or any new request
+/// cuts it between parts; `stop` silences the part being said when nothing of the game is.
+#[tokio::test(start_paused = true)]
+async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it() {
+    let folder = Folder::new("reply-parts");
+    let mut rig = Rig::new(&folder, Setup::default());
+    let e4_id = start_and_play_e4(&mut rig).await;
+    rig.finished(e4_id).await;
+    rig.said();
+    let kinds = |said: &[(u64, Audience, Announcement)]| -> Vec<shakmaty::Role> {
+        said.iter()
+            .map(|(_, audience, a)| match a {
+                Announcement::PiecesOfKind { piece, .. } if *audience == Audience::Blind => {
+                    piece.role
+                }
+                other => panic!("not a part of the reply: {other:?}"),
+            })
+            .collect()
+    };
+    // His army, kind by kind: the king first, alone.
+    let body = rig.ok(Role::Player, "pieces black").await;
+    assert_eq!(body.len(), 6, "printed whole: {body:?}");
+    let said = rig.said();
+    assert_eq!(kinds(&said), [shakmaty::Role::King]);
+    // Heard: the queen next.
+    rig.finished(said[0].0).await;
+    let said = rig.said();
+    assert_eq!(kinds(&said), [shakmaty::Role::Queen]);
+    // `stop`: speech is told to be silent, and the rest never comes.
+    rig.ok(Role::Player, "stop").await;
+    let rx = rig.speech.as_mut().unwrap();
+    assert!(
+        matches!(
+            rx.try_recv(),
+            Ok(SpeechRequest::Stop {
+                audience: Audience::Blind
+            })
+        ),
+        "speech is stopped"
+    );
+    rig.speech_event(SpeechEvent::Finished {
+        id: SpeechId(said[0].0),
+        audience: Audience::Blind,
+        outcome: Spoken::Interrupted,
+    })
+    .await;
+    assert!(rig.said().is_empty());
+    // A new request cuts it as well: the answer to it is said, the rest of the list is not.
+    rig.ok(Role::Player, "pieces black").await;
+    let said = rig.said();
+    assert_eq!(kinds(&said), [shakmaty::Role::King]);
+    rig.ok(Role::Player, "turn").await;
+    let turn = rig.said();
+    assert!(
+        matches!(
+            turn[..],
+            [(_, Audience::Blind, Announcement::ToMove { .. })]
+        ),
+        "{turn:?}"
+    );
+    rig.speech_event(SpeechEvent::Finished {
+        id: SpeechId(said[0].0),
+        audience: Audience::Blind,
+        outcome: Spoken::Replaced,
+    })
+    .await;
+    rig.finished(turn[0].0).await;
+    assert!(rig.said().is_empty());
+    // Any key of his board cuts it too, one with no request set for it as well.
+    rig.ok(Role::Player, "pieces black").await;
+    let said = rig.said();
+    assert_eq!(kinds(&said), [shakmaty::Role::King]);
+    rig.sensor(SensorEvent::Button(7)).await;
+    let rx = rig.speech.as_mut().unwrap();
+    assert!(
+        matches!(
+            rx.try_recv(),
+            Ok(SpeechRequest::Stop {
+                audience: Audience::Blind
+            })
+        ),
+        "speech is stopped"
+    );
+    rig.finished(said[0].0).await;
+    assert!(rig.said().is_empty());
+    // `repeat` is still the move he was told, not a reply.
+    rig.ok(Role::Player, "repeat").await;
+    let said = rig.said();
+    assert!(
+        matches!(&said[..], [(_, Audience::Blind, a)] if *a == e4()),
+        "{said:?}"
     );
     rig.stop().await;
 }

@@ -342,7 +342,7 @@ impl LinkTask {
 /// A path as the user should see it in messages (the by-id hint lives in [`open_port`]).
 pub fn describe_path(path: &Path) -> String {
     match std::fs::canonicalize(path) {
-        Ok(real) if real != path => format!("{} (-> {})", path.display(), real.display()),
+        Ok(real) if real != path => format!("{}, a link to {}", path.display(), real.display()),
         _ => path.display().to_string(),
     }
 }
@@ -356,6 +356,31 @@ mod tests {
 
     fn profile(name: &str) -> Profile {
         ProfileSet::builtin().get(name).unwrap().clone()
+    }
+
+    /// A port named by a link (as /dev/serial/by-id/ names them) is said with the device it
+    /// leads to, in words (issue 15: no arrows in messages).
+    #[test]
+    fn a_linked_port_is_described_in_words() {
+        let dir = std::env::temp_dir().join(format!("tactus-describe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let device = dir.join("ttyUSB9");
+        std::fs::write(&device, "").unwrap();
+        let link = dir.join("usb-board");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&device, &link).unwrap();
+        let said = describe_path(&link);
+        assert_eq!(
+            said,
+            format!(
+                "{}, a link to {}",
+                link.display(),
+                std::fs::canonicalize(&device).unwrap().display()
+            )
+        );
+        assert!(!said.contains("->"));
+        assert_eq!(describe_path(&device), device.display().to_string());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     async fn next(link: &mut Link) -> Timed<LinkEvent> {

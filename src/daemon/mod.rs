@@ -155,6 +155,31 @@ pub struct RunReport {
     pub resumed: bool,
     /// The demo: every move was played.
     pub played_out: bool,
+    /// Half-moves played, and whose move it is.
+    pub ply: usize,
+    pub to_move: shakmaty::Color,
+}
+
+impl RunReport {
+    /// What is left of a game stopped before its end, for the person who stopped it: where it
+    /// stands and how to go on. None for a game that is over.
+    pub fn unfinished(&self) -> Option<String> {
+        if self.over {
+            return None;
+        }
+        let side = match self.to_move {
+            shakmaty::Color::White => "White",
+            shakmaty::Color::Black => "Black",
+        };
+        let at = match (self.ply, self.to_move) {
+            (0, _) => "before the first move".to_string(),
+            (ply, shakmaty::Color::White) => format!("after move {}", ply / 2),
+            (ply, shakmaty::Color::Black) => format!("after White's move {}", ply.div_ceil(2)),
+        };
+        Some(format!(
+            "game unfinished {at}, {side} to move; `tactus run` resumes it"
+        ))
+    }
 }
 
 /// A multi-threaded runtime with two workers (analyses run on blocking threads beside it) and
@@ -228,6 +253,19 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         if resumed { " (resumed)" } else { "" }
     );
     let voice = Voice::load(&opts, &table.header.setup)?;
+    if resumed {
+        for line in setup::saved_settings(config, origin, &table.header) {
+            println!("tactus: {line}");
+        }
+        if !table.arbiter.game().is_over() {
+            // What both players hear, in the same words and order (the pack's language).
+            let words: Vec<String> = hub::recovery_words(&table.arbiter)
+                .iter()
+                .map(|a| voice.pack.render(a, voice.style).text)
+                .collect();
+            println!("tactus: {}", words.join(", "));
+        }
+    }
 
     let link_clock = MonotonicClock::new();
     let (messages, inbox) = mpsc::channel::<HubMsg>(hub::HUB_QUEUE);
@@ -302,7 +340,12 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         buttons: config.buttons(),
         engine,
     });
-    let HubEnd { pgn, over } = hub.run(inbox, cancel.clone()).await;
+    let HubEnd {
+        pgn,
+        over,
+        ply,
+        to_move,
+    } = hub.run(inbox, cancel.clone()).await;
 
     // Everything else stops; files are already flushed by the hub's shutdown, the transcript by
     // the speech task, the socket is removed when its server ends.
@@ -316,6 +359,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         over,
         resumed,
         played_out: played_out.load(Ordering::SeqCst),
+        ply,
+        to_move,
     })
 }
 

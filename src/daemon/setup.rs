@@ -7,7 +7,10 @@
 //! damaged journal, whether given with `--resume` or found in the output folder: a fresh game in
 //! its place would tell the blind player a board that is not his (the error names the folder,
 //! the line, and the choices). Only folders the daemon's user owns are resumed, and their files
-//! are opened without following symbolic links.
+//! are opened without following symbolic links. A resumed game keeps the settings saved in its
+//! journal; [`saved_settings`] says which of them the configuration file now sets otherwise.
+//! Before a new game folder is made, [`check_new_game`] checks what `tactus check-config`
+//! checks too, down to a probe that a folder can be made in `record.dir`.
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +23,7 @@ use super::{
     journal::{self, FORMAT_VERSION, Header, JOURNAL_FILE, Journal, SetupRecord},
 };
 use crate::{
+    announce::voice::VoicePack,
     arbiter::{Arbiter, ArbiterConfig},
     board::recognize::RecognizerConfig,
     config::{BoardSetup, Config},
@@ -50,9 +54,10 @@ pub fn open(
 /// What a new game needs from the configuration, checked before anything is made: a game folder
 /// whose journal names a voice pack that does not exist would be "resumed", and fail, at every
 /// start after the file is fixed. `tactus check-config` runs the same checks.
-pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Result<()> {
+/// Returns the voice pack's words (for its description).
+pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Result<VoicePack> {
     arbiter_config(config, origin)?;
-    crate::store::voices::load_words(voices_dir, &config.voice.voice)
+    let pack = crate::store::voices::load_words(voices_dir, &config.voice.voice)
         .with_context(|| format!("{origin}: key voice.pack"))?;
     if let Some(group) = &config.console.group {
         crate::store::private::group_id(group).with_context(|| origin.to_owned())?;
@@ -69,7 +74,165 @@ pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Resul
         }
         config.start_position(origin)?;
     }
+    probe_record_dir(&config.record_dir(), origin)?;
+    Ok(pack)
+}
+
+/// Whether a game folder can be made in `dir` (record.dir): a folder is made and removed again
+/// where the first one would go (in `dir`, or in its nearest existing parent that the game
+/// folder's parents would be made in), so that nothing is left behind and a folder the daemon
+/// cannot write is said now, not at the table.
+fn probe_record_dir(dir: &Path, origin: &str) -> Result<()> {
+    let mut existing = dir;
+    while std::fs::symlink_metadata(existing).is_err() {
+        existing = match existing.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if existing == Path::new(".") {
+            break;
+        }
+    }
+    if !existing.is_dir() {
+        bail!(
+            "{origin}: key record.dir = {}: {} is not a folder; name the folder the game folders \
+             go in",
+            dir.display(),
+            existing.display()
+        );
+    }
+    let probe = existing.join(format!(".tactus-probe-{}", std::process::id()));
+    std::fs::create_dir(&probe).map_err(|e| {
+        anyhow!(
+            "{origin}: key record.dir = {}: no game folder can be made in {} ({e}); name a folder \
+             the daemon's user may write to",
+            dir.display(),
+            existing.display()
+        )
+    })?;
+    std::fs::remove_dir(&probe)
+        .with_context(|| format!("cannot remove the probe folder {}", probe.display()))?;
     Ok(())
+}
+
+/// When a game is resumed, which of its settings saved in the journal (the rules, the clock,
+/// the players, the boards' timing, the voice: what cannot change mid-game) the configuration
+/// file now sets otherwise, in words: the saved ones stay in force. Said at every resume, so
+/// that a file edited between two sessions is not believed to have changed the game.
+pub fn saved_settings(config: &Config, origin: &str, header: &Header) -> Vec<String> {
+    let saved = &header.setup;
+    let mut differ: Vec<String> = Vec::new();
+    let mut compare = |what: &str, saved: String, file: String| {
+        if saved != file {
+            differ.push(format!("{what}: the game's {saved}, the file's {file}"));
+        }
+    };
+    let words = |tc: &Option<String>| match tc {
+        Some(text) => match text.parse::<crate::rules::time_control::TimeControl>() {
+            Ok(tc) => format!("{text} ({})", tc.describe()),
+            Err(_) => text.clone(),
+        },
+        None => "none (no clock)".into(),
+    };
+    let now = arbiter_config(config, origin).ok().and_then(|cfg| {
+        saved
+            .start()
+            .ok()
+            .map(|start| SetupRecord::new(&cfg, &start, &config.voice.voice, config.voice.style))
+    });
+    for tag in ["White", "Black", "Event", "Site", "Round"] {
+        let of = |tags: &[(String, String)]| {
+            tags.iter()
+                .find(|(name, _)| name == tag)
+                .map_or_else(|| "(none)".to_string(), |(_, v)| format!("\"{v}\""))
+        };
+        compare(tag, of(&header.tags), of(&config.tags()));
+    }
+    if let Some(now) = &now {
+        compare(
+            "the blind player's colour",
+            format!("{:?}", saved.blind).to_lowercase(),
+            format!("{:?}", now.blind).to_lowercase(),
+        );
+        let edition = |e: crate::rules::Edition| match e {
+            crate::rules::Edition::Fide2001 => "2001 text".to_string(),
+            crate::rules::Edition::Fide2009 => "2009 text".to_string(),
+        };
+        compare("the Laws", edition(saved.edition), edition(now.edition));
+        compare(
+            "play",
+            play_name(saved.play).into(),
+            play_name(now.play).into(),
+        );
+        compare(
+            "time control",
+            words(&saved.time_control),
+            words(&now.time_control),
+        );
+        // A board's timing comes from its profile: named, not listed number by number.
+        if saved.blind_board != now.blind_board {
+            compare(
+                "tactile board timing",
+                "profile".into(),
+                "other profile".into(),
+            );
+        }
+        if saved.sighted_board != now.sighted_board || saved.completion != now.completion {
+            compare(
+                "sighted board and when his move counts",
+                "setting".into(),
+                "other setting".into(),
+            );
+        }
+        compare(
+            "guidance repeated every",
+            format!("{} ms", saved.guidance_repeat_ms),
+            format!("{} ms", now.guidance_repeat_ms),
+        );
+        compare(
+            "own move said back",
+            if saved.say_own_move { "yes" } else { "no" }.into(),
+            if now.say_own_move { "yes" } else { "no" }.into(),
+        );
+        compare(
+            "voice pack",
+            saved.voice_pack.clone(),
+            now.voice_pack.clone(),
+        );
+        compare(
+            "voice style",
+            format!("{:?}", saved.voice_style).to_lowercase(),
+            format!("{:?}", now.voice_style).to_lowercase(),
+        );
+    }
+    let mut lines = vec![if differ.is_empty() {
+        format!(
+            "resumed with the settings saved in its journal; {origin} sets the same players, \
+             rules, clock and voice"
+        )
+    } else {
+        format!(
+            "resumed with the settings saved in its journal, which stay in force (a game's \
+             players, rules, clock and voice do not change mid-game); {origin} now differs in:"
+        )
+    }];
+    lines.extend(differ.into_iter().map(|d| format!("  {d}")));
+    lines.push(format!(
+        "the boards' ports, the speakers, the console and the folders follow {origin}"
+    ));
+    lines
+}
+
+/// `game.play` as the file writes it.
+fn play_name(play: crate::rules::PlayMode) -> &'static str {
+    use crate::rules::PlayMode::*;
+    match play {
+        Standard => "standard",
+        Rapid => "rapid",
+        Blitz => "blitz",
+        RapidSupervised => "rapid-supervised",
+        BlitzSupervised => "blitz-supervised",
+    }
 }
 
 /// The arbiter's configuration from the configuration file.

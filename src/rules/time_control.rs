@@ -287,6 +287,132 @@ impl TimeControl {
     }
 }
 
+/// A period looks like minutes written where the notation counts seconds (`90+30` is 90
+/// seconds; 90 minutes is `5400+30`) when its base time is under a minute (no game is played
+/// so), or under five minutes with a move count or with an increment of ten seconds or more
+/// (short games have short increments: `180+2` is a real blitz game, `90+30` is not).
+const MINUTES_SUSPECTED_BELOW_MS: ClockMillis = 5 * 60 * 1000;
+const NO_GAME_BELOW_MS: ClockMillis = 60 * 1000;
+const LONG_INCREMENT_MS: ClockMillis = 10 * 1000;
+/// Appendices B and C of 2001 (A1 and B1 of 2009): rapid is a fixed time from 15 to 60 minutes
+/// for each player, blitz less than 15.
+const RAPID_FROM_MS: ClockMillis = 15 * 60 * 1000;
+const RAPID_TO_MS: ClockMillis = 60 * 60 * 1000;
+/// 2009 A1, B1: "the allotted time + 60 times any increment".
+const INCREMENT_MOVES_2009: i64 = 60;
+
+impl TimeControl {
+    /// The control in words, for a person checking a configuration: `5400+30` is "90 minutes
+    /// plus 30 seconds per move from move 1", `40/7200:3600` "40 moves in 2 hours, then 1 hour
+    /// for the rest of the game".
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        let mut first_move: u32 = 1;
+        let single = self.periods.len() == 1;
+        let last = self.periods.len().saturating_sub(1);
+        for (i, p) in self.periods.iter().enumerate() {
+            let time = duration_words(p.base_ms);
+            let mut words = match p.moves {
+                None if single => format!("{time} for the whole game"),
+                None => format!("{time} for the rest of the game"),
+                // The last period repeats (see [`TimeControl`]).
+                Some(n) if i == last => {
+                    format!("{n} moves in {time}, and again for every {n} moves after")
+                }
+                Some(n) => format!("{n} moves in {time}"),
+            };
+            if p.increment_ms > 0 {
+                words.push_str(&format!(
+                    " plus {} per move from move {first_move}",
+                    duration_words(p.increment_ms)
+                ));
+            }
+            if p.delay_ms > 0 {
+                words.push_str(&format!(
+                    ", each move first using a delay of {} that is not saved (6.2 b)",
+                    duration_words(p.delay_ms)
+                ));
+            }
+            parts.push(words);
+            first_move = first_move.saturating_add(p.moves.unwrap_or(0));
+        }
+        parts.join(", then ")
+    }
+
+    /// A warning when a base time is so short that minutes were probably meant (the notation
+    /// counts seconds), with the control written in seconds as it would then be.
+    pub fn minutes_suspected(&self) -> Option<String> {
+        let suspicious = |p: &Period| {
+            p.base_ms < NO_GAME_BELOW_MS
+                || (p.base_ms < MINUTES_SUSPECTED_BELOW_MS
+                    && (p.moves.is_some() || p.increment_ms >= LONG_INCREMENT_MS))
+        };
+        if !self.periods.iter().any(suspicious) {
+            return None;
+        }
+        let as_minutes = TimeControl {
+            periods: self
+                .periods
+                .iter()
+                .map(|p| Period {
+                    base_ms: p.base_ms.saturating_mul(60),
+                    ..*p
+                })
+                .collect(),
+        };
+        Some(format!(
+            "'{self}' gives {}: the notation counts seconds; if minutes were meant, write '{}' \
+             ({})",
+            self.describe(),
+            as_minutes,
+            as_minutes.describe()
+        ))
+    }
+
+    /// What the Laws call a game under this control: rapid or blitz when all the moves are
+    /// made in one fixed time (2001 Appendices B 1 and C 1: from 15 to 60 minutes, or less than
+    /// 15; 2009 A1 and B1 count the time plus 60 times the increment), else standard.
+    pub fn pace(&self, edition: super::Edition) -> super::PlayMode {
+        use super::{Edition, PlayMode};
+        let [period] = self.periods.as_slice() else {
+            return PlayMode::Standard;
+        };
+        if period.moves.is_some() {
+            return PlayMode::Standard;
+        }
+        let total = match edition {
+            Edition::Fide2001 => period.base_ms,
+            Edition::Fide2009 => period
+                .base_ms
+                .saturating_add(period.increment_ms.saturating_mul(INCREMENT_MOVES_2009)),
+        };
+        if total < RAPID_FROM_MS {
+            PlayMode::Blitz
+        } else if total <= RAPID_TO_MS {
+            PlayMode::Rapid
+        } else {
+            PlayMode::Standard
+        }
+    }
+}
+
+/// A duration in words: whole hours as hours, whole minutes as minutes, else seconds.
+pub fn duration_words(ms: ClockMillis) -> String {
+    const HOUR: ClockMillis = 3_600_000;
+    const MINUTE: ClockMillis = 60_000;
+    let unit =
+        |n: ClockMillis, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    if ms > 0 && ms % HOUR == 0 {
+        unit(ms / HOUR, "hour", "hours")
+    } else if ms > 0 && ms % MINUTE == 0 {
+        unit(ms / MINUTE, "minute", "minutes")
+    } else if ms == 1000 {
+        "1 second".to_string()
+    } else {
+        format!("{} seconds", seconds(ms))
+    }
+}
+
 /// PGN `TimeControl` tag syntax, in seconds, plus a delay suffix:
 ///
 /// - periods separated by `:`;
@@ -508,6 +634,74 @@ mod tests {
         TimeControl::parse(text)
             .expect_err("test control must be rejected")
             .to_string()
+    }
+
+    // --- in words -----------------------------------------------------------------------------
+
+    #[test]
+    fn a_control_is_described_in_words() {
+        assert_eq!(
+            tc("5400+30").describe(),
+            "90 minutes for the whole game plus 30 seconds per move from move 1"
+        );
+        assert_eq!(
+            tc("40/7200:3600").describe(),
+            "40 moves in 2 hours, then 1 hour for the rest of the game"
+        );
+        assert_eq!(
+            tc("40/5400+30:1800+30").describe(),
+            "40 moves in 90 minutes plus 30 seconds per move from move 1, then 30 minutes for \
+             the rest of the game plus 30 seconds per move from move 41"
+        );
+        assert_eq!(
+            tc("40/7200:20/3600").describe(),
+            "40 moves in 2 hours, then 20 moves in 1 hour, and again for every 20 moves after"
+        );
+        assert_eq!(tc("300").describe(), "5 minutes for the whole game");
+        assert_eq!(tc("90.5").describe(), "90.5 seconds for the whole game");
+        assert!(tc("5400d5").describe().contains("delay of 5 seconds"));
+    }
+
+    #[test]
+    fn a_control_that_looks_like_minutes_is_warned_about() {
+        let warning = tc("90+30")
+            .minutes_suspected()
+            .expect("90 seconds is suspicious");
+        assert!(
+            warning.contains("90 seconds")
+                && warning.contains("counts seconds")
+                && warning.contains("'5400+30'")
+                && warning.contains("90 minutes"),
+            "{warning}"
+        );
+        assert!(tc("40/120:60").minutes_suspected().is_some());
+        assert!(tc("25+10").minutes_suspected().is_some());
+        assert!(tc("45").minutes_suspected().is_some());
+        for fine in ["5400+30", "300+2", "180+2", "60+1", "40/7200:3600", "900"] {
+            assert_eq!(tc(fine).minutes_suspected(), None, "{fine}");
+        }
+    }
+
+    #[test]
+    fn appendix_b_1_and_c_1_rapid_and_blitz_by_their_time() {
+        use crate::rules::{Edition::*, PlayMode::*};
+        for (text, edition, pace) in [
+            ("5400+30", Fide2001, Standard),
+            ("3600", Fide2001, Rapid),
+            ("900", Fide2001, Rapid),
+            ("899", Fide2001, Blitz),
+            ("300+3", Fide2001, Blitz),
+            ("3601", Fide2001, Standard),
+            ("40/1800", Fide2001, Standard),
+            ("20/1800:900", Fide2001, Standard),
+            // 2009 A1, B1: time + 60 x increment.
+            ("3600+30", Fide2001, Rapid),
+            ("3600+30", Fide2009, Standard),
+            ("600+5", Fide2009, Rapid),
+            ("180+2", Fide2009, Blitz),
+        ] {
+            assert_eq!(tc(text).pace(edition), pace, "{text} under {edition:?}");
+        }
     }
 
     // --- parsing ------------------------------------------------------------------------------

@@ -218,6 +218,37 @@ impl Table {
         self.wait_status(&format!("ply {ply}"), |s| ply_of(s) == ply)
     }
 
+    /// What `audience` (`blind`, `sighted`, `both`, or `note`) has been told so far: the
+    /// transcript's lines for it, without the time.
+    pub fn said_to(&self, audience: &str) -> Vec<String> {
+        let prefix = format!("{audience} ");
+        self.transcript()
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .filter_map(|(_, rest)| rest.strip_prefix(prefix.as_str()))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Wait until `audience` has been told at least `count` things after the first `before`,
+    /// and return everything after those (speech writes the transcript in its own task, so a
+    /// line may land just after the reply).
+    pub fn said_after(&self, audience: &str, before: usize, count: usize) -> Vec<String> {
+        let t = Instant::now();
+        loop {
+            let said = self.said_to(audience);
+            if said.len() >= before + count {
+                return said[before..].to_vec();
+            }
+            assert!(
+                t.elapsed() < LIMIT,
+                "{audience} was never told {count} more things:\n{}",
+                self.transcript()
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Wait until the transcript holds `text`.
     pub fn wait_transcript(&self, text: &str) -> String {
         let t = Instant::now();
