@@ -377,6 +377,38 @@ impl OpponentSection {
             .unwrap_or_else(|| PathBuf::from(DEFAULT_ENGINE))
     }
 
+    /// The engine, its strength and where the game starts, in words (`check-config`, `train`).
+    pub fn describe(&self) -> String {
+        use crate::engine::Limit;
+        let strength = self.strength();
+        let level = match (strength.elo, strength.skill) {
+            (Some(elo), _) => format!("playing at Elo {elo}"),
+            (None, Some(skill)) => format!("at skill level {skill}"),
+            (None, None) => "at full strength".into(),
+        };
+        let think = match strength.limit {
+            Limit::MoveTime(ms) => format!(
+                "thinking {} a move",
+                crate::rules::time_control::duration_words(ms as i64)
+            ),
+            Limit::Nodes(n) => format!("searching {n} positions a move"),
+            Limit::Depth(d) => format!("searching {d} half-moves deep"),
+        };
+        let start = match (&self.start_fen, &self.start_pgn) {
+            (Some(fen), _) => format!("from the position {fen}"),
+            (None, Some(pgn)) => format!(
+                "from the first game of {} after move {}",
+                pgn.display(),
+                self.start_move.unwrap_or(0)
+            ),
+            (None, None) => "from the initial position".into(),
+        };
+        format!(
+            "training opponent: {} {level}, {think}; the game starts {start}",
+            self.program().display()
+        )
+    }
+
     /// What the text tells: no two keys that say the same thing differently.
     fn check(&self, origin: &str) -> Result<()> {
         if self.skill.is_some() && self.elo.is_some() {
@@ -649,6 +681,8 @@ impl Config {
         for color in [Color::White, Color::Black] {
             let who = if color == blind {
                 "the blind player, on the tactile board"
+            } else if self.opponent.is_some() {
+                "the training engine"
             } else {
                 "the sighted player"
             };
@@ -686,11 +720,17 @@ impl Config {
             Some(tc) => format!("time control: {} ({tc})", tc.describe()),
             None => "time control: none (no clock)".into(),
         });
+        if let Some(o) = &self.opponent {
+            lines.push(o.describe());
+        }
         for (label, board) in [
             ("tactile board", self.blind_board(origin)?),
             ("sighted board", self.sighted_board(origin)?),
         ] {
             lines.push(match board {
+                BoardSetup::Manual if self.opponent.is_some() => {
+                    format!("{label}: none, the engine's moves are entered at the console")
+                }
                 BoardSetup::Manual => {
                     format!("{label}: none, the assistant enters the moves at the console")
                 }
@@ -704,13 +744,15 @@ impl Config {
                 ),
             });
         }
-        lines.push(format!(
-            "the sighted player's move counts {}",
-            match self.completion() {
-                Completion::ClockPress => "when he stops his clock",
-                Completion::Settle => "when his board rests on the position after it",
-            }
-        ));
+        if self.opponent.is_none() {
+            lines.push(format!(
+                "the sighted player's move counts {}",
+                match self.completion() {
+                    Completion::ClockPress => "when he stops his clock",
+                    Completion::Settle => "when his board rests on the position after it",
+                }
+            ));
+        }
         let v = &self.voice;
         lines.push(format!(
             "voice pack: {}{}",

@@ -92,19 +92,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let voices_dir = args
         .voices_dir
         .unwrap_or_else(crate::store::voices::default_dir);
-    // The table in words, as `tactus check-config` says it: what the file sets, before the
-    // game folder (a resumed game then says which saved settings stay in force).
-    let origin = args.config.display().to_string();
-    let pack = crate::store::voices::load_words(&voices_dir, &config.voice.voice).ok();
-    println!("tactus: {origin}:");
-    for line in config.describe(&origin, pack.as_ref().map(|p| p.description()))? {
-        println!("  {line}");
-    }
-    for warning in config.warnings() {
-        eprintln!("tactus: warning: {origin}: {warning}");
-    }
     let opts = crate::daemon::RunOptions {
-        origin,
+        origin: args.config.display().to_string(),
         config,
         resume: args.resume,
         new_game: args.new,
@@ -113,6 +102,23 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         stop_when_played: false,
         voices_dir,
     };
+    serve(opts)
+}
+
+/// The daemon for `run` and `train`: the table said in words, the game played until a signal
+/// (or its end, for the simulated tests), and what the game folder holds said at the end.
+pub fn serve(opts: crate::daemon::RunOptions) -> Result<ExitCode> {
+    // The table in words, as `tactus check-config` says it: what the file sets, before the
+    // game folder (a resumed game then says which saved settings stay in force).
+    let (config, origin) = (&opts.config, opts.origin.clone());
+    let pack = crate::store::voices::load_words(&opts.voices_dir, &config.voice.voice).ok();
+    println!("tactus: {origin}:");
+    for line in config.describe(&origin, pack.as_ref().map(|p| p.description()))? {
+        println!("  {line}");
+    }
+    for warning in config.warnings() {
+        eprintln!("tactus: warning: {origin}: {warning}");
+    }
     let rt = crate::daemon::runtime("warn,tactus=info")?;
     let report = rt.block_on(async {
         let cancel = CancellationToken::new();

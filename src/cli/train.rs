@@ -4,10 +4,9 @@
 //! requests, every scoresheet and the journal. The engine plays from the console's side: the
 //! sighted board is the console (no sensors), and the engine types its moves there.
 
-use std::{path::PathBuf, process::ExitCode, time::Duration};
+use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{Result, bail};
-use tokio_util::sync::CancellationToken;
 
 use crate::config::{Config, OpponentSection};
 
@@ -145,25 +144,5 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
             .voices_dir
             .unwrap_or_else(crate::store::voices::default_dir),
     };
-    let rt = crate::daemon::runtime("warn,tactus=info")?;
-    let report = rt.block_on(async {
-        let cancel = CancellationToken::new();
-        crate::daemon::cancel_on_signals(cancel.clone())?;
-        crate::daemon::run(opts, cancel).await
-    })?;
-    rt.shutdown_timeout(Duration::from_millis(200));
-    let stale = super::run::stale_files(&report.folder, &report.pgn);
-    if !stale.is_empty() {
-        eprintln!(
-            "tactus: stopped; the game's folder is {}, but {}",
-            report.folder.display(),
-            stale.join("; and ")
-        );
-        return Ok(ExitCode::FAILURE);
-    }
-    println!(
-        "tactus: stopped; the game's files are in {}",
-        report.folder.display()
-    );
-    Ok(ExitCode::SUCCESS)
+    super::run::serve(opts)
 }

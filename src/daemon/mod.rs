@@ -158,6 +158,8 @@ pub struct RunReport {
     /// Half-moves played, and whose move it is.
     pub ply: usize,
     pub to_move: shakmaty::Color,
+    /// A training game (`tactus train` resumes it, not `tactus run`).
+    pub training: bool,
 }
 
 impl RunReport {
@@ -176,8 +178,13 @@ impl RunReport {
             (ply, shakmaty::Color::White) => format!("after move {}", ply / 2),
             (ply, shakmaty::Color::Black) => format!("after White's move {}", ply.div_ceil(2)),
         };
+        let command = if self.training {
+            "tactus train"
+        } else {
+            "tactus run"
+        };
         Some(format!(
-            "game unfinished {at}, {side} to move; `tactus run` resumes it"
+            "game unfinished {at}, {side} to move; `{command}` resumes it"
         ))
     }
 }
@@ -361,6 +368,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         played_out: played_out.load(Ordering::SeqCst),
         ply,
         to_move,
+        training: opts.config.opponent.is_some(),
     })
 }
 
