@@ -705,3 +705,43 @@ fn a_strength_the_engine_cannot_play_is_said_once_with_its_range() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// From a PGN game after move N (replaying one of his games): the position after White's and
+/// Black's second moves, guided to before the clocks run.
+#[test]
+fn a_pgn_start_after_move_n_is_that_position() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-pgn");
+    fs::write(
+        dir.join("mine.pgn"),
+        "[Event \"club\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n",
+    )
+    .unwrap();
+    let config = write_config(&dir, "skill = 20\nmove_time_ms = 50", "");
+    let pgn = dir.join("mine.pgn");
+    let mut guard = start(
+        &dir,
+        &config,
+        &["--pgn", pgn.to_str().unwrap(), "--after-move", "2"],
+    );
+    let status = guard.wait_limit(LIMIT);
+    assert!(status.success(), "{status}\n{}", show(&dir, "train"));
+    check_finished_folder(&dir);
+    let folder = game_folder(&dir.join("played"));
+    let game = read_game_file(&folder.join(PGN_FILE));
+    let fen = shakmaty::fen::Fen::from_position(&game.start, shakmaty::EnPassantMode::Legal);
+    assert_eq!(
+        fen.to_string(),
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    );
+    let transcript = fs::read_to_string(folder.join(TRANSCRIPT_FILE)).unwrap();
+    let at = |text: &str| {
+        transcript
+            .find(text)
+            .unwrap_or_else(|| panic!("'{text}' missing\n{transcript}"))
+    };
+    assert!(at("shows the starting position") < at("white's clock started"));
+    fs::remove_dir_all(&dir).unwrap();
+}
