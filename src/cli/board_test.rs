@@ -26,6 +26,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
+    arbiter::count,
     board::{
         Sensing, SensorEvent,
         profile::{Profile, ProfileSet},
@@ -398,7 +399,10 @@ impl Report {
                 )]
             }
             Report::Button { number } => vec![format!("Button {number} pressed.")],
-            Report::Garbage { bytes } => vec![format!("Skipped {bytes} byte(s) of line noise.")],
+            Report::Garbage { bytes } => vec![format!(
+                "Skipped {} of line noise.",
+                count(*bytes, "byte", "bytes")
+            )],
             Report::Rejected { reason } => vec![format!("Ignored a bad message: {reason}.")],
             Report::Unknown { message } => vec![format!("Ignored an unknown message: {message}.")],
             Report::BoardFault { text } => vec![format!("The board reports a fault: {text}.")],
@@ -1026,7 +1030,10 @@ pub fn run(args: BoardTestArgs) -> Result<ExitCode> {
             .await
     })?;
     if !json && summary.finish == Finish::Interrupted {
-        println!("Stopped after {} move(s).", summary.moves.len());
+        println!(
+            "Stopped after {}.",
+            count(summary.moves.len(), "move", "moves")
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -73,8 +73,9 @@ pub fn pick_game(
         .filter(|_| n >= 1)
         .with_context(|| {
             format!(
-                "{} has {count} game(s); there is no game {n}",
-                path.display()
+                "{} has {}; there is no game {n}",
+                path.display(),
+                crate::arbiter::count(count, "game", "games")
             )
         })?
         .with_context(|| format!("cannot play game {n} of {}", path.display()))?;

@@ -109,10 +109,10 @@ pub fn run(args: SimArgs) -> Result<ExitCode> {
     }
     cfg.check()?;
     println!(
-        "Simulating {} on {}: {} half-move(s) of game {game} of {}.",
+        "Simulating {} on {}: {} of game {game} of {}.",
         cfg.profile.description,
         board.port.display(),
-        sim_game.moves.len(),
+        crate::arbiter::count(sim_game.moves.len(), "half-move", "half-moves"),
         pgn.display()
     );
     super::runtime()?.block_on(async {
