@@ -1030,10 +1030,10 @@ pub fn run(args: BoardTestArgs) -> Result<ExitCode> {
             .await
     })?;
     if !json && summary.finish == Finish::Interrupted {
-        println!(
-            "Stopped after {}.",
+        super::print(&format!(
+            "Stopped after {}.\n",
             count(summary.moves.len(), "move", "moves")
-        );
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,10 @@
 //! call the pure core (rules, board, arbiter, announce, record, console) and the shell (daemon,
 //! speech, store) and own no rules of their own.
 
-use std::path::PathBuf;
+use std::{
+    io::{self, Write},
+    path::PathBuf,
+};
 
 use anyhow::{Context, Result};
 
@@ -94,6 +97,23 @@ pub fn pick_game(
         start,
         moves: game.moves[from..end].to_vec(),
     })
+}
+
+/// Writes `text` to standard output and flushes it: how the one-shot commands print. A closed
+/// pipe is not an error but a reader that has seen enough (`tactus audit games.pgn | head -1`):
+/// the text is dropped and the command ends as it would have, its other work done (`say --wav`
+/// still writes its file) and its exit code its own. Rust ignores SIGPIPE, so `println!` would
+/// panic there instead. The daemon and the console do not print through this, and SIGPIPE stays
+/// ignored for them: a console that hangs up must not end the daemon.
+pub fn print(text: &str) -> Result<()> {
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to standard output"),
+    }
 }
 
 /// A cancellation token that Ctrl-C cancels (the board commands stop cleanly on it).
