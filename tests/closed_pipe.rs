@@ -114,3 +114,47 @@ fn scoresheet_and_voices_into_a_closed_pipe_end_quietly() {
     ends_quietly(&["scoresheet", "--format", "text", pgn.to_str().unwrap()]);
     ends_quietly(&["voices"]);
 }
+
+#[test]
+fn board_test_into_a_closed_pipe_ends_quietly() {
+    // A pseudo-terminal stands for the board's port: board-test opens it, prints its first line
+    // (the profile and port) into the closed pipe, and must end there, quietly and at once, as
+    // `tactus board-test --json | head -1` expects; the board need never answer.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let _guard = runtime.enter();
+    let (_board, port) = tokio_serial::SerialStream::pair().expect("a pty pair");
+    let path = tokio_serial::SerialPort::name(&port).expect("the pty has a name");
+    for json in [false, true] {
+        let mut args = vec!["board-test", "--profile", "dgt", "--port", path.as_str()];
+        if json {
+            args.push("--json");
+        }
+        let mut command = Command::new(TACTUS);
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        command
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > std::time::Duration::from_secs(20) {
+                child.kill().unwrap();
+                panic!("{args:?} went on printing into a closed pipe");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.trim().is_empty(), "{args:?}: {err}");
+        assert!(status.success(), "{args:?}: {status}");
+    }
+}

@@ -1022,13 +1022,18 @@ pub fn run(args: BoardTestArgs) -> Result<ExitCode> {
         moves,
         until_end,
     };
-    let summary = super::runtime()?.block_on(async {
+    let summary = match super::runtime()?.block_on(async {
         let cancel = super::cancel_on_ctrl_c();
         let input = stdin_lines();
         BoardTest::new(opts, std::io::stdout().lock(), MonotonicClock::new())
             .run(input, cancel)
             .await
-    })?;
+    }) {
+        // The reader has seen enough (`board-test --json | head -1`): the test ends there, as
+        // a one-shot command's output into a closed pipe does (see `super::print`).
+        Err(e) if super::is_closed_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        other => other?,
+    };
     if !json && summary.finish == Finish::Interrupted {
         super::print(&format!(
             "Stopped after {}.\n",

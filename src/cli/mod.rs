@@ -116,6 +116,16 @@ pub fn print(text: &str) -> Result<()> {
     }
 }
 
+/// Whether `error` comes from writing into a closed pipe: for a command that prints as it goes
+/// through a writer of its own (board-test), where [`print`] is not used.
+pub fn is_closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// A cancellation token that Ctrl-C cancels (the board commands stop cleanly on it).
 pub fn cancel_on_ctrl_c() -> tokio_util::sync::CancellationToken {
     let cancel = tokio_util::sync::CancellationToken::new();
