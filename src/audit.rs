@@ -322,10 +322,32 @@ impl GameAudit {
                 .unwrap_or_else(|| "undecided (arbiter rules)".into())
         };
         out.push_str(&format!(
-            "  flag fall in the final position: White's flag -> {}, Black's flag -> {}\n",
-            show(&self.flag_white),
+            "  if White's flag falls in the final position: {}\n",
+            show(&self.flag_white)
+        ));
+        out.push_str(&format!(
+            "  if Black's flag falls in the final position: {}\n",
             show(&self.flag_black)
         ));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flag_fall_results_are_said_in_words_one_side_a_line() {
+        let audits = audit_pgn(b"1. e4 e5 *\n", AuditOptions::default());
+        let text = audits[0].to_text();
+        assert!(
+            text.contains(
+                "  if White's flag falls in the final position: 0-1\n  \
+                 if Black's flag falls in the final position: 1-0\n"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("->"), "{text}");
     }
 }

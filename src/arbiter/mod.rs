@@ -806,9 +806,9 @@ impl Arbiter {
                 }
                 Recognized::SnapshotCorrected { squares } => {
                     out.push(Effect::Note(format!(
-                        "{} board: a full reading changed {} square(s)",
+                        "{} board: a full reading changed {}",
                         board.name(),
-                        squares.count()
+                        count(squares.count(), "square", "squares")
                     )));
                 }
                 Recognized::RequestSnapshot => out.push(Effect::RequestSnapshot { board }),
@@ -1639,9 +1639,9 @@ impl Arbiter {
             self.say(audience, Announcement::Guidance(g), out);
         }
         out.push(Effect::Note(format!(
-            "{} board differs on {} square(s)",
+            "{} board differs on {}",
             board.name(),
-            diff.squares.len()
+            count(diff.squares.len(), "square", "squares")
         )));
         self.differing[board] = Some(Differing { diff, told_at: now });
     }
@@ -1908,5 +1908,30 @@ pub(super) fn describe(square: Square, piece: Option<Piece>) -> String {
     match piece {
         Some(p) => format!("{} {:?} on {square}", p.color, p.role).to_lowercase(),
         None => format!("the piece on {square}"),
+    }
+}
+
+/// `n` with its noun, singular or plural as it needs ("1 square", "3 squares"), for the messages
+/// people read: never "square(s)". Pure and public so that every layer above (audit, store, the
+/// commands) words its counts the same way.
+pub fn count<N>(n: N, one: &str, many: &str) -> String
+where
+    N: std::fmt::Display + PartialEq + From<u8>,
+{
+    let noun = if n == N::from(1) { one } else { many };
+    format!("{n} {noun}")
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::count;
+
+    #[test]
+    fn one_takes_the_singular_every_other_number_the_plural() {
+        assert_eq!(count(1, "square", "squares"), "1 square");
+        assert_eq!(count(0, "square", "squares"), "0 squares");
+        assert_eq!(count(2, "half-move", "half-moves"), "2 half-moves");
+        assert_eq!(count(1_u64, "byte", "bytes"), "1 byte");
+        assert_eq!(count(2_u16, "channel", "channels"), "2 channels");
     }
 }

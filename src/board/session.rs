@@ -105,6 +105,9 @@ pub struct Session {
     orientation: Option<Orientation>,
     /// How the orientation was learned, for the connection info.
     orientation_source: &'static str,
+    /// The board is expected to show a game under way (a resumed game, or one set up from a
+    /// position), not the start position, so detection has nothing to go by.
+    game_under_way: bool,
     dgt: dgt::Decoder,
     line: line::LineDecoder,
     phase: Phase,
@@ -137,6 +140,7 @@ impl Session {
             orientation_mode: profile.orientation.mode,
             orientation,
             orientation_source,
+            game_under_way: false,
             dgt: dgt::Decoder::new(),
             line: line::LineDecoder::new(),
             phase: Phase::Handshake,
@@ -147,6 +151,15 @@ impl Session {
             next_keepalive: now,
             skipped_reported: 0,
         }
+    }
+
+    /// The same session for a board expected to show a game under way (`true`: a resumed game,
+    /// or one set up from another position) rather than the start position. It changes only what
+    /// an orientation that cannot be detected is put down to: the advice to set up the start
+    /// position and reconnect is wrong in the middle of a game.
+    pub fn with_game_under_way(mut self, under_way: bool) -> Session {
+        self.game_under_way = under_way;
+        self
     }
 
     /// The orientation in use (after detection), if known yet.
@@ -405,6 +418,17 @@ impl Session {
         debug_assert_eq!(self.orientation_mode, OrientationMode::Detect);
         let (o, source) = match dgt::detect_orientation(dump) {
             Some(o) => (o, "detected from the start position"),
+            None if self.game_under_way => {
+                warn!(
+                    "the game is under way, so the orientation cannot be told from the start \
+                     position; assuming normal orientation"
+                );
+                (
+                    Orientation::Normal,
+                    "assumed: the game is under way, so it cannot be told from the start \
+                     position; set orientation.mode in the profile if the board is turned",
+                )
+            }
             None => {
                 warn!(
                     "the first board dump is not the start position; assuming normal orientation"
@@ -607,6 +631,39 @@ mod tests {
             info.contains("normal (assumed") && info.contains("orientation.mode"),
             "{info}"
         );
+        // A new game: the start position is what the board should show, so setting it up helps.
+        assert!(
+            info.contains("set up the start position and reconnect"),
+            "{info}"
+        );
+        assert_eq!(
+            out[1],
+            LinkEvent::Sensor(SensorEvent::Snapshot(Sensed::Pieces(board)))
+        );
+    }
+
+    #[test]
+    fn dgt_orientation_in_a_game_under_way_is_assumed_without_asking_for_the_start_position() {
+        // A resumed game: the board rightly shows the game's position, so the start position
+        // cannot be asked for; the profile is where a turned board is said.
+        let mut s = Session::new(&profile("dgt"), None, 0).with_game_under_way(true);
+        s.start(0);
+        let board: Board = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R"
+            .parse()
+            .unwrap();
+        let out = events(&s.received(&dgt_dump(&board, Orientation::Normal)));
+        let LinkEvent::Connected { info } = &out[0] else {
+            panic!("{out:?}")
+        };
+        assert!(
+            info.contains(
+                "orientation normal (assumed: the game is under way, so it cannot be told from \
+                 the start position; set orientation.mode in the profile if the board is turned)"
+            ),
+            "{info}"
+        );
+        assert!(!info.contains("set up the start position"), "{info}");
+        assert_eq!(s.orientation(), Some(Orientation::Normal));
         assert_eq!(
             out[1],
             LinkEvent::Sensor(SensorEvent::Snapshot(Sensed::Pieces(board)))

@@ -58,13 +58,13 @@ pub fn run(args: AuditArgs) -> Result<ExitCode> {
     if !json {
         let games = audits.len();
         let noun = if games == 1 { "game" } else { "games" };
-        println!("Audit of {name}: {games} {noun}\n");
+        super::print(&format!("Audit of {name}: {games} {noun}\n\n"))?;
     }
     for audit in &audits {
         if json {
-            println!("{}", audit.to_json());
+            super::print(&format!("{}\n", audit.to_json()))?;
         } else {
-            println!("{}", audit.to_text());
+            super::print(&format!("{}\n", audit.to_text()))?;
         }
         if let Some(err) = &audit.error {
             eprintln!("tactus: {name}: {err}");

@@ -26,6 +26,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
+    arbiter::count,
     board::{
         Sensing, SensorEvent,
         profile::{Profile, ProfileSet},
@@ -398,7 +399,10 @@ impl Report {
                 )]
             }
             Report::Button { number } => vec![format!("Button {number} pressed.")],
-            Report::Garbage { bytes } => vec![format!("Skipped {bytes} byte(s) of line noise.")],
+            Report::Garbage { bytes } => vec![format!(
+                "Skipped {} of line noise.",
+                count(*bytes, "byte", "bytes")
+            )],
             Report::Rejected { reason } => vec![format!("Ignored a bad message: {reason}.")],
             Report::Unknown { message } => vec![format!("Ignored an unknown message: {message}.")],
             Report::BoardFault { text } => vec![format!("The board reports a fault: {text}.")],
@@ -1018,15 +1022,23 @@ pub fn run(args: BoardTestArgs) -> Result<ExitCode> {
         moves,
         until_end,
     };
-    let summary = super::runtime()?.block_on(async {
+    let summary = match super::runtime()?.block_on(async {
         let cancel = super::cancel_on_ctrl_c();
         let input = stdin_lines();
         BoardTest::new(opts, std::io::stdout().lock(), MonotonicClock::new())
             .run(input, cancel)
             .await
-    })?;
+    }) {
+        // The reader has seen enough (`board-test --json | head -1`): the test ends there, as
+        // a one-shot command's output into a closed pipe does (see `super::print`).
+        Err(e) if super::is_closed_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        other => other?,
+    };
     if !json && summary.finish == Finish::Interrupted {
-        println!("Stopped after {} move(s).", summary.moves.len());
+        super::print(&format!(
+            "Stopped after {}.\n",
+            count(summary.moves.len(), "move", "moves")
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -28,10 +28,11 @@ pub fn run(args: CheckConfigArgs) -> Result<ExitCode> {
         .voices_dir
         .unwrap_or_else(crate::store::voices::default_dir);
     let pack = crate::daemon::setup::check_new_game(&config, &origin, &voices_dir)?;
-    println!("{}: ok", file.display());
+    let mut text = format!("{}: ok\n", file.display());
     for line in config.describe(&origin, Some(pack.description()))? {
-        println!("  {line}");
+        text.push_str(&format!("  {line}\n"));
     }
+    super::print(&text)?;
     for warning in config.warnings() {
         eprintln!("warning: {}: {warning}", file.display());
     }

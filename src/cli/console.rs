@@ -119,12 +119,9 @@ fn socket_path(args: &ConsoleArgs) -> Result<PathBuf> {
 /// daemon's user, since the token file is private to it), the process listening must be that
 /// user's, or the token would go to whoever took the socket's name.
 pub fn connect(path: &Path, token_owner: Option<u32>) -> Result<UnixStream> {
-    let stream = UnixStream::connect(path).with_context(|| {
-        format!(
-            "cannot connect to the console socket {}; is `tactus run` running? (choose the \
-             socket with --socket or --config)",
-            path.display()
-        )
+    let stream = UnixStream::connect(path).map_err(|e| {
+        let why = connect_failure(path, &e);
+        anyhow::Error::new(e).context(why)
     })?;
     if let Some(owner) = token_owner {
         let peer = crate::daemon::console::peer_uid(&stream)
@@ -139,6 +136,32 @@ pub fn connect(path: &Path, token_owner: Option<u32>) -> Result<UnixStream> {
         }
     }
     Ok(stream)
+}
+
+/// Why connecting to the socket at `path` failed, in the words its user needs. A refused
+/// permission means the daemon is most likely running: the user is not one the socket lets in
+/// (its owner, or the group `[console] group` names), or cannot enter a folder on its path; asking
+/// whether `tactus run` runs would send him looking in the wrong place.
+fn connect_failure(path: &Path, error: &io::Error) -> String {
+    if error.kind() == io::ErrorKind::PermissionDenied {
+        let folder = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| ".".to_string(), |p| p.display().to_string());
+        format!(
+            "cannot connect to the console socket {}: permission denied. The socket lets in the \
+             daemon's user and the group that `[console] group` names in the daemon's \
+             configuration: add this user to that group (and log in again), and check that this \
+             user may enter the socket's folder {folder} and every folder above it",
+            path.display()
+        )
+    } else {
+        format!(
+            "cannot connect to the console socket {}; is `tactus run` running? (choose the \
+             socket with --socket or --config)",
+            path.display()
+        )
+    }
 }
 
 /// The arbiter's token and the user owning its file.
@@ -500,5 +523,34 @@ impl Lines {
             }
         }
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_permission_names_the_group_and_the_folder_not_the_daemon() {
+        let path = Path::new("/run/tactus/console.sock");
+        let denied = io::Error::from(io::ErrorKind::PermissionDenied);
+        let said = connect_failure(path, &denied);
+        assert!(
+            said.contains("/run/tactus/console.sock: permission denied"),
+            "{said}"
+        );
+        assert!(said.contains("`[console] group`"), "{said}");
+        assert!(said.contains("socket's folder /run/tactus "), "{said}");
+        assert!(!said.contains("tactus run"), "{said}");
+    }
+
+    #[test]
+    fn a_missing_socket_asks_whether_the_daemon_runs() {
+        let path = Path::new("console.sock");
+        for kind in [io::ErrorKind::NotFound, io::ErrorKind::ConnectionRefused] {
+            let said = connect_failure(path, &io::Error::from(kind));
+            assert!(said.contains("is `tactus run` running?"), "{said}");
+            assert!(!said.contains("group"), "{said}");
+        }
     }
 }

@@ -5,7 +5,10 @@
 //! call the pure core (rules, board, arbiter, announce, record, console) and the shell (daemon,
 //! speech, store) and own no rules of their own.
 
-use std::path::PathBuf;
+use std::{
+    io::{self, Write},
+    path::PathBuf,
+};
 
 use anyhow::{Context, Result};
 
@@ -73,8 +76,9 @@ pub fn pick_game(
         .filter(|_| n >= 1)
         .with_context(|| {
             format!(
-                "{} has {count} game(s); there is no game {n}",
-                path.display()
+                "{} has {}; there is no game {n}",
+                path.display(),
+                crate::arbiter::count(count, "game", "games")
             )
         })?
         .with_context(|| format!("cannot play game {n} of {}", path.display()))?;
@@ -92,6 +96,33 @@ pub fn pick_game(
     Ok(SimGame {
         start,
         moves: game.moves[from..end].to_vec(),
+    })
+}
+
+/// Writes `text` to standard output and flushes it: how the one-shot commands print. A closed
+/// pipe is not an error but a reader that has seen enough (`tactus audit games.pgn | head -1`):
+/// the text is dropped and the command ends as it would have, its other work done (`say --wav`
+/// still writes its file) and its exit code its own. Rust ignores SIGPIPE, so `println!` would
+/// panic there instead. The daemon and the console do not print through this, and SIGPIPE stays
+/// ignored for them: a console that hangs up must not end the daemon.
+pub fn print(text: &str) -> Result<()> {
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to standard output"),
+    }
+}
+
+/// Whether `error` comes from writing into a closed pipe: for a command that prints as it goes
+/// through a writer of its own (board-test), where [`print`] is not used.
+pub fn is_closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }
 

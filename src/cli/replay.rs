@@ -37,9 +37,12 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
         journal
     };
     let dir = voices_dir.unwrap_or_else(crate::store::voices::default_dir);
+    let mut text = String::new();
     for line in replay_lines(&path, &dir)? {
-        println!("{line}");
+        text.push_str(&line);
+        text.push('\n');
     }
+    super::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

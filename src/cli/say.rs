@@ -91,9 +91,11 @@ pub fn run(args: SayArgs) -> Result<ExitCode> {
             said.push((label, String::new(), stalemate));
         }
     }
+    let mut text = String::new();
     for (label, san, utterance) in &said {
-        println!("{label:<6} {san:<8} {}", utterance.text);
+        text.push_str(&format!("{label:<6} {san:<8} {}\n", utterance.text));
     }
+    super::print(&text)?;
 
     if let (Some(out), Some(clips)) = (&args.wav, &clips) {
         let mut sheet = AudioScoresheet::create(out, wav::BETWEEN_ANNOUNCEMENTS_MS)?;

@@ -6,7 +6,6 @@
 //! game and ply (PGN) or the page and line (Braille).
 
 use std::{
-    io::Write,
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -153,17 +152,7 @@ pub fn run(args: ScoresheetArgs) -> Result<ExitCode> {
 
     match &args.output {
         Some(out) => atomic::write_atomically(out, text.as_bytes())?,
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            match stdout
-                .write_all(text.as_bytes())
-                .and_then(|()| stdout.flush())
-            {
-                // The reader stopped reading (`| head`): nothing is lost that it wanted.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                other => other.context("cannot write to standard output")?,
-            }
-        }
+        None => super::print(&text)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -108,19 +108,20 @@ pub fn run(args: SimArgs) -> Result<ExitCode> {
         cfg.orientation = crate::board::Orientation::Reversed;
     }
     cfg.check()?;
-    println!(
-        "Simulating {} on {}: {} half-move(s) of game {game} of {}.",
+    super::print(&format!(
+        "Simulating {} on {}: {} of game {game} of {}.\n",
         cfg.profile.description,
         board.port.display(),
-        sim_game.moves.len(),
+        crate::arbiter::count(sim_game.moves.len(), "half-move", "half-moves"),
         pgn.display()
-    );
+    ))?;
     super::runtime()?.block_on(async {
         let cancel = super::cancel_on_ctrl_c();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let printer = tokio::spawn(async move {
             while let Some(p) = rx.recv().await {
-                println!("{}", describe_progress(&p));
+                // Progress only: a failed write loses nothing the simulation needs.
+                let _ = super::print(&format!("{}\n", describe_progress(&p)));
             }
         });
         let result = serve::serve(SimPort::Path(board.port), cfg, sim_game, cancel, Some(tx)).await;

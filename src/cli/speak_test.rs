@@ -126,7 +126,7 @@ pub fn main(args: ProbeArgs) -> Result<ExitCode> {
         .context("cannot start the async runtime")?;
     let (results, degraded) = runtime.block_on(run(&args))?;
     for message in &degraded {
-        println!("degraded: {message}");
+        super::print(&format!("degraded: {message}\n"))?;
     }
     let spoken = results
         .iter()
@@ -155,7 +155,7 @@ pub fn main(args: ProbeArgs) -> Result<ExitCode> {
             ms(p99)
         ));
     }
-    println!("{summary}");
+    super::print(&format!("{summary}\n"))?;
     let ok = spoken == results.len() && (degraded.is_empty() || args.allow_fallback);
     // Runtime shutdown must not wait for an engine thread stuck in a call.
     runtime.shutdown_timeout(Duration::from_secs(1));
@@ -216,9 +216,9 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
         match event {
             SpeechEvent::Ready { outputs } => {
                 for (audience, speaker) in outputs {
-                    println!("output {audience:?}: {speaker}");
+                    super::print(&format!("output {audience:?}: {speaker}\n"))?;
                 }
-                println!("startup_ms={}", ms(setup.elapsed()));
+                super::print(&format!("startup_ms={}\n", ms(setup.elapsed())))?;
                 break;
             }
             SpeechEvent::Degraded { message, .. } => degraded.push(message),
@@ -253,7 +253,9 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
                 }
                 SpeechEvent::Finished { id: i, outcome, .. } if i == id => break outcome,
                 SpeechEvent::Degraded { message, .. } => degraded.push(message),
-                SpeechEvent::Recovered { message, .. } => println!("recovered: {message}"),
+                SpeechEvent::Recovered { message, .. } => {
+                    super::print(&format!("recovered: {message}\n"))?;
+                }
                 _ => {}
             }
         };
@@ -262,12 +264,12 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
             finished: handed.elapsed(),
             outcome,
         };
-        println!(
-            "run={run} first_sound_ms={} finished_ms={} outcome={:?}",
+        super::print(&format!(
+            "run={run} first_sound_ms={} finished_ms={} outcome={:?}\n",
             result.first_sound.map(ms).unwrap_or_else(|| "none".into()),
             ms(result.finished),
             result.outcome
-        );
+        ))?;
         results.push(result);
     }
     cancel.cancel();

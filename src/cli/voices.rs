@@ -7,7 +7,7 @@
 
 use std::{
     collections::BTreeMap,
-    io::{ErrorKind, Write},
+    io::ErrorKind,
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -72,15 +72,8 @@ pub fn run(args: VoicesArgs) -> Result<ExitCode> {
     };
     // Written at once and a closed pipe accepted: `tactus voices | head -1` is a reader that
     // has seen enough, not an error.
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => Ok(code),
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(code),
-        Err(e) => Err(e).context("cannot write to standard output"),
-    }
+    super::print(&text)?;
+    Ok(code)
 }
 
 fn clip_list(dir: &Path, name: &str) -> Result<String> {

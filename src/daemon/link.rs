@@ -96,6 +96,9 @@ pub struct LinkSettings {
     pub profile: Profile,
     pub backoff_min: Duration,
     pub backoff_max: Duration,
+    /// The board is expected to show a game under way (resumed, or set up from a position), not
+    /// the start position: an orientation that cannot be detected is explained accordingly.
+    pub game_under_way: bool,
 }
 
 impl LinkSettings {
@@ -110,6 +113,7 @@ impl LinkSettings {
             profile,
             backoff_min: BACKOFF_MIN,
             backoff_max: BACKOFF_MAX,
+            game_under_way: false,
         }
     }
 }
@@ -272,7 +276,8 @@ impl LinkTask {
         if let Err(err) = tokio_serial::SerialPort::clear(&port, tokio_serial::ClearBuffer::Input) {
             debug!("cannot clear the port's input buffer: {err}");
         }
-        let mut session = Session::new(&self.settings.profile, self.orientation, self.clock.now());
+        let mut session = Session::new(&self.settings.profile, self.orientation, self.clock.now())
+            .with_game_under_way(self.settings.game_under_way);
         let mut buf = [0u8; READ_CHUNK];
         let mut actions = session.start(self.clock.now());
         // Keep-alive silence bounds how long a write may hang on a port nobody reads.
@@ -442,5 +447,45 @@ mod tests {
             .await
             .expect("stops on cancel")
             .unwrap();
+    }
+
+    /// A resumed game: the link tells its session that the board shows a game under way, so the
+    /// connection info does not ask for the start position (issue 15 point 11).
+    #[tokio::test]
+    async fn a_link_for_a_game_under_way_does_not_ask_for_the_start_position() {
+        use crate::board::{Orientation, dgt};
+        let (mut master, slave) = SerialStream::pair().expect("a pty pair");
+        let path =
+            PathBuf::from(tokio_serial::SerialPort::name(&slave).expect("the slave has a name"));
+        let cancel = CancellationToken::new();
+        let settings = LinkSettings {
+            game_under_way: true,
+            ..LinkSettings::new("test", &path, profile("dgt"))
+        };
+        let mut link = spawn(settings, MonotonicClock::new(), cancel.clone());
+        // The greeting ends with SEND_BRD; the board answers with the game's position.
+        let mut buf = [0u8; 64];
+        let mut got = Vec::new();
+        while !got.ends_with(&[0x42]) {
+            let n = master.read(&mut buf).await.unwrap();
+            got.extend(&buf[..n]);
+        }
+        let board: shakmaty::Board = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR"
+            .parse()
+            .unwrap();
+        let dump = dgt::Message::BoardDump(dgt::board_to_dump(&board, Orientation::Normal));
+        master.write_all(&dgt::encode_message(&dump)).await.unwrap();
+        let ev = next(&mut link).await.event;
+        let LinkEvent::Connected { info } = &ev else {
+            panic!("{ev:?}")
+        };
+        assert!(info.contains("the game is under way"), "{info}");
+        assert!(!info.contains("set up the start position"), "{info}");
+        cancel.cancel();
+        tokio::time::timeout(Duration::from_secs(5), link.task)
+            .await
+            .expect("stops on cancel")
+            .unwrap();
+        drop(slave);
     }
 }

@@ -292,7 +292,11 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     if resumed {
         sim.blind_initial = None;
     }
-    let started = tasks.boards(&sim, &boards, link_clock, &progress_rx)?;
+    // A board expected to show anything but the start position (a resumed game, a game set up
+    // from a position) cannot have its orientation detected from it; its link says so rightly.
+    let under_way =
+        *shakmaty::Position::board(table.arbiter.game().position()) != shakmaty::Board::new();
+    let started = tasks.boards(&sim, &boards, under_way, link_clock, &progress_rx)?;
     tasks.console(socket, config, origin, &table.folder, &broadcast_tx)?;
     let engine = config.opponent.as_ref().map(|o| tasks.engine(o));
     let record = RecordWriter::spawn(RecordSettings {
@@ -487,6 +491,7 @@ impl Tasks {
         &mut self,
         sim: &SimSettings,
         boards: &ByBoard<BoardSetup>,
+        game_under_way: bool,
         clock: MonotonicClock,
         progress: &watch::Receiver<Progress>,
     ) -> Result<StartedBoards> {
@@ -504,7 +509,10 @@ impl Tasks {
             if board == BoardId::Sighted {
                 started.lever = profile.clock.attached && profile.clock.lever_completes_move;
             }
-            let settings = |path| LinkSettings::new(board.name(), path, profile.clone());
+            let settings = |path| LinkSettings {
+                game_under_way,
+                ..LinkSettings::new(board.name(), path, profile.clone())
+            };
             let link = match port {
                 PortSetup::Path(path) => {
                     link::spawn(settings(path.clone()), clock, self.cancel.clone())

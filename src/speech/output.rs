@@ -510,8 +510,8 @@ fn find_device(host: &cpal::Host, name: Option<&str>) -> Result<cpal::Device, St
             }
             names.truncate(LISTED_DEVICES);
             Err(format!(
-                "there is no audio output named '{wanted}' (speech.device_blind/device_sighted); \
-                 outputs found: {}",
+                "there is no audio output named '{wanted}' (set by voice.device_blind or \
+                 voice.device_sighted); outputs found: {}",
                 if names.is_empty() {
                     "none".to_string()
                 } else {

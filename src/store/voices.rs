@@ -53,10 +53,11 @@ pub enum LoadError {
         found: String,
     },
     #[error(
-        "voice pack '{pack}' lacks {} clip(s): {}; generate them with `voices/make-clips.sh {pack}` \
-         or record them",
-        missing.len(),
-        list_missing(missing)
+        "voice pack '{pack}' lacks {}: {}; generate {them} with `voices/make-clips.sh {pack}` \
+         or record {them}",
+        crate::arbiter::count(missing.len(), "clip", "clips"),
+        list_missing(missing),
+        them = if missing.len() == 1 { "it" } else { "them" }
     )]
     MissingClips {
         pack: String,
@@ -156,9 +157,12 @@ pub fn read_clip(path: &Path) -> Result<Vec<i16>, String> {
         || found.sample_format != want.sample_format
     {
         return Err(format!(
-            "it is {} Hz, {} channel(s), {}-bit {:?}; clips must be {SAMPLE_RATE} Hz mono 16-bit \
+            "it is {} Hz, {}, {}-bit {:?}; clips must be {SAMPLE_RATE} Hz mono 16-bit \
              integer PCM",
-            found.sample_rate, found.channels, found.bits_per_sample, found.sample_format
+            found.sample_rate,
+            crate::arbiter::count(found.channels, "channel", "channels"),
+            found.bits_per_sample,
+            found.sample_format
         ));
     }
     let samples = reader
@@ -364,4 +368,54 @@ pub fn survey(dir: &Path) -> Vec<PackStatus> {
         }
     }
     statuses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn missing(words: &[&str]) -> LoadError {
+        LoadError::MissingClips {
+            pack: "de-fide".into(),
+            missing: words
+                .iter()
+                .map(|w| MissingClip {
+                    word: (*w).into(),
+                    text: (*w).into(),
+                    path: PathBuf::from(format!("clips/{w}.wav")),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn missing_clips_are_counted_in_words_without_a_plural_in_brackets() {
+        let one = missing(&["cesar"]).to_string();
+        assert!(one.contains("lacks 1 clip: word 'cesar'"), "{one}");
+        assert!(one.contains("generate it with"), "{one}");
+        assert!(one.contains("or record it"), "{one}");
+        let two = missing(&["cesar", "anton"]).to_string();
+        assert!(two.contains("lacks 2 clips: word 'cesar'"), "{two}");
+        assert!(two.contains("generate them with"), "{two}");
+        assert!(!one.contains("(s)") && !two.contains("(s)"));
+    }
+
+    #[test]
+    fn a_stereo_clip_is_refused_with_its_channels_counted_in_words() {
+        let path = std::env::temp_dir().join(format!("tactus-stereo-{}.wav", std::process::id()));
+        let stereo = hound::WavSpec {
+            channels: 2,
+            ..spec()
+        };
+        let mut writer = hound::WavWriter::create(&path, stereo).unwrap();
+        writer.write_sample(0_i16).unwrap();
+        writer.write_sample(0_i16).unwrap();
+        writer.finalize().unwrap();
+        let reason = read_clip(&path).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            reason.starts_with("it is 22050 Hz, 2 channels, 16-bit"),
+            "{reason}"
+        );
+    }
 }
