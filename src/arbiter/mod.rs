@@ -24,7 +24,7 @@ mod tests;
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::{
-    announce::{Announcement, Audience, Guidance, MoveWords, ResultWords, WhichBoard},
+    announce::{Announcement, Audience, Guidance, MoveWords, ResultWords, WhichBoard, count},
     board::{
         SensorEvent,
         recognize::{BoardDiff, Found, Mode, Recognized, Recognizer, RecognizerConfig},
@@ -1908,30 +1908,5 @@ pub(super) fn describe(square: Square, piece: Option<Piece>) -> String {
     match piece {
         Some(p) => format!("{} {:?} on {square}", p.color, p.role).to_lowercase(),
         None => format!("the piece on {square}"),
-    }
-}
-
-/// `n` with its noun, singular or plural as it needs ("1 square", "3 squares"), for the messages
-/// people read: never "square(s)". Pure and public so that every layer above (audit, store, the
-/// commands) words its counts the same way.
-pub fn count<N>(n: N, one: &str, many: &str) -> String
-where
-    N: std::fmt::Display + PartialEq + From<u8>,
-{
-    let noun = if n == N::from(1) { one } else { many };
-    format!("{n} {noun}")
-}
-
-#[cfg(test)]
-mod count_tests {
-    use super::count;
-
-    #[test]
-    fn one_takes_the_singular_every_other_number_the_plural() {
-        assert_eq!(count(1, "square", "squares"), "1 square");
-        assert_eq!(count(0, "square", "squares"), "0 squares");
-        assert_eq!(count(2, "half-move", "half-moves"), "2 half-moves");
-        assert_eq!(count(1_u64, "byte", "bytes"), "1 byte");
-        assert_eq!(count(2_u16, "channel", "channels"), "2 channels");
     }
 }

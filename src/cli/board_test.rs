@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    arbiter::count,
+    announce::count,
     board::{
         Sensing, SensorEvent,
         profile::{Profile, ProfileSet},

@@ -78,7 +78,7 @@ pub fn pick_game(
             format!(
                 "{} has {}; there is no game {n}",
                 path.display(),
-                crate::arbiter::count(count, "game", "games")
+                crate::announce::count(count, "game", "games")
             )
         })?
         .with_context(|| format!("cannot play game {n} of {}", path.display()))?;

@@ -112,7 +112,7 @@ pub fn run(args: SimArgs) -> Result<ExitCode> {
         "Simulating {} on {}: {} of game {game} of {}.\n",
         cfg.profile.description,
         board.port.display(),
-        crate::arbiter::count(sim_game.moves.len(), "half-move", "half-moves"),
+        crate::announce::count(sim_game.moves.len(), "half-move", "half-moves"),
         pgn.display()
     ))?;
     super::runtime()?.block_on(async {

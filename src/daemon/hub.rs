@@ -26,7 +26,7 @@ use super::{
     journal::{AskedBy, Journal, RequestRecord},
 };
 use crate::{
-    announce::{Announcement, Audience, voice::Style, voice::VoicePack},
+    announce::{Announcement, Audience, count, voice::Style, voice::VoicePack},
     arbiter::{Arbiter, BoardId, ByBoard, Effect, Input},
     board::{SensorEvent, dgt::ClockMessage, recognize::Mode},
     console::{self, Answer, Command, Request, Role, wire::Reply},
@@ -351,11 +351,6 @@ pub fn recovery_words(arbiter: &Arbiter) -> Vec<Announcement> {
         words.push(Announcement::ClocksPaused);
     }
     words
-}
-
-/// `n` with its noun, singular or plural as it needs ("1 half-move", "2 half-moves").
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Who asked, by the role of the console that typed the request.

@@ -55,7 +55,7 @@ pub enum LoadError {
     #[error(
         "voice pack '{pack}' lacks {}: {}; generate {them} with `voices/make-clips.sh {pack}` \
          or record {them}",
-        crate::arbiter::count(missing.len(), "clip", "clips"),
+        crate::announce::count(missing.len(), "clip", "clips"),
         list_missing(missing),
         them = if missing.len() == 1 { "it" } else { "them" }
     )]
@@ -160,7 +160,7 @@ pub fn read_clip(path: &Path) -> Result<Vec<i16>, String> {
             "it is {} Hz, {}, {}-bit {:?}; clips must be {SAMPLE_RATE} Hz mono 16-bit \
              integer PCM",
             found.sample_rate,
-            crate::arbiter::count(found.channels, "channel", "channels"),
+            crate::announce::count(found.channels, "channel", "channels"),
             found.bits_per_sample,
             found.sample_format
         ));
