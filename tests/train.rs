@@ -745,3 +745,44 @@ fn a_pgn_start_after_move_n_is_that_position() {
     assert!(at("shows the starting position") < at("white's clock started"));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `check-config` on a training table says it as `tactus train` plays it: the engine, its
+/// strength and thinking time, where the game starts, no sighted board.
+#[test]
+fn check_config_says_a_training_table_in_words() {
+    let dir = temp_dir("train-check");
+    // Any executable stands for the engine: check-config starts nothing.
+    let config = write_config(
+        &dir,
+        "engine = \"/bin/true\"\nskill = 3\nmove_time_ms = 1500",
+        "",
+    );
+    let out = std::process::Command::new(support::process::TACTUS)
+        .args([
+            "check-config",
+            config.to_str().unwrap(),
+            "--voices-dir",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(
+            "training opponent: /bin/true at skill level 3, thinking 1.5 seconds a move; the \
+             game starts from the initial position"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("(the training engine)"), "{text}");
+    assert!(
+        text.contains("sighted board: none, the engine's moves are entered at the console"),
+        "{text}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

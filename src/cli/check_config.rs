@@ -20,7 +20,12 @@ pub struct CheckConfigArgs {
 
 pub fn run(args: CheckConfigArgs) -> Result<ExitCode> {
     let file = args.file;
-    let config = Config::load(&file)?;
+    let mut config = Config::load(&file)?;
+    if config.opponent.is_some() {
+        // A training table is checked and said as `tactus train` plays it: the engine at the
+        // console's side, no sighted board.
+        config = config.into_training();
+    }
     let origin = file.display().to_string();
     // What the daemon checks before it makes a new game is checked here too (the voice pack,
     // the console group, the games' folder), so that "ok" means it starts.
