@@ -468,24 +468,42 @@ fn a_fen_start_guides_the_tactile_board_there_before_the_clocks_run() {
     let dir = temp_dir("train-fen");
     let fen = "1r4k1/8/8/8/8/8/5PPP/6K1 w - - 0 1";
     let config = write_config(&dir, "skill = 20\nmove_time_ms = 50", "");
-    let mut guard = start(&dir, &config, &["--fen", fen]);
+    let start_fen = played_from_set_up(
+        &dir,
+        &config,
+        &["--fen", fen],
+        &[
+            // a1 holds a rook in a new game, and must be empty here.
+            "blind Anna eins muss leer sein",
+        ],
+    );
+    assert_eq!(start_fen, fen);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Play a training game from a set-up start (`extra`) to its end; the board must have been
+/// guided (`guided`: lines said before the clock) and shown the position before White's clock
+/// started. Returns the game's start as a FEN.
+fn played_from_set_up(dir: &Path, config: &Path, extra: &[&str], guided: &[&str]) -> String {
+    let mut guard = start(dir, config, extra);
     let status = guard.wait_limit(LIMIT);
-    assert!(status.success(), "{status}\n{}", show(&dir, "train"));
-    check_finished_folder(&dir);
+    assert!(status.success(), "{status}\n{}", show(dir, "train"));
+    check_finished_folder(dir);
     let folder = game_folder(&dir.join("played"));
     let game = read_game_file(&folder.join(PGN_FILE));
-    let start_fen = shakmaty::fen::Fen::from_position(&game.start, shakmaty::EnPassantMode::Legal);
-    assert_eq!(start_fen.to_string(), fen);
     let transcript = fs::read_to_string(folder.join(TRANSCRIPT_FILE)).unwrap();
     let at = |text: &str| {
         transcript
             .find(text)
             .unwrap_or_else(|| panic!("'{text}' missing\n{transcript}"))
     };
-    // Guided (a1 holds a rook in a new game, and must be empty here) before the clock.
-    assert!(at("blind Anna eins muss leer sein") < at("white's clock started"));
-    assert!(at("shows the starting position") < at("white's clock started"));
-    fs::remove_dir_all(&dir).unwrap();
+    for line in guided.iter().chain(&["shows the starting position"]) {
+        assert!(
+            at(line) < at("white's clock started"),
+            "{line}\n{transcript}"
+        );
+    }
+    shakmaty::fen::Fen::from_position(&game.start, shakmaty::EnPassantMode::Legal).to_string()
 }
 
 /// A training game stopped in the middle (SIGTERM, as at shutdown) is resumed by the next
@@ -721,28 +739,16 @@ fn a_pgn_start_after_move_n_is_that_position() {
     .unwrap();
     let config = write_config(&dir, "skill = 20\nmove_time_ms = 50", "");
     let pgn = dir.join("mine.pgn");
-    let mut guard = start(
+    let start_fen = played_from_set_up(
         &dir,
         &config,
         &["--pgn", pgn.to_str().unwrap(), "--after-move", "2"],
+        &[],
     );
-    let status = guard.wait_limit(LIMIT);
-    assert!(status.success(), "{status}\n{}", show(&dir, "train"));
-    check_finished_folder(&dir);
-    let folder = game_folder(&dir.join("played"));
-    let game = read_game_file(&folder.join(PGN_FILE));
-    let fen = shakmaty::fen::Fen::from_position(&game.start, shakmaty::EnPassantMode::Legal);
     assert_eq!(
-        fen.to_string(),
+        start_fen,
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     );
-    let transcript = fs::read_to_string(folder.join(TRANSCRIPT_FILE)).unwrap();
-    let at = |text: &str| {
-        transcript
-            .find(text)
-            .unwrap_or_else(|| panic!("'{text}' missing\n{transcript}"))
-    };
-    assert!(at("shows the starting position") < at("white's clock started"));
     fs::remove_dir_all(&dir).unwrap();
 }
 
