@@ -391,6 +391,23 @@ fn training_requests_hint_eval_and_takeback() {
         "no evaluation said\n{}",
         transcript_of(&dir)
     );
+    // A break at home: the clocks stop, and run again, at his keypad.
+    let reply = player("break");
+    assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");
+    assert!(
+        wait_until(LIMIT, || transcript_of(&dir)
+            .contains("both Uhren angehalten")),
+        "no break said\n{}",
+        transcript_of(&dir)
+    );
+    let reply = player("br");
+    assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");
+    assert!(
+        wait_until(LIMIT, || transcript_of(&dir)
+            .contains("both Uhren laufen wieder")),
+        "the clocks did not run again\n{}",
+        transcript_of(&dir)
+    );
     // His move and the engine's reply are taken back; he plays 1.e4 again, the engine answers.
     let reply = player("takeback");
     assert!(reply.last().unwrap().starts_with("ok"), "{reply:?}");

@@ -350,6 +350,9 @@ pub enum Training {
     /// After the game: the next move where he lost material or missed a mate, with what the
     /// engine preferred.
     Review,
+    /// A break at home (the doorbell): the clocks stop, or run again. Nobody else is there to
+    /// type the arbiter's `pause`.
+    Break,
 }
 
 /// Why a line was refused. Nothing was done; the text says what to type instead.

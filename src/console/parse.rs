@@ -174,6 +174,7 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
         "hint" => Command::Training(Training::Hint),
         "eval" => Command::Training(Training::Eval),
         "review" => Command::Training(Training::Review),
+        "break" => Command::Training(Training::Break),
         "result" => Game(A::Result(a.pick("the result", result_word, |w| {
             format!(
                 "'{}' is not a result: 1-0, 0-1 or 1/2-1/2",

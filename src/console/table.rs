@@ -199,6 +199,14 @@ pub const COMMANDS: &[Spec] = &[
         "review",
     ),
     spec(
+        "break",
+        "br",
+        Player,
+        "",
+        "training: stop the clocks for a break, or let them run again",
+        "break",
+    ),
+    spec(
         "stop",
         "sp",
         Player,

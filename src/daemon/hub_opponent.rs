@@ -487,6 +487,23 @@ impl Hub {
                     "asked the engine; its answer is said when it comes".to_string(),
                 ])
             }
+            Training::Break => {
+                if over {
+                    return Reply::error("the game is over");
+                }
+                if !op.up {
+                    return Reply::error(
+                        "the engine is not running: the clocks stay stopped until it is back",
+                    );
+                }
+                let input = if self.clocks_paused() {
+                    game::Input::Resume
+                } else {
+                    game::Input::Pause
+                };
+                self.accept(Input::Rules(input), now, Some(conn))
+                    .into_reply()
+            }
             Training::TakeBack => {
                 // His last move and the engine's reply; or, while the engine thinks, his move.
                 let back = if to_move == blind { 2 } else { 1 };
