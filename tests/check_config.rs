@@ -30,10 +30,15 @@ fn a_console_group_that_does_not_exist_is_refused_naming_the_key() {
             && err.contains("console.group"),
         "{err}"
     );
-    // The group every Linux system has (gid 0) is accepted, by name or number.
-    for group in ["root", "0"] {
+    // The daemon's user's own group is accepted, by name or number.
+    let id = |flag: &str| {
+        let out = Command::new("id").arg(flag).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    for group in [id("-gn"), id("-g")] {
         let good = dir.join("good.toml");
         fs::write(&good, format!("[console]\ngroup = \"{group}\"\n")).unwrap();
+        let group = group.as_str();
         let out = Command::new(TACTUS)
             .args(["check-config"])
             .arg(&good)
@@ -206,4 +211,63 @@ fn the_table_is_said_in_words_and_seconds_that_look_like_minutes_are_warned_abou
         out.contains("90 minutes for the whole game plus 30 seconds per move from move 1"),
         "{out}"
     );
+}
+
+/// The console socket as `run` will bind it, checked by check-config: a folder that does not
+/// exist is refused naming the key (run never makes it), and a console group the daemon's user
+/// is not in is refused with how to join it (the socket could not be given to it).
+#[test]
+fn the_console_socket_is_checked_as_run_binds_it() {
+    let dir = temp_dir("check-config-socket");
+    let config = dir.join("c.toml");
+    fs::write(
+        &config,
+        format!(
+            "[console]\nsocket = \"{}\"\n",
+            dir.join("missing").join("s.sock").display()
+        ),
+    )
+    .unwrap();
+    let out = Command::new(TACTUS)
+        .arg("check-config")
+        .arg(&config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("missing for the console socket does not exist (key console.socket)"),
+        "{err}"
+    );
+    // Membership needs another user than root (root may give a file to any group): nobody,
+    // through runuser, where the test runs as root.
+    let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
+    let runuser = std::path::Path::new("/usr/sbin/runuser").is_file()
+        || std::path::Path::new("/sbin/runuser").is_file();
+    if root && runuser {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::write(
+            &config,
+            format!(
+                "[console]\nsocket = \"{}\"\ngroup = \"root\"\n[record]\ndir = \"{}\"\n",
+                dir.join("s.sock").display(),
+                dir.join("out").display()
+            ),
+        )
+        .unwrap();
+        fs::set_permissions(&config, fs::Permissions::from_mode(0o644)).unwrap();
+        let out = Command::new("runuser")
+            .args(["-u", "nobody", "--", TACTUS, "check-config"])
+            .arg(&config)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(
+            err.contains("key console.group = \"root\": the daemon's user is not a member of it"),
+            "{err}"
+        );
+    }
+    fs::remove_dir_all(&dir).unwrap();
 }

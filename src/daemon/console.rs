@@ -86,23 +86,7 @@ impl ConsoleSocket {
     /// is seen above; a plain writable folder would let anyone replace the socket under us.
     pub fn bind(path: &Path, group: Option<&str>) -> Result<ConsoleSocket> {
         let owner = own_uid().context("cannot find the daemon's own user id")?;
-        let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            Some(dir) => {
-                // Never made here: a daemon run as root would make folders anywhere, `/` included,
-                // for a mistyped path.
-                if !dir.is_dir() {
-                    anyhow::bail!(
-                        "the folder {} for the console socket does not exist (key \
-                         console.socket): create it, or give the socket a path in an existing \
-                         folder",
-                        dir.display()
-                    );
-                }
-                dir.to_path_buf()
-            }
-            None => PathBuf::from("."),
-        };
-        check_socket_folder(&dir, owner)?;
+        check_socket_path(path, group)?;
         clear_stale_socket(path, owner)?;
         let listener = UnixListener::bind(path).with_context(|| {
             format!(
@@ -327,6 +311,61 @@ impl Drop for ConsoleSocket {
             );
         }
     }
+}
+
+/// What `bind` requires of the socket's path and group, checked without making anything (for
+/// `check-config` and before a new game): the folder exists (never made here: a daemon run as
+/// root would make folders anywhere, `/` included, for a mistyped path), belongs to the
+/// daemon's user or root and cannot be written by others unless sticky; the console group
+/// exists and the daemon's user is in it (else the socket cannot be given to it).
+pub fn check_socket_path(path: &Path, group: Option<&str>) -> Result<()> {
+    let owner = own_uid().context("cannot find the daemon's own user id")?;
+    let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => {
+            if !dir.is_dir() {
+                anyhow::bail!(
+                    "the folder {} for the console socket does not exist (key \
+                     console.socket): create it, or give the socket a path in an existing folder",
+                    dir.display()
+                );
+            }
+            dir.to_path_buf()
+        }
+        None => PathBuf::from("."),
+    };
+    check_socket_folder(&dir, owner)?;
+    if let Some(group) = group {
+        let gid = crate::store::private::group_id(group)?;
+        // Root may give a file to any group.
+        if owner != 0 && !own_groups().contains(&gid) {
+            bail!(
+                "key console.group = \"{group}\": the daemon's user is not a member of it, so the \
+                 console socket cannot be given to it; add the user to the group (usermod -aG \
+                 {group} USER, then log in again or restart the service)"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The daemon process's groups (effective and supplementary), from /proc/self/status.
+fn own_groups() -> Vec<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| -> Vec<u32> {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|rest| {
+                rest.split_whitespace()
+                    .filter_map(|w| w.parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut groups = field("Groups:");
+    // Gid: real, effective, saved, filesystem.
+    groups.extend(field("Gid:").get(1).copied());
+    groups
 }
 
 /// The socket's folder must belong to the daemon's user or root, and other users must not be

@@ -59,9 +59,9 @@ pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Resul
     arbiter_config(config, origin)?;
     let pack = crate::store::voices::load_words(voices_dir, &config.voice.voice)
         .with_context(|| format!("{origin}: key voice.pack"))?;
-    if let Some(group) = &config.console.group {
-        crate::store::private::group_id(group).with_context(|| origin.to_owned())?;
-    }
+    // The console's socket as `run` will bind it: its folder and its group.
+    super::console::check_socket_path(&config.socket_path(), config.console.group.as_deref())
+        .with_context(|| origin.to_owned())?;
     if let Some(opponent) = &config.opponent {
         let program = opponent.program();
         if super::engine::resolve_program(&program).is_none() {
