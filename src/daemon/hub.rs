@@ -448,6 +448,19 @@ impl Hub {
         self.progress.send_replace(p);
     }
 
+    /// Whether a clock is running (not paused, not before the start, not after the end).
+    fn clocks_running(&self) -> bool {
+        self.arbiter
+            .game()
+            .clock()
+            .is_some_and(|c| c.running().is_some())
+    }
+
+    /// Whether the clocks stand by a pause (6.12, a recovery, the engine away, a break).
+    fn clocks_paused(&self) -> bool {
+        self.arbiter.game().clock().is_some_and(|c| c.is_paused())
+    }
+
     /// Run until `cancel`. Returns the final record.
     pub async fn run(
         mut self,
@@ -464,12 +477,7 @@ impl Hub {
                 Some(last) if d <= last => last + DEADLINE_RETRY_MS,
                 _ => d,
             });
-            if self
-                .arbiter
-                .game()
-                .clock()
-                .is_some_and(|c| c.running().is_some())
-            {
+            if self.clocks_running() {
                 let heartbeat = self.last_t + HEARTBEAT_MS;
                 deadline = Some(deadline.map_or(heartbeat, |d| d.min(heartbeat)));
             }
@@ -519,11 +527,7 @@ impl Hub {
     fn recover(&mut self, recovery: Recovery) {
         let now = self.clock.now();
         let ply = self.arbiter.game().ply();
-        let running = self
-            .arbiter
-            .game()
-            .clock()
-            .is_some_and(|c| c.running().is_some());
+        let running = self.clocks_running();
         info!(
             inputs = recovery.inputs,
             ply, "game recovered from its journal"
@@ -1109,8 +1113,7 @@ impl Hub {
             warn!("{news}");
             self.note(news, None);
         }
-        let paused = self.arbiter.game().clock().is_some_and(|c| c.is_paused());
-        if !paused && !self.deferred.is_empty() {
+        if !self.clocks_paused() && !self.deferred.is_empty() {
             for (id, audience, announcement) in std::mem::take(&mut self.deferred) {
                 self.says.insert(id, (audience, announcement.clone()));
                 self.speak(id, audience, announcement, true);

@@ -128,25 +128,14 @@ impl Hub {
         false
     }
 
-    fn clocks_paused(&self) -> bool {
-        self.arbiter.game().clock().is_some_and(|c| c.is_paused())
-    }
-
-    fn clocks_running(&self) -> bool {
-        self.arbiter
-            .game()
-            .clock()
-            .is_some_and(|c| c.running().is_some())
-    }
-
-    /// The search request for the game as it stands.
-    fn search_request(&self, id: u64, purpose: Purpose) -> SearchRequest {
+    /// The search request for the game's position after its first `plies` half-moves.
+    fn search_request(&self, id: u64, purpose: Purpose, plies: usize) -> SearchRequest {
         let game = self.arbiter.game();
         SearchRequest {
             id,
             purpose,
             start: game.start_position().clone(),
-            moves: game.moves().iter().map(|r| r.mv).collect(),
+            moves: game.moves().iter().take(plies).map(|r| r.mv).collect(),
         }
     }
 
@@ -180,7 +169,7 @@ impl Hub {
         }
         let id = op.id();
         op.asked = Some((id, ply));
-        let request = self.search_request(id, Purpose::Play);
+        let request = self.search_request(id, Purpose::Play, ply);
         self.send_engine(EngineRequest::Search(request));
     }
 
@@ -367,13 +356,13 @@ impl Hub {
     /// Say the next moment of the review (after the last, its end; then it starts again).
     fn review_next(&mut self) -> String {
         let game = self.arbiter.game();
-        let mut pos = game.start_position().clone();
-        let positions: Vec<shakmaty::Chess> = std::iter::once(pos.clone())
-            .chain(game.moves().iter().map(|r| {
+        let position_at = |ply: usize| {
+            let mut pos = game.start_position().clone();
+            for r in &game.moves()[..ply] {
                 pos.play_unchecked(r.mv);
-                pos.clone()
-            }))
-            .collect();
+            }
+            pos
+        };
         let Some(review) = self.opponent.as_mut().and_then(|op| op.review.as_mut()) else {
             return String::new();
         };
@@ -383,7 +372,7 @@ impl Hub {
         let announcement = match found.get(review.next) {
             Some(m) => {
                 review.next += 1;
-                let before = &positions[m.ply];
+                let before = &position_at(m.ply);
                 Announcement::ReviewMoment {
                     number: m.number,
                     played: MoveWords::new(before, m.played),
@@ -444,16 +433,8 @@ impl Hub {
                             next: 0,
                             waiting: true,
                         });
-                        let game = self.arbiter.game();
-                        let start = game.start_position().clone();
-                        let all: Vec<Move> = game.moves().iter().map(|r| r.mv).collect();
                         for at in 0..=ply {
-                            let request = SearchRequest {
-                                id: 0,
-                                purpose: Purpose::Review(at),
-                                start: start.clone(),
-                                moves: all[..at].to_vec(),
-                            };
+                            let request = self.search_request(0, Purpose::Review(at), at);
                             self.send_engine(EngineRequest::Search(request));
                         }
                         Reply::ok(vec![format!(
@@ -481,7 +462,7 @@ impl Hub {
                 } else {
                     Purpose::Eval
                 };
-                let search = self.search_request(id, purpose);
+                let search = self.search_request(id, purpose, ply);
                 self.send_engine(EngineRequest::Search(search));
                 Reply::ok(vec![
                     "asked the engine; its answer is said when it comes".to_string(),
