@@ -15,6 +15,11 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 use crate::rules::Millis;
 pub use uci::{Command, Limit, Message, Score};
 
+/// The move a UCI text names in `pos`, if it is legal there.
+fn legal_move(pos: &Chess, text: &str) -> Option<Move> {
+    text.parse::<UciMove>().ok()?.to_move(pos).ok()
+}
+
 /// How strong the engine plays and how long it thinks: `[opponent]` in the configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Strength {
@@ -311,11 +316,7 @@ impl Conversation {
                 let pos = request.position();
                 let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
                 let best = match best {
-                    Some(text) => match text
-                        .parse::<UciMove>()
-                        .ok()
-                        .and_then(|u| u.to_move(&pos).ok())
-                    {
+                    Some(text) => match legal_move(&pos, &text) {
                         Some(m) => Some(m),
                         None => {
                             // Still wanted from the next engine.
@@ -336,11 +337,7 @@ impl Conversation {
                 // its skill level chose.
                 let best = match (request.purpose, &line_first) {
                     (Purpose::Play, _) | (_, None) => best,
-                    (_, Some(text)) => text
-                        .parse::<UciMove>()
-                        .ok()
-                        .and_then(|u| u.to_move(&pos).ok())
-                        .or(best),
+                    (_, Some(text)) => legal_move(&pos, text).or(best),
                 };
                 // The engine scores for the side to move; a player hears it for White.
                 let score = score.map(|s| match (pos.turn(), s) {
