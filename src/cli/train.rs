@@ -97,8 +97,7 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
     }
     // The overrides are checked as the file's keys are.
     let config = config.into_training();
-    let text_check = config.clone();
-    text_check.check_training(&origin)?;
+    config.check_training(&origin)?;
     // The scripted moves are the blind player's: the engine's replies are whatever it plays, so
     // only his first move can be given ahead (the simulator follows the game from there).
     let scripted = match &args.sim_moves {

@@ -54,9 +54,9 @@ pub fn open(
 /// What a new game needs from the configuration, checked before anything is made: a game folder
 /// whose journal names a voice pack that does not exist would be "resumed", and fail, at every
 /// start after the file is fixed. `tactus check-config` runs the same checks.
-/// Returns the voice pack's words (for its description).
-pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Result<VoicePack> {
-    arbiter_config(config, origin)?;
+/// Returns what the checks read, for the new game to use rather than read again.
+pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Result<NewGame> {
+    let arbiter = arbiter_config(config, origin)?;
     let pack = crate::store::voices::load_words(voices_dir, &config.voice.voice)
         .with_context(|| format!("{origin}: key voice.pack"))?;
     // The console's socket as `run` will bind it: its folder and its group.
@@ -72,10 +72,23 @@ pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Resul
                 program.display()
             );
         }
-        config.start_position(origin)?;
     }
+    // A training game's set-up position (a PGN file is read once, here).
+    let start = config.start_position(origin)?;
     probe_record_dir(&config.record_dir(), origin)?;
-    Ok(pack)
+    Ok(NewGame {
+        pack,
+        arbiter,
+        start,
+    })
+}
+
+/// What [`check_new_game`] read: the voice pack's words (for its description), the arbiter's
+/// configuration and the position the game starts from.
+pub struct NewGame {
+    pub pack: VoicePack,
+    pub arbiter: ArbiterConfig,
+    pub start: shakmaty::Chess,
 }
 
 /// Whether a game folder can be made in `dir` (record.dir): a folder is made and removed again
@@ -306,9 +319,11 @@ pub fn lock_folder(folder: &Path) -> Result<std::fs::File> {
 }
 
 fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> {
-    check_new_game(config, origin, voices_dir)?;
-    let cfg = arbiter_config(config, origin)?;
-    let start = config.start_position(origin)?;
+    let NewGame {
+        arbiter: cfg,
+        start,
+        ..
+    } = check_new_game(config, origin, voices_dir)?;
     let created = journal::unix_ms();
     let white = config.game.white.clone().unwrap_or_default();
     let black = config.game.black.clone().unwrap_or_default();
