@@ -142,6 +142,10 @@ impl Hub {
     /// After every input: if it is the engine's move, ask for it (once per half-move); a move
     /// that came while the clocks stood is played once they run.
     pub(super) fn engine_turn(&mut self) {
+        // After every input of every game: nothing to look at without an engine.
+        if self.opponent.is_none() {
+            return;
+        }
         let game = self.arbiter.game();
         let engine_side = !self.arbiter.config().blind;
         let ply = game.ply();
