@@ -10,7 +10,7 @@ use std::{collections::VecDeque, hint::black_box, path::PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::{Chess, Move, Position, Role};
-use tactus::{
+use tactus_core::{
     board::{
         Sensing, SensorEvent,
         recognize::{Mode, Recognized, Recognizer, RecognizerConfig},

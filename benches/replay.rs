@@ -5,7 +5,7 @@
 use std::{hint::black_box, path::PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tactus::{
+use tactus_core::{
     audit::{AuditOptions, audit_pgn},
     rules::{
         game::{Game, Input, RulesConfig},

@@ -40,13 +40,13 @@ use std::{
 use anyhow::{Context, Result, bail};
 use shakmaty::{Chess, Move, Position, san::San};
 use tactus::{
-    announce::{Announcement, MoveWords, voice::Style, voice::VoicePack},
     config::Config,
+    daemon::{RunOptions, SimSettings, journal},
+};
+use tactus_core::{
+    announce::{Announcement, MoveWords, voice::Style, voice::VoicePack},
     console::wire::{WireLine, classify},
-    daemon::{
-        RunOptions, SimSettings,
-        journal::{self, Entry, InputRecord},
-    },
+    journal::{Entry, InputRecord},
     rules::notation::san,
 };
 use tokio_util::sync::CancellationToken;

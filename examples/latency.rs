@@ -32,17 +32,19 @@ use std::{
 use anyhow::{Context, Result, bail};
 use shakmaty::{Chess, Move, Position, Role};
 use tactus::{
+    daemon::link::{self, LinkCommand, LinkEvent, LinkSettings, MonotonicClock},
+    sim::serve::{self, SimPort, SimProgress},
+};
+use tactus_core::{
     board::{
         Sensing,
         profile::{Profile, ProfileSet},
         recognize::{Mode, Recognized, Recognizer, RecognizerConfig, could_pass_through},
     },
-    daemon::link::{self, LinkCommand, LinkEvent, LinkSettings, MonotonicClock},
     rules::pgn::read_pgn,
     sim::{
         board::{SimConfig, SimGame},
         script::Style,
-        serve::{self, SimPort, SimProgress},
     },
 };
 use tokio_serial::SerialStream;
@@ -133,7 +135,7 @@ fn start_board(
             cfg.style = Style {
                 ep_captured_first: true,
                 step_ms: STEP,
-                ..tactus::sim::board::default_style(&cfg.profile)
+                ..tactus_core::sim::board::default_style(&cfg.profile)
             };
             cfg.move_pause = move_pause;
             cfg.announce_pause = move_pause;
@@ -370,7 +372,7 @@ fn main() -> Result<()> {
                 }
             }
         }
-        let wire = ms(tactus::sim::board::wire_time(
+        let wire = ms(tactus_core::sim::board::wire_time(
             sc.message_bytes,
             10,
             sc.profile.serial.baud,

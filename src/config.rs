@@ -17,8 +17,8 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde::Deserialize;
 use shakmaty::Color;
 
-use crate::rules::Millis;
-use crate::{
+use tactus_core::rules::Millis;
+use tactus_core::{
     arbiter::Completion,
     board::profile::{Profile, ProfileSet},
     rules::{Edition, PlayMode, game::RulesConfig, time_control::TimeControl},
@@ -254,7 +254,7 @@ fn default_record_dir() -> PathBuf {
     PathBuf::from("played")
 }
 fn default_braille_profile() -> String {
-    crate::record::braille::DEFAULT_PROFILE.to_string()
+    tactus_core::record::braille::DEFAULT_PROFILE.to_string()
 }
 fn default_page_cells() -> usize {
     40
@@ -345,8 +345,8 @@ pub const DEFAULT_ENGINE: &str = "stockfish";
 
 impl OpponentSection {
     /// The engine task's settings (`daemon::engine`).
-    pub fn strength(&self) -> crate::engine::Strength {
-        use crate::engine::{Limit, Strength};
+    pub fn strength(&self) -> tactus_core::engine::Strength {
+        use tactus_core::engine::{Limit, Strength};
         let limit = match (self.move_time_ms, self.nodes) {
             (_, Some(n)) => Limit::Nodes(n),
             (Some(ms), None) => Limit::MoveTime(ms),
@@ -363,9 +363,9 @@ impl OpponentSection {
         }
     }
 
-    pub fn patience(&self) -> crate::engine::Patience {
-        let d = crate::engine::Patience::default();
-        crate::engine::Patience {
+    pub fn patience(&self) -> tactus_core::engine::Patience {
+        let d = tactus_core::engine::Patience::default();
+        tactus_core::engine::Patience {
             handshake_ms: self.handshake_timeout_ms.unwrap_or(d.handshake_ms),
             answer_ms: self.answer_timeout_ms.unwrap_or(d.answer_ms),
         }
@@ -379,7 +379,7 @@ impl OpponentSection {
 
     /// The engine, its strength and where the game starts, in words (`check-config`, `train`).
     pub fn describe(&self) -> String {
-        use crate::engine::Limit;
+        use tactus_core::engine::Limit;
         let strength = self.strength();
         let level = match (strength.elo, strength.skill) {
             (Some(elo), _) => format!("playing at Elo {elo}"),
@@ -389,7 +389,7 @@ impl OpponentSection {
         let think = match strength.limit {
             Limit::MoveTime(ms) => format!(
                 "thinking {} a move",
-                crate::rules::time_control::duration_words(ms as i64)
+                tactus_core::rules::time_control::duration_words(ms as i64)
             ),
             Limit::Nodes(n) => format!("searching {n} positions a move"),
             Limit::Depth(d) => format!("searching {d} half-moves deep"),
@@ -542,13 +542,16 @@ impl Config {
                 );
             }
             // A button is the blind player's own keypad: his requests only.
-            match crate::console::parse(line, crate::console::Role::Player) {
-                Ok(crate::console::Command::Request(_) | crate::console::Command::Training(_)) => {}
+            match tactus_core::console::parse(line, tactus_core::console::Role::Player) {
+                Ok(
+                    tactus_core::console::Command::Request(_)
+                    | tactus_core::console::Command::Training(_),
+                ) => {}
                 Ok(_) => bail!(
                     "{origin}: boards.blind.buttons.{number} = \"{line}\": a button asks one of \
                      the blind player's requests ({}), or in training hint, eval, takeback or \
                      review",
-                    crate::console::request_names().join(", ")
+                    tactus_core::console::request_names().join(", ")
                 ),
                 Err(e) => bail!("{origin}: boards.blind.buttons.{number} = \"{line}\": {e}"),
             }
@@ -586,7 +589,7 @@ impl Config {
                 self.game.guidance_repeat_ms
             );
         }
-        crate::record::braille::Profile::named(&self.record.braille_profile)
+        tactus_core::record::braille::Profile::named(&self.record.braille_profile)
             .map_err(|e| anyhow!("{origin}: key record.braille_profile: {e}"))?;
         if self.record.page_cells < 20 || self.record.page_lines < 5 {
             bail!(
@@ -762,8 +765,9 @@ impl Config {
         lines.push(format!(
             "speech: {}, {}",
             match v.style {
-                crate::announce::voice::Style::San => "moves said short (Springer Felix drei)",
-                crate::announce::voice::Style::Long =>
+                tactus_core::announce::voice::Style::San =>
+                    "moves said short (Springer Felix drei)",
+                tactus_core::announce::voice::Style::Long =>
                     "moves said from square to square (Springer Gustav eins Felix drei)",
             },
             speaker_words(v.speaker)
@@ -786,7 +790,7 @@ impl Config {
         ));
         lines.push(format!(
             "a board that differs is described again every {}",
-            crate::rules::time_control::duration_words(g.guidance_repeat_ms as i64)
+            tactus_core::rules::time_control::duration_words(g.guidance_repeat_ms as i64)
         ));
         lines.push(format!("games: {}", self.record_dir().display()));
         lines.push(format!(
@@ -1014,7 +1018,7 @@ impl Config {
                 path.display()
             )
         })?;
-        let game = crate::rules::pgn::read_pgn_each(&bytes)
+        let game = tactus_core::rules::pgn::read_pgn_each(&bytes)
             .into_iter()
             .next()
             .ok_or_else(|| {

@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 
 use shakmaty::{Chess, Position, san::San};
-use tactus::{
+use tactus::store::{audio::AudioScoresheet, voices};
+use tactus_core::{
     announce::voice::{PAUSE, Style},
     record::{
         score::{Score, ScoreMove},
         wav::{self, CueEntry, Spacing},
     },
-    store::{audio::AudioScoresheet, voices},
 };
 
 fn voices_dir() -> PathBuf {

@@ -21,7 +21,7 @@ use std::{
 
 use serde_json::Value;
 use shakmaty::{Board, Chess, Color, EnPassantMode, Move, Position, Role, fen::Fen};
-use tactus::{
+use tactus_core::{
     board::{Orientation, dgt, line},
     rules::{notation::san, pgn::read_pgn},
 };

@@ -17,7 +17,7 @@ use std::{
     process::{Command, Stdio},
 };
 
-use tactus::announce::voice::BUILTIN;
+use tactus_core::announce::voice::BUILTIN;
 
 fn voices_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("voices")

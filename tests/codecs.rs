@@ -5,8 +5,8 @@
 
 use proptest::prelude::*;
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
-use tactus::board::dgt::{self, ClockMessage, DecodeError, Decoder, MAX_FRAME_LEN, Message};
-use tactus::board::line::{self, LineDecoder, LineError, LineMessage, MAX_LINE_LEN};
+use tactus_core::board::dgt::{self, ClockMessage, DecodeError, Decoder, MAX_FRAME_LEN, Message};
+use tactus_core::board::line::{self, LineDecoder, LineError, LineMessage, MAX_LINE_LEN};
 
 // ---------------------------------------------------------------------------------------------
 // Strategies
@@ -245,7 +245,7 @@ proptest! {
         field in 0usize..64,
         replacement in piece(),
     ) {
-        use tactus::board::Orientation;
+        use tactus_core::board::Orientation;
         let orientation = if reversed { Orientation::Reversed } else { Orientation::Normal };
         let mut dump = dgt::board_to_dump(&shakmaty::Board::new(), orientation);
         prop_assert_eq!(dgt::detect_orientation(&dump), Some(orientation));

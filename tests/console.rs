@@ -16,11 +16,11 @@ use std::{
 };
 
 use shakmaty::{Chess, Color, KnownOutcome};
-use tactus::{
+use tactus::cli::console as client;
+use tactus_core::{
     announce::{Announcement, Audience, ResultWords},
     arbiter::{Arbiter, ArbiterConfig, Completion, Effect, Input},
     board::{Sensing, recognize::RecognizerConfig},
-    cli::console as client,
     console::{
         self, Command, ConsoleError, Role, Session, answer, format_reply, help_lines, to_input,
         wire::{End, Reply},
@@ -356,7 +356,7 @@ fn server(behaviour: Behaviour) -> Server {
 fn serve(stream: UnixStream, behaviour: Behaviour, log: &Log) {
     let mut writer = stream.try_clone().unwrap();
     let mut session = Session::new(Role::Assistant, Some(TOKEN.into()));
-    let game = tactus::rules::game::Game::new(RulesConfig::default());
+    let game = tactus_core::rules::game::Game::new(RulesConfig::default());
     if matches!(behaviour, Behaviour::Speak) {
         let _ = writer.write_all(
             console::wire::encode_event("tactus console; help lists the commands").as_bytes(),

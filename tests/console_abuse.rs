@@ -36,12 +36,13 @@ use support::{
     record::{move_line, pack, transcript_bodies},
     table::temp_dir,
 };
-use tactus::{
+use tactus::daemon::journal;
+use tactus_core::journal::{Entry, InputRecord};
+use tactus_core::{
     console::{
         MAX_LINE,
         wire::{WireLine, classify},
     },
-    daemon::journal::{self, Entry, InputRecord},
     rules::pgn::read_pgn,
 };
 

@@ -25,13 +25,11 @@ use std::{
     time::{Duration, Instant},
 };
 
-use tactus::{
-    console::{Command as ConsoleCommand, wire::Reply},
-    daemon::{
-        console::{self, ConsoleSocket, LOGIN_DELAY, MAX_CONSOLES, MAX_LOGIN_FAILURES},
-        hub::{Broadcast, HubMsg, Views},
-    },
+use tactus::daemon::{
+    console::{self, ConsoleSocket, LOGIN_DELAY, MAX_CONSOLES, MAX_LOGIN_FAILURES},
+    hub::{Broadcast, HubMsg, Views},
 };
+use tactus_core::console::{Command as ConsoleCommand, wire::Reply};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 

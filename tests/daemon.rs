@@ -29,9 +29,9 @@ use support::{
     record::game_folder,
     table::{fast_profile, temp_dir},
 };
-use tactus::{
+use tactus::daemon::{demo, files};
+use tactus_core::{
     announce::{Announcement, Guidance, MoveWords, voice::Style, voice::VoicePack},
-    daemon::{demo, files},
     rules::{notation::san, pgn::read_pgn},
 };
 

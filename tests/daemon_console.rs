@@ -29,7 +29,7 @@ use support::{
     record::pack,
     table::temp_dir,
 };
-use tactus::{
+use tactus_core::{
     announce::{Announcement, MoveWords, voice::Style},
     console::{COMMANDS, Role, Spec},
 };
@@ -824,7 +824,7 @@ fn the_assistants_commands_carry_out_his_duties() {
     assert_eq!(
         table.said_after("both", both_before, 1),
         [words(&Announcement::ClaimRejected {
-            article: tactus::rules::game::DrawClaim::Repetition { intended: None }.article(),
+            article: tactus_core::rules::game::DrawClaim::Repetition { intended: None }.article(),
         })]
     );
     // The blind player (Black) hears that his clock changed (not his time: F.9 d), and the
@@ -887,7 +887,7 @@ fn the_assistants_commands_carry_out_his_duties() {
     table.wait_transcript(&format!(
         "both {}",
         words(&Announcement::Result(
-            tactus::announce::ResultWords::BlackWins
+            tactus_core::announce::ResultWords::BlackWins
         ))
     ));
     drop(table);
@@ -1113,7 +1113,9 @@ fn the_arbiters_commands_set_clocks_rule_and_take_back() {
     );
     table.wait_transcript(&format!(
         "both {}",
-        words(&Announcement::Result(tactus::announce::ResultWords::Draw))
+        words(&Announcement::Result(
+            tactus_core::announce::ResultWords::Draw
+        ))
     ));
     let over = "the game is over (the arbiter's decision); nothing more can be played";
     assert_eq!(arbiter.refused("pause"), over);

@@ -18,14 +18,17 @@ use std::{
 
 use shakmaty::Chess;
 use tactus::{
-    announce::voice::Style,
-    arbiter::Input,
     config::Config,
     daemon::{
         files,
-        journal::{self, Damage, FORMAT_VERSION, Header, JOURNAL_FILE, Journal, SetupRecord},
+        journal::{self, Journal},
         setup,
     },
+};
+use tactus_core::{
+    announce::voice::Style,
+    arbiter::Input,
+    journal::{Damage, FORMAT_VERSION, Header, JOURNAL_FILE, SetupRecord, replay},
 };
 
 /// A run that refuses does so at once; one that starts a game is killed after this.
@@ -559,7 +562,7 @@ fn a_full_disk_leaves_a_whole_journal_and_a_true_exit_message() {
     let read = journal::read(&path).unwrap_or_else(|e| panic!("{e:#}"));
     assert!(!read.torn, "cut back to its last whole line");
     assert!(fs::metadata(&path).unwrap().len() <= LIMIT_KB * 1024);
-    let replayed = journal::replay(&read, |_, _| {}).unwrap();
+    let replayed = replay(&read, |_, _| {}).unwrap();
     assert!(replayed.inputs > 10);
     let leftovers: Vec<String> = fs::read_dir(folder)
         .unwrap()

@@ -47,13 +47,14 @@ use support::{
     },
     table::{alsa_null, temp_dir, write_config, write_shipped_config},
 };
-use tactus::{
+use tactus::daemon::{
+    RunOptions, SimSettings,
+    files::{PGN_FILE, TOUCHES_FILE, TRANSCRIPT_FILE},
+    journal,
+};
+use tactus_core::journal::{Entry, InputRecord, JOURNAL_FILE};
+use tactus_core::{
     announce::{Announcement, Guidance, ResultWords, WhichBoard, voice::Style},
-    daemon::{
-        RunOptions, SimSettings,
-        files::{PGN_FILE, TOUCHES_FILE, TRANSCRIPT_FILE},
-        journal::{self, Entry, InputRecord},
-    },
     rules::game::EndReason,
 };
 
@@ -363,7 +364,7 @@ fn play_corpus_game(data: &Path, case: &Case) -> Played {
     }
 
     // The blind player's clock ran until each of his announcements had finished.
-    let journal_path = folder.join(journal::JOURNAL_FILE);
+    let journal_path = folder.join(JOURNAL_FILE);
     let charges = check_blind_clock(&journal_path, case.blind)
         .unwrap_or_else(|e| panic!("{}: {e}", case.label));
     let blind_moves =
@@ -780,7 +781,7 @@ fn a_game_with_a_mistake_a_touch_an_unplugged_board_and_a_disputed_scoresheet() 
         .unwrap_or_else(|| panic!("the sheet's difference is not noted:\n{transcript}"));
     assert!(retraced > index_of(&move_at(at), 0));
     index_of(&move_at(agreed + 1), retraced);
-    let journal = journal::read(&folder.join(journal::JOURNAL_FILE)).unwrap();
+    let journal = journal::read(&folder.join(JOURNAL_FILE)).unwrap();
     let inputs = |f: &dyn Fn(&InputRecord) -> bool| {
         journal
             .entries
@@ -966,9 +967,10 @@ fn bench_move_to_announcement() {
     }
     // The completing message on the wire: `P e4` and its line end at the shipped profile's
     // 115200 baud, 8N1 (10 bits a byte).
-    let placement =
-        tactus::board::line::encode_message(&tactus::board::line::LineMessage::Place(Square::E4));
-    let wire = tactus::sim::board::wire_time(placement.len() as u64, 10, 115_200);
+    let placement = tactus_core::board::line::encode_message(
+        &tactus_core::board::line::LineMessage::Place(Square::E4),
+    );
+    let wire = tactus_core::sim::board::wire_time(placement.len() as u64, 10, 115_200);
     eprintln!(
         "wire time of the completing placement ({} bytes at 115200 baud, 8N1): {:.3} ms",
         placement.len(),

@@ -41,13 +41,14 @@ use support::{
     },
     table::{alsa_null, temp_dir, write_config},
 };
-use tactus::{
+use tactus::daemon::{
+    files::{PGN_FILE, TRANSCRIPT_FILE},
+    journal,
+};
+use tactus_core::journal::{JOURNAL_FILE, replay};
+use tactus_core::{
     announce::{Announcement, Audience},
     board::recognize::Mode,
-    daemon::{
-        files::{PGN_FILE, TRANSCRIPT_FILE},
-        journal::{self, JOURNAL_FILE},
-    },
     rules::pgn::read_pgn,
 };
 
@@ -177,7 +178,7 @@ struct Stood {
 
 fn stood(path: &Path) -> Stood {
     let read = journal::read(path).unwrap();
-    let replayed = journal::replay(&read, |_, _| {}).unwrap();
+    let replayed = replay(&read, |_, _| {}).unwrap();
     let arbiter = &replayed.arbiter;
     let game = arbiter.game();
     let t = replayed.last_time;
@@ -187,7 +188,7 @@ fn stood(path: &Path) -> Stood {
         .iter()
         .rev()
         .find_map(|e| match e {
-            journal::Entry::Input { wall, .. } => Some(*wall as i64),
+            tactus_core::journal::Entry::Input { wall, .. } => Some(*wall as i64),
             _ => None,
         })
         .unwrap_or(0);
@@ -218,7 +219,7 @@ fn stood(path: &Path) -> Stood {
                 format!(
                     "to {audience:?}: {}",
                     pack()
-                        .render(announcement, tactus::announce::voice::Style::San)
+                        .render(announcement, tactus_core::announce::voice::Style::San)
                         .text
                 )
             })

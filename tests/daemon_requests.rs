@@ -17,7 +17,7 @@ use support::{
     inproc::{Conn, Table, write_config},
     table::temp_dir,
 };
-use tactus::announce::{Announcement, ResultWords, voice::Style, voice::VoicePack};
+use tactus_core::announce::{Announcement, ResultWords, voice::Style, voice::VoicePack};
 
 /// The table's voice (de-fide, as `write_config` sets it).
 fn words(announcement: &Announcement) -> String {

@@ -36,13 +36,12 @@ use support::{
     },
     table::{alsa_null, temp_dir, write_config_completion},
 };
-use tactus::{
-    announce::{Announcement, ResultWords},
-    daemon::{
-        files::{PGN_FILE, TRANSCRIPT_FILE},
-        journal::{self, BoardRecord, Entry, InputRecord, SensorRecord},
-    },
+use tactus::daemon::{
+    files::{PGN_FILE, TRANSCRIPT_FILE},
+    journal,
 };
+use tactus_core::announce::{Announcement, ResultWords};
+use tactus_core::journal::{BoardRecord, Entry, InputRecord, SensorRecord, replay};
 
 /// The simulated players' pauses divided by this.
 const SPEED: &str = "10";
@@ -249,7 +248,7 @@ fn said(transcript: &str, audience: &str, words: &str) -> usize {
 
 fn words(announcement: &Announcement) -> String {
     pack()
-        .render(announcement, tactus::announce::voice::Style::San)
+        .render(announcement, tactus_core::announce::voice::Style::San)
         .text
 }
 
@@ -282,7 +281,7 @@ fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
     // ...and each stood on the tactile board before tactus counted it.
     let folder = run.folder();
     let read = journal::read(&folder.join("journal.jsonl")).unwrap();
-    let replayed = journal::replay(&read, |_, _| {}).unwrap();
+    let replayed = replay(&read, |_, _| {}).unwrap();
     let records = replayed.arbiter.game().moves().to_vec();
     let placements: Vec<(u64, String)> = read
         .entries
@@ -374,7 +373,7 @@ fn a_press_right_after_the_placement_counts_and_a_mate_needs_no_press() {
     // its 400 ms after the move (the press came 50 ms after it), never later, never asking for
     // another press.
     let read = journal::read(&run.folder().join("journal.jsonl")).unwrap();
-    let replayed = journal::replay(&read, |_, _| {}).unwrap();
+    let replayed = replay(&read, |_, _| {}).unwrap();
     let game = replayed.arbiter.game();
     let presses: Vec<u64> = read
         .entries

@@ -7,7 +7,7 @@ mod support;
 use std::{fs, path::Path};
 
 use shakmaty::{Chess, Move, Position, san::SanPlus};
-use tactus::rules::{
+use tactus_core::rules::{
     notation::{self, MatchError},
     pgn::{self, PgnErrorKind, PgnGame},
 };

@@ -2,7 +2,7 @@
 //! `boards/*.toml` parses, is named after its file, and is exactly what `ProfileSet::builtin()`
 //! serves (kept out of the pure `board::profile` module because it reads the folder).
 
-use tactus::board::profile::{Profile, ProfileSet};
+use tactus_core::board::profile::{Profile, ProfileSet};
 
 #[test]
 fn every_shipped_file_parses_is_named_after_its_file_and_is_built_in() {

@@ -1,34 +1,52 @@
-//! The core stays pure: the compiler check that a one-crate layout lacks.
+//! The house's rules that the compiler cannot check.
 //!
-//! The core modules (`rules`, `board`, `arbiter`, `announce`, `record`, `console`, `sim` but its
-//! `serve` loop, and `audit`) never await, never read the clock, never touch files, sockets,
-//! processes or threads: time comes in as an argument, results go out as values (DESIGN §2). This
-//! test reads their source and fails on any mention, in code (not in comments), of `tokio` (and
-//! its `tokio_*` crates), `std::fs`, `std::net`, `std::process`, `std::thread` (also inside a
-//! `use std::{...}` list), `Instant::now` or `SystemTime`. A chess `File` is not I/O: only these
-//! paths are matched.
+//! The compiler guards the core: `tactus-core` (`core/`) cannot name the shell, and without tokio,
+//! serial, audio or clap among its dependencies it cannot reach for them; `core/clippy.toml`
+//! forbids clock reads, files, threads, processes, sockets and printing, and CI runs clippy on it.
+//! What is left for this test:
+//! - the core's manifest keeps those crates out (a new dependency is one line away);
+//! - `core/clippy.toml` still forbids what it must (a deleted line would pass clippy);
+//! - the core never awaits (an `async fn` compiles without a runtime);
+//! - inside the shell crate, the layers are used from above only: `config`, `store`, `speech`,
+//!   `sim` and `daemon` never use the commands (`cli`).
 
 use std::{
     fs,
     path::{Path, PathBuf},
 };
 
-/// The core, below the shell (paths from the crate's `src/`).
-const CORE: &[&str] = &[
-    "rules", "board", "arbiter", "announce", "record", "console", "sim", "audit.rs", "engine",
+/// Crates the core must not depend on: the runtime, ports, audio and the command line.
+const FORBIDDEN_CRATES: &[&str] = &[
+    "tokio",
+    "tokio-serial",
+    "tokio-util",
+    "serialport",
+    "mio",
+    "cpal",
+    "tts",
+    "speech-dispatcher",
+    "clap",
+    "tracing-subscriber",
 ];
-/// The shell files that live beside the core they serve.
-const SHELL_EXCEPTIONS: &[&str] = &["sim/serve.rs"];
 
-const FORBIDDEN_PATHS: &[&str] = &[
-    "std::fs",
-    "std::net",
-    "std::process",
-    "std::thread",
-    "Instant::now",
-    "SystemTime",
+/// What `core/clippy.toml` must keep forbidden.
+const MUST_BE_DISALLOWED: &[&str] = &[
+    "std::time::Instant::now",
+    "std::time::SystemTime::now",
+    "std::fs::read",
+    "std::fs::write",
+    "std::fs::File",
+    "std::fs::OpenOptions",
+    "std::thread::spawn",
+    "std::process::Command",
+    "std::net::TcpStream",
+    "std::env::var",
+    "std::println",
 ];
-const FORBIDDEN_IN_STD_LIST: &[&str] = &["fs", "net", "process", "thread"];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
 
 /// The source without comments (line, block and doc comments) and string contents.
 fn code_of(source: &str) -> String {
@@ -84,36 +102,22 @@ fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// Every forbidden mention in `source`, as (line, what).
-fn mentions(source: &str) -> Vec<(usize, String)> {
-    let code = code_of(source);
+/// The lines of `code` (already without comments) where `word` stands as a whole word.
+fn word_lines(code: &str, word: &str) -> Vec<usize> {
     let mut found = Vec::new();
     for (n, line) in code.lines().enumerate() {
-        let line_no = n + 1;
-        for path in FORBIDDEN_PATHS {
-            if line.contains(path) {
-                found.push((line_no, path.to_string()));
-            }
-        }
-        // `tokio`, `tokio_serial`, `tokio_util` as words.
         let mut rest = line;
         let mut offset = 0;
-        while let Some(i) = rest.find("tokio") {
+        while let Some(i) = rest.find(word) {
             let at = offset + i;
             let before = line[..at].chars().next_back();
-            if before.is_none_or(|c| !is_word(c) || c == ':') {
-                let word: String = line[at..].chars().take_while(|&c| is_word(c)).collect();
-                if word == "tokio" || word.starts_with("tokio_") {
-                    found.push((line_no, word));
-                }
+            let after = line[at + word.len()..].chars().next();
+            if before.is_none_or(|c| !is_word(c)) && after.is_none_or(|c| !is_word(c)) {
+                found.push(n + 1);
+                break;
             }
-            offset = at + "tokio".len();
+            offset = at + word.len();
             rest = &line[offset..];
-        }
-    }
-    for name in top_level_names(&code, "std") {
-        if FORBIDDEN_IN_STD_LIST.contains(&name.as_str()) {
-            found.push((0, format!("std::{{{name}}}")));
         }
     }
     found
@@ -188,97 +192,147 @@ fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn the_core_reaches_for_no_io_no_clock_no_runtime() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    for module in CORE {
-        rust_files(&src.join(module), &mut files);
+/// The dependency names of every `[*dependencies]` table of a manifest.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let value: toml::Table = manifest.parse().unwrap();
+    let mut names = Vec::new();
+    for (key, table) in &value {
+        if key.ends_with("dependencies")
+            && let Some(t) = table.as_table()
+        {
+            names.extend(t.keys().cloned());
+        }
+        if key == "target"
+            && let Some(targets) = table.as_table()
+        {
+            for target in targets.values().filter_map(|t| t.as_table()) {
+                for (key, t) in target {
+                    if key.ends_with("dependencies")
+                        && let Some(t) = t.as_table()
+                    {
+                        names.extend(t.keys().cloned());
+                    }
+                }
+            }
+        }
     }
+    names
+}
+
+#[test]
+fn the_core_depends_on_no_runtime_port_audio_or_command_line() {
+    let manifest = fs::read_to_string(root().join("core/Cargo.toml")).unwrap();
+    let deps = dependencies(&manifest);
+    assert!(
+        deps.iter().any(|d| d == "shakmaty"),
+        "not the core's manifest: {deps:?}"
+    );
+    let bad: Vec<&String> = deps
+        .iter()
+        .filter(|d| FORBIDDEN_CRATES.contains(&d.as_str()))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "core/Cargo.toml must not depend on {bad:?}: the core is pure; put what needs them in \
+         the shell (the tactus crate)"
+    );
+}
+
+#[test]
+fn the_core_clippy_configuration_forbids_clocks_files_threads_and_printing() {
+    let config = fs::read_to_string(root().join("core/clippy.toml")).unwrap();
+    let value: toml::Table = config.parse().unwrap();
+    let mut paths = Vec::new();
+    for key in [
+        "disallowed-methods",
+        "disallowed-types",
+        "disallowed-macros",
+    ] {
+        for entry in value
+            .get(key)
+            .and_then(|v| v.as_array())
+            .into_iter()
+            .flatten()
+        {
+            if let Some(p) = entry.get("path").and_then(|p| p.as_str()) {
+                paths.push(p.to_string());
+            }
+        }
+    }
+    let missing: Vec<&&str> = MUST_BE_DISALLOWED
+        .iter()
+        .filter(|m| !paths.iter().any(|p| p == **m))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "core/clippy.toml no longer forbids {missing:?}"
+    );
+    let ci = fs::read_to_string(root().join("scripts/test")).unwrap();
+    assert!(
+        ci.lines()
+            .any(|l| l.contains("cargo clippy") && l.contains("-p tactus-core")),
+        "the test script must run clippy on the core, or its configuration guards nothing"
+    );
+}
+
+#[test]
+fn the_core_never_awaits() {
+    let src = root().join("core/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
     assert!(files.len() > 30, "the core was not found: {files:?}");
     let mut problems = Vec::new();
     for file in &files {
-        let rel = file
-            .strip_prefix(&src)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        if SHELL_EXCEPTIONS.contains(&rel.as_str()) {
-            continue;
-        }
-        let source = fs::read_to_string(file).unwrap();
-        for (line, what) in mentions(&source) {
-            problems.push(format!("src/{rel}:{line}: {what}"));
+        let code = code_of(&fs::read_to_string(file).unwrap());
+        for word in ["async", "await"] {
+            for line in word_lines(&code, word) {
+                problems.push(format!("{}:{line}: {word}", file.display()));
+            }
         }
     }
     assert!(
         problems.is_empty(),
-        "the core must not reach for I/O, the clock or a runtime; move this to the shell \
-         (daemon, speech, store, cli):\n{}",
+        "the core never awaits: return effects and deadlines, and let the shell wait:\n{}",
         problems.join("\n")
     );
 }
 
-/// The layers: the core uses nothing of the shell or the commands; the shell nothing of the
-/// commands.
+/// The shell's layers: nothing below the commands uses them.
 #[test]
-fn the_layers_are_used_from_above_only() {
-    const SHELL: &[&str] = &["config", "store", "speech", "daemon"];
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+fn the_shell_layers_are_used_from_above_only() {
+    let src = root().join("src");
     let mut problems = Vec::new();
-    let mut check = |files: &[&str], forbidden: &[&str]| {
-        let mut paths = Vec::new();
-        for f in files {
-            rust_files(&src.join(f), &mut paths);
+    let mut paths = Vec::new();
+    for f in ["wall.rs", "config", "store", "speech", "sim", "daemon"] {
+        let path = src.join(f);
+        if path.exists() {
+            rust_files(&path, &mut paths);
+        } else {
+            rust_files(&src.join(format!("{f}.rs")), &mut paths);
         }
-        for file in paths {
-            let rel = file
-                .strip_prefix(&src)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            if SHELL_EXCEPTIONS.contains(&rel.as_str()) {
-                continue;
-            }
-            for name in crate_modules(&fs::read_to_string(&file).unwrap()) {
-                if forbidden.contains(&name.as_str()) {
-                    problems.push(format!("src/{rel} uses crate::{name}"));
-                }
+    }
+    assert!(paths.len() > 20, "the shell was not found: {paths:?}");
+    for file in paths {
+        for name in crate_modules(&fs::read_to_string(&file).unwrap()) {
+            if name == "cli" {
+                problems.push(format!("{} uses crate::cli", file.display()));
             }
         }
-    };
-    let above_core: Vec<&str> = SHELL.iter().copied().chain(["cli"]).collect();
-    check(CORE, &above_core);
-    check(&["config.rs", "store", "speech", "daemon"], &["cli"]);
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
-fn the_check_finds_what_it_must_and_nothing_else() {
-    let bad = "use std::{collections::HashMap, fs, path::Path};\nuse tokio::sync::mpsc;\n\
-               fn f() { let _ = std::thread::spawn(|| ()); let t = Instant::now(); }\n\
-               use tokio_serial::SerialStream;\nfn g() -> std::time::SystemTime { todo!() }\n\
-               use std::{io, process::ExitCode};";
-    let found: Vec<String> = mentions(bad).into_iter().map(|(_, w)| w).collect();
-    for want in [
-        "std::{fs}",
-        "tokio",
-        "std::thread",
-        "Instant::now",
-        "tokio_serial",
-        "SystemTime",
-        "std::{process}",
-    ] {
-        assert!(
-            found.iter().any(|f| f == want),
-            "{want} not found in {found:?}"
-        );
-    }
-    let fine = "use shakmaty::{File, Rank};\n// tokio and std::fs in a comment\n\
-                /// no std::thread here either\nlet s = \"tokio std::fs\";\n\
-                fn file(f: File) -> File { f }\nuse std::{fmt, io::Write};";
-    assert_eq!(mentions(fine), Vec::<(usize, String)>::new());
+fn the_checks_find_what_they_must_and_nothing_else() {
+    let code = code_of(
+        "async fn f() { g().await }\n// async in a comment\nlet s = \"await\";\nlet awaiting = 1;",
+    );
+    assert_eq!(word_lines(&code, "async"), [1]);
+    assert_eq!(word_lines(&code, "await"), [1]);
     let uses =
         "use crate::{\n    board::{a, b},\n    daemon::hub,\n};\nfn f() { crate::store::x(); }";
     assert_eq!(crate_modules(uses), ["board", "daemon", "store"]);
+    let manifest = "[dependencies]\na = \"1\"\n[dev-dependencies]\nb = \"1\"\n\
+                    [target.'cfg(unix)'.dependencies]\nc = \"1\"\n";
+    assert_eq!(dependencies(manifest), ["a", "b", "c"]);
 }

@@ -5,7 +5,7 @@
 mod support;
 
 use shakmaty::{Chess, Move, Position, Square};
-use tactus::{
+use tactus_core::{
     board::{
         Sensing, SensorEvent,
         recognize::{Mode, Recognized, Recognizer, RecognizerConfig},

@@ -5,7 +5,7 @@
 mod support;
 
 use shakmaty::{CastlingMode, Chess, Color, Outcome, Position, fen::Fen, san::San};
-use tactus::rules::{
+use tactus_core::rules::{
     dead::{self, Mateability, Query},
     game::{DrawClaim, Game, Input, RulesConfig, identity},
 };

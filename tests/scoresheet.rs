@@ -11,7 +11,7 @@ use std::{
 };
 
 use shakmaty::{Chess, Color, Move, Position, san::San};
-use tactus::{
+use tactus_core::{
     record::{
         braille::{
             self, BrailleFormat, BrailleOptions, Cell, Document, Marks, PageSize, Profile,

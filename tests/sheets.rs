@@ -8,7 +8,7 @@ mod support;
 
 use shakmaty::{Chess, Color, Move, Position};
 use support::corpus::chess_data;
-use tactus::rules::{
+use tactus_core::rules::{
     notation,
     pgn::{self, PgnGame},
     sheet::{self, Comparison},

@@ -1,5 +1,5 @@
 //! The randomized table test (issue: the table never gets stuck). Seeded people play corpus games
-//! on both boards around the pure arbiter, on virtual time (`tactus::sim::table`): they execute
+//! on both boards around the pure arbiter, on virtual time (`tactus_core::sim::table`): they execute
 //! the opponent's move before or after it is announced, capture in either order, put a piece on a
 //! wrong square and correct it when told, knock pieces over, move while the clocks stand, press
 //! their clock early, late or too soon, pull a board's cable in the middle of a move; speech
@@ -7,7 +7,8 @@
 //! unheard, the PGN equals the moves played.
 //!
 //! - `TACTUS_TABLE_SEEDS=N` runs seeds 0..N (default 300, the CI run);
-//! - `TACTUS_TABLE_SEED=S` replays seed S alone and prints its whole trace;
+//! - `TACTUS_TABLE_SEED=S` replays seed S alone and prints its whole trace (with
+//!   `TACTUS_TABLE_DEBUG=1`, the sighted board's recogniser after every input too);
 //! - every seed that ever failed is in [`REGRESSIONS`] and runs every time.
 
 mod support;
@@ -15,7 +16,7 @@ mod support;
 use std::{fs, time::Instant};
 
 use shakmaty::Move;
-use tactus::sim::table::{self, Happened, RunReport, TableSetup};
+use tactus_core::sim::table::{self, Happened, RunReport, TableSetup};
 
 /// Seeds that failed once (beyond the first 300, which always run), kept so that they never fail
 /// again: a promotion said before the move counted (5671, 7191, 11197), a reading credited to
@@ -73,7 +74,9 @@ fn the_table_never_gets_stuck() {
         .ok()
         .and_then(|s| s.parse().ok())
     {
-        let report = table::run(TableSetup::draw(seed, &games));
+        let mut setup = TableSetup::draw(seed, &games);
+        setup.trace_sighted = std::env::var_os("TACTUS_TABLE_DEBUG").is_some();
+        let report = table::run(setup);
         for line in &report.trace {
             println!("{line}");
         }

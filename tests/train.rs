@@ -34,6 +34,7 @@ use tactus::daemon::{
     files::{PGN_FILE, TRANSCRIPT_FILE, all_files},
     journal,
 };
+use tactus_core::journal::{JOURNAL_FILE, replay};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const LIMIT: Duration = Duration::from_secs(240);
@@ -142,8 +143,8 @@ fn check_finished_folder(dir: &Path) -> Vec<shakmaty::Move> {
         assert!(pos.is_legal(m), "{m:?} is not legal in the PGN's game");
         pos.play_unchecked(m);
     }
-    let read = journal::read(&folder.join(journal::JOURNAL_FILE)).unwrap();
-    let replayed = journal::replay(&read, |_, _| {}).unwrap();
+    let read = journal::read(&folder.join(JOURNAL_FILE)).unwrap();
+    let replayed = replay(&read, |_, _| {}).unwrap();
     let journaled: Vec<_> = replayed
         .arbiter
         .game()

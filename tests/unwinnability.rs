@@ -10,7 +10,7 @@
 mod support;
 
 use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
-use tactus::rules::dead::{self, Mateability, Query};
+use tactus_core::rules::dead::{self, Mateability, Query};
 
 /// Every STRIDE-th position of the corpus: about 285 positions, 570 queries.
 const STRIDE: usize = 12;

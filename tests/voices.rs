@@ -11,14 +11,16 @@ use std::{
 
 use shakmaty::Position;
 use tactus::{
+    store::audio::AudioScoresheet,
+    store::voices::{self, Clips, LoadError},
+};
+use tactus_core::{
     announce::{
         Announcement, MoveWords,
         voice::{BUILTIN, PAUSE, Style, Utterance, VoicePack},
     },
     record::wav::{self, CueEntry, Spacing},
     rules::pgn::read_pgn,
-    store::audio::AudioScoresheet,
-    store::voices::{self, Clips, LoadError},
 };
 
 fn voices_dir() -> PathBuf {

@@ -1,5 +1,5 @@
 //! `tactus audit`: replay every game of a PGN file and report legality, draw claims, the end on
-//! the board and the result of a flag fall (the report is `crate::audit`). Exit status: 0 when
+//! the board and the result of a flag fall (the report is `tactus_core::audit`). Exit status: 0 when
 //! every game is legal, 1 when one is not (or holds a token that is not PGN), 2 when the file
 //! cannot be read or holds no PGN game.
 
@@ -7,7 +7,7 @@ use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{Context, Result};
 
-use crate::audit::{AuditOptions, audit_pgn};
+use tactus_core::audit::{AuditOptions, audit_pgn};
 
 /// The sample games `tactus audit` checks when no file is given.
 const SAMPLE_PGN: &str = include_str!("../../games/sample.pgn");

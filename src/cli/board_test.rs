@@ -25,14 +25,14 @@ use shakmaty::{
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::{
+use crate::daemon::link::{self, LinkCommand, LinkEvent, LinkSettings, MonotonicClock};
+use tactus_core::{
     announce::count,
     board::{
         Sensing, SensorEvent,
         profile::{Profile, ProfileSet},
         recognize::{BoardDiff, Found, Mode, Recognized, Recognizer, RecognizerConfig},
     },
-    daemon::link::{self, LinkCommand, LinkEvent, LinkSettings, MonotonicClock},
     rules::{dead, notation},
 };
 
@@ -793,7 +793,7 @@ mod tests {
     use shakmaty::Bitboard;
 
     use super::*;
-    use crate::board::recognize::SquareDiff;
+    use tactus_core::board::recognize::SquareDiff;
 
     #[test]
     fn json_lines_have_the_documented_shape() {

@@ -12,10 +12,10 @@
 //! user may have taken the socket's name in a shared folder; and control characters from the
 //! daemon are shown escaped, never handed to the terminal.
 //!
-//! This is the only part of [`crate::console`] that does I/O: a Unix socket, standard input and
+//! This is the only part of [`tactus_core::console`] that does I/O: a Unix socket, standard input and
 //! output, and two threads for the interactive mode (one reads the socket, one reads the
 //! keyboard), so that the daemon's event lines are printed while the user types. The protocol
-//! is [`crate::console::wire`]'s.
+//! is [`tactus_core::console::wire`]'s.
 
 use std::{
     io::{self, BufRead, BufReader, Write},
@@ -28,7 +28,7 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 
-use crate::console::{
+use tactus_core::console::{
     MAX_LINE, Role, table, token,
     wire::{self, WireLine},
 };

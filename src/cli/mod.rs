@@ -12,7 +12,7 @@ use std::{
 
 use anyhow::{Context, Result};
 
-use crate::sim::board::SimGame;
+use tactus_core::sim::board::SimGame;
 
 pub mod audit;
 pub mod board_test;
@@ -68,7 +68,7 @@ pub fn pick_game(
     from: usize,
     plies: Option<usize>,
 ) -> Result<SimGame> {
-    let games = crate::rules::pgn::read_pgn_each(bytes);
+    let games = tactus_core::rules::pgn::read_pgn_each(bytes);
     let count = games.len();
     let game = games
         .into_iter()
@@ -78,7 +78,7 @@ pub fn pick_game(
             format!(
                 "{} has {}; there is no game {n}",
                 path.display(),
-                crate::announce::count(count, "game", "games")
+                tactus_core::announce::count(count, "game", "games")
             )
         })?
         .with_context(|| format!("cannot play game {n} of {}", path.display()))?;

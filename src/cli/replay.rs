@@ -7,14 +7,9 @@ use std::{
 
 use anyhow::{Context, Result};
 
-use crate::{
-    announce::Audience,
-    arbiter::Effect,
-    daemon::journal::{
-        self,
-        replay::{Step, replay_steps},
-    },
-};
+use crate::daemon::journal;
+use tactus_core::journal::{JOURNAL_FILE, Step, replay_steps};
+use tactus_core::{announce::Audience, arbiter::Effect};
 
 /// `tactus replay`.
 #[derive(clap::Args)]
@@ -32,7 +27,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode> {
         voices_dir,
     } = args;
     let path = if journal.is_dir() {
-        journal.join(crate::daemon::journal::JOURNAL_FILE)
+        journal.join(JOURNAL_FILE)
     } else {
         journal
     };
@@ -110,17 +105,15 @@ mod tests {
     use shakmaty::Color;
 
     use super::*;
-    use crate::{
-        arbiter::Input,
-        daemon::journal::{AskedBy, Entry, Header, InputRecord, RequestRecord},
-    };
+    use tactus_core::arbiter::Input;
+    use tactus_core::journal::{AskedBy, Entry, Header, InputRecord, RequestRecord};
 
     fn voices() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("voices")
     }
 
     fn header() -> Header {
-        crate::daemon::journal::test_header(Color::Black, None)
+        tactus_core::journal::test_header(Color::Black, None)
     }
 
     /// F.9 d: `tactus replay` writes every journaled request where the daemon's transcript has

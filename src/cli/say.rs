@@ -9,11 +9,11 @@ use anyhow::{Context, Result};
 pub struct SayArgs {
     /// The voice pack, optionally with its file names: de-fide (default), es-fide, en,
     /// en:letters, en:nato.
-    #[arg(long, value_name = "NAME", default_value = crate::announce::voice::DEFAULT_VOICE)]
+    #[arg(long, value_name = "NAME", default_value = tactus_core::announce::voice::DEFAULT_VOICE)]
     voice: String,
     /// san ("Springer Felix drei") or long ("Springer Gustav eins Felix drei").
     #[arg(long, default_value = "san")]
-    style: crate::announce::voice::Style,
+    style: tactus_core::announce::voice::Style,
     /// The position before the first move (default: the initial position).
     #[arg(long, value_name = "FEN")]
     fen: Option<String>,
@@ -38,12 +38,10 @@ fn is_move_number_or_result(token: &str) -> bool {
 }
 
 pub fn run(args: SayArgs) -> Result<ExitCode> {
-    use crate::announce::{Announcement, MoveWords, voice::Utterance};
-    use crate::{
-        record::wav::{self, Spacing},
-        store::audio::AudioScoresheet,
-    };
+    use crate::store::audio::AudioScoresheet;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
+    use tactus_core::announce::{Announcement, MoveWords, voice::Utterance};
+    use tactus_core::record::wav::{self, Spacing};
 
     let dir = args
         .voices_dir
@@ -77,11 +75,11 @@ pub fn run(args: SayArgs) -> Result<ExitCode> {
             pos.fullmoves(),
             if pos.turn().is_white() { "." } else { "..." }
         );
-        let m = crate::rules::notation::match_move(&pos, token).map_err(|e| {
+        let m = tactus_core::rules::notation::match_move(&pos, token).map_err(|e| {
             let fen = Fen::from_position(&pos, EnPassantMode::Legal);
             anyhow::anyhow!("move {label} '{token}' in the position {fen}: {e}")
         })?;
-        let san = crate::rules::notation::san(&pos, m);
+        let san = tactus_core::rules::notation::san(&pos, m);
         let words = MoveWords::new(&pos, m);
         pos.play_unchecked(m);
         let utterance = pack.render(&Announcement::Move(words), args.style);

@@ -13,13 +13,14 @@ use std::{
 use anyhow::{Context, Result, anyhow, bail};
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
-use crate::record::{
+use crate::config::Config;
+use crate::store::{atomic, louis};
+use tactus_core::record::{
     braille::{self, BrailleFormat, BrailleOptions, Cell, Marks, PageSize, Profile},
     format::{self, Format},
     score::Score,
 };
-use crate::store::{atomic, louis};
-use crate::{config::Config, rules::pgn};
+use tactus_core::rules::pgn;
 
 /// `tactus scoresheet`.
 #[derive(clap::Args, Debug)]

@@ -5,10 +5,8 @@ use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use anyhow::{Context, Result};
 
-use crate::sim::{
-    board::SimConfig,
-    serve::{self, SimPort, SimProgress},
-};
+use crate::sim::serve::{self, SimPort, SimProgress};
+use tactus_core::sim::board::SimConfig;
 
 /// `tactus sim`.
 #[derive(clap::Args)]
@@ -91,7 +89,7 @@ pub fn run(args: SimArgs) -> Result<ExitCode> {
     let sim_game = super::pick_game(&bytes, &pgn, game, from_ply, plies)?;
     let mut cfg = SimConfig::new(profile);
     if let Some(spec) = &style {
-        cfg.style = crate::sim::board::parse_style(cfg.style, spec)?;
+        cfg.style = tactus_core::sim::board::parse_style(cfg.style, spec)?;
     }
     if let Some(ms) = step_ms {
         cfg.style.step_ms = ms;
@@ -105,14 +103,14 @@ pub fn run(args: SimArgs) -> Result<ExitCode> {
     cfg.move_while_away = move_while_away;
     cfg.linger = linger_ms.map(Duration::from_millis);
     if reversed {
-        cfg.orientation = crate::board::Orientation::Reversed;
+        cfg.orientation = tactus_core::board::Orientation::Reversed;
     }
     cfg.check()?;
     super::print(&format!(
         "Simulating {} on {}: {} of game {game} of {}.\n",
         cfg.profile.description,
         board.port.display(),
-        crate::announce::count(sim_game.moves.len(), "half-move", "half-moves"),
+        tactus_core::announce::count(sim_game.moves.len(), "half-move", "half-moves"),
         pgn.display()
     ))?;
     super::runtime()?.block_on(async {

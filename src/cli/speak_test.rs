@@ -11,14 +11,14 @@ use std::{path::PathBuf, process::ExitCode, time::Duration};
 use anyhow::{Context, Result, bail};
 use tokio_util::sync::CancellationToken;
 
-use crate::announce::{
-    Audience, Priority,
-    voice::{PAUSE, Utterance},
-};
 use crate::speech::{
     Outcome, SpeechEvent, SpeechId, SpeechRequest, What,
     config::{Side, SpeakerKind, SpeechConfig},
     task::{SpeechDeps, spawn},
+};
+use tactus_core::announce::{
+    Audience, Priority,
+    voice::{PAUSE, Utterance},
 };
 
 /// Which speaker to test.

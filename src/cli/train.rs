@@ -110,7 +110,7 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
             let mut moves = Vec::new();
             for san in sans {
                 moves.push(
-                    crate::rules::notation::match_move(&start, san)
+                    tactus_core::rules::notation::match_move(&start, san)
                         .map_err(|e| anyhow::anyhow!("--sim-moves: {san}: {e}"))?,
                 );
             }

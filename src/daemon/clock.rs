@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::rules::Millis;
+use tactus_core::rules::Millis;
 
 /// The shell's monotonic clock: milliseconds since it started. The pure
 /// core never reads a clock; it gets these numbers with every event and deadline.

@@ -1,5 +1,5 @@
 //! The console socket: a Unix socket (mode 0600, or 0660 with a configured group) speaking the
-//! line protocol of [`crate::console::wire`], one task per connection.
+//! line protocol of [`tactus_core::console::wire`], one task per connection.
 //!
 //! This module owns the connections: reading lines (capped at [`MAX_LINE`], binary garbage and
 //! half lines refused without harm), each connection's [`Session`] (its role: every connection
@@ -40,11 +40,11 @@ use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span, warn};
 
 use super::hub::{Broadcast, HubMsg};
-use crate::console::{
+use crate::speech::transcript::escape_controls;
+use tactus_core::console::{
     Command, MAX_LINE, Role, Session, help_lines, table,
     wire::{self, End, Reply},
 };
-use crate::speech::transcript::escape_controls;
 
 /// Most console connections open at once. A table has a handful (the assistant, the arbiter, the
 /// blind player's keypad, a watcher or two); the rest is headroom for tests and scripts. Beyond
@@ -639,7 +639,7 @@ pub fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<Stri
         Ok(meta) => {
             let text = read_private_file(path, &meta)
                 .map_err(|e| anyhow!("the arbiter's token file {}{key}: {e}", path.display()))?;
-            return crate::console::token::parse_file(&text).map_err(|e| {
+            return tactus_core::console::token::parse_file(&text).map_err(|e| {
                 anyhow!(
                     "the arbiter's token file {}{key}: {e}; delete it to have a new one made",
                     path.display()
@@ -652,11 +652,11 @@ pub fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<Stri
             path.display()
         ),
     }
-    let mut random = [0u8; crate::console::token::TOKEN_BYTES];
+    let mut random = [0u8; tactus_core::console::token::TOKEN_BYTES];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut random))
         .context("cannot read random bytes from /dev/urandom for the arbiter's token")?;
-    let token = crate::console::token::from_bytes(&random);
+    let token = tactus_core::console::token::from_bytes(&random);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the folder {}{key}", dir.display()))?;

@@ -16,7 +16,8 @@ use anyhow::{Context, Result, bail};
 use shakmaty::{Chess, Move, Position};
 
 use super::{RunOptions, RunReport, SimSettings};
-use crate::{config::Config, rules::notation};
+use crate::config::Config;
+use tactus_core::rules::notation;
 
 /// The sample game of the Laws' Appendix E (the notation example), in SAN.
 pub const APPENDIX_E: &str = "1.d4 Nf6 2.c4 e6 3.Nc3 Bb4 4.Bd2 O-O 5.e4 d5 6.exd5 exd5 7.cxd5 Bxc3 \

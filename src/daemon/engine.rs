@@ -1,5 +1,5 @@
 //! The training opponent's process: one tokio task that starts the UCI engine, writes what the
-//! pure [`Conversation`] (`crate::engine`) says to write, reads its lines back, and tells the hub
+//! pure [`Conversation`] (`tactus_core::engine`) says to write, reads its lines back, and tells the hub
 //! what came of it. The conversation decides; this task only moves bytes and keeps time.
 //!
 //! An engine that fails (it cannot be started, exits, stays silent past its deadline, plays an
@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::hub::HubMsg;
-use crate::engine::{self, Conversation, Event, Patience, Purpose, SearchRequest, Strength};
+use tactus_core::engine::{self, Conversation, Event, Patience, Purpose, SearchRequest, Strength};
 
 /// The first pause before an engine is started again; doubles up to [`RESTART_MAX`].
 pub const RESTART_MIN: Duration = Duration::from_secs(1);

@@ -7,7 +7,7 @@
 //! (every lift on both boards, appended and flushed line by line), and the notes the hub adds to
 //! `transcript.txt` (the speech task writes the spoken lines to the same file).
 //!
-//! It renders nothing itself: scoresheets come from [`crate::record`], words from the voice
+//! It renders nothing itself: scoresheets come from [`tactus_core::record`], words from the voice
 //! pack. A file that cannot be written is tried again (the record with a growing pause, a line
 //! log with its next line), logged once when the outage starts and once when it ends, and can be
 //! read while it lasts ([`RecordWriter::outage`], [`LineLog::failing`]); the game never stops
@@ -30,10 +30,16 @@ use anyhow::{Context, Result};
 use shakmaty::{Piece, Square};
 use tracing::{debug, error, info, warn};
 
-use super::journal::{self, JOURNAL_FILE};
+use super::journal;
 use crate::{
+    store::{atomic::write_atomically, audio::AudioScoresheet, voices::Clips},
+    wall::{time_of_day, unix_ms},
+};
+use tactus_core::{
     announce::voice::Style,
     arbiter::BoardId,
+    journal::{JOURNAL_FILE, NothingPlayed},
+    record::date::civil,
     record::{
         braille::{BrailleOptions, PageSize, Profile as BrailleProfile},
         envelope::Envelope,
@@ -42,8 +48,6 @@ use crate::{
         wav::{self, Spacing},
     },
     rules::{Millis, game::Game},
-    speech::{task::utc_time_of_day, transcript::format_time_of_day},
-    store::{atomic::write_atomically, audio::AudioScoresheet, voices::Clips},
 };
 
 pub const PGN_FILE: &str = "game.pgn";
@@ -80,38 +84,6 @@ pub fn all_files() -> Vec<String> {
     .map(|s| s.to_string())
     .chain([cues_file()])
     .collect()
-}
-
-/// A calendar date and time (UTC) from Unix milliseconds: (year, month, day, h, m, s).
-pub fn civil(unix_ms: u64) -> (i64, u32, u32, u32, u32, u32) {
-    let secs = (unix_ms / 1000) as i64;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = if m <= 2 { y + 1 } else { y };
-    (
-        y,
-        m,
-        d,
-        (rem / 3600) as u32,
-        (rem / 60 % 60) as u32,
-        (rem % 60) as u32,
-    )
-}
-
-/// The PGN `Date` of a Unix time (`2026.11.30`).
-pub fn pgn_date(unix_ms: u64) -> String {
-    let (y, m, d, ..) = civil(unix_ms);
-    format!("{y:04}.{m:02}.{d:02}")
 }
 
 /// A name safe in a folder name: letters, digits and `-`, at most 24 characters.
@@ -302,7 +274,7 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
         }
         // A finished game is passed over on its last line alone: its journal, however long
         // (or damaged in the middle), is not read.
-        if journal::file::ends_finished(&journal_path).unwrap_or(false) {
+        if journal::ends_finished(&journal_path).unwrap_or(false) {
             continue;
         }
         match journal::read(&journal_path) {
@@ -310,7 +282,7 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
                 candidates.push((meta.modified().unwrap_or(std::time::UNIX_EPOCH), path));
             }
             Ok(_) => {}
-            Err(e) if e.downcast_ref::<journal::NothingPlayed>().is_some() => {
+            Err(e) if e.downcast_ref::<NothingPlayed>().is_some() => {
                 warn!("not resuming {}: {e:#}", path.display())
             }
             Err(e) => return Err(e),
@@ -331,7 +303,12 @@ pub struct RecordSnapshot {
 
 /// What the audio scoresheet is made with: the voice pack and style, the silences between words,
 /// the clips.
-pub type AudioSettings = (crate::announce::voice::VoicePack, Style, Spacing, Clips);
+pub type AudioSettings = (
+    tactus_core::announce::voice::VoicePack,
+    Style,
+    Spacing,
+    Clips,
+);
 
 /// How the writer renders.
 pub struct RecordSettings {
@@ -682,7 +659,7 @@ pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> R
                     .find_map(|l| l.strip_prefix(SEALED_PREFIX).map(str::to_owned))
             })
             .unwrap_or_else(|| {
-                let (y, mo, d, h, mi, _) = civil(journal::unix_ms());
+                let (y, mo, d, h, mi, _) = civil(unix_ms());
                 format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
             });
     let Some(envelope) =
@@ -704,7 +681,7 @@ const SEALED_PREFIX: &str = "Sealed: ";
 fn write_audio(
     dir: &Path,
     game: &Game,
-    pack: &crate::announce::voice::VoicePack,
+    pack: &tactus_core::announce::voice::VoicePack,
     style: Style,
     spacing: Spacing,
     clips: &Clips,
@@ -740,7 +717,7 @@ fn write_audio(
 fn render_audio(
     temp: &Path,
     game: &Game,
-    pack: &crate::announce::voice::VoicePack,
+    pack: &tactus_core::announce::voice::VoicePack,
     style: Style,
     spacing: Spacing,
     clips: &Clips,
@@ -834,11 +811,6 @@ impl LineLog {
     }
 }
 
-/// The time of day for log lines (UTC, as the transcript).
-pub fn time_of_day() -> String {
-    format_time_of_day(utc_time_of_day())
-}
-
 /// A transcript line for a note (the speech task writes `<time> blind|sighted|both <words>`).
 pub fn note_line(text: &str) -> String {
     format!("{} note {}", time_of_day(), text.trim())
@@ -874,14 +846,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_are_civil() {
-        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
-        // 2024-02-29 12:34:56 UTC
-        assert_eq!(civil(1_709_210_096_000), (2024, 2, 29, 12, 34, 56));
-        assert_eq!(pgn_date(1_709_210_096_000), "2024.02.29");
-    }
-
-    #[test]
     fn folder_names_are_safe_and_unique() {
         let dir = std::env::temp_dir().join(format!("tactus-folders-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -901,7 +865,7 @@ mod tests {
     /// `game.pgn` fails the rename even for root, who ignores a read-only folder.)
     #[test]
     fn a_stale_record_is_retried_reported_and_cleaned_up() {
-        use crate::rules::game::{Input as G, RulesConfig};
+        use tactus_core::rules::game::{Input as G, RulesConfig};
         let dir = std::env::temp_dir().join(format!("tactus-stale-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -910,13 +874,13 @@ mod tests {
         std::fs::write(blocker.join("x"), b"in the way").unwrap();
         let mut game = Game::new(RulesConfig::default());
         for san in ["e4", "e5"] {
-            let mv = crate::rules::notation::match_move(game.position(), san).unwrap();
+            let mv = tactus_core::rules::notation::match_move(game.position(), san).unwrap();
             game.apply(G::Move(mv), 0).unwrap();
         }
         let writer = RecordWriter::spawn(RecordSettings {
             folder: dir.clone(),
             braille: RecordSettings::braille_options(
-                crate::record::braille::DEFAULT_PROFILE,
+                tactus_core::record::braille::DEFAULT_PROFILE,
                 40,
                 25,
             )

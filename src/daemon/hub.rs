@@ -23,21 +23,24 @@ use tracing::{debug, info, warn};
 
 use super::{
     files::{self, LineLog, RecordSnapshot, RecordWriter},
-    journal::{AskedBy, Journal, RequestRecord},
+    journal::Journal,
 };
 use crate::{
+    daemon::link::{LinkCommand, LinkEvent, MonotonicClock, Timed},
+    speech::{SpeechEvent, SpeechId, SpeechRequest},
+};
+use tactus_core::{
     announce::{Announcement, Audience, count, voice::Style, voice::VoicePack},
     arbiter::{Arbiter, BoardId, ByBoard, Effect, Input},
     board::{SensorEvent, dgt::ClockMessage, recognize::Mode},
     console::{self, Answer, Command, Request, Role, wire::Reply},
-    daemon::link::{LinkCommand, LinkEvent, MonotonicClock, Timed},
+    journal::{AskedBy, InputRecord, RequestRecord},
     rules::{
         Millis,
         dead::{self, Mateability, Query},
         game,
         pgn::format_clk,
     },
-    speech::{SpeechEvent, SpeechId, SpeechRequest},
 };
 
 /// How long a mateability search may run before its verdict is "undecided" (which never ends a
@@ -791,7 +794,7 @@ impl Hub {
             _ => return,
         };
         let mut text = reply.body.join("; ");
-        if let crate::console::wire::End::Error(error) = &reply.end {
+        if let tactus_core::console::wire::End::Error(error) = &reply.end {
             text = format!("{text} error: {error}");
         }
         self.broadcast(format!("button {n} ({line}): {}", text.trim()), None);
@@ -839,7 +842,7 @@ impl Hub {
         let t = now.max(self.last_t);
         self.last_t = t;
         if let Some(journal) = &mut self.journal
-            && let Err(e) = journal.record(t, crate::daemon::journal::InputRecord::Request(record))
+            && let Err(e) = journal.record(t, InputRecord::Request(record))
         {
             warn!("{e:#}");
         }
@@ -1170,7 +1173,7 @@ impl Hub {
         if self.echo {
             println!(
                 "{}  to {:<7}  {text}",
-                files::time_of_day(),
+                crate::wall::time_of_day(),
                 audience_word(audience)
             );
         }
@@ -1201,7 +1204,7 @@ impl Hub {
             // Marked, so that the transcript never claims it was heard.
             self.notes.append(&format!(
                 "{} {} {text} (not spoken: {e})",
-                files::time_of_day(),
+                crate::wall::time_of_day(),
                 audience_word(audience)
             ));
             if id < HUB_SPEECH_BASE {
@@ -1266,7 +1269,7 @@ impl Hub {
         info!("note: {text}");
         self.notes.append(&files::note_line(&text));
         if self.echo {
-            println!("{}  note     {text}", files::time_of_day());
+            println!("{}  note     {text}", crate::wall::time_of_day());
         }
         self.broadcast_staff(text, origin);
     }

@@ -12,11 +12,11 @@ use tokio::sync::mpsc;
 use tracing::{info, warn};
 
 use super::{Hub, Reply};
-use crate::{
+use crate::daemon::engine::{EngineEvent, EngineRequest};
+use tactus_core::{
     announce::{Announcement, Audience, MoveWords},
     arbiter::Input,
     console::{Role, Training},
-    daemon::engine::{EngineEvent, EngineRequest},
     engine::{
         Purpose, SearchRequest, Standing,
         review::{Judgement, Moment, moments},
@@ -280,7 +280,7 @@ impl Hub {
         id: u64,
         purpose: Purpose,
         best: Option<Move>,
-        score: Option<crate::engine::Score>,
+        score: Option<tactus_core::engine::Score>,
     ) {
         let ply = self.arbiter.game().ply();
         let paused = self.clocks_paused();
@@ -389,7 +389,7 @@ impl Hub {
                 Announcement::ReviewEnd
             }
         };
-        let text = crate::console::format_announcement(&announcement);
+        let text = tactus_core::console::format_announcement(&announcement);
         self.say_own(Audience::Blind, announcement, true);
         text
     }

@@ -22,19 +22,19 @@ use shakmaty::{Chess, Color, Square};
 
 use super::*;
 use crate::{
+    daemon::{files::RecordSettings, journal},
+    speech::{Outcome as Spoken, What},
+};
+use tactus_core::{
     announce::{Guidance, MoveWords, WhichBoard},
     arbiter::{ArbiterConfig, Completion},
     board::{Sensing, recognize::RecognizerConfig},
     console::wire::End,
-    daemon::{
-        files::RecordSettings,
-        journal::{
-            self, AskedBy, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
-            RulesRecord, SetupRecord,
-        },
+    journal::{
+        AskedBy, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
+        RulesRecord, SetupRecord, replay,
     },
     rules::{game::RulesConfig, time_control::TimeControl},
-    speech::{Outcome as Spoken, What},
 };
 
 /// The blind player's tactile board: every change at once; a board that still differs from
@@ -148,7 +148,7 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
 /// The unfinished game of `dir`, its journal replayed as `setup` takes a game up again.
 fn resumed_game(dir: &Path) -> Begin {
     let read = journal::read(&dir.join(JOURNAL_FILE)).unwrap();
-    let replayed = journal::replay(&read, |_, _| {}).unwrap();
+    let replayed = replay(&read, |_, _| {}).unwrap();
     Begin {
         journal: Journal::append_to(&read).unwrap(),
         offset: replayed.last_time,
@@ -199,7 +199,7 @@ impl Rig {
         let record = RecordWriter::spawn(RecordSettings {
             folder: dir.clone(),
             braille: RecordSettings::braille_options(
-                crate::record::braille::DEFAULT_PROFILE,
+                tactus_core::record::braille::DEFAULT_PROFILE,
                 40,
                 25,
             )
@@ -298,7 +298,7 @@ impl Rig {
         loop {
             self.settle().await;
             let read = journal::read(&self.dir.join(JOURNAL_FILE)).unwrap();
-            let pending = journal::replay(&read, |_, _| {}).unwrap().pending_analyses;
+            let pending = replay(&read, |_, _| {}).unwrap().pending_analyses;
             if pending.is_empty() {
                 return;
             }
@@ -442,7 +442,7 @@ async fn sleep_ms(ms: u64) {
 /// 1. e4, as announced to the blind player.
 fn e4() -> Announcement {
     let start = Chess::default();
-    let m = crate::rules::notation::match_move(&start, "e4").unwrap();
+    let m = tactus_core::rules::notation::match_move(&start, "e4").unwrap();
     Announcement::Move(MoveWords::new(&start, m))
 }
 

@@ -28,8 +28,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span, warn};
 
 pub use super::clock::MonotonicClock;
-pub use crate::board::session::{Action, LinkCommand, LinkEvent, Session, Timed};
-use crate::board::{
+pub use tactus_core::board::session::{Action, LinkCommand, LinkEvent, Session, Timed};
+use tactus_core::board::{
     Orientation,
     profile::{Parity, Profile},
 };
@@ -357,7 +357,7 @@ mod tests {
     use shakmaty::Square;
 
     use super::*;
-    use crate::board::{SensorEvent, profile::ProfileSet};
+    use tactus_core::board::{SensorEvent, profile::ProfileSet};
 
     fn profile(name: &str) -> Profile {
         ProfileSet::builtin().get(name).unwrap().clone()
@@ -453,7 +453,7 @@ mod tests {
     /// connection info does not ask for the start position (issue 15 point 11).
     #[tokio::test]
     async fn a_link_for_a_game_under_way_does_not_ask_for_the_start_position() {
-        use crate::board::{Orientation, dgt};
+        use tactus_core::board::{Orientation, dgt};
         let (mut master, slave) = SerialStream::pair().expect("a pty pair");
         let path =
             PathBuf::from(tokio_serial::SerialPort::name(&slave).expect("the slave has a name"));

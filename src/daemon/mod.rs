@@ -52,19 +52,21 @@ use self::{
     console::ConsoleSocket,
     files::{AudioSettings, RecordSettings, RecordWriter},
     hub::{GameClock, Hub, HubEnd, HubMsg, HubParts, Progress},
-    journal::SetupRecord,
     link::{LinkSettings, MonotonicClock},
     simboard::SimPlan,
 };
 use crate::{
+    config::{BoardSetup, Config, PortSetup},
+    speech::{self, SpeechDeps},
+};
+use tactus_core::{
     announce::{
         Announcement,
         voice::{Style, VoicePack, split_spec},
     },
     arbiter::{BoardId, ByBoard},
     board::{profile::Profile, recognize::Mode},
-    config::{BoardSetup, Config, PortSetup},
-    speech::{self, SpeechDeps},
+    journal::SetupRecord,
 };
 
 /// How long the tasks get to finish after the cancellation before the daemon goes anyway.
@@ -395,7 +397,7 @@ impl Voice {
         let style = setup.voice_style;
         // The recording joins words with the same silences as the speakers, so it sounds the
         // same.
-        let spacing = crate::record::wav::Spacing {
+        let spacing = tactus_core::record::wav::Spacing {
             gap_ms: opts.config.voice.gap_ms,
             pause_ms: opts.config.voice.pause_ms,
         };
@@ -605,7 +607,7 @@ impl Tasks {
     ) -> Result<()> {
         let token_path = config
             .token_file()
-            .unwrap_or_else(|| folder.join(crate::console::token::TOKEN_FILE));
+            .unwrap_or_else(|| folder.join(tactus_core::console::token::TOKEN_FILE));
         let token = console::arbiter_token(&token_path, config.token_file().is_some(), origin)?;
         println!("tactus: arbiter token in {}", token_path.display());
         info!("console on {}", socket.path().display());

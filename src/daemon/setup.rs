@@ -20,13 +20,16 @@ use tracing::{info, warn};
 use super::{
     files,
     hub::Recovery,
-    journal::{self, FORMAT_VERSION, Header, JOURNAL_FILE, Journal, SetupRecord},
+    journal::{self, Journal},
 };
-use crate::{
+use crate::config::{BoardSetup, Config};
+use crate::wall::unix_ms;
+use tactus_core::{
     announce::voice::VoicePack,
     arbiter::{Arbiter, ArbiterConfig},
     board::recognize::RecognizerConfig,
-    config::{BoardSetup, Config},
+    journal::{FORMAT_VERSION, Header, JOURNAL_FILE, SetupRecord, replay},
+    record::date::pgn_date,
 };
 
 /// The table of a run: the game in `resume`, else the unfinished game of the output folder
@@ -141,7 +144,7 @@ pub fn saved_settings(config: &Config, origin: &str, header: &Header) -> Vec<Str
         }
     };
     let words = |tc: &Option<String>| match tc {
-        Some(text) => match text.parse::<crate::rules::time_control::TimeControl>() {
+        Some(text) => match text.parse::<tactus_core::rules::time_control::TimeControl>() {
             Ok(tc) => format!("{text} ({})", tc.describe()),
             Err(_) => text.clone(),
         },
@@ -167,9 +170,9 @@ pub fn saved_settings(config: &Config, origin: &str, header: &Header) -> Vec<Str
             format!("{:?}", saved.blind).to_lowercase(),
             format!("{:?}", now.blind).to_lowercase(),
         );
-        let edition = |e: crate::rules::Edition| match e {
-            crate::rules::Edition::Fide2001 => "2001 text".to_string(),
-            crate::rules::Edition::Fide2009 => "2009 text".to_string(),
+        let edition = |e: tactus_core::rules::Edition| match e {
+            tactus_core::rules::Edition::Fide2001 => "2001 text".to_string(),
+            tactus_core::rules::Edition::Fide2009 => "2009 text".to_string(),
         };
         compare("the Laws", edition(saved.edition), edition(now.edition));
         compare(
@@ -237,8 +240,8 @@ pub fn saved_settings(config: &Config, origin: &str, header: &Header) -> Vec<Str
 }
 
 /// `game.play` as the file writes it.
-fn play_name(play: crate::rules::PlayMode) -> &'static str {
-    use crate::rules::PlayMode::*;
+fn play_name(play: tactus_core::rules::PlayMode) -> &'static str {
+    use tactus_core::rules::PlayMode::*;
     match play {
         Standard => "standard",
         Rapid => "rapid",
@@ -324,7 +327,7 @@ fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> 
         start,
         ..
     } = check_new_game(config, origin, voices_dir)?;
-    let created = journal::unix_ms();
+    let created = unix_ms();
     let white = config.game.white.clone().unwrap_or_default();
     let black = config.game.black.clone().unwrap_or_default();
     let group = config
@@ -335,7 +338,7 @@ fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> 
         .transpose()?;
     let folder = files::new_game_folder(&config.record_dir(), &white, &black, created, group)?;
     let mut tags = config.tags();
-    tags.push(("Date".into(), files::pgn_date(created)));
+    tags.push(("Date".into(), pgn_date(created)));
     let header = Header {
         version: FORMAT_VERSION,
         created_unix_ms: created,
@@ -392,7 +395,7 @@ fn resumed_table(folder: &Path) -> Result<Table> {
             path.display()
         );
     }
-    let replayed = journal::replay(&read, |_, _| {})?;
+    let replayed = replay(&read, |_, _| {})?;
     for skipped in &replayed.skipped {
         warn!(
             "{}: skipped an input that cannot be read back: {skipped}",

@@ -33,15 +33,15 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::hub::{HubMsg, Progress};
-use crate::rules::Millis;
-use crate::{
+use crate::sim::serve::Pacer;
+use tactus_core::rules::Millis;
+use tactus_core::{
     arbiter::BoardId,
     board::{Orientation, Sensing, SensorEvent, profile::Profile, recognize::Mode},
     console::{self, Action, Command, wire::End},
     sim::{
         board::{SimBoard, default_style},
         script::{Step, script},
-        serve::Pacer,
     },
 };
 
@@ -123,8 +123,9 @@ pub struct SimPlan {
 /// (as a beginner plays), else any legal move; the seed and the position decide.
 pub fn chosen_move(pos: &Chess, seed: u64) -> Option<Move> {
     let moves = pos.legal_moves();
-    let mut rng =
-        crate::sim::table::Rng::new(seed ^ pos.board().occupied().0 ^ pos.fullmoves().get() as u64);
+    let mut rng = tactus_core::sim::table::Rng::new(
+        seed ^ pos.board().occupied().0 ^ pos.fullmoves().get() as u64,
+    );
     let forcing: Vec<Move> = moves
         .iter()
         .filter(|m| {
@@ -532,7 +533,7 @@ struct Context<'a> {
     i: BoardId,
     plan: &'a SimPlan,
     step_delay: Duration,
-    style: &'a crate::sim::script::Style,
+    style: &'a tactus_core::sim::script::Style,
     occupancy: bool,
 }
 
@@ -625,7 +626,7 @@ fn plan_next(
                 let mut steps = hand_steps(script(expected, other, ctx.style));
                 steps.push(HandStep {
                     delay_ms: 2,
-                    act: Act::Correct(crate::rules::notation::san(expected, m)),
+                    act: Act::Correct(tactus_core::rules::notation::san(expected, m)),
                 });
                 queue(steps, scaled(THINK_MS, plan.speed), hands);
                 return;
@@ -838,7 +839,7 @@ mod tests {
                 },
             ]
         );
-        let mut board = crate::sim::script::PhysicalBoard::new(after.board().clone());
+        let mut board = tactus_core::sim::script::PhysicalBoard::new(after.board().clone());
         for e in &events {
             board.apply(e);
         }

@@ -1,12 +1,5 @@
-//! Board simulators: play a game on a simulated sensor board, in the ways real hands do.
-//!
-//! [`script`] turns a move into the lift and place events a person produces on a board, in a
-//! chosen style (capture order, castling order, en passant order, sensor bounce, DGT reordering
-//! and sliding). It is pure, and serves both the recognition tests and the simulators that speak
-//! the real protocols over a pseudo-terminal ([`serve`]). [`table`] puts two boards, two players,
-//! speech and the arbiter around the pure arbiter on virtual time, for the randomized table test.
+//! Board simulators, the shell's part: a simulated board served on a real pseudo-terminal
+//! ([`serve`], `tactus sim`). The simulated board's protocol side, the hands and the randomized
+//! table are pure and live in the core (`tactus_core::sim`).
 
-pub mod board;
-pub mod script;
 pub mod serve;
-pub mod table;

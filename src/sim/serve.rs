@@ -28,13 +28,13 @@ use tokio_serial::SerialStream;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use super::{
+use crate::daemon::link;
+use tactus_core::sim::{
     board::{Garbage, START_BITS, SimBoard, SimConfig, SimGame, wire_time},
     script::{Step, script},
 };
-use crate::{
+use tactus_core::{
     board::{Sensing, profile::Profile},
-    daemon::link,
     rules::notation::san,
 };
 
@@ -59,7 +59,7 @@ pub struct Pacer {
 impl Pacer {
     pub fn new(profile: &Profile) -> Pacer {
         let s = &profile.serial;
-        let parity = u32::from(s.parity != crate::board::profile::Parity::None);
+        let parity = u32::from(s.parity != tactus_core::board::profile::Parity::None);
         let bits = START_BITS + u32::from(s.data_bits) + parity + u32::from(s.stop_bits);
         Pacer {
             per_byte: wire_time(1, bits, s.baud),
@@ -443,7 +443,7 @@ mod tests {
     use shakmaty::Move;
 
     use super::*;
-    use crate::{board::profile::ProfileSet, sim::board::LINE_FIRMWARE};
+    use tactus_core::{board::profile::ProfileSet, sim::board::LINE_FIRMWARE};
 
     fn profile(name: &str) -> Profile {
         ProfileSet::builtin().get(name).unwrap().clone()

@@ -12,7 +12,7 @@ use std::{
     time::Duration,
 };
 
-use crate::{
+use tactus_core::{
     announce::voice::{PAUSE, Utterance},
     record::wav::{Spacing, assemble},
 };

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::announce::{Audience, voice::Style};
-use crate::rules::Millis;
+use tactus_core::announce::{Audience, voice::Style};
+use tactus_core::rules::Millis;
 
 /// Which speaker serves an audience.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -6,7 +6,7 @@
 //! the [`task`] that drives them, and keeps ALSA's own error lines out of standard error (`alsa`:
 //! a machine without a sound card gets one message from the task, not ALSA's eight lines per
 //! announcement). It does not decide what is said or how it is worded (that is
-//! [`crate::announce`]), and it never ends the game: a dead device or engine is retried, replaced
+//! [`tactus_core::announce`]), and it never ends the game: a dead device or engine is retried, replaced
 //! by the clips, reported as [`SpeechEvent::Degraded`], and every request still gets its
 //! [`SpeechEvent::Finished`] so that no clock waits forever (F.3 c: the opponent's clock starts
 //! once the move has been announced).
@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 pub use config::SpeechConfig;
 pub use task::{SpeechDeps, SpeechHandle, spawn};
 
-use crate::announce::{Announcement, Audience, Priority, voice::Utterance};
+use tactus_core::announce::{Announcement, Audience, Priority, voice::Utterance};
 
 /// Names a speech request; chosen by the caller (the hub), unique among requests not yet
 /// finished, and handed back in the [`SpeechEvent`]s about it.

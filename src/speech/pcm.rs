@@ -1,6 +1,6 @@
 //! Sample arithmetic for the clip speaker: linear resampling, and the energy measures the audio
 //! tests use to decide that real sound was produced. (Clips are joined by
-//! [`crate::record::wav::assemble`], shared with the audio scoresheet.)
+//! [`tactus_core::record::wav::assemble`], shared with the audio scoresheet.)
 //!
 //! Pure: no files, no devices, no clock. Samples are mono `f32` in [-1, 1] at a known rate;
 //! converting to a device's sample format and channel layout happens in the output callback.

@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 
-use crate::announce::{Priority, voice::Utterance};
+use tactus_core::announce::{Priority, voice::Utterance};
 
 use super::{Outcome, SpeechId};
 

@@ -11,12 +11,7 @@
 //! word anything (announcements are rendered by the closure it is given) and must not block: the
 //! speakers do their work on their own threads.
 
-use std::{
-    collections::HashMap,
-    path::PathBuf,
-    sync::Arc,
-    time::{Duration, SystemTime, UNIX_EPOCH},
-};
+use std::{collections::HashMap, path::PathBuf, sync::Arc, time::Duration};
 
 use tokio::{
     sync::mpsc,
@@ -36,7 +31,7 @@ use super::{
     transcript::Transcript,
     tts::{TtsOptions, TtsSpeaker},
 };
-use crate::announce::{
+use tactus_core::announce::{
     Announcement, Audience, Priority,
     voice::{PAUSE, Utterance},
 };
@@ -74,18 +69,9 @@ impl SpeechDeps {
             render,
             fallback_notice: None,
             tts_language: None,
-            time_of_day: Box::new(utc_time_of_day),
+            time_of_day: Box::new(crate::wall::utc_time_of_day),
         }
     }
-}
-
-/// The wall clock's time of day in UTC (std has no time zones; a caller that knows the local
-/// offset passes its own clock).
-pub fn utc_time_of_day() -> Duration {
-    let since_epoch = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    Duration::from_millis((since_epoch.as_millis() % 86_400_000) as u64)
 }
 
 /// The running speech task.

@@ -16,9 +16,7 @@ use std::{
 
 use anyhow::{Context, Result};
 
-use crate::announce::Audience;
-
-const MS_PER_DAY: u128 = 24 * 60 * 60 * 1000;
+use tactus_core::{announce::Audience, record::date::format_time_of_day};
 
 /// The word for an audience in the transcript.
 pub fn audience_word(audience: Audience) -> &'static str {
@@ -27,18 +25,6 @@ pub fn audience_word(audience: Audience) -> &'static str {
         Audience::Sighted => "sighted",
         Audience::Both => "both",
     }
-}
-
-/// `HH:MM:SS.mmm` for a time of day given as the time since midnight (wrapped at 24 h).
-pub fn format_time_of_day(since_midnight: Duration) -> String {
-    let ms = since_midnight.as_millis() % MS_PER_DAY;
-    format!(
-        "{:02}:{:02}:{:02}.{:03}",
-        ms / 3_600_000,
-        ms / 60_000 % 60,
-        ms / 1000 % 60,
-        ms % 1000
-    )
 }
 
 /// `text` with every control character but the line feed written as `\xNN` (`\u{NN}` beyond
@@ -135,23 +121,6 @@ mod tests {
 
     fn hms(h: u64, m: u64, s: u64, ms: u64) -> Duration {
         Duration::from_millis(((h * 60 + m) * 60 + s) * 1000 + ms)
-    }
-
-    #[test]
-    fn times_of_day_are_zero_padded_with_milliseconds() {
-        assert_eq!(format_time_of_day(Duration::ZERO), "00:00:00.000");
-        assert_eq!(format_time_of_day(hms(9, 5, 7, 42)), "09:05:07.042");
-        assert_eq!(format_time_of_day(hms(23, 59, 59, 999)), "23:59:59.999");
-        assert_eq!(
-            format_time_of_day(hms(24, 0, 1, 0)),
-            "00:00:01.000",
-            "wraps at midnight"
-        );
-        // Sub-millisecond parts are truncated, not rounded up into the next second.
-        assert_eq!(
-            format_time_of_day(hms(1, 2, 3, 999) + Duration::from_micros(999)),
-            "01:02:03.999"
-        );
     }
 
     #[test]

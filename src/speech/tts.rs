@@ -20,7 +20,7 @@ use tokio::sync::oneshot;
 use tracing::{debug, info, warn};
 
 use super::{SpeakError, Speaker, SpeakerEvent, SpeakerEventKind, SpeakerEvents, Token};
-use crate::announce::voice::Utterance;
+use tactus_core::announce::voice::Utterance;
 
 /// Listing the engine's voices is slow (speech-dispatcher with espeak-ng: 13,000 voices, about
 /// 1.4 s), and setting a voice lists them again: allow for both on a busy machine.

@@ -1,7 +1,7 @@
 //! The audio scoresheet file of a game (I/O): every move announcement in one WAV, appended one
 //! utterance at a time, with its cue list beside it. After every append both files are valid
 //! (hound's `flush` rewrites the WAV header), so a crash or power cut never leaves a broken
-//! recording. The samples and the cue lines come from the pure [`crate::record::wav`].
+//! recording. The samples and the cue lines come from the pure [`tactus_core::record::wav`].
 
 use std::{
     fs::File,
@@ -9,8 +9,8 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::record::wav::{self, CueEntry, ScoresheetEntry, Spacing, ms_to_samples, spec};
-use crate::rules::Millis;
+use tactus_core::record::wav::{self, CueEntry, ScoresheetEntry, Spacing, ms_to_samples, spec};
+use tactus_core::rules::Millis;
 
 /// A scoresheet that could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -90,7 +90,7 @@ impl AudioScoresheet {
         })
     }
 
-    /// Appends one announcement (its samples, from [`assemble`](crate::record::wav::assemble)) with the silence before it, then
+    /// Appends one announcement (its samples, from [`assemble`](tactus_core::record::wav::assemble)) with the silence before it, then
     /// makes both files valid and complete on disk: the WAV header is rewritten and the cue line
     /// flushed. Returns where it went.
     pub fn append(
@@ -198,7 +198,7 @@ impl AudioScoresheet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
+    use tactus_core::{
         announce::voice::{PAUSE, Utterance},
         record::wav::{Spacing, assemble},
     };

@@ -4,7 +4,7 @@
 //! liblouis is not a dependency of tactus. When a user asks for it and the tool is there, the
 //! header's text is translated with the profile's table (`en-ueb-g1.ctb`, `de-g0.utb`) and the
 //! Unicode display table, so the output is cells. When it is missing, fails or takes too long,
-//! the caller falls back to the built-in transcription ([`crate::record::braille::literary`]).
+//! the caller falls back to the built-in transcription ([`tactus_core::record::braille::literary`]).
 //! The chess score itself never goes through here.
 //!
 //! This module runs a process; it is for the edges (the command line, the daemon's file
@@ -17,7 +17,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::record::braille::cell::Cell;
+use tactus_core::record::braille::cell::Cell;
 
 /// The liblouis command-line translator.
 pub const PROGRAM: &str = "lou_translate";
@@ -141,8 +141,8 @@ pub fn translate_with(program: &OsStr, table: &str, text: &str) -> Result<Vec<Ce
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::record::braille::cell::to_brf;
     use std::{os::unix::fs::PermissionsExt, path::PathBuf};
+    use tactus_core::record::braille::cell::to_brf;
 
     /// A stand-in for lou_translate: a shell script with `body`, in a fresh directory.
     fn fake(name: &str, body: &str) -> PathBuf {

@@ -1,7 +1,7 @@
 //! Files at the edge of the core: the atomic writer, the audio scoresheet file, the optional
 //! liblouis transcription (a child process) and the `tactus scoresheet` command.
 //!
-//! The renderers they write are pure and live in [`crate::record`]; this module only touches the
+//! The renderers they write are pure and live in [`tactus_core::record`]; this module only touches the
 //! file system and processes, so that the core stays free of I/O.
 
 pub mod atomic;

@@ -1,7 +1,7 @@
 //! Voice packs on disk: reading `voices/<name>/voice.toml`, checking that every clip is there and
 //! usable, and loading the clips into memory for a clip speaker or the audio scoresheet.
 //!
-//! This is the I/O edge of [`crate::announce::voice`], which stays pure. A pack that lacks a word
+//! This is the I/O edge of [`tactus_core::announce::voice`], which stays pure. A pack that lacks a word
 //! or a clip is refused here, at start-up, with an error naming the pack, the word and the file
 //! (never a silent gap at the board). It does not play anything and does not decide what is said.
 
@@ -11,8 +11,8 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::announce::voice::{self, BUILTIN, VoiceError, VoicePack};
-use crate::record::wav::{SAMPLE_RATE, spec};
+use tactus_core::announce::voice::{self, BUILTIN, VoiceError, VoicePack};
+use tactus_core::record::wav::{SAMPLE_RATE, spec};
 
 /// Environment variable naming the voices folder.
 pub const VOICES_ENV: &str = "TACTUS_VOICES";
@@ -55,7 +55,7 @@ pub enum LoadError {
     #[error(
         "voice pack '{pack}' lacks {}: {}; generate {them} with `voices/make-clips.sh {pack}` \
          or record {them}",
-        crate::announce::count(missing.len(), "clip", "clips"),
+        tactus_core::announce::count(missing.len(), "clip", "clips"),
         list_missing(missing),
         them = if missing.len() == 1 { "it" } else { "them" }
     )]
@@ -160,7 +160,7 @@ pub fn read_clip(path: &Path) -> Result<Vec<i16>, String> {
             "it is {} Hz, {}, {}-bit {:?}; clips must be {SAMPLE_RATE} Hz mono 16-bit \
              integer PCM",
             found.sample_rate,
-            crate::announce::count(found.channels, "channel", "channels"),
+            tactus_core::announce::count(found.channels, "channel", "channels"),
             found.bits_per_sample,
             found.sample_format
         ));
@@ -291,7 +291,7 @@ impl Clips {
         self.samples.get(stem).map(Vec::as_slice)
     }
 
-    /// A loader for [`crate::record::wav::assemble`].
+    /// A loader for [`tactus_core::record::wav::assemble`].
     pub fn loader<'a>(&'a self) -> impl FnMut(&str) -> Result<&'a [i16], String> + 'a {
         move |stem| {
             self.get(stem)

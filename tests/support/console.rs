@@ -20,8 +20,8 @@ pub fn ask(socket: &Path, command: &str) -> std::io::Result<Vec<String>> {
     // What the assistant may not type (`takeback 5` is the arbiter's; `takeback` alone, a
     // training request, is anyone's).
     let arbiter_only = matches!(
-        tactus::console::parse(command, tactus::console::Role::Assistant),
-        Err(tactus::console::ConsoleError::NotAllowed { .. })
+        tactus_core::console::parse(command, tactus_core::console::Role::Assistant),
+        Err(tactus_core::console::ConsoleError::NotAllowed { .. })
     );
     let mut reader = BufReader::new(stream.try_clone()?);
     if arbiter_only {
@@ -38,7 +38,7 @@ pub fn ask(socket: &Path, command: &str) -> std::io::Result<Vec<String>> {
 
 /// The lines of one reply, up to its end line (`ok ...` or `error: ...`); event lines skipped.
 pub fn read_reply(reader: &mut impl BufRead) -> std::io::Result<Vec<String>> {
-    use tactus::console::wire::{WireLine, classify};
+    use tactus_core::console::wire::{WireLine, classify};
     let mut lines = Vec::new();
     loop {
         let mut line = String::new();

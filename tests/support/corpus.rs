@@ -7,7 +7,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use tactus::rules::pgn::{PgnGame, read_pgn};
+use tactus_core::rules::pgn::{PgnGame, read_pgn};
 
 /// The chess-data directory, or `None` (after saying so on stderr) when it is absent outside CI.
 ///

@@ -4,7 +4,7 @@
 use std::{fs, path::Path};
 
 use shakmaty::{Chess, Move, Position};
-use tactus::rules::{
+use tactus_core::rules::{
     game::{self, Game, GameEnd, RulesConfig},
     notation::san,
 };

@@ -20,9 +20,9 @@ use std::{
 use shakmaty::{Color, Move};
 use tactus::{
     config::Config,
-    console::wire::{WireLine, classify},
     daemon::{RunOptions, RunReport, SimSettings},
 };
+use tactus_core::console::wire::{WireLine, classify};
 use tokio_util::sync::CancellationToken;
 
 use super::{

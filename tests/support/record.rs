@@ -9,10 +9,11 @@ use std::{
 };
 
 use shakmaty::{Chess, Color, Move, Position};
-use tactus::{
+use tactus::daemon::journal;
+use tactus_core::journal::{Entry, InputRecord, replay};
+use tactus_core::{
     announce::{Announcement, Audience, MoveWords, voice::Style, voice::VoicePack},
     arbiter::Effect,
-    daemon::journal::{self, Entry, InputRecord},
     rules::{
         game,
         pgn::{PgnGame, read_pgn},
@@ -120,7 +121,7 @@ pub struct ClockCharges {
 pub fn check_blind_clock(journal_path: &Path, blind: Color) -> Result<ClockCharges, String> {
     let read = journal::read(journal_path).map_err(|e| format!("{e:#}"))?;
     let mut says: Vec<(u64, u64)> = Vec::new();
-    let replayed = journal::replay(&read, |t, effect| {
+    let replayed = replay(&read, |t, effect| {
         if let Effect::Say {
             id,
             audience: Audience::Sighted,

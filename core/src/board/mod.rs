@@ -3,7 +3,7 @@
 //! This module owns the pure side of the boards: the protocol codecs (sans-IO: bytes in, typed
 //! messages out, and back), the board profiles, and move recognition from lift and place events.
 //! It never opens a port, sleeps or reads the clock; the serial transport lives in the shell
-//! ([`crate::daemon::link`], over the pure [`session`]) and hands events in with the time they
+//! (the `tactus` crate's board links, over the pure [`session`]) and hands events in with the time they
 //! arrived.
 //!
 //! Past the codecs everything speaks shakmaty's types: a [`SensorEvent`] names a [`Square`]

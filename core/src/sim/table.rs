@@ -137,6 +137,9 @@ pub struct TableSetup {
     pub blind: Color,
     pub sighted: SightedBoard,
     pub behaviour: Behaviour,
+    /// Put the sighted board's recogniser into the trace after every input (for debugging a
+    /// seed; the test sets it from `TACTUS_TABLE_DEBUG`).
+    pub trace_sighted: bool,
 }
 
 impl TableSetup {
@@ -167,6 +170,7 @@ impl TableSetup {
             blind,
             sighted,
             behaviour: Behaviour::draw(&mut rng),
+            trace_sighted: false,
         }
     }
 
@@ -665,7 +669,7 @@ impl World {
             }
             self.trace.push(line);
         }
-        if std::env::var_os("TACTUS_TABLE_DEBUG").is_some()
+        if self.setup.trace_sighted
             && let Some(r) = self.arbiter.sighted_board()
         {
             self.trace

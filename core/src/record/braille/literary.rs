@@ -3,7 +3,7 @@
 //!
 //! This is deliberately small: letters, capital and number signs, the common punctuation and the
 //! accented letters of players' names. It is what the score uses when liblouis is not installed
-//! (see [`crate::store::louis`] for the optional, better transcription); the chess score itself
+//! (see `store::louis` in the shell for the optional, better transcription); the chess score itself
 //! never goes through here. Pure; no I/O.
 
 use super::{

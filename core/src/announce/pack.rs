@@ -7,7 +7,7 @@
 //! so that rendering ([`super::voice`]) never meets a missing word: a pack that lacks one is
 //! refused at start-up with the pack, the word and what needs it, never a silent gap at the board.
 //!
-//! Pure: parsing only. Reading packs and clips from disk is `crate::store::voices`.
+//! Pure: parsing only. Reading packs and clips from disk is the shell's (`store::voices` in `tactus`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -696,9 +696,9 @@ impl VoicePack {
     /// A pack compiled into the binary ([`BUILTIN`]): its words and templates, not its clips.
     pub fn builtin(name: &str) -> Option<VoicePack> {
         let text = match name {
-            "de-fide" => include_str!("../../voices/de-fide/voice.toml"),
-            "es-fide" => include_str!("../../voices/es-fide/voice.toml"),
-            "en" => include_str!("../../voices/en/voice.toml"),
+            "de-fide" => include_str!("../../../voices/de-fide/voice.toml"),
+            "es-fide" => include_str!("../../../voices/es-fide/voice.toml"),
+            "en" => include_str!("../../../voices/en/voice.toml"),
             _ => return None,
         };
         // The shipped packs are checked by the tests, so this parse cannot fail in a release.

@@ -1,37 +1,30 @@
-//! The game's journal (`journal.jsonl`): event sourcing for the daemon.
+//! The game's journal (`journal.jsonl`), the pure part: its format, reading it back, replaying it.
 //!
-//! Every input the hub accepts is appended here, with its time on the game's time line, flushed
-//! and synced to the disk BEFORE the arbiter sees it. Replaying the journal through the same pure
-//! code ([`replay()`]) rebuilds the arbiter exactly as it stood, which is how a restarted daemon
-//! resumes a game and how `tactus replay` prints one without any hardware.
+//! Every input the hub accepts is appended to the journal, with its time on the game's time line,
+//! and synced to the disk before the arbiter sees it (the shell's journal file does the writing).
+//! Replaying the journal through the same pure code ([`replay()`]) rebuilds the arbiter exactly as
+//! it stood, which is how a restarted daemon resumes a game and how `tactus replay` prints one
+//! without any hardware.
 //!
-//! Three parts: [`mod@format`], the file format (JSON lines: a header with everything that fixes the
-//! game's rules and boards, then one line per input, and an end line when the game is over) and
-//! the serialisable mirrors of `arbiter::Input` and `game::Input` (moves as UCI, squares as names,
-//! pieces as FEN letters); [`mod@file`], reading and appending the file; [`mod@replay`], the replay loop.
-//! None of them speaks, writes the game's other files or reads the game's clock (the caller
-//! passes the times).
-//!
-//! Robustness: a line cut off by a crash or a power cut (the last line, without its newline) is
-//! dropped, and the file is truncated to the last whole line before more is appended, after the
-//! original is copied aside. Any other damage (an unreadable complete line, a missing or second
-//! header, a line after the end, a gap in the entries' numbers) is a [`Damage`] naming the file
-//! and the line: the daemon refuses to start on it. A failed write (a full disk) is cut back to
-//! the last whole line and held in memory until the disk takes it ([`Outage`]).
+//! Three parts: [`mod@format`], the file format (JSON lines: a header with everything that fixes
+//! the game's rules and boards, then one line per input, and an end line when the game is over)
+//! and the serialisable mirrors of `arbiter::Input` and `game::Input` (moves as UCI, squares as
+//! names, pieces as FEN letters); [`mod@parse`], reading a journal's bytes back with every kind of
+//! damage named; [`mod@replay`], the replay loop. None of them speaks, touches a file or reads a
+//! clock (the caller passes the bytes and the times).
 
-pub mod file;
 pub mod format;
+pub mod parse;
 pub mod replay;
 
-pub use file::{Damage, Journal, JournalFile, NothingPlayed, Outage, Sink, read, unix_ms};
 pub use format::*;
-pub use replay::{Replayed, replay};
+pub use parse::{Damage, JournalFile, NothingPlayed, parse};
+pub use replay::{Replayed, Step, replay, replay_steps};
 
-/// A journal header for tests: a tactile board that reports every change at once, the sighted
+/// A journal header for tests and examples: a tactile board that reports every change at once, the sighted
 /// player's moves entered at the console, `blind` playing the blind player's colour, the given
 /// time control (none: no clock), the German pack.
-#[cfg(test)]
-pub(crate) fn test_header(blind: shakmaty::Color, time_control: Option<&str>) -> Header {
+pub fn test_header(blind: shakmaty::Color, time_control: Option<&str>) -> Header {
     use crate::{
         announce::voice::Style,
         arbiter::{ArbiterConfig, Completion},
@@ -67,13 +60,10 @@ pub(crate) fn test_header(blind: shakmaty::Color, time_control: Option<&str>) ->
 
 #[cfg(test)]
 mod tests {
-    use std::{fs::OpenOptions, io::Write};
-
     use shakmaty::{Board, ByColor, Chess, Color, KnownOutcome, Piece, Position, Role, Square};
 
     use super::*;
     use crate::{
-        announce::{Announcement, Audience},
         arbiter::{BoardId, Input},
         board::{Sensed, SensorEvent},
         rules::{
@@ -253,105 +243,5 @@ mod tests {
             h.setup.time_control.clone().unwrap()
         );
         assert_eq!(h.setup.start().unwrap(), Chess::default());
-    }
-
-    #[test]
-    fn a_journal_replays_and_a_torn_last_line_is_cut() {
-        let dir = std::env::temp_dir().join(format!("tactus-journal-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(JOURNAL_FILE);
-        let mut j = Journal::create(&path, &header()).unwrap();
-        j.input(0, &Input::Start).unwrap();
-        j.input(100, &Input::EnterMove("e4".into())).unwrap();
-        // White is the blind player: the console cannot enter his move.
-        j.input(200, &Input::Tick).unwrap();
-        drop(j);
-        // A crash in the middle of a line.
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"{\"kind\":\"input\",\"t\":300,\"wal").unwrap();
-        drop(f);
-        let read1 = read(&path).unwrap();
-        assert!(read1.torn);
-        assert_eq!(read1.entries.len(), 3);
-        assert_eq!(read1.last_time(), 200);
-        let mut j = Journal::append_to(&read1).unwrap();
-        j.input(400, &Input::Tick).unwrap();
-        drop(j);
-        let read2 = read(&path).unwrap();
-        assert!(!read2.torn);
-        assert_eq!(read2.entries.len(), 4);
-        let replayed = replay(&read2, |_, _| {}).unwrap();
-        assert_eq!(replayed.inputs, 4);
-        assert!(replayed.started);
-        assert_eq!(replayed.last_time, 400);
-        assert!(replayed.arbiter.game().clock().unwrap().running() == Some(Color::White));
-
-        // A damaged line in the middle is an error naming the line.
-        std::fs::write(
-            &path,
-            format!(
-                "{}\nnot json\n{}\n",
-                serde_json::to_string(&Entry::Header(header())).unwrap(),
-                serde_json::to_string(&Entry::Input {
-                    t: 1,
-                    wall: 1,
-                    input: InputRecord::Tick
-                })
-                .unwrap()
-            ),
-        )
-        .unwrap();
-        let err = read(&path).unwrap_err().to_string();
-        assert!(err.contains("line 2"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    /// A crash between the blind player's move and the end of its announcement: the replay
-    /// knows the announcement was never finished (the daemon says it again), and the move counts
-    /// only once its end is journaled (F.3 c).
-    #[test]
-    fn an_unfinished_announcement_survives_the_replay() {
-        let dir = std::env::temp_dir().join(format!("tactus-journal-say-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(JOURNAL_FILE);
-        let mut j = Journal::create(&path, &header()).unwrap();
-        let blind = |event| Input::Board {
-            board: BoardId::Blind,
-            event,
-        };
-        j.input(0, &Input::Start).unwrap();
-        j.input(1000, &blind(SensorEvent::Lift { square: Square::E2 }))
-            .unwrap();
-        j.input(
-            1200,
-            &blind(SensorEvent::Place {
-                square: Square::E4,
-                piece: None,
-            }),
-        )
-        .unwrap();
-        drop(j);
-        let replayed = replay(&read(&path).unwrap(), |_, _| {}).unwrap();
-        assert_eq!(replayed.arbiter.game().ply(), 0);
-        let (&id, (audience, announcement)) = replayed
-            .unfinished
-            .iter()
-            .find(|(_, (_, a))| matches!(a, Announcement::Move(_)))
-            .expect("the move's announcement is unfinished");
-        assert_eq!(*audience, Audience::Sighted);
-        assert!(matches!(announcement, Announcement::Move(w) if w.to == Square::E4));
-
-        let mut j = Journal::append_to(&read(&path).unwrap()).unwrap();
-        j.input(2500, &Input::SpeechFinished { id }).unwrap();
-        drop(j);
-        let replayed = replay(&read(&path).unwrap(), |_, _| {}).unwrap();
-        assert_eq!(replayed.arbiter.game().ply(), 1);
-        assert!(!replayed.unfinished.contains_key(&id));
-        // White's clock ran until the announcement ended: 2.5 s of 300 s, plus the increment.
-        let clock = replayed.arbiter.game().clock().unwrap();
-        assert_eq!(clock.remaining(Color::White, 2500), 300_000 - 2500 + 2000);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,23 +1,15 @@
-//! The journal's file: reading it back and appending to it, each entry synced to the disk before
-//! the hub applies its input.
+//! The journal's file (`journal.jsonl`): reading it from the disk and appending to it, each entry
+//! synced to the disk before the hub applies its input. The format, its parsing and the replay
+//! are the core's (`tactus_core::journal`).
 //!
-//! Reading trusts nothing it cannot check. Only a last line without its newline is torn (a crash
-//! or a power cut in the middle of the one `write`); every other unreadable line, a missing or
-//! second header, an input after the end line, and an entry whose number is not the next one (a
-//! line lost or repeated in the middle) is [`Damage`]: the caller refuses to resume and says
-//! what to do, it never guesses the game. Before a torn tail is cut off, the original is copied
-//! beside the journal (`journal.jsonl.damaged-<time>`), never overwriting an earlier copy.
+//! Reading trusts nothing it cannot check: the core's parser names every damage by line; before
+//! a torn tail is cut off, the original is copied beside the journal
+//! (`journal.jsonl.damaged-<time>`), never overwriting an earlier copy.
 //!
 //! Appending survives a full disk: a failed write is cut back to the last whole line, the entry
 //! and those after it are held in memory in order and written as soon as the disk takes them
 //! again ([`Journal::outage`] tells the hub while it lasts). The file is opened without following
 //! symbolic links and created with mode 0600: it holds the sealed move.
-//!
-//! Each input and end line carries its number (`"n"`, counting from 1 after the header), written
-//! in front of the entry's own fields, so that the entry types of [`super::format`] stay as they
-//! are and journals written before the numbers read as before (a line without `"n"` is not
-//! checked).
-
 use std::{
     collections::VecDeque,
     fmt,
@@ -27,107 +19,21 @@ use std::{
 };
 
 use anyhow::{Context, Result, anyhow, bail};
-use serde::Deserialize;
 use tracing::{error, info};
 
-use super::format::{Entry, FORMAT_VERSION, Header, InputRecord};
-use crate::store::private::open_no_follow;
-use crate::{
+use crate::{store::private::open_no_follow, wall::unix_ms};
+use tactus_core::{
     arbiter::Input,
+    journal::{Entry, Header, InputRecord, JournalFile, parse},
+    record::date::civil,
     rules::{Millis, game::GameEnd},
 };
-
-/// The Unix time in milliseconds (for the `wall` field and folder names; never for the game).
-pub fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
-}
 
 /// The mode of a new journal: it holds the sealed move, so only the daemon's user reads it.
 pub const JOURNAL_MODE: u32 = 0o600;
 
-/// A journal that cannot be resumed as it stands: which file, which line, what is wrong. The
-/// message says what the user can do (repair and `--resume`, or `--new`) and what each costs.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub struct Damage {
-    pub path: PathBuf,
-    /// 1-based line number in the file.
-    pub line: usize,
-    pub what: String,
-}
-
-impl Damage {
-    /// The game folder (the journal's parent).
-    pub fn folder(&self) -> &Path {
-        self.path.parent().unwrap_or(Path::new("."))
-    }
-}
-
-impl fmt::Display for Damage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let folder = self.folder().display();
-        write!(
-            f,
-            "the journal of the game in {folder} is damaged at line {} of {}: {}. tactus starts \
-             nothing rather than guess the game. Either repair the journal and run `tactus run \
-             --resume {folder}`: put the line back as it was, or cut the file before line {} \
-             (the game resumes as it stood there; every input from that line on is lost); \
-             deleting only the damaged line is no repair, the lines after it would be replayed \
-             without it. Or start a new game with `tactus run --new` (this folder is kept as it \
-             is)",
-            self.line,
-            self.path.file_name().map_or_else(
-                || self.path.display().to_string(),
-                |n| n.to_string_lossy().into_owned()
-            ),
-            self.what,
-            self.line,
-        )
-    }
-}
-
-/// A journal read from disk.
-#[derive(Debug, Clone)]
-pub struct JournalFile {
-    pub path: PathBuf,
-    pub header: Header,
-    /// The input and end lines, in order.
-    pub entries: Vec<Entry>,
-    /// Bytes up to the end of the last whole line (a torn last line lies beyond).
-    pub good_len: u64,
-    /// Whether a torn last line was dropped.
-    pub torn: bool,
-}
-
-impl JournalFile {
-    /// Whether the game ended (an end line was written).
-    pub fn is_finished(&self) -> bool {
-        self.entries.iter().any(|e| matches!(e, Entry::End { .. }))
-    }
-
-    /// The time of the last line (0 for a journal with only its header).
-    pub fn last_time(&self) -> Millis {
-        self.entries
-            .iter()
-            .filter_map(|e| match e {
-                Entry::Input { t, .. } | Entry::End { t, .. } => Some(*t),
-                Entry::Header(_) => None,
-            })
-            .max()
-            .unwrap_or(0)
-    }
-}
-
-/// The entry number in front of a line (absent in journals written before the numbers).
-#[derive(Deserialize)]
-struct Numbered {
-    n: Option<u64>,
-}
-
-/// Read a journal. A torn last line is dropped (see the module docs); damage is an error whose
-/// root is a [`Damage`] (`err.downcast_ref::<Damage>()`).
+/// Read a journal. A torn last line is dropped; damage is an error whose root is a
+/// [`tactus_core::journal::Damage`] (`err.downcast_ref::<Damage>()`).
 pub fn read(path: &Path) -> Result<JournalFile> {
     let bytes = read_no_follow(path)
         .with_context(|| format!("cannot read the journal {}", path.display()))?;
@@ -169,151 +75,6 @@ fn read_no_follow(path: &Path) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     io::Read::read_to_end(&mut file, &mut bytes)?;
     Ok(bytes)
-}
-
-/// Parse a journal's bytes (see [`read`]).
-pub fn parse(path: &Path, bytes: &[u8]) -> Result<JournalFile> {
-    let damage = |line: usize, what: String| {
-        anyhow::Error::new(Damage {
-            path: path.to_owned(),
-            line,
-            what,
-        })
-    };
-    let mut entries = Vec::new();
-    let mut header = None;
-    let mut good_len = 0u64;
-    let mut torn = false;
-    let mut offset = 0usize;
-    let mut number = 0usize;
-    let mut ended_at = None;
-    while offset < bytes.len() {
-        number += 1;
-        let (line, complete, next) = match bytes[offset..].iter().position(|&b| b == b'\n') {
-            Some(i) => (&bytes[offset..offset + i], true, offset + i + 1),
-            None => (&bytes[offset..], false, bytes.len()),
-        };
-        // Only the last line can lack its newline: the one write of a line was cut off by a
-        // crash, and everything before it was synced. A complete line that does not parse was
-        // written whole and damaged later: that is not a tear, and its input is not dropped.
-        if !complete {
-            torn = true;
-            break;
-        }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            offset = next;
-            good_len = next as u64;
-            continue;
-        }
-        let entry: Entry = serde_json::from_slice(line).map_err(|e| {
-            let shown: String = String::from_utf8_lossy(&line[..line.len().min(60)])
-                .chars()
-                .flat_map(|c| {
-                    // NULs and escape codes shown, not sent to a terminal.
-                    let shown: Vec<char> = if c.is_control() {
-                        c.escape_default().collect()
-                    } else {
-                        vec![c]
-                    };
-                    shown
-                })
-                .collect();
-            damage(number, format!("it cannot be read ({e}): '{shown}'"))
-        })?;
-        let n = serde_json::from_slice::<Numbered>(line)
-            .ok()
-            .and_then(|x| x.n);
-        match entry {
-            Entry::Header(h) => {
-                if header.is_some() {
-                    return Err(damage(number, "a second header".into()));
-                }
-                if !entries.is_empty() {
-                    return Err(damage(number, "a header after the first inputs".into()));
-                }
-                if h.version > FORMAT_VERSION {
-                    bail!(
-                        "{} was written by a newer tactus (journal format {}, this one reads up \
-                         to {FORMAT_VERSION}); update tactus to resume it",
-                        path.display(),
-                        h.version
-                    );
-                }
-                header = Some(h);
-            }
-            other => {
-                if header.is_none() {
-                    return Err(damage(
-                        number,
-                        "an input before the header (the header line is missing)".into(),
-                    ));
-                }
-                if let Some(end_line) = ended_at {
-                    return Err(damage(
-                        number,
-                        format!(
-                            "a line after the end of the game (the end line is line {end_line})"
-                        ),
-                    ));
-                }
-                let expected = entries.len() as u64 + 1;
-                if let Some(n) = n
-                    && n != expected
-                {
-                    return Err(damage(
-                        number,
-                        format!(
-                            "entry number {n} where {expected} was due: {}",
-                            if n > expected {
-                                "lines are missing before it"
-                            } else {
-                                "a line is repeated or out of order"
-                            }
-                        ),
-                    ));
-                }
-                if matches!(other, Entry::End { .. }) {
-                    ended_at = Some(number);
-                }
-                entries.push(other);
-            }
-        }
-        good_len = next as u64;
-        offset = next;
-    }
-    let Some(header) = header else {
-        // No whole line at all: the crash came while the header was written, before any input
-        // (an input is journaled only after its header is on the disk). Nothing was played.
-        if entries.is_empty()
-            && bytes[..good_len as usize]
-                .iter()
-                .all(u8::is_ascii_whitespace)
-        {
-            return Err(anyhow::Error::new(NothingPlayed {
-                path: path.to_owned(),
-            }));
-        }
-        return Err(damage(1, "no header line".into()));
-    };
-    Ok(JournalFile {
-        path: path.to_owned(),
-        header,
-        entries,
-        good_len,
-        torn,
-    })
-}
-
-/// A journal with no whole line: the daemon stopped while creating the game, before anything
-/// was played. Nothing can be lost by leaving it alone; it is not a game to resume.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{} holds no whole line: the game was never started in it (nothing was played); move the \
-     folder away, or start a new game with `tactus run --new`",
-    .path.display()
-)]
-pub struct NothingPlayed {
-    pub path: PathBuf,
 }
 
 /// Where the journal's bytes go: the file, or (in tests) a file whose disk fills up.
@@ -604,7 +365,7 @@ pub fn keep_original(path: &Path) -> Result<PathBuf> {
     use std::os::unix::fs::OpenOptionsExt;
     let bytes = read_no_follow(path)
         .with_context(|| format!("cannot read {} to keep a copy", path.display()))?;
-    let (y, mo, d, h, mi, s) = crate::daemon::files::civil(unix_ms());
+    let (y, mo, d, h, mi, s) = civil(unix_ms());
     let stem = format!(
         "{}.damaged-{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z",
         path.file_name()
@@ -659,8 +420,17 @@ mod tests {
         atomic::{AtomicU64, Ordering},
     };
 
+    use std::fs::OpenOptions;
+
+    use shakmaty::{Color, Square};
+    use tactus_core::{
+        announce::{Announcement, Audience},
+        arbiter::BoardId,
+        board::SensorEvent,
+        journal::{JOURNAL_FILE, NothingPlayed, replay, test_header},
+    };
+
     use super::*;
-    use crate::daemon::journal::replay;
 
     /// A real file on a disk that fills up: `room` bytes more fit (shared, so the test can free
     /// space while the journal holds the sink), then a write puts in what fits and fails with
@@ -699,7 +469,7 @@ mod tests {
     }
 
     fn header() -> Header {
-        crate::daemon::journal::test_header(shakmaty::Color::Black, Some("300+2"))
+        test_header(Color::Black, Some("300+2"))
     }
 
     /// A short game: the sighted player (White) enters his moves at the console and presses
@@ -867,12 +637,12 @@ mod tests {
     #[test]
     fn nothing_is_journaled_after_the_end_line() {
         let dir = scratch("after-end");
-        let path = dir.join(crate::daemon::journal::JOURNAL_FILE);
+        let path = dir.join(JOURNAL_FILE);
         let mut journal = Journal::create(&path, &header()).unwrap();
         journal.input(1, &Input::Start).unwrap();
-        let end = crate::rules::game::GameEnd {
+        let end = tactus_core::rules::game::GameEnd {
             outcome: shakmaty::KnownOutcome::Draw,
-            reason: crate::rules::game::EndReason::Agreement,
+            reason: tactus_core::rules::game::EndReason::Agreement,
             at: 2,
             ply: 0,
         };
@@ -891,7 +661,7 @@ mod tests {
     #[test]
     fn a_finished_journal_is_known_by_its_last_line_alone() {
         let dir = scratch("ends-finished");
-        let path = dir.join(crate::daemon::journal::JOURNAL_FILE);
+        let path = dir.join(JOURNAL_FILE);
         let mut journal = Journal::create(&path, &header()).unwrap();
         journal.input(1, &Input::Start).unwrap();
         drop(journal);
@@ -908,6 +678,112 @@ mod tests {
         bytes.pop();
         std::fs::write(&path, &bytes).unwrap();
         assert!(!ends_finished(&path).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn white_header() -> Header {
+        let mut header = test_header(Color::White, Some("300+2"));
+        header.tags = vec![("White".into(), "A".into())];
+        header
+    }
+
+    #[test]
+    fn a_journal_replays_and_a_torn_last_line_is_cut() {
+        let dir = std::env::temp_dir().join(format!("tactus-journal-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(JOURNAL_FILE);
+        let mut j = Journal::create(&path, &white_header()).unwrap();
+        j.input(0, &Input::Start).unwrap();
+        j.input(100, &Input::EnterMove("e4".into())).unwrap();
+        // White is the blind player: the console cannot enter his move.
+        j.input(200, &Input::Tick).unwrap();
+        drop(j);
+        // A crash in the middle of a line.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"kind\":\"input\",\"t\":300,\"wal").unwrap();
+        drop(f);
+        let read1 = read(&path).unwrap();
+        assert!(read1.torn);
+        assert_eq!(read1.entries.len(), 3);
+        assert_eq!(read1.last_time(), 200);
+        let mut j = Journal::append_to(&read1).unwrap();
+        j.input(400, &Input::Tick).unwrap();
+        drop(j);
+        let read2 = read(&path).unwrap();
+        assert!(!read2.torn);
+        assert_eq!(read2.entries.len(), 4);
+        let replayed = replay(&read2, |_, _| {}).unwrap();
+        assert_eq!(replayed.inputs, 4);
+        assert!(replayed.started);
+        assert_eq!(replayed.last_time, 400);
+        assert!(replayed.arbiter.game().clock().unwrap().running() == Some(Color::White));
+
+        // A damaged line in the middle is an error naming the line.
+        std::fs::write(
+            &path,
+            format!(
+                "{}\nnot json\n{}\n",
+                serde_json::to_string(&Entry::Header(white_header())).unwrap(),
+                serde_json::to_string(&Entry::Input {
+                    t: 1,
+                    wall: 1,
+                    input: InputRecord::Tick
+                })
+                .unwrap()
+            ),
+        )
+        .unwrap();
+        let err = read(&path).unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A crash between the blind player's move and the end of its announcement: the replay
+    /// knows the announcement was never finished (the daemon says it again), and the move counts
+    /// only once its end is journaled (F.3 c).
+    #[test]
+    fn an_unfinished_announcement_survives_the_replay() {
+        let dir = std::env::temp_dir().join(format!("tactus-journal-say-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(JOURNAL_FILE);
+        let mut j = Journal::create(&path, &white_header()).unwrap();
+        let blind = |event| Input::Board {
+            board: BoardId::Blind,
+            event,
+        };
+        j.input(0, &Input::Start).unwrap();
+        j.input(1000, &blind(SensorEvent::Lift { square: Square::E2 }))
+            .unwrap();
+        j.input(
+            1200,
+            &blind(SensorEvent::Place {
+                square: Square::E4,
+                piece: None,
+            }),
+        )
+        .unwrap();
+        drop(j);
+        let replayed = replay(&read(&path).unwrap(), |_, _| {}).unwrap();
+        assert_eq!(replayed.arbiter.game().ply(), 0);
+        let (&id, (audience, announcement)) = replayed
+            .unfinished
+            .iter()
+            .find(|(_, (_, a))| matches!(a, Announcement::Move(_)))
+            .expect("the move's announcement is unfinished");
+        assert_eq!(*audience, Audience::Sighted);
+        assert!(matches!(announcement, Announcement::Move(w) if w.to == Square::E4));
+
+        let mut j = Journal::append_to(&read(&path).unwrap()).unwrap();
+        j.input(2500, &Input::SpeechFinished { id }).unwrap();
+        drop(j);
+        let replayed = replay(&read(&path).unwrap(), |_, _| {}).unwrap();
+        assert_eq!(replayed.arbiter.game().ply(), 1);
+        assert!(!replayed.unfinished.contains_key(&id));
+        // White's clock ran until the announcement ended: 2.5 s of 300 s, plus the increment.
+        let clock = replayed.arbiter.game().clock().unwrap();
+        assert_eq!(clock.remaining(Color::White, 2500), 300_000 - 2500 + 2000);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -21,10 +21,10 @@ use crate::rules::Millis;
 /// The profiles shipped in `boards/`, by file name. Adding a file there means adding it here; a
 /// test checks that the two agree.
 const BUILTIN: [(&str, &str); 2] = [
-    ("dgt.toml", include_str!("../../boards/dgt.toml")),
+    ("dgt.toml", include_str!("../../../boards/dgt.toml")),
     (
         "pegged-line.toml",
-        include_str!("../../boards/pegged-line.toml"),
+        include_str!("../../../boards/pegged-line.toml"),
     ),
 ];
 

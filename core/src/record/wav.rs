@@ -4,7 +4,7 @@
 //! short gaps between words and longer silences for pauses (the clip speaker uses the same
 //! function, so the recording sounds exactly like the board), and [`CueEntry`] is one line of the
 //! cue list. The file writer, which leaves a valid WAV after every append, is
-//! `crate::store::audio::AudioScoresheet` in the shell.
+//! `store::audio::AudioScoresheet` in the shell (the `tactus` crate).
 //!
 //! The cue list is a sidecar text file next to the WAV (`game.wav` -> `game.cues.txt`), one line
 //! per announcement, appended and flushed with it, in Audacity's label-track format so that a

@@ -128,12 +128,12 @@ mod tests {
     use shakmaty::{Chess, Color};
 
     use super::*;
-    use crate::daemon::journal::format::AskedBy;
+    use crate::journal::format::AskedBy;
 
     fn journal(entries: Vec<Entry>) -> JournalFile {
         JournalFile {
             path: "journal.jsonl".into(),
-            header: crate::daemon::journal::test_header(Color::Black, Some("300+2")),
+            header: crate::journal::test_header(Color::Black, Some("300+2")),
             entries,
             good_len: 0,
             torn: false,

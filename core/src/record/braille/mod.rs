@@ -15,7 +15,7 @@
 //! * [`read`]: a whole score, rendered or typed on a note-taker, back into moves.
 //!
 //! Everything here is pure; the one optional helper that runs liblouis lives in
-//! [`crate::store::louis`].
+//! `store::louis` in the shell (the `tactus` crate).
 
 pub mod cell;
 pub mod coding;

@@ -1,0 +1,247 @@
+//! Reading a journal's bytes back: the lines, their order and their numbers checked, damage
+//! named by file and line. Pure: the shell reads the bytes (without following links) and hands
+//! them here with the path they came from, for the messages.
+//!
+//! Only a last line without its newline is torn (a crash or a power cut in the middle of the one
+//! `write`); every other unreadable line, a missing or second header, an input after the end
+//! line, and an entry whose number is not the next one (a line lost or repeated in the middle)
+//! is [`Damage`]: the caller refuses to resume and says what to do, it never guesses the game.
+//!
+//! Each input and end line carries its number (`"n"`, counting from 1 after the header), written
+//! in front of the entry's own fields, so that the entry types of [`super::format`] stay as they
+//! are and journals written before the numbers read as before (a line without `"n"` is not
+//! checked).
+
+use std::{
+    fmt,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Result, bail};
+use serde::Deserialize;
+
+use super::format::{Entry, FORMAT_VERSION, Header};
+use crate::rules::Millis;
+
+/// A journal that cannot be resumed as it stands: which file, which line, what is wrong. The
+/// message says what the user can do (repair and `--resume`, or `--new`) and what each costs.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct Damage {
+    pub path: PathBuf,
+    /// 1-based line number in the file.
+    pub line: usize,
+    pub what: String,
+}
+
+impl Damage {
+    /// The game folder (the journal's parent).
+    pub fn folder(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+}
+
+impl fmt::Display for Damage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let folder = self.folder().display();
+        write!(
+            f,
+            "the journal of the game in {folder} is damaged at line {} of {}: {}. tactus starts \
+             nothing rather than guess the game. Either repair the journal and run `tactus run \
+             --resume {folder}`: put the line back as it was, or cut the file before line {} \
+             (the game resumes as it stood there; every input from that line on is lost); \
+             deleting only the damaged line is no repair, the lines after it would be replayed \
+             without it. Or start a new game with `tactus run --new` (this folder is kept as it \
+             is)",
+            self.line,
+            self.path.file_name().map_or_else(
+                || self.path.display().to_string(),
+                |n| n.to_string_lossy().into_owned()
+            ),
+            self.what,
+            self.line,
+        )
+    }
+}
+
+/// A journal read from disk.
+#[derive(Debug, Clone)]
+pub struct JournalFile {
+    pub path: PathBuf,
+    pub header: Header,
+    /// The input and end lines, in order.
+    pub entries: Vec<Entry>,
+    /// Bytes up to the end of the last whole line (a torn last line lies beyond).
+    pub good_len: u64,
+    /// Whether a torn last line was dropped.
+    pub torn: bool,
+}
+
+impl JournalFile {
+    /// Whether the game ended (an end line was written).
+    pub fn is_finished(&self) -> bool {
+        self.entries.iter().any(|e| matches!(e, Entry::End { .. }))
+    }
+
+    /// The time of the last line (0 for a journal with only its header).
+    pub fn last_time(&self) -> Millis {
+        self.entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Input { t, .. } | Entry::End { t, .. } => Some(*t),
+                Entry::Header(_) => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The entry number in front of a line (absent in journals written before the numbers).
+#[derive(Deserialize)]
+struct Numbered {
+    n: Option<u64>,
+}
+
+/// Parse a journal's bytes (as the shell read them from `path`).
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<JournalFile> {
+    let damage = |line: usize, what: String| {
+        anyhow::Error::new(Damage {
+            path: path.to_owned(),
+            line,
+            what,
+        })
+    };
+    let mut entries = Vec::new();
+    let mut header = None;
+    let mut good_len = 0u64;
+    let mut torn = false;
+    let mut offset = 0usize;
+    let mut number = 0usize;
+    let mut ended_at = None;
+    while offset < bytes.len() {
+        number += 1;
+        let (line, complete, next) = match bytes[offset..].iter().position(|&b| b == b'\n') {
+            Some(i) => (&bytes[offset..offset + i], true, offset + i + 1),
+            None => (&bytes[offset..], false, bytes.len()),
+        };
+        // Only the last line can lack its newline: the one write of a line was cut off by a
+        // crash, and everything before it was synced. A complete line that does not parse was
+        // written whole and damaged later: that is not a tear, and its input is not dropped.
+        if !complete {
+            torn = true;
+            break;
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            offset = next;
+            good_len = next as u64;
+            continue;
+        }
+        let entry: Entry = serde_json::from_slice(line).map_err(|e| {
+            let shown: String = String::from_utf8_lossy(&line[..line.len().min(60)])
+                .chars()
+                .flat_map(|c| {
+                    // NULs and escape codes shown, not sent to a terminal.
+                    let shown: Vec<char> = if c.is_control() {
+                        c.escape_default().collect()
+                    } else {
+                        vec![c]
+                    };
+                    shown
+                })
+                .collect();
+            damage(number, format!("it cannot be read ({e}): '{shown}'"))
+        })?;
+        let n = serde_json::from_slice::<Numbered>(line)
+            .ok()
+            .and_then(|x| x.n);
+        match entry {
+            Entry::Header(h) => {
+                if header.is_some() {
+                    return Err(damage(number, "a second header".into()));
+                }
+                if !entries.is_empty() {
+                    return Err(damage(number, "a header after the first inputs".into()));
+                }
+                if h.version > FORMAT_VERSION {
+                    bail!(
+                        "{} was written by a newer tactus (journal format {}, this one reads up \
+                         to {FORMAT_VERSION}); update tactus to resume it",
+                        path.display(),
+                        h.version
+                    );
+                }
+                header = Some(h);
+            }
+            other => {
+                if header.is_none() {
+                    return Err(damage(
+                        number,
+                        "an input before the header (the header line is missing)".into(),
+                    ));
+                }
+                if let Some(end_line) = ended_at {
+                    return Err(damage(
+                        number,
+                        format!(
+                            "a line after the end of the game (the end line is line {end_line})"
+                        ),
+                    ));
+                }
+                let expected = entries.len() as u64 + 1;
+                if let Some(n) = n
+                    && n != expected
+                {
+                    return Err(damage(
+                        number,
+                        format!(
+                            "entry number {n} where {expected} was due: {}",
+                            if n > expected {
+                                "lines are missing before it"
+                            } else {
+                                "a line is repeated or out of order"
+                            }
+                        ),
+                    ));
+                }
+                if matches!(other, Entry::End { .. }) {
+                    ended_at = Some(number);
+                }
+                entries.push(other);
+            }
+        }
+        good_len = next as u64;
+        offset = next;
+    }
+    let Some(header) = header else {
+        // No whole line at all: the crash came while the header was written, before any input
+        // (an input is journaled only after its header is on the disk). Nothing was played.
+        if entries.is_empty()
+            && bytes[..good_len as usize]
+                .iter()
+                .all(u8::is_ascii_whitespace)
+        {
+            return Err(anyhow::Error::new(NothingPlayed {
+                path: path.to_owned(),
+            }));
+        }
+        return Err(damage(1, "no header line".into()));
+    };
+    Ok(JournalFile {
+        path: path.to_owned(),
+        header,
+        entries,
+        good_len,
+        torn,
+    })
+}
+
+/// A journal with no whole line: the daemon stopped while creating the game, before anything
+/// was played. Nothing can be lost by leaving it alone; it is not a game to resume.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{} holds no whole line: the game was never started in it (nothing was played); move the \
+     folder away, or start a new game with `tactus run --new`",
+    .path.display()
+)]
+pub struct NothingPlayed {
+    pub path: PathBuf,
+}

@@ -1,0 +1,34 @@
+//! tactus-core: the pure core of tactus, the Laws of Chess and their appendix for blind players
+//! (Appendix F of the 2001 Laws) at a table with two boards.
+//!
+//! Nothing here does I/O, reads a clock or needs a runtime: time comes in as an argument, results
+//! go out as values (DESIGN §2). The compiler guards it: this crate does not depend on tokio,
+//! serial ports, audio or the command line, and `clippy.toml` forbids clock reads and `std::fs`.
+//! The `tactus` crate is the shell around it. The modules, from the bottom up (a module uses only
+//! those above it in this list):
+//!
+//! - [`rules`]: the Laws: the game, its clock and time controls, claims, dead positions, notation
+//!   for people, PGN.
+//! - [`board`]: sensor boards: the DGT and line protocol codecs, profiles, a link's protocol
+//!   session, move recognition from lift and place events.
+//! - [`engine`]: the training opponent's UCI codec and conversation, and an evaluation in words.
+//! - [`audit`]: the audit report of a PGN file.
+//! - [`announce`]: what is said, voice packs and their wording.
+//! - [`arbiter`]: Appendix F at the table: two boards, announcements and their timing, execution,
+//!   guidance, corrections, retraces. `Arbiter::handle(Input, now) -> Vec<Effect>`.
+//! - [`record`]: scoresheets: PGN, Braille, text, WAV, the adjournment envelope, dates.
+//! - [`console`]: the assistant's and arbiter's command language: parsing, roles, answers, wire.
+//! - [`journal`]: the game's journal: its format, reading it back, replaying it.
+//! - [`sim`]: simulated boards and people: how hands move pieces, a simulated board's side of the
+//!   protocols, the randomized table on virtual time.
+
+pub mod announce;
+pub mod arbiter;
+pub mod audit;
+pub mod board;
+pub mod console;
+pub mod engine;
+pub mod journal;
+pub mod record;
+pub mod rules;
+pub mod sim;

@@ -1,0 +1,14 @@
+//! Board simulators, the pure part: play a game on a simulated sensor board, in the ways real
+//! hands do.
+//!
+//! [`script`] turns a move into the lift and place events a person produces on a board, in a
+//! chosen style (capture order, castling order, en passant order, sensor bounce, DGT reordering
+//! and sliding). It serves both the recognition tests and the simulators that speak the real
+//! protocols over a pseudo-terminal: [`board`] is a simulated board's side of the DGT and line
+//! protocols, as bytes in and bytes out (the shell serves it on a pty). [`table`] puts two
+//! boards, two players, speech and the arbiter around the pure arbiter on virtual time, for the
+//! randomized table test.
+
+pub mod board;
+pub mod script;
+pub mod table;
