@@ -1,0 +1,213 @@
+//! `config.toml`: what a tournament sets once: the game (players, event, which colour the blind
+//! player has, which Laws, which time control), the two boards and their ports, the voice, where
+//! the game's files go, and the console socket.
+//!
+//! Parsing is strict: an unknown key, a value of the wrong kind or a time control that does not
+//! parse is an error that names the file, the key and what is allowed, because a typo here would
+//! otherwise silently play a game under the wrong rules or on the wrong port. This module only
+//! reads and checks; it opens no port, no device and no socket (the daemon does).
+//!
+//! Relative paths in the file (`record.dir`, `console.socket`, board ports and profile files) are
+//! relative to the folder the configuration file is in, so that a unit file or a script can start
+//! tactus from anywhere.
+//!
+//! One file per section: [`game`] (`[game]`: players, tags, colour, rules, time control),
+//! [`boards`] (`[boards.*]`: profiles, ports, completion, buttons), `[voice]` (the speech's own
+//! `SpeechConfig`), [`record`], [`console`], [`opponent`] (`[opponent]`, training), and
+//! [`describe`] (the table in words).
+
+mod boards;
+mod console;
+mod describe;
+mod game;
+mod opponent;
+mod paths;
+mod record;
+#[cfg(test)]
+mod tests;
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, Result, anyhow};
+use serde::Deserialize;
+use shakmaty::Color;
+use tactus_core::{arbiter::Completion, rules::game::RulesConfig};
+
+pub use boards::{
+    BoardSection, BoardSetup, BoardsSection, CompletionName, MANUAL_PROFILE, PortSetup, SIM_PORT,
+};
+pub use console::ConsoleSection;
+pub use game::{DEFAULT_GUIDANCE_REPEAT_MS, GameSection, SideName};
+pub use opponent::{DEFAULT_ENGINE, OpponentSection, start_from_fen};
+pub use record::RecordSection;
+
+/// The whole configuration file.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub game: GameSection,
+    #[serde(default)]
+    pub boards: BoardsSection,
+    #[serde(default)]
+    pub voice: crate::speech::SpeechConfig,
+    #[serde(default)]
+    pub record: RecordSection,
+    #[serde(default)]
+    pub console: ConsoleSection,
+    /// A training game: the engine that plays the other side (`tactus train`).
+    #[serde(default)]
+    pub opponent: Option<OpponentSection>,
+    /// The folder relative paths are resolved against (the configuration file's folder).
+    #[serde(skip)]
+    pub base: PathBuf,
+}
+
+impl Config {
+    /// Parse a configuration text; `origin` names it in errors. Relative paths stay relative to
+    /// the current folder (see [`Config::load`] for files).
+    pub fn parse(text: &str, origin: &str) -> Result<Config> {
+        let config: Config = toml::from_str(text).map_err(|e| anyhow!("{origin}: {e}"))?;
+        config.voice.check().map_err(|e| anyhow!("{origin}: {e}"))?;
+        config
+            .rules_config()
+            .with_context(|| format!("{origin}: key game.time_control"))?;
+        config.check(origin)?;
+        Ok(config)
+    }
+
+    /// Read and parse a configuration file; relative paths in it are relative to its folder.
+    pub fn load(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
+        let origin = path.display().to_string();
+        let mut config = Config::parse(&text, &origin)?;
+        config.base = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        ConsoleSection::check_socket_path(&config.socket_path(), &origin)?;
+        // Profile files are named relative to the file too: check them now that we know where.
+        config.blind_board(&origin)?;
+        config.sighted_board(&origin)?;
+        Ok(config)
+    }
+
+    /// Checks what serde cannot: combinations and names, section by section (in this order, so
+    /// that the first thing wrong is the one reported).
+    fn check(&self, origin: &str) -> Result<()> {
+        self.console.check(origin)?;
+        if let Some(opponent) = &self.opponent {
+            opponent.check(origin)?;
+        }
+        self.boards.check(origin)?;
+        self.game.check_guidance(origin)?;
+        self.record.check(origin)?;
+        self.boards.check_ports(origin)?;
+        self.game.check_play(origin)?;
+        Ok(())
+    }
+
+    /// A path from the file, resolved against the file's folder.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        paths::resolve(&self.base, path)
+    }
+
+    /// The rules part as the game core wants it.
+    pub fn rules_config(&self) -> Result<RulesConfig> {
+        self.game.rules_config()
+    }
+
+    /// What may be a mistake but can be played (see [`GameSection::warnings`]).
+    pub fn warnings(&self) -> Vec<String> {
+        self.game.warnings()
+    }
+
+    /// The PGN tags the configuration sets (Event, Site, Round, White, Black).
+    pub fn tags(&self) -> Vec<(String, String)> {
+        self.game.tags()
+    }
+
+    /// The blind player's board.
+    pub fn blind_board(&self, origin: &str) -> Result<BoardSetup> {
+        self.boards.blind.setup("boards.blind", origin, &self.base)
+    }
+
+    /// The sighted player's board.
+    pub fn sighted_board(&self, origin: &str) -> Result<BoardSetup> {
+        self.boards
+            .sighted
+            .setup("boards.sighted", origin, &self.base)
+    }
+
+    /// When the sighted player's move counts.
+    pub fn completion(&self) -> Completion {
+        self.boards.completion()
+    }
+
+    /// The blind board's buttons: number -> console line (checked when the file was read).
+    pub fn buttons(&self) -> BTreeMap<u8, String> {
+        self.boards.buttons()
+    }
+
+    /// The output folder.
+    pub fn record_dir(&self) -> PathBuf {
+        self.resolve(&self.record.dir)
+    }
+
+    /// The arbiter's token file, if one is configured (relative to the configuration file).
+    pub fn token_file(&self) -> Option<PathBuf> {
+        self.console.token_file.as_ref().map(|p| self.resolve(p))
+    }
+
+    /// The console socket path.
+    pub fn socket_path(&self) -> PathBuf {
+        self.resolve(&self.console.socket)
+    }
+
+    /// A configuration made a training game: the engine takes the sighted player's seat, at the
+    /// console (a sighted board's sensors have nobody to read), and the tags say what it was.
+    pub fn into_training(self) -> Config {
+        let mut config = self;
+        let engine_name = config
+            .opponent
+            .get_or_insert_with(OpponentSection::default)
+            .engine_name();
+        config.boards.sighted = BoardSection {
+            profile: MANUAL_PROFILE.into(),
+            port: None,
+            completion: None,
+            buttons: None,
+        };
+        let g = &mut config.game;
+        let (mine, its) = match g.blind.color() {
+            Color::White => (&mut g.white, &mut g.black),
+            Color::Black => (&mut g.black, &mut g.white),
+        };
+        mine.get_or_insert_with(|| "Blind player".into());
+        its.get_or_insert(engine_name);
+        g.event.get_or_insert_with(|| "Training".into());
+        config
+    }
+
+    /// `[opponent]` as given or changed on the command line (`tactus train`'s options).
+    pub fn check_training(&self, origin: &str) -> Result<()> {
+        match &self.opponent {
+            Some(opponent) => opponent.check(origin),
+            None => Ok(()),
+        }
+    }
+
+    /// Where a training game starts (`[opponent]` start_fen or start_pgn with start_move); the
+    /// initial position otherwise. Reads the PGN file, relative to the configuration's folder.
+    pub fn start_position(&self, origin: &str) -> Result<shakmaty::Chess> {
+        match &self.opponent {
+            Some(opponent) => opponent.start_position(origin, &self.base),
+            None => Ok(shakmaty::Chess::default()),
+        }
+    }
+}

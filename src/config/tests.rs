@@ -1,0 +1,257 @@
+//! The configuration file: parsing, checks and the table in words.
+
+use shakmaty::Color;
+use tactus_core::{
+    arbiter::Completion,
+    rules::{Edition, PlayMode},
+};
+
+use super::*;
+
+#[test]
+fn the_shipped_config_parses_and_runs_the_demo() {
+    let config = Config::parse(include_str!("../../config.toml"), "config.toml").unwrap();
+    let rules = config.rules_config().unwrap();
+    assert_eq!(rules.edition, Edition::Fide2001);
+    assert!(rules.time_control.is_some());
+    assert_eq!(config.game.blind, SideName::White);
+    assert!(config.boards.blind.is_sim() && config.boards.sighted.is_sim());
+    assert_eq!(config.completion(), Completion::Settle);
+    assert_eq!(config.voice.voice, "de-fide");
+    assert!(matches!(
+        config.blind_board("c").unwrap(),
+        BoardSetup::Sensor {
+            port: PortSetup::Sim,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn the_blind_boards_buttons_ask_his_requests() {
+    // Absent: the four requests a player makes most.
+    let config = Config::parse("", "c.toml").unwrap();
+    let buttons = config.buttons();
+    assert_eq!(buttons.get(&1).map(String::as_str), Some("time"));
+    assert_eq!(buttons.get(&4).map(String::as_str), Some("repeat"));
+    let config = Config::parse(
+        "[boards.blind]\nprofile = \"pegged-line\"\nport = \"sim\"\n\
+         buttons = { 1 = \"t\", 2 = \"moves 4\", 12 = \"pieces mine knight\" }\n",
+        "c.toml",
+    )
+    .unwrap();
+    assert_eq!(config.buttons().len(), 3);
+    assert_eq!(config.buttons()[&12], "pieces mine knight");
+    let bad = |buttons: &str| {
+        Config::parse(
+            &format!(
+                "[boards.blind]\nprofile = \"pegged-line\"\nport = \"sim\"\nbuttons = {buttons}\n"
+            ),
+            "my.toml",
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    let e = bad("{ 0 = \"time\" }");
+    assert!(e.contains("my.toml") && e.contains("1 to 255"), "{e}");
+    let e = bad("{ x = \"time\" }");
+    assert!(e.contains("\"x\" is not a button number"), "{e}");
+    // A button is his own keypad: no assistant's or arbiter's command, no typo.
+    let e = bad("{ 1 = \"resign\" }");
+    assert!(
+        e.contains("boards.blind.buttons.1") && e.contains("for the assistant"),
+        "{e}"
+    );
+    let e = bad("{ 1 = \"help\" }");
+    assert!(
+        e.contains("a button asks one of the blind player's requests"),
+        "{e}"
+    );
+    let e = bad("{ 1 = \"tme\" }");
+    assert!(e.contains("did you mean 'time'"), "{e}");
+    let e = Config::parse(
+        "[boards.sighted]\nprofile = \"dgt\"\nport = \"sim\"\nbuttons = { 1 = \"time\" }\n",
+        "my.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("only the blind player's board"), "{e}");
+}
+
+#[test]
+fn an_empty_file_is_the_demo_table() {
+    let config = Config::parse("", "c.toml").unwrap();
+    assert!(config.boards.blind.is_sim() && config.boards.sighted.is_sim());
+    assert_eq!(config.boards.blind.profile, "pegged-line");
+    assert_eq!(config.boards.sighted.profile, "dgt");
+    assert_eq!(config.record.dir, PathBuf::from("played"));
+}
+
+#[test]
+fn unknown_keys_are_named_with_what_is_allowed() {
+    let err = Config::parse("[game]\nedtion = \"2001\"\n", "my.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("my.toml") && err.contains("edtion") && err.contains("edition"),
+        "{err}"
+    );
+    let err = Config::parse(
+        "[boards.blind]\nprofile = \"dgt\"\nprot = \"x\"\n",
+        "my.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("prot") && err.contains("port"), "{err}");
+    let err = Config::parse("[rules]\nedition = \"2001\"\n", "my.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("rules") && err.contains("game"), "{err}");
+}
+
+#[test]
+fn a_bad_edition_lists_the_allowed_ones() {
+    let err = Config::parse("[game]\nedition = \"2003\"\n", "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("2003") && err.contains("2001") && err.contains("2009"),
+        "{err}"
+    );
+}
+
+#[test]
+fn edition_2005_is_refused_naming_the_key_the_file_and_why() {
+    // The later text is the 2009 Laws (its 6.6 a: default time zero); the old name must not
+    // quietly select it.
+    let err = format!(
+        "{:#}",
+        Config::parse("[game]\nedition = \"2005\"\n", "my.toml").unwrap_err()
+    );
+    for needle in ["my.toml", "game.edition", "2005", "2009", "6.6 a", "zero"] {
+        assert!(err.contains(needle), "{needle:?} missing from: {err}");
+    }
+}
+
+#[test]
+fn a_bad_time_control_names_the_key() {
+    let err = format!(
+        "{:#}",
+        Config::parse("[game]\ntime_control = \"40/abc\"\n", "c.toml").unwrap_err()
+    );
+    assert!(
+        err.contains("game.time_control") && err.contains("abc"),
+        "{err}"
+    );
+}
+
+#[test]
+fn play_modes_and_the_blind_colour_parse() {
+    let config = Config::parse(
+        "[game]\nplay = \"blitz\"\nedition = \"2009\"\nblind = \"black\"\n\
+         time_control = \"180+2\"\n",
+        "c.toml",
+    )
+    .unwrap();
+    assert_eq!(config.game.play, PlayMode::Blitz);
+    assert_eq!(config.game.edition, Edition::Fide2009);
+    assert_eq!(config.game.blind.color(), Color::Black);
+    let err = Config::parse("[game]\nblind = \"both\"\n", "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("white") && err.contains("black"), "{err}");
+}
+
+#[test]
+fn voice_keys_are_checked_under_their_section_name() {
+    let config =
+        Config::parse("[voice]\npack = \"en:nato\"\nstyle = \"long\"\n", "c.toml").unwrap();
+    assert_eq!(config.voice.voice, "en:nato");
+    let err = Config::parse("[voice]\ntts_rate = 300\n", "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("voice.tts_rate"), "{err}");
+    let err = Config::parse("[voice]\nvoice = \"de-fide\"\n", "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("pack"), "{err}");
+}
+
+#[test]
+fn boards_are_checked() {
+    let manual = Config::parse("[boards.sighted]\nprofile = \"manual\"\n", "c.toml").unwrap();
+    assert!(matches!(
+        manual.sighted_board("c").unwrap(),
+        BoardSetup::Manual
+    ));
+    assert_eq!(manual.completion(), Completion::ClockPress);
+    for (text, needle) in [
+        ("[boards.blind]\nprofile = \"manual\"\n", "needs sensors"),
+        ("[boards.blind]\nprofile = \"dgt\"\n", "boards.blind.port"),
+        (
+            "[boards.sighted]\nprofile = \"manual\"\ncompletion = \"settle\"\n",
+            "settle",
+        ),
+        (
+            "[boards.sighted]\nprofile = \"dgt\"\nport = \"sim\"\ncompletion = \"later\"\n",
+            "press",
+        ),
+    ] {
+        let err = format!("{:#}", Config::parse(text, "c.toml").unwrap_err());
+        assert!(err.contains(needle), "{text}: {err}");
+    }
+    let config = Config::parse(
+        "[boards.sighted]\nprofile = \"chessnut\"\nport = \"/dev/ttyUSB0\"\n",
+        "c.toml",
+    )
+    .unwrap();
+    let err = format!("{:#}", config.sighted_board("c.toml").unwrap_err());
+    assert!(
+        err.contains("boards.sighted.profile") && err.contains("chessnut"),
+        "{err}"
+    );
+}
+
+#[test]
+fn console_keys_are_checked() {
+    for (text, needle) in [
+        ("[console]\nsocket = \"\"\n", "console.socket = \"\""),
+        (
+            "[console]\ntoken_file = \"\"\n",
+            "console.token_file = \"\"",
+        ),
+        ("[console]\ngroup = \" \"\n", "console.group = \"\""),
+    ] {
+        let err = format!("{:#}", Config::parse(text, "c.toml").unwrap_err());
+        assert!(err.contains(needle), "{text}: {err}");
+    }
+    // A socket path naming an existing file (here the configuration itself) is refused.
+    let dir = std::env::temp_dir().join(format!("tactus-config-sock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.toml");
+    std::fs::write(&path, "[console]\nsocket = \"c.toml\"\n").unwrap();
+    let err = format!("{:#}", Config::load(&path).unwrap_err());
+    assert!(
+        err.contains("console.socket") && err.contains("not a socket"),
+        "{err}"
+    );
+    std::fs::write(&path, "[console]\nsocket = \"t.sock\"\n").unwrap();
+    assert!(Config::load(&path).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn relative_paths_follow_the_file() {
+    let dir = std::env::temp_dir().join(format!("tactus-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.toml");
+    std::fs::write(
+        &path,
+        "[record]\ndir = \"out\"\n[console]\nsocket = \"/run/t.sock\"\n",
+    )
+    .unwrap();
+    let config = Config::load(&path).unwrap();
+    assert_eq!(config.record_dir(), dir.join("out"));
+    assert_eq!(config.socket_path(), PathBuf::from("/run/t.sock"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
