@@ -569,5 +569,4 @@ fn assemble(bits: Vec<Bit>) -> Utterance {
 }
 
 #[cfg(test)]
-#[path = "voice_tests.rs"]
 mod tests;
