@@ -531,6 +531,162 @@ pub(super) fn parse_template(text: &str) -> Result<Vec<Token>, String> {
     Ok(tokens)
 }
 
+/// The pack's vocabulary: the number words of its language first, so that a pack may override
+/// any of them, then its `[words]`, each checked, and every compound made of spoken words.
+/// Returns the words and the keys the numbers brought.
+fn read_words(
+    numbers: NumberLanguage,
+    entries: BTreeMap<String, toml::Value>,
+) -> Result<(BTreeMap<String, Word>, BTreeSet<String>), VoiceErrorKind> {
+    let mut words: BTreeMap<String, Word> = numbers::vocabulary(numbers)
+        .into_iter()
+        .map(|(key, text)| (key, Word::Spoken { text, lang: None }))
+        .collect();
+    let number_keys: BTreeSet<String> = words.keys().cloned().collect();
+    for (key, entry) in entries {
+        if !valid_key(&key) {
+            return Err(VoiceErrorKind::BadKey { word: key });
+        }
+        let word = read_word(&key, entry).map_err(VoiceErrorKind::Syntax)?;
+        let empty = match &word {
+            Word::Spoken { text, .. } => text.trim().is_empty() || text.contains(['\t', '\n']),
+            Word::Compound(parts) => parts.is_empty(),
+        };
+        if empty {
+            return Err(VoiceErrorKind::EmptyWord { word: key });
+        }
+        words.insert(key, word);
+    }
+    for (key, word) in &words {
+        if let Word::Compound(parts) = word {
+            for part in parts {
+                if !matches!(words.get(part), Some(Word::Spoken { .. })) {
+                    return Err(VoiceErrorKind::BadCompound {
+                        word: key.clone(),
+                        part: part.clone(),
+                    });
+                }
+            }
+        }
+    }
+    Ok((words, number_keys))
+}
+
+/// The pack's `[templates]`: each one the catalogue knows, with only its own slots and words the
+/// pack has; and every required template there.
+fn read_templates(
+    texts: &BTreeMap<String, String>,
+    words: &BTreeMap<String, Word>,
+) -> Result<BTreeMap<String, Vec<Token>>, VoiceErrorKind> {
+    let mut templates = BTreeMap::new();
+    for (template, text) in texts {
+        let Some(spec) = TEMPLATES.iter().find(|s| s.name == template) else {
+            return Err(VoiceErrorKind::UnknownTemplate {
+                template: template.clone(),
+                known: TEMPLATES
+                    .iter()
+                    .map(|s| s.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        };
+        let tokens = parse_template(text)
+            .map_err(|e| VoiceErrorKind::Syntax(format!("template '{template}': {e}")))?;
+        for token in &tokens {
+            match token {
+                Token::Slot(slot) if !spec.slots.contains(&slot.as_str()) => {
+                    return Err(VoiceErrorKind::UnknownSlot {
+                        template: template.clone(),
+                        slot: slot.clone(),
+                        allowed: slot_list(spec.slots),
+                    });
+                }
+                Token::Word(word) if !words.contains_key(word) => {
+                    return Err(VoiceErrorKind::MissingWord {
+                        word: word.clone(),
+                        needed_by: format!("the template '{template}'"),
+                    });
+                }
+                _ => {}
+            }
+        }
+        templates.insert(template.clone(), tokens);
+    }
+    if let Some(spec) = TEMPLATES
+        .iter()
+        .find(|s| s.required && !templates.contains_key(s.name))
+    {
+        return Err(VoiceErrorKind::MissingTemplate {
+            template: spec.name.to_owned(),
+            slots: slot_list(spec.slots),
+        });
+    }
+    Ok(templates)
+}
+
+/// Every word the renderer itself uses (`code`) is there, and an optional set of file names is
+/// all there or not at all.
+fn check_needed_words(
+    words: &BTreeMap<String, Word>,
+    code: &[(String, &'static str)],
+) -> Result<(), VoiceErrorKind> {
+    for (word, needed_by) in code {
+        if !words.contains_key(word) {
+            return Err(VoiceErrorKind::MissingWord {
+                word: word.clone(),
+                needed_by: (*needed_by).to_owned(),
+            });
+        }
+    }
+    for files in [FileNames::Letters, FileNames::Nato] {
+        let set = optional_file_words(files);
+        let present = set.iter().filter(|w| words.contains_key(*w)).count();
+        if present > 0
+            && let Some(word) = set.iter().find(|w| !words.contains_key(*w))
+        {
+            return Err(VoiceErrorKind::MissingWord {
+                word: word.clone(),
+                needed_by: format!("the file names '{}'", files.as_str()),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Every word is used by something: a stray word is most likely a typo of a needed one.
+fn check_all_used(
+    words: &BTreeMap<String, Word>,
+    templates: &BTreeMap<String, Vec<Token>>,
+    code: &[(String, &'static str)],
+    number_keys: &BTreeSet<String>,
+) -> Result<(), VoiceErrorKind> {
+    let mut used: BTreeSet<&str> = code.iter().map(|(w, _)| w.as_str()).collect();
+    used.extend(number_keys.iter().map(String::as_str));
+    for files in [FileNames::Letters, FileNames::Nato] {
+        for word in optional_file_words(files) {
+            if let Some((key, _)) = words.get_key_value(&word) {
+                used.insert(key);
+            }
+        }
+    }
+    for tokens in templates.values() {
+        for token in tokens {
+            if let Token::Word(w) = token {
+                used.insert(w);
+            }
+        }
+    }
+    for word in words.values() {
+        if let Word::Compound(parts) = word {
+            used.extend(parts.iter().map(String::as_str));
+        }
+    }
+    match words.keys().find(|w| !used.contains(w.as_str())) {
+        Some(word) => Err(VoiceErrorKind::UnusedWord { word: word.clone() }),
+        None => Ok(()),
+    }
+}
+
 impl VoicePack {
     /// Reads and checks a pack. `name` is the pack's name (its folder), `origin` names the source
     /// in errors (`voices/de-fide/voice.toml`).
@@ -547,136 +703,11 @@ impl VoicePack {
                 language: file.language.clone(),
             })
         })?;
-
-        // Numbers first, so that a pack may override any of them.
-        let mut words: BTreeMap<String, Word> = numbers::vocabulary(numbers)
-            .into_iter()
-            .map(|(key, text)| (key, Word::Spoken { text, lang: None }))
-            .collect();
-        let number_keys: BTreeSet<String> = words.keys().cloned().collect();
-        for (key, entry) in file.words {
-            if !valid_key(&key) {
-                return Err(error(VoiceErrorKind::BadKey { word: key }));
-            }
-            let word = read_word(&key, entry).map_err(|e| error(VoiceErrorKind::Syntax(e)))?;
-            let empty = match &word {
-                Word::Spoken { text, .. } => text.trim().is_empty() || text.contains(['\t', '\n']),
-                Word::Compound(parts) => parts.is_empty(),
-            };
-            if empty {
-                return Err(error(VoiceErrorKind::EmptyWord { word: key }));
-            }
-            words.insert(key, word);
-        }
-        for (key, word) in &words {
-            if let Word::Compound(parts) = word {
-                for part in parts {
-                    if !matches!(words.get(part), Some(Word::Spoken { .. })) {
-                        return Err(error(VoiceErrorKind::BadCompound {
-                            word: key.clone(),
-                            part: part.clone(),
-                        }));
-                    }
-                }
-            }
-        }
-
-        let mut templates = BTreeMap::new();
-        for (template, text) in &file.templates {
-            let Some(spec) = TEMPLATES.iter().find(|s| s.name == template) else {
-                return Err(error(VoiceErrorKind::UnknownTemplate {
-                    template: template.clone(),
-                    known: TEMPLATES
-                        .iter()
-                        .map(|s| s.name)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                }));
-            };
-            let tokens = parse_template(text).map_err(|e| {
-                error(VoiceErrorKind::Syntax(format!(
-                    "template '{template}': {e}"
-                )))
-            })?;
-            for token in &tokens {
-                match token {
-                    Token::Slot(slot) if !spec.slots.contains(&slot.as_str()) => {
-                        return Err(error(VoiceErrorKind::UnknownSlot {
-                            template: template.clone(),
-                            slot: slot.clone(),
-                            allowed: slot_list(spec.slots),
-                        }));
-                    }
-                    Token::Word(word) if !words.contains_key(word) => {
-                        return Err(error(VoiceErrorKind::MissingWord {
-                            word: word.clone(),
-                            needed_by: format!("the template '{template}'"),
-                        }));
-                    }
-                    _ => {}
-                }
-            }
-            templates.insert(template.clone(), tokens);
-        }
-        if let Some(spec) = TEMPLATES
-            .iter()
-            .find(|s| s.required && !templates.contains_key(s.name))
-        {
-            return Err(error(VoiceErrorKind::MissingTemplate {
-                template: spec.name.to_owned(),
-                slots: slot_list(spec.slots),
-            }));
-        }
-
+        let (words, number_keys) = read_words(numbers, file.words).map_err(error)?;
+        let templates = read_templates(&file.templates, &words).map_err(error)?;
         let code = code_words();
-        for (word, needed_by) in &code {
-            if !words.contains_key(word) {
-                return Err(error(VoiceErrorKind::MissingWord {
-                    word: word.clone(),
-                    needed_by: (*needed_by).to_owned(),
-                }));
-            }
-        }
-        // An optional set of file names is all there or not at all.
-        for files in [FileNames::Letters, FileNames::Nato] {
-            let set = optional_file_words(files);
-            let present = set.iter().filter(|w| words.contains_key(*w)).count();
-            if present > 0
-                && let Some(word) = set.iter().find(|w| !words.contains_key(*w))
-            {
-                return Err(error(VoiceErrorKind::MissingWord {
-                    word: word.clone(),
-                    needed_by: format!("the file names '{}'", files.as_str()),
-                }));
-            }
-        }
-
-        // Every word is used by something: a stray word is most likely a typo of a needed one.
-        let mut used: BTreeSet<&str> = code.iter().map(|(w, _)| w.as_str()).collect();
-        used.extend(number_keys.iter().map(String::as_str));
-        for files in [FileNames::Letters, FileNames::Nato] {
-            for word in optional_file_words(files) {
-                if let Some((key, _)) = words.get_key_value(&word) {
-                    used.insert(key);
-                }
-            }
-        }
-        for tokens in templates.values() {
-            for token in tokens {
-                if let Token::Word(w) = token {
-                    used.insert(w);
-                }
-            }
-        }
-        for word in words.values() {
-            if let Word::Compound(parts) = word {
-                used.extend(parts.iter().map(String::as_str));
-            }
-        }
-        if let Some(word) = words.keys().find(|w| !used.contains(w.as_str())) {
-            return Err(error(VoiceErrorKind::UnusedWord { word: word.clone() }));
-        }
-
+        check_needed_words(&words, &code).map_err(error)?;
+        check_all_used(&words, &templates, &code, &number_keys).map_err(error)?;
         let pack = VoicePack {
             name: name.to_owned(),
             language: file.language,
