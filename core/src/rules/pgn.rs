@@ -851,8 +851,16 @@ pub fn write_pgn(e: &Export) -> String {
         _ => "*",
     };
     let start = e.start.filter(|p| fen(p) != STANDARD_FEN);
-
     let mut out = String::new();
+    write_tags(&mut out, e, result, start);
+    out.push('\n');
+    wrap_movetext(&mut out, movetext_units(e, result, start));
+    out.push_str("\n\n");
+    out
+}
+
+/// The tag pairs: the roster in its order, `SetUp`/`FEN`, `Termination`, then the others given.
+fn write_tags(out: &mut String, e: &Export, result: &str, start: Option<&Chess>) {
     let mut written: Vec<&str> = vec!["SetUp", "FEN"];
     let roster = [
         ("Event", "?"),
@@ -863,31 +871,33 @@ pub fn write_pgn(e: &Export) -> String {
         ("Black", "?"),
     ];
     for (name, default) in roster {
-        write_tag(&mut out, name, tag_value(e.tags, name).unwrap_or(default));
+        write_tag(out, name, tag_value(e.tags, name).unwrap_or(default));
         written.push(name);
     }
-    write_tag(&mut out, "Result", result);
+    write_tag(out, "Result", result);
     written.push("Result");
     if let Some(pos) = start {
-        write_tag(&mut out, "SetUp", "1");
-        write_tag(&mut out, "FEN", &fen(pos));
+        write_tag(out, "SetUp", "1");
+        write_tag(out, "FEN", &fen(pos));
     }
     if let Some(termination) = e.termination {
-        write_tag(&mut out, "Termination", termination);
+        write_tag(out, "Termination", termination);
         written.push("Termination");
     }
     for (name, value) in e.tags {
         if !written.contains(&name.as_str()) {
-            write_tag(&mut out, name, value);
+            write_tag(out, name, value);
             written.push(name);
         }
     }
-    out.push('\n');
+}
 
+/// The movetext as units, one per move: its number, the SAN and its comment, so that a line
+/// break never falls between a move and its number or its clock (a reader, or an arbiter, takes
+/// in a move whole); notes before the first move lead, the result token ends it.
+fn movetext_units(e: &Export, result: &str, start: Option<&Chess>) -> Vec<String> {
     let (mut number, mut turn) =
         start.map_or((1, Color::White), |p| (p.fullmoves().get(), p.turn()));
-    // One unit per move: its number, the SAN and its comment, so that a line break never falls
-    // between a move and its number or its clock (a reader, or an arbiter, takes in a move whole).
     let mut units: Vec<String> = Vec::with_capacity(e.moves.len() + 1);
     // Black's move needs its own number (`12...`) at the start and after a comment.
     let mut black_needs_number = true;
@@ -949,7 +959,11 @@ pub fn write_pgn(e: &Export) -> String {
         turn = !turn;
     }
     units.push(result.to_owned());
+    units
+}
 
+/// The units in lines of at most [`LINE_WIDTH`] characters (a longer unit stands alone).
+fn wrap_movetext(out: &mut String, units: Vec<String>) {
     let mut line = String::new();
     for unit in units {
         if !line.is_empty() && line.chars().count() + 1 + unit.chars().count() > LINE_WIDTH {
@@ -963,8 +977,6 @@ pub fn write_pgn(e: &Export) -> String {
         line.push_str(&unit);
     }
     out.push_str(&line);
-    out.push_str("\n\n");
-    out
 }
 
 fn fen(pos: &Chess) -> String {
