@@ -44,6 +44,10 @@ mod tests;
 
 use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square, san::SanPlus};
 
+pub use written::{
+    CZECH, HUNGARIAN, PIECE_LETTERS, PieceLetters, read_recorded, readable, readings, readings_with,
+};
+
 /// Why a text could not be turned into exactly one legal move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MatchError {
@@ -371,7 +375,3 @@ fn file_of(c: u8) -> Option<File> {
 fn rank_of(c: u8) -> Option<Rank> {
     Rank::from_char(char::from(c))
 }
-
-pub use written::{
-    CZECH, HUNGARIAN, PIECE_LETTERS, PieceLetters, read_recorded, readable, readings, readings_with,
-};
