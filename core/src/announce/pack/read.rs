@@ -49,16 +49,17 @@ impl Default for OptionsFile {
     }
 }
 
+/// What a `[words]` entry may be, for the error that names a malformed one.
+const WORD_SHAPES: &str = concat!(
+    "a text (\"Springer\"), a table ({ text = \"Springer\", lang = \"de\" }) ",
+    "or a list of word keys ([\"knight\", \"white_m\"])"
+);
+
 /// A `[words]` entry: `"text"`, `{ text = "...", lang = "de" }` or `["key", "key"]`. Read by hand
 /// from the TOML value so that a malformed entry gets an error naming the word.
 fn read_word(key: &str, value: toml::Value) -> Result<Word, String> {
     use toml::Value;
-    let shape = || {
-        format!(
-            "the word '{key}' must be a text (\"Springer\"), a table ({{ text = \"Springer\", \
-             lang = \"de\" }}) or a list of word keys ([\"knight\", \"white_m\"])"
-        )
-    };
+    let shape = || format!("the word '{key}' must be {WORD_SHAPES}");
     match value {
         Value::String(text) => Ok(Word::Spoken { text, lang: None }),
         Value::Array(items) => items
