@@ -347,7 +347,7 @@ where
 }
 
 #[cfg(test)]
-mod count_tests {
+mod tests {
     use super::count;
 
     #[test]

@@ -5,6 +5,7 @@ use shakmaty::{Chess, Color, Position, Role, Square, san::San};
 
 use super::*;
 use crate::{
+    announce::{Guidance, MoveWords, ResultWords, WhichBoard},
     board::{Sensing, recognize::RecognizerConfig},
     rules::{game::RulesConfig, time_control::TimeControl},
 };

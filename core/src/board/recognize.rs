@@ -39,15 +39,13 @@
 
 use shakmaty::{Bitboard, Board, Chess, Move, Piece, Position, Role, Square};
 
+use super::profile::{Profile, SLIDE_REST_MS};
 use super::{Sensed, Sensing, SensorEvent};
 use crate::rules::Millis;
 
 /// A full reading asked for and not answered (a board that dropped the request, a cable pulled) is
 /// asked for again after this long.
 pub const SNAPSHOT_RETRY_MS: Millis = 1000;
-/// The longest a slid piece rests on a square it passes over (a moving hand). A state that could
-/// be such a square must rest the board's scan time plus this before it counts.
-pub const SLIDE_REST_MS: Millis = 60;
 
 /// The timing and capabilities the recogniser needs from a board profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +70,7 @@ pub struct RecognizerConfig {
 
 impl RecognizerConfig {
     /// The recogniser's part of a board profile.
-    pub fn from_profile(profile: &super::profile::Profile) -> RecognizerConfig {
+    pub fn from_profile(profile: &Profile) -> RecognizerConfig {
         RecognizerConfig {
             sensing: profile.sensing,
             settle_ms: profile.timing.settle_ms,

@@ -292,36 +292,10 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::ClaimUpheld { article } => format!("the claim under {article} is upheld"),
         A::ClaimRejected { article } => format!("the claim under {article} is rejected"),
         A::FlagFell { side } => format!("{}'s flag has fallen", color_name(*side)),
-        A::Result(r) => match r {
-            ResultWords::WhiteWins => "White wins, 1-0".into(),
-            ResultWords::BlackWins => "Black wins, 0-1".into(),
-            ResultWords::Draw => "draw, 1/2-1/2".into(),
-        },
+        A::Result(r) => format_result(*r).into(),
         A::Touched { piece, square } => format!("{} on {square} touched", piece_name(*piece)),
         A::IllegalMove => "that move is not possible".into(),
-        A::Guidance(g) => match g {
-            Guidance::Misplaced {
-                piece,
-                found,
-                belongs,
-            } => format!(
-                "{} stands on {found}, belongs on {belongs}",
-                piece_name(*piece)
-            ),
-            Guidance::Missing { square, piece } => {
-                format!("{square} is empty; a {} belongs there", piece_name(*piece))
-            }
-            Guidance::Extra { square, .. } => format!("{square} must be empty"),
-            Guidance::Wrong {
-                square,
-                found,
-                belongs,
-            } => format!(
-                "on {square} stands a {}; a {} belongs there",
-                piece_name(*found),
-                piece_name(*belongs)
-            ),
-        },
+        A::Guidance(g) => format_guidance(g),
         A::MovesCompleted { white, black } => {
             format!("moves completed: White {white}, Black {black}")
         }
@@ -399,16 +373,7 @@ pub fn format_announcement(a: &Announcement) -> String {
             format!("{}'s clock was changed by the arbiter", color_name(*side))
         }
         A::Hint(w) => format!("hint: {}", long_move(w)),
-        A::Standing(s) => {
-            use crate::engine::Standing as S;
-            match s {
-                S::Equal => "the position is equal".into(),
-                S::SlightlyBetter(c) => format!("{} is slightly better", color_name(*c)),
-                S::ClearlyBetter(c) => format!("{} is clearly better", color_name(*c)),
-                S::Winning(c) => format!("{} is winning", color_name(*c)),
-                S::MatesIn(c, n) => format!("{} mates in {n}", color_name(*c)),
-            }
-        }
+        A::Standing(s) => format_standing(s),
         A::OpponentAway => "the engine does not answer; clocks paused".into(),
         A::OpponentBack => "the engine is back".into(),
         A::TrainingOnly => "only in a training game".into(),
@@ -428,6 +393,54 @@ pub fn format_announcement(a: &Announcement) -> String {
             }
         ),
         A::ReviewEnd => "end of the review".into(),
+    }
+}
+
+/// A result as printed.
+fn format_result(r: ResultWords) -> &'static str {
+    match r {
+        ResultWords::WhiteWins => "White wins, 1-0",
+        ResultWords::BlackWins => "Black wins, 0-1",
+        ResultWords::Draw => "draw, 1/2-1/2",
+    }
+}
+
+/// What a player whose board differs is told, as printed.
+fn format_guidance(g: &Guidance) -> String {
+    match g {
+        Guidance::Misplaced {
+            piece,
+            found,
+            belongs,
+        } => format!(
+            "{} stands on {found}, belongs on {belongs}",
+            piece_name(*piece)
+        ),
+        Guidance::Missing { square, piece } => {
+            format!("{square} is empty; a {} belongs there", piece_name(*piece))
+        }
+        Guidance::Extra { square, .. } => format!("{square} must be empty"),
+        Guidance::Wrong {
+            square,
+            found,
+            belongs,
+        } => format!(
+            "on {square} stands a {}; a {} belongs there",
+            piece_name(*found),
+            piece_name(*belongs)
+        ),
+    }
+}
+
+/// The engine's judgement of the position, as printed.
+fn format_standing(s: &crate::engine::Standing) -> String {
+    use crate::engine::Standing as S;
+    match s {
+        S::Equal => "the position is equal".into(),
+        S::SlightlyBetter(c) => format!("{} is slightly better", color_name(*c)),
+        S::ClearlyBetter(c) => format!("{} is clearly better", color_name(*c)),
+        S::Winning(c) => format!("{} is winning", color_name(*c)),
+        S::MatesIn(c, n) => format!("{} mates in {n}", color_name(*c)),
     }
 }
 

@@ -103,20 +103,16 @@ struct Numbered {
 
 /// Parse a journal's bytes (as the shell read them from `path`).
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<JournalFile> {
-    let damage = |line: usize, what: String| {
-        anyhow::Error::new(Damage {
-            path: path.to_owned(),
-            line,
-            what,
-        })
+    let mut read = Reader {
+        path,
+        header: None,
+        entries: Vec::new(),
+        ended_at: None,
     };
-    let mut entries = Vec::new();
-    let mut header = None;
     let mut good_len = 0u64;
     let mut torn = false;
     let mut offset = 0usize;
     let mut number = 0usize;
-    let mut ended_at = None;
     while offset < bytes.len() {
         number += 1;
         let (line, complete, next) = match bytes[offset..].iter().position(|&b| b == b'\n') {
@@ -130,108 +126,149 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<JournalFile> {
             torn = true;
             break;
         }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            offset = next;
-            good_len = next as u64;
-            continue;
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            read.line(number, line)?;
         }
+        good_len = next as u64;
+        offset = next;
+    }
+    read.finish(bytes, good_len, torn)
+}
+
+/// The lines read so far, checked one by one.
+struct Reader<'a> {
+    path: &'a Path,
+    header: Option<Header>,
+    entries: Vec<Entry>,
+    /// The line number of the end line, once read.
+    ended_at: Option<usize>,
+}
+
+impl Reader<'_> {
+    fn damage(&self, line: usize, what: String) -> anyhow::Error {
+        anyhow::Error::new(Damage {
+            path: self.path.to_owned(),
+            line,
+            what,
+        })
+    }
+
+    /// One whole, non-blank line (`number` counts from 1).
+    fn line(&mut self, number: usize, line: &[u8]) -> Result<()> {
         let entry: Entry = serde_json::from_slice(line).map_err(|e| {
-            let shown: String = String::from_utf8_lossy(&line[..line.len().min(60)])
-                .chars()
-                .flat_map(|c| {
-                    // NULs and escape codes shown, not sent to a terminal.
-                    let shown: Vec<char> = if c.is_control() {
-                        c.escape_default().collect()
-                    } else {
-                        vec![c]
-                    };
-                    shown
-                })
-                .collect();
-            damage(number, format!("it cannot be read ({e}): '{shown}'"))
+            self.damage(
+                number,
+                format!("it cannot be read ({e}): '{}'", shown(line)),
+            )
         })?;
         let n = serde_json::from_slice::<Numbered>(line)
             .ok()
             .and_then(|x| x.n);
         match entry {
-            Entry::Header(h) => {
-                if header.is_some() {
-                    return Err(damage(number, "a second header".into()));
-                }
-                if !entries.is_empty() {
-                    return Err(damage(number, "a header after the first inputs".into()));
-                }
-                if h.version > FORMAT_VERSION {
-                    bail!(
-                        "{} was written by a newer tactus (journal format {}, this one reads up \
-                         to {FORMAT_VERSION}); update tactus to resume it",
-                        path.display(),
-                        h.version
-                    );
-                }
-                header = Some(h);
-            }
-            other => {
-                if header.is_none() {
-                    return Err(damage(
-                        number,
-                        "an input before the header (the header line is missing)".into(),
-                    ));
-                }
-                if let Some(end_line) = ended_at {
-                    return Err(damage(
-                        number,
-                        format!(
-                            "a line after the end of the game (the end line is line {end_line})"
-                        ),
-                    ));
-                }
-                let expected = entries.len() as u64 + 1;
-                if let Some(n) = n
-                    && n != expected
-                {
-                    return Err(damage(
-                        number,
-                        format!(
-                            "entry number {n} where {expected} was due: {}",
-                            if n > expected {
-                                "lines are missing before it"
-                            } else {
-                                "a line is repeated or out of order"
-                            }
-                        ),
-                    ));
-                }
-                if matches!(other, Entry::End { .. }) {
-                    ended_at = Some(number);
-                }
-                entries.push(other);
-            }
+            Entry::Header(h) => self.header(number, h),
+            other => self.entry(number, other, n),
         }
-        good_len = next as u64;
-        offset = next;
     }
-    let Some(header) = header else {
-        // No whole line at all: the crash came while the header was written, before any input
-        // (an input is journaled only after its header is on the disk). Nothing was played.
-        if entries.is_empty()
-            && bytes[..good_len as usize]
-                .iter()
-                .all(u8::is_ascii_whitespace)
-        {
-            return Err(anyhow::Error::new(NothingPlayed {
-                path: path.to_owned(),
-            }));
+
+    /// The header: once, first, and of a format this tactus reads.
+    fn header(&mut self, number: usize, h: Header) -> Result<()> {
+        if self.header.is_some() {
+            return Err(self.damage(number, "a second header".into()));
         }
-        return Err(damage(1, "no header line".into()));
-    };
-    Ok(JournalFile {
-        path: path.to_owned(),
-        header,
-        entries,
-        good_len,
-        torn,
-    })
+        if !self.entries.is_empty() {
+            return Err(self.damage(number, "a header after the first inputs".into()));
+        }
+        if h.version > FORMAT_VERSION {
+            bail!(
+                "{} was written by a newer tactus (journal format {}, this one reads up \
+                 to {FORMAT_VERSION}); update tactus to resume it",
+                self.path.display(),
+                h.version
+            );
+        }
+        self.header = Some(h);
+        Ok(())
+    }
+
+    /// An input or end line: after the header, before any end line, and numbered (`n`, where
+    /// the journal has numbers) as the next one.
+    fn entry(&mut self, number: usize, entry: Entry, n: Option<u64>) -> Result<()> {
+        if self.header.is_none() {
+            return Err(self.damage(
+                number,
+                "an input before the header (the header line is missing)".into(),
+            ));
+        }
+        if let Some(end_line) = self.ended_at {
+            return Err(self.damage(
+                number,
+                format!("a line after the end of the game (the end line is line {end_line})"),
+            ));
+        }
+        let expected = self.entries.len() as u64 + 1;
+        if let Some(n) = n
+            && n != expected
+        {
+            return Err(self.damage(
+                number,
+                format!(
+                    "entry number {n} where {expected} was due: {}",
+                    if n > expected {
+                        "lines are missing before it"
+                    } else {
+                        "a line is repeated or out of order"
+                    }
+                ),
+            ));
+        }
+        if matches!(entry, Entry::End { .. }) {
+            self.ended_at = Some(number);
+        }
+        self.entries.push(entry);
+        Ok(())
+    }
+
+    /// The journal as read, once every line is: it must have had its header.
+    fn finish(self, bytes: &[u8], good_len: u64, torn: bool) -> Result<JournalFile> {
+        let Some(header) = self.header else {
+            // No whole line at all: the crash came while the header was written, before any
+            // input (an input is journaled only after its header is on the disk). Nothing was
+            // played.
+            if self.entries.is_empty()
+                && bytes[..good_len as usize]
+                    .iter()
+                    .all(u8::is_ascii_whitespace)
+            {
+                return Err(anyhow::Error::new(NothingPlayed {
+                    path: self.path.to_owned(),
+                }));
+            }
+            return Err(self.damage(1, "no header line".into()));
+        };
+        Ok(JournalFile {
+            path: self.path.to_owned(),
+            header,
+            entries: self.entries,
+            good_len,
+            torn,
+        })
+    }
+}
+
+/// The start of a damaged line as the message shows it: NULs and escape codes shown, not sent
+/// to a terminal.
+fn shown(line: &[u8]) -> String {
+    String::from_utf8_lossy(&line[..line.len().min(60)])
+        .chars()
+        .flat_map(|c| {
+            let shown: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            shown
+        })
+        .collect()
 }
 
 /// A journal with no whole line: the daemon stopped while creating the game, before anything

@@ -11,10 +11,6 @@
 pub mod clock;
 pub mod dead;
 pub mod game;
-#[cfg(test)]
-mod game_tests;
-#[cfg(test)]
-mod laws_tests;
 pub mod notation;
 pub mod pgn;
 pub mod sheet;

@@ -1,7 +1,7 @@
 //! The simulated board, pure: the pieces that stand on a simulated DGT or pegged board and its
 //! side of the protocol (bytes from the host in, messages out), garbage between messages, how a
 //! simulated game and its hands' style are set, and wire times. The async loop that serves it on
-//! a port and plays the game is [`super::serve`].
+//! a port and plays the game is the shell's (`sim::serve` in `tactus`).
 //!
 //! It must not recognise moves or judge anything: it reports what the hands did, as a board
 //! would.

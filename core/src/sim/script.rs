@@ -4,7 +4,7 @@
 //! (an occupancy board's codec drops it). [`PhysicalBoard`] applies the steps to the pieces that
 //! really stand on the board, which is what a simulator reports in a snapshot.
 
-use shakmaty::{Board, Chess, Move, Piece, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::board::{Sensed, Sensing, SensorEvent};
 use crate::rules::Millis;
@@ -84,47 +84,9 @@ pub struct Step {
 /// The events of executing `m` in `position` in `style`.
 pub fn script(position: &Chess, m: Move, style: &Style) -> Vec<Step> {
     let mover = position.board().piece_at(m.from().unwrap_or(m.to()));
-    let mut raw: Vec<SensorEvent> = Vec::new();
-    let lift = |sq: Square| SensorEvent::Lift { square: sq };
-    let place = |sq: Square, p: Piece| SensorEvent::Place {
-        square: sq,
-        piece: Some(p),
-    };
-    match m {
-        Move::Castle { king, rook } => {
-            let side = m.castling_side().expect("a castling move has a side");
-            let color = position.turn();
-            let king_to = side.king_to(color);
-            let rook_to = side.rook_to(color);
-            let k = Piece {
-                color,
-                role: Role::King,
-            };
-            let r = Piece {
-                color,
-                role: Role::Rook,
-            };
-            match style.castling {
-                CastlingOrder::KingFirst => {
-                    raw.extend([lift(king), place(king_to, k), lift(rook), place(rook_to, r)])
-                }
-                CastlingOrder::RookFirst => {
-                    raw.extend([lift(rook), place(rook_to, r), lift(king), place(king_to, k)])
-                }
-            }
-        }
-        Move::EnPassant { from, to } => {
-            let pawn = Piece {
-                color: position.turn(),
-                role: Role::Pawn,
-            };
-            let captured = Square::from_coords(to.file(), from.rank());
-            if style.ep_captured_first {
-                raw.extend([lift(captured), lift(from), place(to, pawn)]);
-            } else {
-                raw.extend([lift(from), place(to, pawn), lift(captured)]);
-            }
-        }
+    let mut raw = match m {
+        Move::Castle { king, rook } => castling(position, m, king, rook, style),
+        Move::EnPassant { from, to } => en_passant(position.turn(), from, to, style),
         Move::Normal {
             from,
             capture,
@@ -132,70 +94,156 @@ pub fn script(position: &Chess, m: Move, style: &Style) -> Vec<Step> {
             promotion,
             ..
         } => {
-            let placed = match (mover, promotion) {
-                (Some(p), Some(role)) => Piece {
-                    color: p.color,
-                    role,
-                },
-                (Some(p), None) => p,
-                (None, _) => return Vec::new(),
+            let Some(mover) = mover else {
+                return Vec::new();
             };
-            let path = if style.slide
-                && matches!(placed.role, Role::Bishop | Role::Rook | Role::Queen)
-                && promotion.is_none()
-            {
-                shakmaty::attacks::between(from, to)
-                    .into_iter()
-                    .collect::<Vec<_>>()
-            } else {
-                Vec::new()
-            };
-            // A slide passes over the squares between, in order from the origin.
-            let mut path = path;
-            path.sort_by_key(|sq| sq.distance(from));
-            let mut slide = Vec::new();
-            for sq in path {
-                slide.push(place(sq, placed));
-                slide.push(lift(sq));
-            }
-            match (capture, style.capture) {
-                (None, _) => {
-                    raw.push(lift(from));
-                    raw.extend(slide);
-                    raw.push(place(to, placed));
-                }
-                (Some(_), CaptureOrder::CapturedFirst) => {
-                    raw.push(lift(to));
-                    raw.push(lift(from));
-                    raw.extend(slide);
-                    raw.push(place(to, placed));
-                }
-                (Some(_), CaptureOrder::MoverFirst) => {
-                    raw.push(lift(from));
-                    raw.push(lift(to));
-                    raw.extend(slide);
-                    raw.push(place(to, placed));
-                }
-                (Some(_), CaptureOrder::Replace) => {
-                    raw.push(lift(from));
-                    raw.extend(slide);
-                    raw.push(place(to, placed));
-                }
-            }
+            normal(mover, from, capture.is_some(), to, promotion, style)
         }
-        _ => {}
-    }
+        _ => Vec::new(),
+    };
     if style.reorder {
-        // A scan reports the destination before the origin clears: swap the first lift with the
-        // placement that follows it.
-        if let Some(i) = raw
-            .iter()
-            .position(|e| matches!(e, SensorEvent::Lift { .. }))
-            && matches!(raw.get(i + 1), Some(SensorEvent::Place { .. }))
-        {
-            raw.swap(i, i + 1);
+        scan_reorder(&mut raw);
+    }
+    timed(position, mover, raw, style)
+}
+
+fn lift(square: Square) -> SensorEvent {
+    SensorEvent::Lift { square }
+}
+
+fn place(square: Square, piece: Piece) -> SensorEvent {
+    SensorEvent::Place {
+        square,
+        piece: Some(piece),
+    }
+}
+
+/// Castling by hand: king then rook, or rook then king.
+fn castling(
+    position: &Chess,
+    m: Move,
+    king: Square,
+    rook: Square,
+    style: &Style,
+) -> Vec<SensorEvent> {
+    let side = m.castling_side().expect("a castling move has a side");
+    let color = position.turn();
+    let king_to = side.king_to(color);
+    let rook_to = side.rook_to(color);
+    let k = Piece {
+        color,
+        role: Role::King,
+    };
+    let r = Piece {
+        color,
+        role: Role::Rook,
+    };
+    match style.castling {
+        CastlingOrder::KingFirst => {
+            vec![lift(king), place(king_to, k), lift(rook), place(rook_to, r)]
+        }
+        CastlingOrder::RookFirst => {
+            vec![lift(rook), place(rook_to, r), lift(king), place(king_to, k)]
         }
     }
+}
+
+/// En passant by hand: the captured pawn removed before the move or after it.
+fn en_passant(color: Color, from: Square, to: Square, style: &Style) -> Vec<SensorEvent> {
+    let pawn = Piece {
+        color,
+        role: Role::Pawn,
+    };
+    let captured = Square::from_coords(to.file(), from.rank());
+    if style.ep_captured_first {
+        vec![lift(captured), lift(from), place(to, pawn)]
+    } else {
+        vec![lift(from), place(to, pawn), lift(captured)]
+    }
+}
+
+/// Any other move by hand: the mover lifted and placed (a promotion places the new piece), a
+/// captured piece removed in the style's order, a slid piece reported on the squares it passes.
+fn normal(
+    mover: Piece,
+    from: Square,
+    captures: bool,
+    to: Square,
+    promotion: Option<Role>,
+    style: &Style,
+) -> Vec<SensorEvent> {
+    let placed = match promotion {
+        Some(role) => Piece {
+            color: mover.color,
+            role,
+        },
+        None => mover,
+    };
+    let path = if style.slide
+        && matches!(placed.role, Role::Bishop | Role::Rook | Role::Queen)
+        && promotion.is_none()
+    {
+        shakmaty::attacks::between(from, to)
+            .into_iter()
+            .collect::<Vec<_>>()
+    } else {
+        Vec::new()
+    };
+    // A slide passes over the squares between, in order from the origin.
+    let mut path = path;
+    path.sort_by_key(|sq| sq.distance(from));
+    let mut slide = Vec::new();
+    for sq in path {
+        slide.push(place(sq, placed));
+        slide.push(lift(sq));
+    }
+    let mut raw = Vec::new();
+    match (captures, style.capture) {
+        (false, _) => {
+            raw.push(lift(from));
+            raw.extend(slide);
+            raw.push(place(to, placed));
+        }
+        (true, CaptureOrder::CapturedFirst) => {
+            raw.push(lift(to));
+            raw.push(lift(from));
+            raw.extend(slide);
+            raw.push(place(to, placed));
+        }
+        (true, CaptureOrder::MoverFirst) => {
+            raw.push(lift(from));
+            raw.push(lift(to));
+            raw.extend(slide);
+            raw.push(place(to, placed));
+        }
+        (true, CaptureOrder::Replace) => {
+            raw.push(lift(from));
+            raw.extend(slide);
+            raw.push(place(to, placed));
+        }
+    }
+    raw
+}
+
+/// A scan reports the destination before the origin clears: swap the first lift with the
+/// placement that follows it.
+fn scan_reorder(raw: &mut [SensorEvent]) {
+    if let Some(i) = raw
+        .iter()
+        .position(|e| matches!(e, SensorEvent::Lift { .. }))
+        && matches!(raw.get(i + 1), Some(SensorEvent::Place { .. }))
+    {
+        raw.swap(i, i + 1);
+    }
+}
+
+/// The events a step apart, each followed by its chatter when the sensors bounce.
+fn timed(
+    position: &Chess,
+    mover: Option<Piece>,
+    raw: Vec<SensorEvent>,
+    style: &Style,
+) -> Vec<Step> {
     let mut steps = Vec::new();
     for event in raw {
         steps.push(Step {

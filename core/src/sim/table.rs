@@ -49,7 +49,7 @@ use crate::{
 /// A run without a new move for this long (virtual time) has stalled.
 pub const STALL_MS: Millis = 240_000;
 /// The longest a slid piece rests on a square it passes over (a moving hand).
-pub const SLIDE_REST_MAX_MS: u64 = crate::board::recognize::SLIDE_REST_MS;
+pub const SLIDE_REST_MAX_MS: u64 = crate::board::profile::SLIDE_REST_MS;
 /// The DGT board's sweep of its 64 squares takes between these (the profile's `scan_ms` must
 /// not be shorter than the longest).
 pub const DGT_SWEEP_MS: (u64, u64) = (190, 250);

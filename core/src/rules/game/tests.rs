@@ -1,11 +1,14 @@
 //! Unit tests of the game state machine with virtual time: every clock consequence, claim and
-//! penalty path, in both editions and all three play modes.
+//! penalty path, in both editions and all three play modes. The second reading of the Laws, test
+//! by article, is in [`laws`].
+
+mod laws;
 
 use shakmaty::{
     CastlingMode, Chess, Color, KnownOutcome, Move, Position, Square, fen::Fen, san::San,
 };
 
-use super::game::*;
+use super::*;
 use crate::rules::{Edition, Millis, PlayMode, dead::Mateability, time_control::TimeControl};
 
 const MIN: i64 = 60_000;

@@ -348,15 +348,7 @@ impl VoicePack {
         use Announcement as A;
         match announcement {
             A::Move(m) => self.mv(m, style),
-            A::Recital { number, moves } => {
-                let mut bits = self.number(*number, Form::Counting);
-                for m in moves {
-                    bits.push(Bit::Pause(','));
-                    bits.extend(self.side(m.side));
-                    bits.extend(self.mv(m, style));
-                }
-                bits
-            }
+            A::Recital { number, moves } => self.recital(*number, moves, style),
             A::Stalemate => self.fill("stalemate", &[]),
             A::DeadPosition => self.fill("dead_position", &[]),
             A::DrawOffered { by } => self.fill("draw_offered", &[("side", self.side(*by))]),
@@ -419,29 +411,8 @@ impl VoicePack {
                 piece: None,
             } => self.fill("square_empty", &[("square", self.square(*square))]),
             A::LineContents { pieces } if pieces.is_empty() => self.fill("line_empty", &[]),
-            A::LineContents { pieces } => Self::list(pieces.iter().map(|(square, piece)| {
-                let mut slots = self.piece_slots(*piece, "piece").to_vec();
-                slots.push(("square", self.square(*square)));
-                self.fill("line_item", &slots)
-            })),
-            A::PiecesOfKind { piece, squares } => {
-                let mut slots = vec![
-                    ("piece", self.role(piece.role)),
-                    ("colored", self.colored(*piece)),
-                    ("side", self.side(piece.color)),
-                ];
-                if squares.is_empty() {
-                    self.fill("pieces_of_kind_none", &slots)
-                } else {
-                    let count = u32::try_from(squares.len()).unwrap_or(u32::MAX);
-                    slots.push(("count", self.number(count, Form::Counting)));
-                    slots.push((
-                        "squares",
-                        Self::list(squares.iter().map(|s| self.square(*s))),
-                    ));
-                    self.fill("pieces_of_kind", &slots)
-                }
-            }
+            A::LineContents { pieces } => self.line_contents(pieces),
+            A::PiecesOfKind { piece, squares } => self.pieces_of_kind(*piece, squares),
             A::Material { white, black } => self.fill(
                 "material",
                 &[
@@ -481,20 +452,73 @@ impl VoicePack {
                 played,
                 better,
                 missed_mate,
-            } => self.fill(
-                if *missed_mate {
-                    "review_missed_mate"
-                } else {
-                    "review_lost_material"
-                },
-                &[
-                    ("n", self.number(*number, Form::Counting)),
-                    ("played", self.mv(played, style)),
-                    ("better", self.mv(better, style)),
-                ],
-            ),
+            } => self.review_moment(*number, played, better, *missed_mate, style),
             A::ReviewEnd => self.fill("review_end", &[]),
         }
+    }
+
+    /// A move pair recited: its number, then each move with its side.
+    fn recital(&self, number: u32, moves: &[MoveWords], style: Style) -> Vec<Bit> {
+        let mut bits = self.number(number, Form::Counting);
+        for m in moves {
+            bits.push(Bit::Pause(','));
+            bits.extend(self.side(m.side));
+            bits.extend(self.mv(m, style));
+        }
+        bits
+    }
+
+    /// The pieces standing on a line (a file, a rank, a diagonal), each with its square.
+    fn line_contents(&self, pieces: &[(Square, Piece)]) -> Vec<Bit> {
+        Self::list(pieces.iter().map(|(square, piece)| {
+            let mut slots = self.piece_slots(*piece, "piece").to_vec();
+            slots.push(("square", self.square(*square)));
+            self.fill("line_item", &slots)
+        }))
+    }
+
+    /// Where the pieces of one kind stand, or that there is none.
+    fn pieces_of_kind(&self, piece: Piece, squares: &[Square]) -> Vec<Bit> {
+        let mut slots = vec![
+            ("piece", self.role(piece.role)),
+            ("colored", self.colored(piece)),
+            ("side", self.side(piece.color)),
+        ];
+        if squares.is_empty() {
+            self.fill("pieces_of_kind_none", &slots)
+        } else {
+            let count = u32::try_from(squares.len()).unwrap_or(u32::MAX);
+            slots.push(("count", self.number(count, Form::Counting)));
+            slots.push((
+                "squares",
+                Self::list(squares.iter().map(|s| self.square(*s))),
+            ));
+            self.fill("pieces_of_kind", &slots)
+        }
+    }
+
+    /// A moment of the review: the move played, the better one, and what it missed.
+    fn review_moment(
+        &self,
+        number: u32,
+        played: &MoveWords,
+        better: &MoveWords,
+        missed_mate: bool,
+        style: Style,
+    ) -> Vec<Bit> {
+        let template = if missed_mate {
+            "review_missed_mate"
+        } else {
+            "review_lost_material"
+        };
+        self.fill(
+            template,
+            &[
+                ("n", self.number(number, Form::Counting)),
+                ("played", self.mv(played, style)),
+                ("better", self.mv(better, style)),
+            ],
+        )
     }
 
     /// The engine's judgement in words (training).
@@ -569,5 +593,4 @@ fn assemble(bits: Vec<Bit>) -> Utterance {
 }
 
 #[cfg(test)]
-#[path = "voice_tests.rs"]
 mod tests;

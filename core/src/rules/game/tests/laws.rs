@@ -1,11 +1,11 @@
 //! Tests of the second reading of the Laws (issue 13), named after the articles: the differences
 //! between the 2001 and 2009 texts (each row of `docs/editions.md` names its test here or in
-//! `game_tests`), rulings while the arbiter holds the clocks (6.12), and a blitz illegal move
+//! `game::tests`), rulings while the arbiter holds the clocks (6.12), and a blitz illegal move
 //! (Appendix C) from the illegal move to the claim or to the position that stands.
 
 use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Square, fen::Fen, san::San};
 
-use super::game::*;
+use crate::rules::game::*;
 use crate::rules::{Edition, Millis, PlayMode, time_control::TimeControl};
 
 const MIN: i64 = 60_000;

@@ -1451,7 +1451,7 @@ fn clip_stems_are_every_plain_word_and_ascii() {
 // ---------------------------------------------------------------------------------------------
 // The checks of `parse`: each names the pack, the origin and the word or template.
 
-const DE: &str = include_str!("../../../voices/de-fide/voice.toml");
+const DE: &str = include_str!("../../../../voices/de-fide/voice.toml");
 
 fn parse_error(text: &str) -> String {
     VoicePack::parse("test-pack", text, "voices/test-pack/voice.toml")

@@ -1,0 +1,196 @@
+//! When a move counts. The blind player's move counts once it has been announced to the sighted
+//! side and stands on the tactile board (F.3 b, F.3 c): his clock runs until the announcement has
+//! finished (F.9 c). The sighted player's move counts when he stops his clock (6.7 a), or, on a
+//! board without a clock button, when his board settles on it; the blind player then hears it
+//! and executes it on his board.
+
+use shakmaty::{Move, Position};
+
+use super::{Arbiter, BoardId, Effect, intake::holds};
+use crate::{
+    announce::{Announcement, Audience, MoveWords},
+    board::recognize::Mode,
+    rules::{Millis, game},
+};
+
+/// When the sighted player's move counts as completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Completion {
+    /// When he stops his clock (a key or pedal, the console's `press`, a DGT clock lever).
+    ClockPress,
+    /// When his board rests on the position after a legal move (boards without a clock button).
+    Settle,
+}
+
+/// The blind player's move, waiting to count: it counts once it has been announced (F.3 c) and
+/// stands on the tactile board (F.3 b; after a correction under F.6 he must make the corrected
+/// move first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PendingAnnouncement {
+    pub(super) id: u64,
+    pub(super) mv: Move,
+    pub(super) announced: bool,
+    pub(super) on_board: bool,
+}
+
+impl Arbiter {
+    /// The sighted player stopped his clock (6.7 a). His move is what his board shows (or what
+    /// the assistant entered); it counts as soon as the board can tell. A press while the blind
+    /// player's move is still being announced is kept for the reply he has made ahead of it.
+    pub(super) fn press(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        if self.game.is_over() {
+            out.push(Effect::Note(
+                "clock pressed after the game; nothing to do".into(),
+            ));
+            return;
+        }
+        if let Some(m) = self.sighted_candidate.take() {
+            self.complete_sighted(m, now, out);
+            return;
+        }
+        let sighted = !self.cfg.blind;
+        let sensors = self.sighted_board.is_some();
+        let blind_move_coming =
+            self.pending_blind.is_some() || self.held.is_some_and(|h| h.board == BoardId::Blind);
+        if self.game.to_move() == sighted && !sensors {
+            self.refuse_press(
+                "clock pressed, but no move has been entered for the sighted player; enter it \
+                 with `move`",
+                out,
+            );
+        } else if self.game.to_move() == sighted {
+            self.press_pending = true;
+            self.press_sighted_board(now, out);
+        } else if blind_move_coming && sensors {
+            self.press_pending = true;
+            out.push(Effect::Note(
+                "clock pressed while the blind player's move is being announced: the sighted \
+                 player's reply counts once that move has"
+                    .into(),
+            ));
+        } else {
+            let side = self.game.to_move();
+            self.say(Audience::Sighted, Announcement::ToMove { side }, out);
+            out.push(Effect::Refused(format!(
+                "clock pressed, but it is {side}'s move; the sighted player has no move to complete"
+            )));
+        }
+    }
+
+    pub(super) fn press_sighted_board(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        if let Some(board) = self.sighted_board.as_mut() {
+            let r = board.press(now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+    }
+
+    /// A press that completes nothing: the sighted side hears it, the console reads why.
+    pub(super) fn refuse_press(&mut self, why: &str, out: &mut Vec<Effect>) {
+        self.say(Audience::Sighted, Announcement::NoMoveToCount, out);
+        out.push(Effect::Refused(why.into()));
+    }
+
+    /// The sighted player's move is complete: his clock stops, the blind player's starts, and the
+    /// blind player hears the move and executes it on his board.
+    pub(super) fn complete_sighted(&mut self, mv: Move, now: Millis, out: &mut Vec<Effect>) {
+        let before = self.game.position().clone();
+        if self.game.to_move() == self.cfg.blind || !before.is_legal(mv) {
+            out.push(Effect::Note("no sighted move to complete".into()));
+            return;
+        }
+        match self.check_move(mv, now) {
+            Ok(()) => {}
+            Err(e) if holds(&e) => return self.hold(BoardId::Sighted, mv, false, &e, out),
+            Err(e) => return self.refuse_move(BoardId::Sighted, mv, &e, now, out),
+        }
+        // The move is said before whatever it causes (check, mate, stalemate, the result).
+        let mut consequences = Vec::new();
+        if !self.rules(game::Input::Move(mv), now, &mut consequences) {
+            out.extend(consequences);
+            return;
+        }
+        self.say(
+            Audience::Blind,
+            Announcement::Move(MoveWords::new(&before, mv)),
+            out,
+        );
+        out.extend(consequences);
+        // He executes it on his board, even when it ended the game; until he does, his board
+        // simply still shows the position before it, which is no difference to complain about.
+        let r = self
+            .blind_board
+            .set_expected(before, Mode::Execute(mv), now);
+        self.recognized(BoardId::Blind, r, now, out);
+        if let Some(board) = self.sighted_board.as_mut() {
+            let mode = if self.game.is_over() {
+                Mode::Hold
+            } else {
+                Mode::Await
+            };
+            let r = board.set_expected(self.game.position().clone(), mode, now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+    }
+
+    /// F.3: the blind player's move stands on the tactile board; it counts once announced. His
+    /// clock runs until the announcement has finished (F.3 c, F.9 c).
+    pub(super) fn announce_blind(&mut self, mv: Move, out: &mut Vec<Effect>) {
+        self.promotion_ahead = None;
+        let before = self.game.position().clone();
+        let words = MoveWords::new(&before, mv);
+        let id = self.say(Audience::Sighted, Announcement::Move(words), out);
+        if self.cfg.say_own_move {
+            self.say(Audience::Blind, Announcement::OwnMove(words), out);
+        }
+        self.pending_blind = Some(PendingAnnouncement {
+            id,
+            mv,
+            announced: false,
+            on_board: true,
+        });
+    }
+
+    pub(super) fn speech_finished(&mut self, id: u64, now: Millis, out: &mut Vec<Effect>) {
+        let Some(pending) = self.pending_blind.filter(|p| p.id == id) else {
+            return;
+        };
+        if !pending.on_board {
+            // Corrected (F.6) and not yet made on his board: it counts once it stands there.
+            self.pending_blind = Some(PendingAnnouncement {
+                announced: true,
+                ..pending
+            });
+            return;
+        }
+        self.pending_blind = None;
+        self.count_blind(pending.mv, now, out);
+    }
+
+    /// The blind player's move counts (announced and on his board): his clock stops, the
+    /// sighted player executes it on his board.
+    pub(super) fn count_blind(&mut self, mv: Move, now: Millis, out: &mut Vec<Effect>) {
+        let before = self.game.position().clone();
+        match self.check_move(mv, now) {
+            Ok(()) => {}
+            Err(e) if holds(&e) => return self.hold(BoardId::Blind, mv, true, &e, out),
+            Err(e) => return self.refuse_move(BoardId::Blind, mv, &e, now, out),
+        }
+        if !self.rules(game::Input::Move(mv), now, out) {
+            return;
+        }
+        if self.game.is_over() {
+            self.set_modes(now, out);
+            return;
+        }
+        // The sighted player executes the blind player's move on his board; the tactile board
+        // awaits his reply.
+        let r = self
+            .blind_board
+            .set_expected(self.game.position().clone(), Mode::Await, now);
+        self.recognized(BoardId::Blind, r, now, out);
+        if let Some(board) = self.sighted_board.as_mut() {
+            let r = board.set_expected(before, Mode::Execute(mv), now);
+            self.recognized(BoardId::Sighted, r, now, out);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! F.7: a board that rests on another position than the one it should show. Its player hears
+//! precisely what is wrong ("Springer steht auf Felix vier, gehört auf Felix drei"), again after
+//! the configured time while it stays wrong; on his own move it is a move that is not possible
+//! (Art. 4.3; the arbiter rules whether it was an illegal move completed, 7.4).
+
+use shakmaty::{Piece, Square};
+
+use super::{Arbiter, BoardId, Effect};
+use crate::{
+    announce::{Announcement, Audience, Guidance, count},
+    board::recognize::{BoardDiff, Found, Mode},
+    rules::Millis,
+};
+
+/// A board that differs and when it was last described.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Differing {
+    pub(super) diff: BoardDiff,
+    pub(super) told_at: Millis,
+}
+
+impl Arbiter {
+    /// A board rests on a wrong position. On the player's own move that is a move that is not
+    /// possible (it is not announced; the touched piece must be moved, Art. 4.3); otherwise the
+    /// board must be corrected (F.7). Either way he hears precisely what is wrong.
+    pub(super) fn differs(
+        &mut self,
+        board: BoardId,
+        diff: BoardDiff,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
+        let audience = match board {
+            BoardId::Blind => Audience::Blind,
+            BoardId::Sighted => Audience::Sighted,
+        };
+        let own_move = match board {
+            BoardId::Blind => self.blind_board.mode() == Mode::Move,
+            BoardId::Sighted => self
+                .sighted_board
+                .as_ref()
+                .is_some_and(|r| r.mode() == Mode::Move),
+        };
+        if own_move {
+            self.say(audience, Announcement::IllegalMove, out);
+            // The player is told and guided; whether it was an illegal move completed (7.4) is
+            // the arbiter's ruling, so he hears of every one.
+            let player = self.player(board);
+            let squares: Vec<String> = diff.squares.iter().map(|d| d.square.to_string()).collect();
+            out.push(Effect::Note(format!(
+                "illegal move on the {} board by {player} (7.4): it stands on {}; not counted, the \
+                 player is guided back. If the arbiter rules it completed: `illegal {player}`",
+                board.name(),
+                squares.join(" ")
+            )));
+        }
+        for g in guidance(&diff) {
+            self.say(audience, Announcement::Guidance(g), out);
+        }
+        out.push(Effect::Note(format!(
+            "{} board differs on {}",
+            board.name(),
+            count(diff.squares.len(), "square", "squares")
+        )));
+        self.differing[board] = Some(Differing { diff, told_at: now });
+    }
+
+    pub(super) fn repeat_guidance(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        for board in [BoardId::Blind, BoardId::Sighted] {
+            let due = self.differing[board]
+                .as_ref()
+                .filter(|d| now >= d.told_at + self.cfg.guidance_repeat_ms)
+                .map(|d| d.diff.clone());
+            if let Some(diff) = due {
+                let audience = if board == BoardId::Blind {
+                    Audience::Blind
+                } else {
+                    Audience::Sighted
+                };
+                for g in guidance(&diff) {
+                    self.say(audience, Announcement::Guidance(g), out);
+                }
+                if let Some(d) = self.differing[board].as_mut() {
+                    d.told_at = now;
+                }
+            }
+        }
+    }
+}
+
+/// Turn a board difference into what a player is told: a piece on the wrong square where it can
+/// be matched with the square it belongs on, otherwise each empty, extra or wrong square.
+pub fn guidance(diff: &BoardDiff) -> Vec<Guidance> {
+    let mut missing: Vec<(Square, Piece)> = Vec::new();
+    let mut extra: Vec<(Square, Option<Piece>)> = Vec::new();
+    let mut out = Vec::new();
+    for d in &diff.squares {
+        match (d.expected, d.found) {
+            (Some(p), Found::Empty) => missing.push((d.square, p)),
+            (None, Found::Piece(p)) => extra.push((d.square, Some(p))),
+            (None, Found::Occupied { likely }) => extra.push((d.square, likely)),
+            (Some(belongs), Found::Piece(found)) => out.push(Guidance::Wrong {
+                square: d.square,
+                found,
+                belongs,
+            }),
+            (Some(_), Found::Occupied { .. }) | (None, Found::Empty) => {}
+        }
+    }
+    // Pair each extra piece with a missing square of the same piece ("Springer steht auf Felix
+    // vier, gehört auf Felix drei"); with exactly one of each, pair them whatever the guess.
+    let single = missing.len() == 1 && extra.len() == 1;
+    let mut unpaired_extra = Vec::new();
+    for (square, likely) in extra {
+        let matched = missing
+            .iter()
+            .position(|&(_, p)| Some(p) == likely || (single && likely.is_none()));
+        match matched {
+            Some(i) => {
+                let (belongs, piece) = missing.remove(i);
+                out.push(Guidance::Misplaced {
+                    piece,
+                    found: square,
+                    belongs,
+                });
+            }
+            None => unpaired_extra.push((square, likely)),
+        }
+    }
+    for (square, piece) in missing {
+        out.push(Guidance::Missing { square, piece });
+    }
+    for (square, piece) in unpaired_extra {
+        out.push(Guidance::Extra { square, piece });
+    }
+    out
+}

@@ -1,0 +1,112 @@
+//! A board's link lost and back: both players hear it once, and a flapping cable (a board that
+//! comes back and goes again within [`FLAP_WINDOW_MS`]) is not said each time; a loss that lasts
+//! [`FLAP_SETTLE_MS`] is said then.
+
+use super::{Arbiter, BoardId, Effect, boards::which};
+use crate::{
+    announce::{Announcement, Audience},
+    rules::Millis,
+};
+
+/// A board that comes back and goes again within this long of the last word about its link is
+/// flapping (a loose cable): its losses are not said each time.
+pub const FLAP_WINDOW_MS: Millis = 10_000;
+/// A loss not said because the board was flapping is said once it has lasted this long.
+pub const FLAP_SETTLE_MS: Millis = 3_000;
+
+/// What was said about one board's link.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct LinkNews {
+    /// Its loss was said and its return not yet.
+    pub(super) said_away: bool,
+    /// When its loss or return was last said.
+    pub(super) last_said: Option<Millis>,
+    /// Away since then (not back yet).
+    pub(super) away_since: Option<Millis>,
+}
+
+impl LinkNews {
+    /// When a loss that was not said (flapping) is to be said, if it lasts.
+    pub(super) fn unsaid_loss_due(&self) -> Option<Millis> {
+        match (self.said_away, self.away_since) {
+            (false, Some(t)) => Some(t + FLAP_SETTLE_MS),
+            _ => None,
+        }
+    }
+}
+
+impl Arbiter {
+    /// `board`'s link went: its recogniser knows it cannot tell anything until it is back.
+    pub(super) fn disconnected(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        if let Some(r) = self.recognizer(board) {
+            r.disconnected(now);
+        }
+        self.link_lost(board, now, out);
+    }
+
+    /// `board`'s link is back: it is asked for a full reading.
+    pub(super) fn connected(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        self.link_back(board, now, out);
+        out.push(Effect::RequestSnapshot { board });
+    }
+
+    /// A loss not said because the board was flapping is said once it has lasted.
+    pub(super) fn say_lasting_losses(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        for board in BoardId::ALL {
+            if self.links[board]
+                .unsaid_loss_due()
+                .is_some_and(|due| now >= due)
+            {
+                self.say_link_lost(board, now, out);
+            }
+        }
+    }
+
+    /// A board's link went. Said at once, unless the board is flapping (it came back and went
+    /// again within [`FLAP_WINDOW_MS`] of the last thing said about it): then it is said only if
+    /// it stays away for [`FLAP_SETTLE_MS`].
+    fn link_lost(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        let link = &mut self.links[board];
+        link.away_since = Some(now);
+        if link.said_away {
+            return;
+        }
+        if link.last_said.is_some_and(|t| now < t + FLAP_WINDOW_MS) {
+            out.push(Effect::Note(format!(
+                "{} board's link went again; said if it stays away",
+                board.name()
+            )));
+            return;
+        }
+        self.say_link_lost(board, now, out);
+    }
+
+    fn say_link_lost(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        let link = &mut self.links[board];
+        link.said_away = true;
+        link.last_said = Some(now);
+        let which = which(board);
+        self.say(
+            Audience::Both,
+            Announcement::BoardDisconnected { board: which },
+            out,
+        );
+    }
+
+    /// A board's link is back: "reconnected" once, when its loss was said.
+    fn link_back(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+        let link = &mut self.links[board];
+        link.away_since = None;
+        if !link.said_away {
+            return;
+        }
+        link.said_away = false;
+        link.last_said = Some(now);
+        let which = which(board);
+        self.say(
+            Audience::Both,
+            Announcement::BoardReconnected { board: which },
+            out,
+        );
+    }
+}
