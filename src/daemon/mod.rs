@@ -633,9 +633,9 @@ impl Tasks {
             patience: opponent.patience(),
         };
         info!(program = %spec.program.display(), "training opponent");
-        let (tx, task) = engine::spawn(spec, self.hub.clone(), self.cancel.clone());
-        self.handles.push(task);
-        tx
+        let engine = engine::spawn(spec, self.cancel.clone());
+        self.forward(engine.events, engine.task, HubMsg::Engine);
+        engine.requests
     }
 
     /// Cancel every task and wait for each, at most [`SHUTDOWN_GRACE`].
