@@ -1293,9 +1293,7 @@ impl Hub {
         });
     }
 }
-#[path = "hub_opponent.rs"]
 mod opponent;
 
 #[cfg(test)]
-#[path = "hub_tests.rs"]
-mod hub_tests;
+mod tests;
