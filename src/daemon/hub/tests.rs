@@ -22,14 +22,14 @@ use shakmaty::{Chess, Color, Square};
 
 use super::*;
 use crate::{
-    daemon::{files::RecordSettings, journal},
-    speech::{Outcome as Spoken, What},
+    daemon::{clock::MonotonicClock, files::RecordSettings, journal},
+    speech::{Outcome as Spoken, SpeechId, What},
 };
 use tactus_core::{
     announce::{Guidance, MoveWords, WhichBoard},
     arbiter::{ArbiterConfig, Completion},
-    board::{Sensing, recognize::RecognizerConfig},
-    console::wire::End,
+    board::{Sensing, SensorEvent, recognize::RecognizerConfig},
+    console::{self, wire::End},
     journal::{
         AskedBy, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
         RulesRecord, SetupRecord, replay,
