@@ -349,7 +349,6 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         messages,
         echo: opts.echo,
         recovery: table.recovery,
-        started: table.started,
         buttons: config.buttons(),
         engine,
     });

@@ -282,7 +282,6 @@ pub struct Table {
     pub offset: u64,
     /// The inputs to replay into the hub, for a resumed game.
     pub recovery: Option<Recovery>,
-    pub started: bool,
     /// The folder's lock, held while this run plays the game (see [`lock_folder`]).
     pub lock: std::fs::File,
 }
@@ -354,7 +353,6 @@ fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> 
         arbiter: Arbiter::new(cfg, start),
         offset: 0,
         recovery: None,
-        started: false,
         lock,
     })
 }
@@ -409,7 +407,6 @@ fn resumed_table(folder: &Path) -> Result<Table> {
         header: read.header.clone(),
         journal,
         offset: replayed.last_time,
-        started: replayed.started,
         recovery: Some(Recovery {
             inputs: replayed.inputs,
             unfinished: replayed.unfinished,

@@ -145,7 +145,6 @@ impl Hub {
                 }
                 Effect::RecordChanged => self.record_dirty = true,
                 Effect::GameOver(end) => {
-                    self.over = true;
                     if let Some(journal) = &mut self.journal
                         && let Err(e) = journal.end(now, &end)
                     {

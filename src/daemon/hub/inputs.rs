@@ -56,9 +56,6 @@ impl Hub {
                 }
             }
         }
-        if input == Input::Start {
-            self.started = true;
-        }
         let before = self.arbiter.game().ply();
         let effects = self.arbiter.handle(input, now);
         self.log_moves(before);
@@ -167,7 +164,7 @@ impl Hub {
     /// Play starts once every board with sensors has been read for the first time (a board
     /// that never comes leaves it to the console's `start`).
     pub(super) fn maybe_start(&mut self, t: Millis) {
-        if self.started || self.over {
+        if self.arbiter.started() || self.has_result() {
             return;
         }
         let ready = BoardId::ALL

@@ -123,7 +123,6 @@ pub struct HubParts {
     pub echo: bool,
     /// A resumed game: replay leftovers.
     pub recovery: Option<Recovery>,
-    pub started: bool,
     /// The tactile board's buttons: the blind player's requests, by button number.
     pub buttons: BTreeMap<u8, String>,
     /// A training game: the engine task that plays the other side.
@@ -134,6 +133,7 @@ pub struct HubParts {
 #[derive(Debug, Clone)]
 pub struct HubEnd {
     pub pgn: String,
+    /// The game has a result (its end is journaled).
     pub over: bool,
     /// Half-moves played, and whose move it is.
     pub ply: usize,
@@ -179,8 +179,6 @@ pub struct Hub {
     last_t: Millis,
     last_tick: Option<Millis>,
     guidance: ByBoard<u64>,
-    started: bool,
-    over: bool,
     recovery: Option<Recovery>,
     buttons: BTreeMap<u8, String>,
     opponent: Option<opponent::Opponent>,
@@ -222,8 +220,6 @@ impl Hub {
             last_t,
             last_tick: None,
             guidance: ByBoard::default(),
-            started: parts.started,
-            over: false,
             recovery: parts.recovery,
             buttons: parts.buttons,
             opponent: parts.engine.map(opponent::Opponent::new),
@@ -236,7 +232,6 @@ impl Hub {
         mut rx: mpsc::Receiver<HubMsg>,
         cancel: CancellationToken,
     ) -> HubEnd {
-        self.over = self.arbiter.game().is_over();
         if let Some(recovery) = self.recovery.take() {
             self.recover(recovery);
         }
@@ -285,7 +280,7 @@ impl Hub {
         self.notes.sync();
         HubEnd {
             pgn: self.arbiter.game().to_pgn(&self.tags),
-            over: self.over,
+            over: self.has_result(),
             ply: self.arbiter.game().ply(),
             to_move: self.arbiter.game().to_move(),
         }
@@ -336,6 +331,12 @@ impl Hub {
                 Reply::error("not a game command; nothing was done")
             }
         }
+    }
+
+    /// Whether the game has ended with a result (its end is in the journal). An end that awaits
+    /// an analysis or the arbiter's ruling is none yet: the game may still be taken up again.
+    fn has_result(&self) -> bool {
+        self.arbiter.game().end().is_some()
     }
 
     /// Whether a clock is running (not paused, not before the start, not after the end).

@@ -149,7 +149,7 @@ impl Hub {
         let game = self.arbiter.game();
         let engine_side = !self.arbiter.config().blind;
         let ply = game.ply();
-        let its_move = self.started
+        let its_move = self.arbiter.started()
             && !game.is_over()
             && game.adjournment().is_none()
             && game.to_move() == engine_side;

@@ -123,7 +123,7 @@ impl Hub {
         );
         // Said in the order of `recovery_words`: the game is back, whose move it is, and that
         // the clocks stand; the pause of running clocks says the last itself.
-        if !self.over {
+        if !self.arbiter.game().is_over() {
             for announcement in recovery_words(&self.arbiter) {
                 if announcement == Announcement::ClocksPaused && running {
                     continue;

@@ -65,7 +65,7 @@ impl Hub {
 
     pub(super) fn publish(&mut self) {
         let mut p = Hub::progress_of(&self.arbiter);
-        p.started = self.started;
+        p.started = self.arbiter.started();
         p.guidance = self.guidance;
         p.speaking = self.says.len() + self.deferred.len();
         p.connected = self.board_links.map(|l| l.connected);
@@ -148,7 +148,11 @@ impl Hub {
             )),
             None => lines.push(format!(
                 "in play{}",
-                if self.started { "" } else { " (not started)" }
+                if self.arbiter.started() {
+                    ""
+                } else {
+                    " (not started)"
+                }
             )),
         }
         lines

@@ -111,7 +111,6 @@ struct Begin {
     journal: Journal,
     offset: Millis,
     recovery: Option<Recovery>,
-    started: bool,
 }
 
 /// A new game in `dir`, its journal begun with its header.
@@ -141,7 +140,6 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
         arbiter: Arbiter::new(cfg, Chess::default()),
         offset: 0,
         recovery: None,
-        started: false,
     }
 }
 
@@ -152,7 +150,6 @@ fn resumed_game(dir: &Path) -> Begin {
     Begin {
         journal: Journal::append_to(&read).unwrap(),
         offset: replayed.last_time,
-        started: replayed.started,
         recovery: Some(Recovery {
             inputs: replayed.inputs,
             unfinished: replayed.unfinished,
@@ -233,7 +230,6 @@ impl Rig {
             messages: inbox.clone(),
             echo: false,
             recovery: begin.recovery,
-            started: begin.started,
             buttons: BTreeMap::from([(1, "time".to_string()), (4, "repeat".to_string())]),
             engine: None,
         });
