@@ -57,13 +57,10 @@ use self::{
 };
 use crate::{
     config::{BoardSetup, Config, PortSetup},
-    speech::{self, SpeechDeps},
+    speech::{self, SpeechDeps, Wording},
 };
 use tactus_core::{
-    announce::{
-        Announcement,
-        voice::{Style, VoicePack, split_spec},
-    },
+    announce::{Announcement, voice::split_spec},
     arbiter::{BoardId, ByBoard},
     board::{profile::Profile, recognize::Mode},
     journal::SetupRecord,
@@ -270,7 +267,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             // What both players hear, in the same words and order (the pack's language).
             let words: Vec<String> = hub::recovery_words(&table.arbiter)
                 .iter()
-                .map(|a| voice.pack.render(a, voice.style).text)
+                .map(|a| voice.wording.text(a))
                 .collect();
             println!("tactus: {}", words.join(", "));
         }
@@ -342,8 +339,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         sensors: started.sensors,
         lever_completes_move: started.lever,
         record,
-        pack: voice.pack,
-        style: voice.style,
+        wording: voice.wording,
         broadcast: broadcast_tx,
         progress: progress_tx,
         messages,
@@ -380,8 +376,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
 /// The game's voice: the words of its pack (the journal's pack, so a resumed game keeps its
 /// voice) and, when the pack has clips, what the audio scoresheet needs.
 struct Voice {
-    pack: VoicePack,
-    style: Style,
+    /// The pack's words in the game's style: what is said and printed.
+    wording: Wording,
     /// The pack as the setup names it (`name` or `name:variant`).
     spec: String,
     /// The pack's folder name, without the variant.
@@ -411,8 +407,7 @@ impl Voice {
             .map(|(name, _)| name.to_owned())
             .unwrap_or_else(|_| setup.voice_pack.clone());
         Ok(Voice {
-            pack,
-            style,
+            wording: Wording::new(pack, style),
             spec: setup.voice_pack.clone(),
             pack_name,
             audio,
@@ -472,15 +467,14 @@ impl Tasks {
     ) -> mpsc::Sender<speech::SpeechRequest> {
         let mut speech_config = config.voice.clone();
         speech_config.voice = voice.spec.clone();
-        speech_config.style = voice.style;
-        let (render_pack, style) = (voice.pack.clone(), voice.style);
+        speech_config.style = voice.wording.style();
         let mut deps = SpeechDeps::new(
             voices_dir.join(&voice.pack_name).join("clips"),
-            Box::new(move |a: &Announcement| render_pack.render(a, style)),
+            voice.wording.renderer(),
         );
         deps.transcript = Some(folder.join(files::TRANSCRIPT_FILE));
-        deps.fallback_notice = Some(voice.pack.render(&Announcement::SpeechFallback, style));
-        deps.tts_language = Some(voice.pack.language().to_owned());
+        deps.fallback_notice = Some(voice.wording.words(&Announcement::SpeechFallback));
+        deps.tts_language = Some(voice.wording.pack().language().to_owned());
         let speech = speech::spawn(speech_config, deps, self.cancel.clone());
         self.forward(speech.events, speech.task, HubMsg::Speech);
         speech.requests

@@ -212,7 +212,7 @@ impl Hub {
         announcement: Announcement,
         shown: bool,
     ) -> bool {
-        let text = self.pack.render(&announcement, self.style).text;
+        let text = self.wording.text(&announcement);
         // `repeat` is for what he was told; his own move said back is not what he asks again,
         // and neither is a reply (said unshown, see `request`).
         if audience.includes_blind() && shown && !matches!(announcement, Announcement::OwnMove(_)) {

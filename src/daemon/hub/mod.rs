@@ -56,10 +56,10 @@ use crate::{
         engine::{EngineEvent, EngineRequest},
         link::{LinkCommand, LinkEvent, Timed},
     },
-    speech::{SpeechEvent, SpeechRequest},
+    speech::{SpeechEvent, SpeechRequest, Wording},
 };
 use tactus_core::{
-    announce::{Announcement, Audience, voice::Style, voice::VoicePack},
+    announce::{Announcement, Audience},
     arbiter::{Arbiter, BoardId, ByBoard, Input},
     console::{Command, Role, wire::Reply},
     rules::{Millis, dead::Mateability},
@@ -113,8 +113,8 @@ pub struct HubParts {
     /// A DGT clock lever completes the sighted player's move.
     pub lever_completes_move: bool,
     pub record: RecordWriter,
-    pub pack: VoicePack,
-    pub style: Style,
+    /// The game's words: what is said, and what is printed of it.
+    pub wording: Wording,
     pub broadcast: broadcast::Sender<Broadcast>,
     pub progress: watch::Sender<Progress>,
     /// For the hub's own helpers (analyses) to report back.
@@ -155,8 +155,7 @@ pub struct Hub {
     record_dirty: bool,
     touches: LineLog,
     notes: LineLog,
-    pack: VoicePack,
-    style: Style,
+    wording: Wording,
     broadcast: broadcast::Sender<Broadcast>,
     progress: watch::Sender<Progress>,
     messages: mpsc::Sender<HubMsg>,
@@ -204,8 +203,7 @@ impl Hub {
             record_dirty: true,
             touches,
             notes,
-            pack: parts.pack,
-            style: parts.style,
+            wording: parts.wording,
             broadcast: parts.broadcast,
             progress: parts.progress,
             messages: parts.messages,

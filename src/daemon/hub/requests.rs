@@ -77,10 +77,7 @@ impl Hub {
         };
         // Printed in the words he hears, in the pack's language: a Braille display shows what
         // the ear hears.
-        let mut body: Vec<String> = said
-            .iter()
-            .map(|a| self.pack.render(a, self.style).text)
-            .collect();
+        let mut body: Vec<String> = said.iter().map(|a| self.wording.text(a)).collect();
         if body.is_empty() {
             body = match &answer {
                 Answer::RepeatLast => vec!["nothing has been said yet".to_string()],
@@ -92,10 +89,7 @@ impl Hub {
             by,
             asked: request.line(),
             answer: body.clone(),
-            said: said
-                .iter()
-                .map(|a| self.pack.render(a, self.style).text)
-                .collect(),
+            said: said.iter().map(|a| self.wording.text(a)).collect(),
         };
         // The note goes before the words said, as `tactus replay` writes them. Not shown to every
         // console: the reply carries the answer, and a flood of requests must not drown the

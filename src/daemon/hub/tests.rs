@@ -26,7 +26,10 @@ use crate::{
     speech::{Outcome as Spoken, SpeechId, What},
 };
 use tactus_core::{
-    announce::{Guidance, MoveWords, WhichBoard},
+    announce::{
+        Guidance, MoveWords, WhichBoard,
+        voice::{Style, VoicePack},
+    },
     arbiter::{ArbiterConfig, Completion},
     board::{Sensing, SensorEvent, recognize::RecognizerConfig},
     console::{self, wire::End},
@@ -223,8 +226,7 @@ impl Rig {
             },
             lever_completes_move: false,
             record,
-            pack: pack(),
-            style: Style::San,
+            wording: Wording::new(pack(), Style::San),
             broadcast: broadcast_tx,
             progress: progress_tx,
             messages: inbox.clone(),
