@@ -29,6 +29,7 @@ pub mod journal;
 pub mod link;
 pub mod setup;
 pub mod simboard;
+pub mod uid;
 
 use std::{
     path::{Path, PathBuf},

@@ -21,6 +21,7 @@ use super::{
     files,
     hub::Recovery,
     journal::{self, Journal},
+    uid,
 };
 use crate::config::{BoardSetup, Config};
 use crate::wall::unix_ms;
@@ -361,14 +362,14 @@ fn resumed_table(folder: &Path) -> Result<Table> {
     use std::os::unix::fs::MetadataExt;
     let path = folder.join(JOURNAL_FILE);
     if let Ok(meta) = std::fs::symlink_metadata(folder)
-        && meta.uid() != files::daemon_uid()
+        && meta.uid() != uid::daemon_uid()
     {
         bail!(
             "{} belongs to another user (uid {}), not to the daemon's (uid {}); tactus resumes \
              only its own games: another user could have planted this one",
             folder.display(),
             meta.uid(),
-            files::daemon_uid()
+            uid::daemon_uid()
         );
     }
     if !path.is_file() {
