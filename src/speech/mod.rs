@@ -22,6 +22,7 @@ pub mod config;
 mod output;
 pub mod pcm;
 pub mod queue;
+mod start;
 pub mod task;
 pub mod transcript;
 pub mod tts;
@@ -30,7 +31,7 @@ mod wording;
 use std::time::{Duration, Instant};
 
 pub use config::SpeechConfig;
-pub use task::{SpeechDeps, SpeechHandle, spawn};
+pub use start::{SpeechDeps, SpeechHandle, spawn};
 pub use wording::Wording;
 
 use tactus_core::announce::{Announcement, Audience, Priority, voice::Utterance};
