@@ -18,11 +18,11 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use super::{
-    SimSettings, console,
-    console::ConsoleSocket,
+    console::{self, ConsoleSocket},
     engine, files,
     hub::{self, HubMsg, Progress},
     link::{self, LinkSettings, MonotonicClock},
+    options::SimSettings,
     simboard::{self, SimPlan},
     voice::Voice,
 };

@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use tracing::warn;
 
-use super::{RunOptions, files::AudioSettings};
+use super::{files::AudioSettings, options::RunOptions};
 use crate::speech::Wording;
 use tactus_core::{announce::voice::split_spec, journal::SetupRecord};
 

@@ -1,21 +1,21 @@
 //! The hub: the one task that owns the [`Arbiter`] (DESIGN §2). Everything that happens at the
 //! table arrives here as a message (board link events, speech events, console commands,
 //! mateability verdicts, the training engine's events, the timer), becomes an arbiter [`Input`]
-//! with a time on the game's time line, is journaled, is applied, and the [`Effect`]s go out to
-//! the tasks that carry them out: speech, the board links, the record writer, `touches.txt`, the
-//! transcript's notes and the console.
+//! with a time on the game's time line, is journaled, is applied, and the
+//! [`Effect`](tactus_core::arbiter::Effect)s go out to the tasks that carry them out: speech,
+//! the board links, the record writer, `touches.txt`, the transcript's notes and the console.
 //!
 //! This file holds the hub itself: what it hears ([`HubMsg`]), what it is built from
 //! ([`HubParts`]), its run loop (the timer's ticks at the arbiter's deadlines and the heartbeat of
 //! a running clock), the dispatch of every message to its duty, and the shutdown. The duties
 //! live beside it:
-//! - [`inputs`]: link, speech and verdict messages and the console's game commands become
+//! - `inputs`: link, speech and verdict messages and the console's game commands become
 //!   arbiter inputs, journaled, then applied;
-//! - [`effects`]: carrying out the arbiter's effects (speech, links, records, notes, consoles);
-//! - [`requests`]: the blind player's requests (F.9 d), `repeat`, the reply said part by part;
-//! - [`status`]: the console's `status` and the [`Progress`] the simulated boards watch;
-//! - [`recovery`]: a game taken up again from its journal;
-//! - [`opponent`]: the training engine's seat at the table.
+//! - `effects`: carrying out the arbiter's effects (speech, links, records, notes, consoles);
+//! - `requests`: the blind player's requests (F.9 d), `repeat`, the reply said part by part;
+//! - `status`: the console's `status` and the [`Progress`] the simulated boards watch;
+//! - `recovery`: a game taken up again from its journal;
+//! - `opponent`: the training engine's seat at the table.
 //!
 //! It must not block for long (the journal's fsync is the one deliberate wait: an input is on
 //! disk before it is applied), must not read the clock except through [`GameClock`], and must not
