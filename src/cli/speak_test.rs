@@ -12,9 +12,9 @@ use anyhow::{Context, Result, bail};
 use tokio_util::sync::CancellationToken;
 
 use crate::speech::{
-    Outcome, SpeechEvent, SpeechId, SpeechRequest, What,
+    Outcome, SpeechDeps, SpeechEvent, SpeechId, SpeechRequest, What,
     config::{Side, SpeakerKind, SpeechConfig},
-    task::{SpeechDeps, spawn},
+    spawn,
 };
 use tactus_core::announce::{
     Audience, Priority,

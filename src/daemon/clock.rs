@@ -1,7 +1,8 @@
 //! The shell's monotonic clock, on tokio's clock: milliseconds since the program (or a test)
-//! started it. The pure core never reads a clock; it gets these numbers with every event and
-//! deadline. On tokio's clock, an in-process daemon under `tokio::time::pause` runs on virtual
-//! time, exactly.
+//! started it, and the game's time line on top of it ([`GameClock`]: a resumed game goes on
+//! from its journal's last time). The pure core never reads a clock; it gets these numbers with
+//! every event and deadline. On tokio's clock, an in-process daemon under `tokio::time::pause`
+//! runs on virtual time, exactly.
 
 use std::time::Duration;
 
@@ -43,5 +44,28 @@ impl MonotonicClock {
     /// The instant a reading stands for, for timers.
     pub fn instant(&self, at: Millis) -> Instant {
         self.start + Duration::from_millis(at)
+    }
+}
+
+/// The game's time line: the shell's [`MonotonicClock`] plus an offset. A resumed game continues the
+/// time line of its journal (the offset is the journal's last time), so clocks and settle times
+/// go on from where they stood.
+#[derive(Debug, Clone, Copy)]
+pub struct GameClock {
+    pub link: MonotonicClock,
+    pub offset: Millis,
+}
+
+impl GameClock {
+    pub fn now(&self) -> Millis {
+        self.link.now() + self.offset
+    }
+    /// A link's time stamp on the game's time line.
+    pub fn from_link(&self, at: Millis) -> Millis {
+        at + self.offset
+    }
+    /// The instant of a game time, for timers.
+    pub fn instant(&self, t: Millis) -> tokio::time::Instant {
+        self.link.instant(t.saturating_sub(self.offset))
     }
 }

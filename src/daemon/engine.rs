@@ -1,6 +1,8 @@
 //! The training opponent's process: one tokio task that starts the UCI engine, writes what the
-//! pure [`Conversation`] (`tactus_core::engine`) says to write, reads its lines back, and tells the hub
-//! what came of it. The conversation decides; this task only moves bytes and keeps time.
+//! pure [`Conversation`] (`tactus_core::engine`) says to write, reads its lines back, and reports
+//! what came of it as [`EngineEvent`]s on a channel of its own (the daemon passes them on to the
+//! hub, as it does the links' and speech's). The conversation decides; this task only moves bytes
+//! and keeps time. It knows nothing of the hub.
 //!
 //! An engine that fails (it cannot be started, exits, stays silent past its deadline, plays an
 //! illegal move, refuses the configured strength) is reported to the hub as [`EngineEvent::Down`]
@@ -18,7 +20,6 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use super::hub::HubMsg;
 use tactus_core::engine::{self, Conversation, Event, Patience, Purpose, SearchRequest, Strength};
 
 /// The first pause before an engine is started again; doubles up to [`RESTART_MAX`].
@@ -27,6 +28,8 @@ pub const RESTART_MAX: Duration = Duration::from_secs(10);
 
 /// Requests waiting for the engine task: a review asks one search per position of the game.
 pub const REQUEST_QUEUE: usize = 1024;
+/// Events waiting to be passed on: a review's answers come as fast as its requests went.
+pub const EVENT_QUEUE: usize = REQUEST_QUEUE;
 
 /// The engine to run and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +50,7 @@ pub enum EngineRequest {
     Cancel(Purpose),
 }
 
-/// What the engine task tells the hub.
+/// What the engine task reports (the daemon passes it on to the hub).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EngineEvent {
     /// An engine answers (first start or restart).
@@ -84,22 +87,31 @@ pub fn resolve_program(program: &std::path::Path) -> Option<PathBuf> {
         .find(|p| runnable(p))
 }
 
-/// Start the engine task. Requests go to the returned sender; events come to the hub.
-pub fn spawn(
-    spec: EngineSpec,
-    hub: mpsc::Sender<HubMsg>,
-    cancel: CancellationToken,
-) -> (mpsc::Sender<EngineRequest>, tokio::task::JoinHandle<()>) {
+/// The running engine task.
+pub struct EngineHandle {
+    pub requests: mpsc::Sender<EngineRequest>,
+    pub events: mpsc::Receiver<EngineEvent>,
+    /// Ends after `cancel`, when the request senders are gone, or when nobody hears its events.
+    pub task: tokio::task::JoinHandle<()>,
+}
+
+/// Start the engine task. Requests go to its `requests`; what comes of them to its `events`.
+pub fn spawn(spec: EngineSpec, cancel: CancellationToken) -> EngineHandle {
     // Room for a review's searches (one per position of the game) asked at once.
-    let (tx, rx) = mpsc::channel(REQUEST_QUEUE);
-    let task = tokio::spawn(run(spec, rx, hub, cancel));
-    (tx, task)
+    let (requests, rx) = mpsc::channel(REQUEST_QUEUE);
+    let (tx, events) = mpsc::channel(EVENT_QUEUE);
+    let task = tokio::spawn(run(spec, rx, tx, cancel));
+    EngineHandle {
+        requests,
+        events,
+        task,
+    }
 }
 
 async fn run(
     spec: EngineSpec,
     mut requests: mpsc::Receiver<EngineRequest>,
-    hub: mpsc::Sender<HubMsg>,
+    report: mpsc::Sender<EngineEvent>,
     cancel: CancellationToken,
 ) {
     let epoch = tokio::time::Instant::now();
@@ -113,7 +125,7 @@ async fn run(
                     &spec,
                     child,
                     &mut requests,
-                    &hub,
+                    &report,
                     &cancel,
                     &mut carried,
                     &now,
@@ -134,7 +146,7 @@ async fn run(
                 reason,
                 restart_in: None,
             };
-            let _ = hub.send(HubMsg::Engine(down)).await;
+            let _ = report.send(down).await;
             // Nothing to retry: wait for the end, keeping the request queue drained.
             loop {
                 tokio::select! {
@@ -148,7 +160,7 @@ async fn run(
             reason,
             restart_in: Some(backoff),
         };
-        if hub.send(HubMsg::Engine(down)).await.is_err() {
+        if report.send(down).await.is_err() {
             return;
         }
         // Requests arriving meanwhile are kept for the next engine.
@@ -209,7 +221,7 @@ async fn converse(
     spec: &EngineSpec,
     mut child: Child,
     requests: &mut mpsc::Receiver<EngineRequest>,
-    hub: &mpsc::Sender<HubMsg>,
+    report: &mpsc::Sender<EngineEvent>,
     cancel: &CancellationToken,
     carried: &mut Vec<SearchRequest>,
     now: &impl Fn() -> u64,
@@ -304,7 +316,7 @@ async fn converse(
                     continue;
                 }
             };
-            if hub.send(HubMsg::Engine(message)).await.is_err() {
+            if report.send(message).await.is_err() {
                 return None;
             }
         }

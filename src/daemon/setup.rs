@@ -21,6 +21,7 @@ use super::{
     files,
     hub::Recovery,
     journal::{self, Journal},
+    uid,
 };
 use crate::config::{BoardSetup, Config};
 use crate::wall::unix_ms;
@@ -282,7 +283,6 @@ pub struct Table {
     pub offset: u64,
     /// The inputs to replay into the hub, for a resumed game.
     pub recovery: Option<Recovery>,
-    pub started: bool,
     /// The folder's lock, held while this run plays the game (see [`lock_folder`]).
     pub lock: std::fs::File,
 }
@@ -354,7 +354,6 @@ fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> 
         arbiter: Arbiter::new(cfg, start),
         offset: 0,
         recovery: None,
-        started: false,
         lock,
     })
 }
@@ -363,14 +362,14 @@ fn resumed_table(folder: &Path) -> Result<Table> {
     use std::os::unix::fs::MetadataExt;
     let path = folder.join(JOURNAL_FILE);
     if let Ok(meta) = std::fs::symlink_metadata(folder)
-        && meta.uid() != files::daemon_uid()
+        && meta.uid() != uid::daemon_uid()
     {
         bail!(
             "{} belongs to another user (uid {}), not to the daemon's (uid {}); tactus resumes \
              only its own games: another user could have planted this one",
             folder.display(),
             meta.uid(),
-            files::daemon_uid()
+            uid::daemon_uid()
         );
     }
     if !path.is_file() {
@@ -409,7 +408,6 @@ fn resumed_table(folder: &Path) -> Result<Table> {
         header: read.header.clone(),
         journal,
         offset: replayed.last_time,
-        started: replayed.started,
         recovery: Some(Recovery {
             inputs: replayed.inputs,
             unfinished: replayed.unfinished,

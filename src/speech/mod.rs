@@ -6,7 +6,8 @@
 //! the [`task`] that drives them, and keeps ALSA's own error lines out of standard error (`alsa`:
 //! a machine without a sound card gets one message from the task, not ALSA's eight lines per
 //! announcement). It does not decide what is said or how it is worded (that is
-//! [`tactus_core::announce`]), and it never ends the game: a dead device or engine is retried, replaced
+//! [`tactus_core::announce`]; [`Wording`] is the game's pack and style, the one renderer the hub,
+//! the speech task and the run's messages share), and it never ends the game: a dead device or engine is retried, replaced
 //! by the clips, reported as [`SpeechEvent::Degraded`], and every request still gets its
 //! [`SpeechEvent::Finished`] so that no clock waits forever (F.3 c: the opponent's clock starts
 //! once the move has been announced).
@@ -21,14 +22,17 @@ pub mod config;
 mod output;
 pub mod pcm;
 pub mod queue;
+mod start;
 pub mod task;
 pub mod transcript;
 pub mod tts;
+mod wording;
 
 use std::time::{Duration, Instant};
 
 pub use config::SpeechConfig;
-pub use task::{SpeechDeps, SpeechHandle, spawn};
+pub use start::{SpeechDeps, SpeechHandle, spawn};
+pub use wording::Wording;
 
 use tactus_core::announce::{Announcement, Audience, Priority, voice::Utterance};
 

@@ -1,5 +1,6 @@
 //! The speech task: owns the outputs (speakers and their queues) and the transcript, takes
-//! [`SpeechRequest`]s, and reports [`SpeechEvent`]s.
+//! [`SpeechRequest`]s, and reports [`SpeechEvent`]s. It is built and started by `start`
+//! (`speech::spawn`), or built directly with any speakers (tests).
 //!
 //! Thin on purpose: the priority rules live in the pure [`super::queue`], the sound in the
 //! speakers. What this adds is the glue that must hold under failure: every request is reported
@@ -7,29 +8,23 @@
 //! its deadline is replaced by its fallback (the clips) with one spoken notice, a device that
 //! keeps failing is retried with every announcement (and reported once per outage; a device
 //! missing at start, found by probing it before the first announcement, is one outage), and
-//! nothing here ends the game. It must not
-//! word anything (announcements are rendered by the closure it is given) and must not block: the
-//! speakers do their work on their own threads.
+//! nothing here ends the game. It must not word anything (announcements are rendered by the
+//! closure it is given) and must not block: the speakers do their work on their own threads.
 
-use std::{collections::HashMap, path::PathBuf, sync::Arc, time::Duration};
+use std::{collections::HashMap, time::Duration};
 
 use tokio::{
     sync::mpsc,
-    task::JoinHandle,
     time::{Instant, sleep_until},
 };
 use tokio_util::sync::CancellationToken;
 use tracing::{error, info, warn};
 
 use super::{
-    Outcome, Speaker, SpeakerEvent, SpeakerEventKind, SpeakerEvents, SpeechConfig, SpeechEvent,
-    SpeechId, SpeechRequest, Token, What,
-    clips::{ClipLibrary, ClipSpeaker},
-    config::{ClipTarget, OutputKind},
-    output::AudioEngine,
+    Outcome, Speaker, SpeakerEvent, SpeakerEventKind, SpeakerEvents, SpeechEvent, SpeechId,
+    SpeechRequest, Token, What,
     queue::{Action, Queue},
     transcript::Transcript,
-    tts::{TtsOptions, TtsSpeaker},
 };
 use tactus_core::announce::{
     Announcement, Audience, Priority,
@@ -38,67 +33,10 @@ use tactus_core::announce::{
 
 /// The id of the task's own utterances (the fallback notice); never reported.
 pub const INTERNAL: SpeechId = SpeechId(u64::MAX);
-/// How many requests may wait in the channel before senders wait.
-const REQUEST_CAPACITY: usize = 64;
-
 /// Turns an announcement into words (the voice pack's `render` with the configured style).
 pub type Render = Box<dyn FnMut(&Announcement) -> Utterance + Send>;
 /// The time of day as time since midnight, for the transcript.
 pub type TimeOfDay = Box<dyn Fn() -> Duration + Send>;
-
-/// What the speech task needs besides the configuration.
-pub struct SpeechDeps {
-    /// The voice pack's clips (`voices/<pack>/clips`).
-    pub clips_dir: PathBuf,
-    /// The game's `transcript.txt`; None: no transcript (tools and tests).
-    pub transcript: Option<PathBuf>,
-    pub render: Render,
-    /// Said once through the clips when the speech engine fails ("Sprachausgabe gestört ...",
-    /// rendered by the pack).
-    pub fallback_notice: Option<Utterance>,
-    /// The pack's language, for the engine's voice when `voice.tts_voice` is not set.
-    pub tts_language: Option<String>,
-    pub time_of_day: TimeOfDay,
-}
-
-impl SpeechDeps {
-    pub fn new(clips_dir: impl Into<PathBuf>, render: Render) -> SpeechDeps {
-        SpeechDeps {
-            clips_dir: clips_dir.into(),
-            transcript: None,
-            render,
-            fallback_notice: None,
-            tts_language: None,
-            time_of_day: Box::new(crate::wall::utc_time_of_day),
-        }
-    }
-}
-
-/// The running speech task.
-pub struct SpeechHandle {
-    pub requests: mpsc::Sender<SpeechRequest>,
-    pub events: mpsc::UnboundedReceiver<SpeechEvent>,
-    /// Ends after `cancel` (or when every request sender is dropped), with the transcript flushed.
-    pub task: JoinHandle<()>,
-}
-
-/// Starts the speech task: builds the outputs the configuration plans (starting the speech
-/// engine under its timeout, falling back to the clips), then serves requests until `cancel`.
-pub fn spawn(config: SpeechConfig, deps: SpeechDeps, cancel: CancellationToken) -> SpeechHandle {
-    let (requests_tx, requests_rx) = mpsc::channel(REQUEST_CAPACITY);
-    let (events_tx, events_rx) = mpsc::unbounded_channel();
-    let task = tokio::spawn(async move {
-        let Some(task) = build(&config, deps, events_tx, &cancel).await else {
-            return;
-        };
-        task.run(requests_rx, cancel).await;
-    });
-    SpeechHandle {
-        requests: requests_tx,
-        events: events_rx,
-        task,
-    }
-}
 
 /// One output as built: its speakers in order of preference.
 pub struct OutputSpec {
@@ -116,141 +54,6 @@ pub struct OutputSpec {
 /// the players' announcements are still written, so the game loses nothing.
 pub const NO_AUDIO_OUTPUT: &str =
     "no audio output: speech off, the transcript keeps every announcement";
-
-async fn build(
-    config: &SpeechConfig,
-    deps: SpeechDeps,
-    events: mpsc::UnboundedSender<SpeechEvent>,
-    cancel: &CancellationToken,
-) -> Option<SpeechTask> {
-    let (speaker_tx, speaker_rx) = mpsc::unbounded_channel();
-    let library = Arc::new(ClipLibrary::new(&deps.clips_dir));
-    let plan = config.plan();
-    let engine = if plan.is_empty() {
-        None
-    } else {
-        match AudioEngine::start() {
-            Ok(engine) => Some(engine),
-            Err(e) => {
-                error!("{e}");
-                None
-            }
-        }
-    };
-    let clip_speaker = |target: &ClipTarget| -> Option<Box<dyn Speaker>> {
-        let engine = engine.clone()?;
-        Some(Box::new(ClipSpeaker::new(
-            library.clone(),
-            engine,
-            target.clone(),
-            config.gap(),
-            config.pause(),
-            speaker_tx.clone(),
-        )))
-    };
-    // Each device is probed once, before the first announcement, so that a machine without a
-    // sound card is told so once at start instead of failing quietly (or noisily) with every
-    // announcement.
-    let mut probed: HashMap<Option<String>, Result<(), String>> = HashMap::new();
-    let mut probe = async |target: &ClipTarget| -> Result<(), String> {
-        if let Some(known) = probed.get(&target.device) {
-            return known.clone();
-        }
-        let result = match &engine {
-            Some(engine) => engine.probe(target).await,
-            None => Err("the audio thread could not be started".into()),
-        };
-        probed.insert(target.device.clone(), result.clone());
-        result
-    };
-    let mut outputs = Vec::new();
-    for output in plan {
-        let mut spec = OutputSpec {
-            audience: output.audience,
-            speakers: Vec::new(),
-            notice_now: false,
-            no_output: None,
-        };
-        match &output.kind {
-            OutputKind::Clips(target) => {
-                let probed = tokio::select! {
-                    _ = cancel.cancelled() => return None,
-                    r = probe(target) => r,
-                };
-                spec.no_output = probed.err();
-                spec.speakers.extend(clip_speaker(target));
-            }
-            OutputKind::Tts { fallback } => {
-                let options = TtsOptions {
-                    voice: config
-                        .tts_voice
-                        .clone()
-                        .or_else(|| deps.tts_language.clone()),
-                    rate: config.tts_rate,
-                    volume: config.tts_volume,
-                    startup_timeout: config.tts_startup_timeout(),
-                };
-                let connected = tokio::select! {
-                    _ = cancel.cancelled() => return None,
-                    r = TtsSpeaker::connect(&options, speaker_tx.clone()) => r,
-                };
-                match connected {
-                    Ok(tts) => spec.speakers.push(Box::new(tts)),
-                    Err(e) => {
-                        let probed = tokio::select! {
-                            _ = cancel.cancelled() => return None,
-                            r = probe(fallback) => r,
-                        };
-                        match probed {
-                            Ok(()) => {
-                                warn!(audience = ?output.audience, "{e}; speaking with the clips instead");
-                                let _ = events.send(SpeechEvent::Degraded {
-                                    audience: output.audience,
-                                    message: format!("{e}; speaking with the clips instead"),
-                                });
-                                spec.notice_now = true;
-                            }
-                            // Neither speaks: one message for both.
-                            Err(reason) => spec.no_output = Some(format!("{e}; {reason}")),
-                        }
-                    }
-                }
-                spec.speakers.extend(clip_speaker(fallback));
-            }
-        }
-        if spec.speakers.is_empty() && spec.no_output.is_none() {
-            spec.no_output = Some("no speaker could be set up".into());
-        }
-        outputs.push(spec);
-    }
-    let transcript = match &deps.transcript {
-        Some(path) => match Transcript::open(path) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                error!("{e:#}");
-                let _ = events.send(SpeechEvent::Degraded {
-                    audience: Audience::Both,
-                    message: format!("{e:#}"),
-                });
-                None
-            }
-        },
-        None => None,
-    };
-    let task = SpeechTask::new(
-        outputs,
-        (speaker_tx, speaker_rx),
-        events,
-        transcript,
-        deps.render,
-        deps.fallback_notice,
-        deps.time_of_day,
-    );
-    task.emit(SpeechEvent::Ready {
-        outputs: task.describe_outputs(),
-    });
-    Some(task)
-}
 
 struct Playing {
     id: SpeechId,
@@ -285,7 +88,7 @@ struct Pending {
     started: bool,
 }
 
-/// The task's state. Built by [`spawn`], or directly with any speakers (tests).
+/// The task's state. Built by [`super::spawn`], or directly with any speakers (tests).
 pub struct SpeechTask {
     outputs: Vec<Output>,
     /// A sender is kept so that the receiver never closes while speakers come and go.
@@ -413,7 +216,7 @@ impl SpeechTask {
             .collect()
     }
 
-    fn emit(&self, event: SpeechEvent) {
+    pub(super) fn emit(&self, event: SpeechEvent) {
         // A closed receiver means the daemon is shutting down; nothing left to tell.
         let _ = self.events.send(event);
     }
@@ -724,7 +527,7 @@ impl SpeechTask {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
+    use std::sync::{Arc, Mutex};
 
     use super::*;
     use crate::speech::SpeakError;

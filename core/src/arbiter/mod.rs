@@ -261,6 +261,10 @@ impl Arbiter {
     pub fn sighted_board(&self) -> Option<&Recognizer> {
         self.sighted_board.as_ref()
     }
+    /// Whether play has started ([`Input::Start`] was handled).
+    pub fn started(&self) -> bool {
+        self.started
+    }
 
     /// When [`Input::Tick`] should come next: a settle time, a repeated guidance, a flag.
     pub fn next_deadline(&self) -> Option<Millis> {

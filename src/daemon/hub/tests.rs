@@ -22,14 +22,17 @@ use shakmaty::{Chess, Color, Square};
 
 use super::*;
 use crate::{
-    daemon::{files::RecordSettings, journal},
-    speech::{Outcome as Spoken, What},
+    daemon::{clock::MonotonicClock, files::RecordSettings, journal},
+    speech::{Outcome as Spoken, SpeechId, What},
 };
 use tactus_core::{
-    announce::{Guidance, MoveWords, WhichBoard},
+    announce::{
+        Guidance, MoveWords, WhichBoard,
+        voice::{Style, VoicePack},
+    },
     arbiter::{ArbiterConfig, Completion},
-    board::{Sensing, recognize::RecognizerConfig},
-    console::wire::End,
+    board::{Sensing, SensorEvent, recognize::RecognizerConfig},
+    console::{self, wire::End},
     journal::{
         AskedBy, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
         RulesRecord, SetupRecord, replay,
@@ -111,7 +114,6 @@ struct Begin {
     journal: Journal,
     offset: Millis,
     recovery: Option<Recovery>,
-    started: bool,
 }
 
 /// A new game in `dir`, its journal begun with its header.
@@ -141,7 +143,6 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
         arbiter: Arbiter::new(cfg, Chess::default()),
         offset: 0,
         recovery: None,
-        started: false,
     }
 }
 
@@ -152,7 +153,6 @@ fn resumed_game(dir: &Path) -> Begin {
     Begin {
         journal: Journal::append_to(&read).unwrap(),
         offset: replayed.last_time,
-        started: replayed.started,
         recovery: Some(Recovery {
             inputs: replayed.inputs,
             unfinished: replayed.unfinished,
@@ -226,14 +226,12 @@ impl Rig {
             },
             lever_completes_move: false,
             record,
-            pack: pack(),
-            style: Style::San,
+            wording: Wording::new(pack(), Style::San),
             broadcast: broadcast_tx,
             progress: progress_tx,
             messages: inbox.clone(),
             echo: false,
             recovery: begin.recovery,
-            started: begin.started,
             buttons: BTreeMap::from([(1, "time".to_string()), (4, "repeat".to_string())]),
             engine: None,
         });

@@ -149,7 +149,7 @@ impl Hub {
         let game = self.arbiter.game();
         let engine_side = !self.arbiter.config().blind;
         let ply = game.ply();
-        let its_move = self.started
+        let its_move = self.arbiter.started()
             && !game.is_over()
             && game.adjournment().is_none()
             && game.to_move() == engine_side;
@@ -394,129 +394,165 @@ impl Hub {
         text
     }
 
-    /// `hint`, `eval`, `takeback`, `review`: a training game's requests.
+    /// `hint`, `eval`, `takeback`, `review`, `break`: a training game's requests.
     pub(super) fn training(&mut self, conn: u64, role: Role, request: Training) -> Reply {
-        let now = self.clock.now();
-        let game = self.arbiter.game();
-        let blind = self.arbiter.config().blind;
-        let (ply, over, to_move) = (game.ply(), game.is_over(), game.to_move());
-        let Some(op) = &mut self.opponent else {
+        if self.opponent.is_none() {
             // Never a silent refusal: his keypad hears it too.
             if role == Role::Player {
                 self.say_own(Audience::Blind, Announcement::TrainingOnly, false);
             }
-            return Reply::error(
-                "only in training: this game is against a person (hint, eval and takeback are \
-                 for a game against an engine, `tactus train`)",
-            );
-        };
+            return not_training();
+        }
         match request {
-            Training::Review => {
-                if !over {
-                    return Reply::error(
-                        "review: after the game (the engine then goes through every move of it)",
-                    );
-                }
-                match &mut op.review {
-                    Some(review) if review.moments.is_some() => {
-                        let text = self.review_next();
-                        Reply::ok(vec![text])
-                    }
-                    Some(review) => {
-                        review.waiting = true;
-                        Reply::ok(vec![
-                            "the engine is still going through the game; the first moment is \
-                             said when it is done"
-                                .into(),
-                        ])
-                    }
-                    None => {
-                        op.review = Some(Review {
-                            judged: vec![None; ply + 1],
-                            moments: None,
-                            next: 0,
-                            waiting: true,
-                        });
-                        for at in 0..=ply {
-                            let request = self.search_request(0, Purpose::Review(at), at);
-                            self.send_engine(EngineRequest::Search(request));
-                        }
-                        Reply::ok(vec![format!(
-                            "the engine goes through the game ({} positions); the first moment \
-                             is said when it is done",
-                            ply + 1
-                        )])
-                    }
-                }
+            Training::Review => self.review(),
+            Training::Hint | Training::Eval => self.ask_help(request),
+            Training::Break => self.take_break(conn),
+            Training::TakeBack => self.take_back(conn),
+        }
+    }
+
+    /// `review`: after the game, the engine goes through every position of it; then each
+    /// `review` says the next moment.
+    fn review(&mut self) -> Reply {
+        let game = self.arbiter.game();
+        let (ply, over) = (game.ply(), game.is_over());
+        let Some(op) = &mut self.opponent else {
+            return not_training();
+        };
+        if !over {
+            return Reply::error(
+                "review: after the game (the engine then goes through every move of it)",
+            );
+        }
+        match &mut op.review {
+            Some(review) if review.moments.is_some() => {
+                let text = self.review_next();
+                Reply::ok(vec![text])
             }
-            Training::Hint | Training::Eval => {
-                if over {
-                    return Reply::error("the game is over");
-                }
-                if request == Training::Hint && to_move != blind {
-                    return Reply::error("hint: it is the engine's move");
-                }
-                if !op.up {
-                    return Reply::error("the engine is not running; it is being started again");
-                }
-                let id = op.id();
-                op.asked_help = Some((id, ply));
-                let purpose = if request == Training::Hint {
-                    Purpose::Hint
-                } else {
-                    Purpose::Eval
-                };
-                let search = self.search_request(id, purpose, ply);
-                self.send_engine(EngineRequest::Search(search));
+            Some(review) => {
+                review.waiting = true;
                 Reply::ok(vec![
-                    "asked the engine; its answer is said when it comes".to_string(),
+                    "the engine is still going through the game; the first moment is said when \
+                     it is done"
+                        .into(),
                 ])
             }
-            Training::Break => {
-                if over {
-                    return Reply::error("the game is over");
+            None => {
+                op.review = Some(Review {
+                    judged: vec![None; ply + 1],
+                    moments: None,
+                    next: 0,
+                    waiting: true,
+                });
+                for at in 0..=ply {
+                    let request = self.search_request(0, Purpose::Review(at), at);
+                    self.send_engine(EngineRequest::Search(request));
                 }
-                if !op.up {
-                    return Reply::error(
-                        "the engine is not running: the clocks stay stopped until it is back",
-                    );
-                }
-                let input = if self.clocks_paused() {
-                    game::Input::Resume
-                } else {
-                    game::Input::Pause
-                };
-                self.accept(Input::Rules(input), now, Some(conn))
-                    .into_reply()
-            }
-            Training::TakeBack => {
-                // His last move and the engine's reply; or, while the engine thinks, his move.
-                let back = if to_move == blind { 2 } else { 1 };
-                let first_blind = usize::from(game.start_position().turn() != blind);
-                if over || ply < back + first_blind {
-                    return Reply::error("takeback: no move of his to take back");
-                }
-                op.asked = None;
-                op.held = None;
-                self.send_engine(EngineRequest::Cancel(Purpose::Play));
-                let to_ply = ply - back;
-                let mut outcome = self.accept(
-                    Input::Rules(game::Input::Retract { to_ply }),
-                    now,
-                    Some(conn),
-                );
-                if outcome.refused.is_empty() {
-                    // A training game keeps its clocks as they were after that half-move.
-                    let confirmed = self.accept(Input::ConfirmClocks, now, Some(conn));
-                    outcome.notes.extend(confirmed.notes);
-                    if self.clocks_paused() {
-                        let resumed =
-                            self.accept(Input::Rules(game::Input::Resume), now, Some(conn));
-                        outcome.notes.extend(resumed.notes);
-                    }
-                }
-                outcome.into_reply()
+                Reply::ok(vec![format!(
+                    "the engine goes through the game ({} positions); the first moment is said \
+                     when it is done",
+                    ply + 1
+                )])
             }
         }
     }
+
+    /// `hint` (his move only) or `eval`: asked of the engine, said when it answers.
+    fn ask_help(&mut self, request: Training) -> Reply {
+        let game = self.arbiter.game();
+        let blind = self.arbiter.config().blind;
+        let (ply, over, to_move) = (game.ply(), game.is_over(), game.to_move());
+        let Some(op) = &mut self.opponent else {
+            return not_training();
+        };
+        if over {
+            return Reply::error("the game is over");
+        }
+        if request == Training::Hint && to_move != blind {
+            return Reply::error("hint: it is the engine's move");
+        }
+        if !op.up {
+            return Reply::error("the engine is not running; it is being started again");
+        }
+        let id = op.id();
+        op.asked_help = Some((id, ply));
+        let purpose = if request == Training::Hint {
+            Purpose::Hint
+        } else {
+            Purpose::Eval
+        };
+        let search = self.search_request(id, purpose, ply);
+        self.send_engine(EngineRequest::Search(search));
+        Reply::ok(vec![
+            "asked the engine; its answer is said when it comes".to_string(),
+        ])
+    }
+
+    /// `break`: the clocks stop, or run again (at home nobody else is there to `pause`).
+    fn take_break(&mut self, conn: u64) -> Reply {
+        let now = self.clock.now();
+        let over = self.arbiter.game().is_over();
+        let Some(op) = &self.opponent else {
+            return not_training();
+        };
+        if over {
+            return Reply::error("the game is over");
+        }
+        if !op.up {
+            return Reply::error(
+                "the engine is not running: the clocks stay stopped until it is back",
+            );
+        }
+        let input = if self.clocks_paused() {
+            game::Input::Resume
+        } else {
+            game::Input::Pause
+        };
+        self.accept(Input::Rules(input), now, Some(conn))
+            .into_reply()
+    }
+
+    /// `takeback`: his last move and the engine's reply; or, while the engine thinks, his move.
+    /// The clocks are as they were after the half-move the game goes back to.
+    fn take_back(&mut self, conn: u64) -> Reply {
+        let now = self.clock.now();
+        let game = self.arbiter.game();
+        let blind = self.arbiter.config().blind;
+        let (ply, over, to_move) = (game.ply(), game.is_over(), game.to_move());
+        let back = if to_move == blind { 2 } else { 1 };
+        let first_blind = usize::from(game.start_position().turn() != blind);
+        let Some(op) = &mut self.opponent else {
+            return not_training();
+        };
+        if over || ply < back + first_blind {
+            return Reply::error("takeback: no move of his to take back");
+        }
+        op.asked = None;
+        op.held = None;
+        self.send_engine(EngineRequest::Cancel(Purpose::Play));
+        let to_ply = ply - back;
+        let mut outcome = self.accept(
+            Input::Rules(game::Input::Retract { to_ply }),
+            now,
+            Some(conn),
+        );
+        if outcome.refused.is_empty() {
+            // A training game keeps its clocks as they were after that half-move.
+            let confirmed = self.accept(Input::ConfirmClocks, now, Some(conn));
+            outcome.notes.extend(confirmed.notes);
+            if self.clocks_paused() {
+                let resumed = self.accept(Input::Rules(game::Input::Resume), now, Some(conn));
+                outcome.notes.extend(resumed.notes);
+            }
+        }
+        outcome.into_reply()
+    }
+}
+
+/// A training request in a game against a person.
+fn not_training() -> Reply {
+    Reply::error(
+        "only in training: this game is against a person (hint, eval and takeback are for a game \
+         against an engine, `tactus train`)",
+    )
 }

@@ -1,0 +1,275 @@
+//! One console connection: the greeting, the event lines (`# ...`) of the consoles this one's role
+//! sees, and each line read answered: `help`, `role`, `login` and `quit` here (they need no game),
+//! every other command by the hub. A command the role may not use is refused by the session,
+//! before the hub hears of it. Wrong logins are answered ever more slowly, then the connection is
+//! closed; a sealed move never reaches the log; every line written has its control characters
+//! escaped. A rude client only costs its own task.
+
+use std::{
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use tokio::{
+    io::AsyncWriteExt,
+    net::{UnixStream, unix::OwnedWriteHalf},
+    sync::{broadcast, mpsc, oneshot},
+};
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info};
+
+use super::{
+    LOGIN_DELAY, MAX_LOGIN_FAILURES,
+    lines::{BadLine, LineReader},
+    refusals::{Refusals, lock},
+};
+use crate::{
+    daemon::hub::{Broadcast, HubMsg},
+    speech::transcript::escape_controls,
+};
+use tactus_core::console::{
+    Command, ConsoleError, MAX_LINE, Role, Session, help_lines, table,
+    wire::{self, End, Reply},
+};
+
+/// Longest time a reply may take to be written: a client that does not read its replies is
+/// dropped rather than holding its task (and its memory) forever.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+async fn write_all(write: &mut OwnedWriteHalf, text: &str) -> bool {
+    matches!(
+        tokio::time::timeout(WRITE_TIMEOUT, write.write_all(text.as_bytes())).await,
+        Ok(Ok(()))
+    )
+}
+
+/// Serve one connection until its client goes, its role's events end, or `cancel`.
+pub(super) async fn connection(
+    id: u64,
+    stream: UnixStream,
+    session: Session,
+    hub: mpsc::Sender<HubMsg>,
+    mut events: broadcast::Receiver<Broadcast>,
+    refusals: Arc<Mutex<Refusals>>,
+    cancel: CancellationToken,
+) {
+    debug!("console connection opened");
+    let (read, write) = stream.into_split();
+    let mut lines = LineReader::new(read);
+    let mut conn = Connection {
+        id,
+        session,
+        write,
+        hub,
+        refusals,
+        cancel: cancel.clone(),
+        failed_logins: 0,
+    };
+    let greeting = wire::encode_event(&format!(
+        "tactus console, role {}; type help for the commands",
+        conn.session.role()
+    ));
+    if !write_all(&mut conn.write, &greeting).await {
+        return;
+    }
+    loop {
+        let line = tokio::select! {
+            _ = cancel.cancelled() => break,
+            event = events.recv() => {
+                if conn.event(event).await {
+                    continue;
+                }
+                break;
+            }
+            line = lines.next() => line,
+        };
+        let step = match line {
+            Err(e) => {
+                debug!("console read failed: {e}");
+                break;
+            }
+            Ok(None) => break,
+            Ok(Some(line)) => conn.line(line).await,
+        };
+        match step {
+            Step::Reply(reply) => {
+                if !write_all(&mut conn.write, &clean(reply).encode()).await {
+                    break;
+                }
+            }
+            Step::Nothing => {}
+            Step::Close => break,
+        }
+    }
+    debug!("console connection closed");
+}
+
+/// A connection's side of the conversation: its session (its role), where it writes, and whom it
+/// asks.
+struct Connection {
+    id: u64,
+    session: Session,
+    write: OwnedWriteHalf,
+    hub: mpsc::Sender<HubMsg>,
+    refusals: Arc<Mutex<Refusals>>,
+    cancel: CancellationToken,
+    failed_logins: u32,
+}
+
+/// What becomes of a line read.
+enum Step {
+    Reply(Reply),
+    /// No reply (a blank line).
+    Nothing,
+    /// The connection ends; its last words, if any, are written.
+    Close,
+}
+
+impl Connection {
+    /// An event line of the consoles: written if it is for this one (not caused by its own
+    /// command, and for its role). False: the connection ends.
+    async fn event(&mut self, event: Result<Broadcast, broadcast::error::RecvError>) -> bool {
+        let text = match event {
+            Ok(b) if b.origin != Some(self.id) && b.to.reach(self.session.role()) => {
+                wire::encode_event(&escape_controls(&b.text))
+            }
+            Ok(_) => return true,
+            Err(broadcast::error::RecvError::Lagged(n)) => wire::encode_event(&format!(
+                "({n} events skipped: this client reads too slowly)"
+            )),
+            Err(broadcast::error::RecvError::Closed) => return false,
+        };
+        write_all(&mut self.write, &text).await
+    }
+
+    /// A line read: refused before it is read as a command when it is too long or no text.
+    async fn line(&mut self, line: Result<String, BadLine>) -> Step {
+        match line {
+            Err(BadLine::TooLong) => Step::Reply(Reply::error(format!(
+                "the line is longer than the {MAX_LINE} bytes a command may have; nothing was done"
+            ))),
+            Err(BadLine::NotText) => Step::Reply(Reply::error(
+                "the line is not UTF-8 text (binary data?); nothing was done",
+            )),
+            // A blank line (an extra Enter) is no command and gets no reply.
+            Ok(text) if text.trim().is_empty() => Step::Nothing,
+            Ok(text) => self.command(&text).await,
+        }
+    }
+
+    /// A command line: answered here when it needs no game, else by the hub.
+    async fn command(&mut self, text: &str) -> Step {
+        let name = command_name(text);
+        let parsed = self.session.parse(text);
+        let role = self.session.role();
+        let reply = match parsed {
+            Err(e) if name == Some("login") => return self.failed_login(e).await,
+            Err(e) if name == Some("seal") => {
+                // The error may quote the sealed move: only the refusal is logged.
+                info!(role = %role, "console seal refused");
+                Reply::error(e.to_string())
+            }
+            Err(e) => {
+                info!(role = %role, "console line refused: {e}");
+                Reply::error(e.to_string())
+            }
+            Ok(Command::Quit) => {
+                let _ = write_all(&mut self.write, &end_reply("bye")).await;
+                return Step::Close;
+            }
+            Ok(Command::Help(topic)) => Reply::ok(help_lines(role, topic)),
+            Ok(Command::Role(role)) => {
+                info!(%role, "console role");
+                ended(format!("role {role}"))
+            }
+            Ok(Command::Login { .. }) => {
+                info!("console logged in as the arbiter");
+                ended("role arbiter".to_string())
+            }
+            Ok(command) => {
+                // The sealed move is secret until the envelope is opened at the resumption (the
+                // adjournment rules): never in the log.
+                let logged = if name == Some("seal") {
+                    "seal (move withheld)"
+                } else {
+                    text.trim()
+                };
+                info!(role = %role, command = logged, "console command");
+                ask_hub(&self.hub, self.id, role, command).await
+            }
+        };
+        Step::Reply(reply)
+    }
+
+    /// A wrong login: slower with each failure, then closed. Guessing costs time, and the log
+    /// gets a summary rather than a line per guess.
+    async fn failed_login(&mut self, error: ConsoleError) -> Step {
+        self.failed_logins += 1;
+        lock(&self.refusals).failed_login(self.id);
+        let wait = LOGIN_DELAY * 2u32.pow(self.failed_logins.min(8) - 1);
+        tokio::select! {
+            _ = self.cancel.cancelled() => return Step::Close,
+            _ = tokio::time::sleep(wait) => {}
+        }
+        if self.failed_logins >= MAX_LOGIN_FAILURES {
+            lock(&self.refusals).closed_for_logins();
+            let reply = Reply::error(format!(
+                "{error}; {MAX_LOGIN_FAILURES} failed logins: the connection is closed"
+            ));
+            let _ = write_all(&mut self.write, &clean(reply).encode()).await;
+            return Step::Close;
+        }
+        Step::Reply(Reply::error(error.to_string()))
+    }
+}
+
+fn command_name(line: &str) -> Option<&'static str> {
+    line.split_whitespace()
+        .next()
+        .and_then(table::lookup)
+        .map(|spec| spec.name)
+}
+
+/// `reply` with the control characters in its text escaped ([`escape_controls`]): a board's or a
+/// file's text must not reach a console's terminal as escape codes.
+fn clean(reply: Reply) -> Reply {
+    let end = match reply.end {
+        End::Ok(summary) => End::Ok(escape_controls(&summary).into_owned()),
+        End::Error(reason) => End::Error(escape_controls(&reason).into_owned()),
+    };
+    Reply {
+        body: reply
+            .body
+            .iter()
+            .map(|line| escape_controls(line).into_owned())
+            .collect(),
+        end,
+    }
+}
+
+/// A reply with no body and a summary.
+fn ended(summary: String) -> Reply {
+    Reply {
+        body: Vec::new(),
+        end: End::Ok(summary),
+    }
+}
+
+fn end_reply(summary: &str) -> String {
+    ended(summary.to_string()).encode()
+}
+
+async fn ask_hub(hub: &mpsc::Sender<HubMsg>, conn: u64, role: Role, command: Command) -> Reply {
+    let (tx, rx) = oneshot::channel();
+    let msg = HubMsg::Console {
+        conn,
+        role,
+        command,
+        reply: tx,
+    };
+    if hub.send(msg).await.is_err() {
+        return Reply::error("the game is shutting down; nothing was done");
+    }
+    rx.await
+        .unwrap_or_else(|_| Reply::error("the game is shutting down; nothing was done"))
+}

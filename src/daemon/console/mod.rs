@@ -1,0 +1,268 @@
+//! The console socket: a Unix socket (mode 0600, or 0660 with a configured group) speaking the
+//! line protocol of [`tactus_core::console::wire`], one task per connection.
+//!
+//! This module owns the connections: reading lines (capped at
+//! [`MAX_LINE`](tactus_core::console::MAX_LINE), binary garbage and half lines refused without
+//! harm), each connection's [`Session`] (its role: every connection starts as the assistant's;
+//! `role player` for the blind player's keypad; `login TOKEN` makes it the arbiter's), `help`,
+//! `role`, `login` and `quit`, which need no game, and the event lines (`# ...`) every console
+//! sees. It must not touch the game: every other command goes to the hub, which owns the
+//! arbiter, and the reply comes back from there. A command the role may not use is refused here,
+//! before the hub hears of it, so it changes nothing. A rude client (garbage, endless lines, a
+//! disconnect mid-reply, hundreds of idle connections) only costs its own task.
+//!
+//! It trusts only the daemon's user: [`ConsoleSocket::bind`] removes nothing but a stale socket
+//! of its own, takes a live one for another tactus only when its listener is the daemon's user,
+//! and refuses a folder others can write to (unless sticky); without a console group, a
+//! connection of another user is refused. It caps the connections ([`MAX_CONSOLES`], fewer when
+//! file descriptors are short: the game's own files come first), slows down and then closes a
+//! connection after wrong logins, logs repeated refusals as a summary, never logs a sealed move,
+//! and escapes control characters in every line it sends.
+//!
+//! It also keeps the arbiter's token file ([`arbiter_token`]): read if it is a private file of the
+//! daemon's user (never through a link), else made from the system's random source with mode
+//! 0600, never printed.
+//!
+//! This file holds the listener: [`ConsoleSocket`] (bind, serve, admit, remove on drop). Beside
+//! it: `security` (what the socket's path, folder and group must be, a stale socket, the peer's
+//! user), `limits` (the connection cap from the file descriptor limit, the rlimit FFI), `token`
+//! (the arbiter's token file), `connection` (one connection's loop), `lines` (reading bounded
+//! lines) and `refusals` (repeated refusals logged as a summary).
+
+mod connection;
+mod limits;
+mod lines;
+mod refusals;
+mod security;
+mod token;
+
+use std::{
+    os::unix::fs::PermissionsExt,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use anyhow::{Context, Result};
+use tokio::{
+    net::{UnixListener, UnixStream},
+    sync::{Semaphore, broadcast, mpsc},
+};
+use tokio_util::sync::CancellationToken;
+use tracing::{Instrument, info_span, warn};
+
+use self::{
+    connection::connection,
+    refusals::{Refusals, lock},
+    security::clear_stale_socket,
+};
+pub use self::{
+    limits::{connection_cap, raise_fd_limit},
+    security::{check_socket_path, own_uid, peer_uid},
+    token::arbiter_token,
+};
+use super::hub::{Broadcast, HubMsg};
+use tactus_core::console::{Role, Session, wire::Reply};
+
+/// Most console connections open at once. A table has a handful (the assistant, the arbiter, the
+/// blind player's keypad, a watcher or two); the rest is headroom for tests and scripts. Beyond
+/// it a connection is told why and closed, so that idle connections cannot take the file
+/// descriptors the journal, the PGN and the boards need.
+pub const MAX_CONSOLES: usize = 256;
+/// File descriptors kept for the game itself (its files, the boards, audio, the runtime) when the
+/// console's share is worked out from the soft limit.
+pub const FD_RESERVE: u64 = 256;
+/// Failed logins after which a connection is closed.
+pub const MAX_LOGIN_FAILURES: u32 = 5;
+/// The wait before the reply to the first failed login of a connection; it doubles with each.
+pub const LOGIN_DELAY: Duration = Duration::from_millis(100);
+/// How often repeated refusals (failed logins, connections over the cap) are logged as one line.
+const SUMMARY_EVERY: Duration = Duration::from_secs(60);
+
+/// The listening socket; removed again when dropped.
+pub struct ConsoleSocket {
+    path: PathBuf,
+    listener: UnixListener,
+    /// The daemon's user: the only one that may connect when there is no console group.
+    owner: u32,
+    /// Whether other users may connect (`console.group`: the socket's mode lets them in).
+    group: bool,
+    /// Connections served at once.
+    cap: usize,
+}
+
+impl ConsoleSocket {
+    /// Bind `path` with mode 0600: the console can change the game, so only the daemon's user
+    /// may connect; with `group`, mode 0660 and that group (the assistant's own account, say).
+    ///
+    /// Nothing at `path` is removed unless it is a stale socket of the daemon's own user (a
+    /// crashed run's): a regular file, a folder, a link or anything of another user is refused,
+    /// naming the key. A live socket is believed to be another tactus only when the process
+    /// listening on it is the daemon's user (`SO_PEERCRED`); another user's listener is an
+    /// impostor. The socket's folder must not be writable by other users, unless it is sticky
+    /// (`/tmp`): there nobody else can remove or rename our socket, and a name taken before us
+    /// is seen above; a plain writable folder would let anyone replace the socket under us.
+    pub fn bind(path: &Path, group: Option<&str>) -> Result<ConsoleSocket> {
+        let owner = own_uid().context("cannot find the daemon's own user id")?;
+        check_socket_path(path, group)?;
+        clear_stale_socket(path, owner)?;
+        let listener = UnixListener::bind(path).with_context(|| {
+            format!(
+                "cannot create the console socket {} (key console.socket)",
+                path.display()
+            )
+        })?;
+        // From here the file is ours: dropping the socket (on an error too) removes it.
+        let socket = ConsoleSocket {
+            path: path.to_owned(),
+            listener,
+            owner,
+            group: group.is_some(),
+            cap: connection_cap(raise_fd_limit()),
+        };
+        match group {
+            None => std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+                .with_context(|| format!("cannot make {} private (mode 0600)", path.display()))?,
+            Some(group) => {
+                let gid = crate::store::private::group_id(group)?;
+                std::os::unix::fs::chown(path, None, Some(gid)).with_context(|| {
+                    format!(
+                        "cannot give the console socket {} to the group {group} (key \
+                         console.group); the daemon's user must be a member of it",
+                        path.display()
+                    )
+                })?;
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o660))
+                    .with_context(|| format!("cannot set mode 0660 on {}", path.display()))?;
+            }
+        }
+        Ok(socket)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// How many connections are served at once (see [`MAX_CONSOLES`]).
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// Accept connections until `cancel`; each is served by a task of its own, at most
+    /// [`ConsoleSocket::cap`] at once.
+    /// `token`: the arbiter's token `login` must match (`None`: nobody can be the arbiter).
+    pub async fn serve(
+        self,
+        hub: mpsc::Sender<HubMsg>,
+        events: broadcast::Sender<Broadcast>,
+        token: Option<String>,
+        cancel: CancellationToken,
+    ) {
+        let mut next_id = 1u64;
+        let slots = Arc::new(Semaphore::new(self.cap));
+        let refusals = Arc::new(Mutex::new(Refusals::default()));
+        // The first summary a full period after the start (an interval's first tick is at once).
+        let mut summary =
+            tokio::time::interval_at(tokio::time::Instant::now() + SUMMARY_EVERY, SUMMARY_EVERY);
+        loop {
+            tokio::select! {
+                _ = cancel.cancelled() => break,
+                _ = summary.tick() => lock(&refusals).log(),
+                accepted = self.listener.accept() => match accepted {
+                    Ok((stream, _)) => {
+                        let id = next_id;
+                        next_id += 1;
+                        let refused = if let Err(why) = self.admit(&stream) {
+                            Some(why)
+                        } else {
+                            match slots.clone().try_acquire_owned() {
+                                Ok(slot) => {
+                                    let span = info_span!("console", conn = id);
+                                    let session = Session::new(Role::Assistant, token.clone());
+                                    let serve = connection(
+                                        id,
+                                        stream,
+                                        session,
+                                        hub.clone(),
+                                        events.subscribe(),
+                                        refusals.clone(),
+                                        cancel.clone(),
+                                    );
+                                    tokio::spawn(
+                                        async move {
+                                            serve.await;
+                                            drop(slot);
+                                        }
+                                        .instrument(span),
+                                    );
+                                    continue;
+                                }
+                                Err(_) => {
+                                    lock(&refusals).over_cap(self.cap);
+                                    // The stream is still here (the closure above did not run).
+                                    Some(format!(
+                                        "{} consoles are open, the most this daemon serves; close \
+                                         one and connect again",
+                                        self.cap
+                                    ))
+                                }
+                            }
+                        };
+                        if let Some(why) = refused {
+                            refuse(stream, why);
+                        }
+                    }
+                    Err(e) => {
+                        // Out of file descriptors and the like: wait a little, keep serving.
+                        warn!("console: cannot accept a connection: {e}");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                },
+            }
+        }
+        lock(&refusals).log();
+        // Dropping the listener closes it; the file goes in Drop.
+    }
+
+    /// Whether a connecting process may use the console: without a console group only the
+    /// daemon's user (and root) may. The socket's mode already says so; this holds also for a
+    /// connection made in the instant between `bind` and `chmod`.
+    fn admit(&self, stream: &UnixStream) -> Result<(), String> {
+        if self.group {
+            return Ok(());
+        }
+        match stream.peer_cred() {
+            Ok(cred) if cred.uid() == self.owner || cred.uid() == 0 => Ok(()),
+            Ok(cred) => {
+                warn!(
+                    "console: refused a connection of user {} (only the daemon's user {} may \
+                     connect; key console.group lets others in)",
+                    cred.uid(),
+                    self.owner
+                );
+                Err("this console is only for the daemon's own user".to_string())
+            }
+            Err(e) => Err(format!("cannot tell who is connecting: {e}")),
+        }
+    }
+}
+
+/// Tell a refused client why, then close, at once: one line fits in a fresh socket's buffer, so
+/// a write that does not return now is not waited for (no task, no descriptor held: a flood of
+/// connections over the cap costs nothing that outlasts it).
+fn refuse(stream: UnixStream, why: String) {
+    let _ = stream.try_write(Reply::error(why).encode().as_bytes());
+}
+
+impl Drop for ConsoleSocket {
+    fn drop(&mut self) {
+        if let Err(e) = std::fs::remove_file(&self.path)
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            warn!(
+                "cannot remove the console socket {}: {e}",
+                self.path.display()
+            );
+        }
+    }
+}

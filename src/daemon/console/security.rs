@@ -1,0 +1,239 @@
+//! Whom the console socket trusts: only the daemon's user. What its path must be (an existing
+//! folder of the daemon's user or root that others cannot write to unless it is sticky; a console
+//! group the daemon's user is in), what may be removed there (only a stale socket of its own),
+//! and who is at the other end of a socket (`SO_PEERCRED`).
+
+use std::{
+    os::unix::fs::{FileTypeExt, MetadataExt},
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, Result, bail};
+
+/// What `bind` requires of the socket's path and group, checked without making anything (for
+/// `check-config` and before a new game): the folder exists (never made here: a daemon run as
+/// root would make folders anywhere, `/` included, for a mistyped path), belongs to the
+/// daemon's user or root and cannot be written by others unless sticky; the console group
+/// exists and the daemon's user is in it (else the socket cannot be given to it).
+pub fn check_socket_path(path: &Path, group: Option<&str>) -> Result<()> {
+    let owner = own_uid().context("cannot find the daemon's own user id")?;
+    let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => {
+            if !dir.is_dir() {
+                anyhow::bail!(
+                    "the folder {} for the console socket does not exist (key \
+                     console.socket): create it, or give the socket a path in an existing folder",
+                    dir.display()
+                );
+            }
+            dir.to_path_buf()
+        }
+        None => PathBuf::from("."),
+    };
+    check_socket_folder(&dir, owner)?;
+    if let Some(group) = group {
+        let gid = crate::store::private::group_id(group)?;
+        // Root may give a file to any group.
+        if owner != 0 && !own_groups().contains(&gid) {
+            bail!(
+                "key console.group = \"{group}\": the daemon's user is not a member of it, so the \
+                 console socket cannot be given to it; add the user to the group (usermod -aG \
+                 {group} USER, then log in again or restart the service)"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The daemon process's groups (effective and supplementary), from /proc/self/status.
+fn own_groups() -> Vec<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| -> Vec<u32> {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|rest| {
+                rest.split_whitespace()
+                    .filter_map(|w| w.parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut groups = field("Groups:");
+    // Gid: real, effective, saved, filesystem.
+    groups.extend(field("Gid:").get(1).copied());
+    groups
+}
+
+/// The socket's folder must belong to the daemon's user or root, and other users must not be
+/// able to write to it unless it is sticky (see [`ConsoleSocket::bind`]).
+fn check_socket_folder(dir: &Path, owner: u32) -> Result<()> {
+    let meta = std::fs::metadata(dir).with_context(|| {
+        format!(
+            "cannot look at the console socket's folder {} (key console.socket)",
+            dir.display()
+        )
+    })?;
+    let mode = meta.mode();
+    if meta.uid() != owner && meta.uid() != 0 {
+        bail!(
+            "the console socket's folder {} (key console.socket) belongs to user {}, who could \
+             replace the socket with one of his own; put the socket in a folder of the daemon's \
+             user {owner} (like /run/user/{owner} or /run/tactus)",
+            dir.display(),
+            meta.uid()
+        );
+    }
+    let sticky = mode & 0o1000 != 0;
+    let group_may_write = mode & 0o020 != 0 && !private_group(meta.gid(), owner);
+    if !sticky && (mode & 0o002 != 0 || group_may_write) {
+        bail!(
+            "the console socket's folder {} (key console.socket) can be written by other users \
+             (mode {:04o}), who could replace the socket with one of their own; put it in a \
+             private folder (like /run/user/{owner}), or make this one sticky (chmod +t, as /tmp is)",
+            dir.display(),
+            mode & 0o7777
+        );
+    }
+    Ok(())
+}
+
+/// Whether `gid` is the private group of user `uid` (user private groups, umask 002: folders are
+/// group-writable, but the group is the user alone): `uid`'s primary group in /etc/passwd, no
+/// other user's primary group, and no other member listed in /etc/group. When the files cannot
+/// be read, it is not.
+fn private_group(gid: u32, uid: u32) -> bool {
+    let (Ok(passwd), Ok(groups)) = (
+        std::fs::read_to_string("/etc/passwd"),
+        std::fs::read_to_string("/etc/group"),
+    ) else {
+        return false;
+    };
+    // name, uid, primary gid
+    let users: Vec<(&str, u32, u32)> = passwd
+        .lines()
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split(':').collect();
+            Some((
+                *f.first()?,
+                f.get(2)?.parse().ok()?,
+                f.get(3)?.parse().ok()?,
+            ))
+        })
+        .collect();
+    let Some(&(name, _, primary)) = users.iter().find(|u| u.1 == uid) else {
+        return false;
+    };
+    if primary != gid || users.iter().any(|u| u.2 == gid && u.1 != uid) {
+        return false;
+    }
+    groups.lines().all(|line| {
+        let f: Vec<&str> = line.split(':').collect();
+        if f.get(2).and_then(|g| g.parse::<u32>().ok()) != Some(gid) {
+            return true;
+        }
+        f.get(3)
+            .is_none_or(|members| members.split(',').all(|m| m.is_empty() || m == name))
+    })
+}
+
+/// Remove what is at `path` if it is a stale socket of the daemon's user; refuse anything else.
+pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(e).with_context(|| {
+                format!("cannot look at {} (key console.socket)", path.display())
+            });
+        }
+    };
+    let kind = meta.file_type();
+    if !kind.is_socket() {
+        let what = if kind.is_file() {
+            "a regular file"
+        } else if kind.is_dir() {
+            "a folder"
+        } else if kind.is_symlink() {
+            "a symbolic link"
+        } else {
+            "not a socket"
+        };
+        bail!(
+            "console.socket = {} names {what}, not a socket; tactus removes only a stale socket \
+             of its own there, so nothing was touched: give console.socket a path of its own",
+            path.display()
+        );
+    }
+    if meta.uid() != owner {
+        bail!(
+            "the console socket {} (key console.socket) belongs to user {}, not to the daemon's \
+             user {owner}: another user may be posing as tactus there; nothing was touched. \
+             Remove it as that user or root, or give console.socket a path in a private folder",
+            path.display(),
+            meta.uid()
+        );
+    }
+    match std::os::unix::net::UnixStream::connect(path) {
+        Ok(stream) => {
+            let uid = peer_uid(&stream).with_context(|| {
+                format!(
+                    "cannot tell who listens on {} (key console.socket)",
+                    path.display()
+                )
+            })?;
+            if uid == owner {
+                bail!(
+                    "another tactus is already listening on the console socket {}; stop it, or \
+                     give this one another console.socket",
+                    path.display()
+                );
+            }
+            bail!(
+                "a process of user {uid}, not of the daemon's user {owner}, listens on the \
+                 console socket {} (key console.socket); it is not this tactus: stop it, or \
+                 give console.socket a path in a private folder",
+                path.display()
+            );
+        }
+        // No one listens: a crashed run's socket.
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => std::fs::remove_file(path)
+            .with_context(|| format!("cannot remove the stale console socket {}", path.display())),
+        Err(e) => Err(e).with_context(|| {
+            format!(
+                "cannot tell whether the console socket {} (key console.socket) is in use",
+                path.display()
+            )
+        }),
+    }
+}
+
+/// The user id of the process at the other end of a connected Unix socket (`SO_PEERCRED`,
+/// through tokio, as std's is unstable and `libc` is no dependency). Works with or without a
+/// tokio runtime around (the console client has none). Leaves `stream` in blocking mode.
+pub fn peer_uid(stream: &std::os::unix::net::UnixStream) -> std::io::Result<u32> {
+    let peer = |stream: &std::os::unix::net::UnixStream| -> std::io::Result<u32> {
+        // A duplicate, handed to tokio only to ask the kernel; no I/O is done on it. Tokio takes
+        // non-blocking sockets only, and the mode is shared with the caller's stream: restored
+        // below.
+        let dup = stream.try_clone()?;
+        dup.set_nonblocking(true)?;
+        let uid = tokio::net::UnixStream::from_std(dup).and_then(|dup| dup.peer_cred());
+        stream.set_nonblocking(false)?;
+        Ok(uid?.uid())
+    };
+    if tokio::runtime::Handle::try_current().is_ok() {
+        return peer(stream);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()?;
+    let _inside = runtime.enter();
+    peer(stream)
+}
+
+/// The daemon's own (effective) user id, as the kernel gives it to the peer of a socket pair.
+pub fn own_uid() -> std::io::Result<u32> {
+    let (mine, _) = std::os::unix::net::UnixStream::pair()?;
+    peer_uid(&mine)
+}

@@ -1,0 +1,357 @@
+//! The game folder: where a game's files are (a new folder per game under `[record] dir`, or the
+//! unfinished one a restarted daemon resumes), the names of the files in it, its mode, and what a
+//! failed write left behind.
+//!
+//! The files are kept beside it: `record` (the record writer: a thread that rewrites `game.pgn`,
+//! `scoresheet.txt`, `blind-score.brf`, `blind-score.txt`, the audio scoresheet
+//! `blind-score.wav` with its cue list and an adjourned game's envelope after every move),
+//! `lines` (`touches.txt`, every lift on both boards, and the notes the hub adds to
+//! `transcript.txt`, appended line by line; the speech task writes the spoken lines to the same
+//! file) and `outage` (what `status` and the arbiter are told while a file is not written). Their
+//! items are used from here (`files::RecordWriter`, `files::LineLog`, ...).
+//!
+//! Trust: the output folder must not be writable by other users, only folders the daemon's user
+//! owns are resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds
+//! the sealed move), files appended to are created 0600 and never opened through a symbolic
+//! link.
+
+mod lines;
+mod outage;
+mod record;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use tracing::{debug, warn};
+
+pub use self::{
+    lines::{LineLog, note_line, touch_line},
+    outage::{outage_news, outage_status},
+    record::{
+        AudioSettings, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth, RecordSettings,
+        RecordSnapshot, RecordWriter, write_envelope, write_record,
+    },
+};
+use super::journal;
+pub use super::uid::daemon_uid;
+use crate::store::audio::AudioScoresheet;
+use tactus_core::{
+    journal::{JOURNAL_FILE, NothingPlayed},
+    record::date::civil,
+};
+
+pub const PGN_FILE: &str = "game.pgn";
+pub const BRF_FILE: &str = "blind-score.brf";
+pub const BRAILLE_FILE: &str = "blind-score.txt";
+pub const TEXT_FILE: &str = "scoresheet.txt";
+pub const WAV_FILE: &str = "blind-score.wav";
+pub const TRANSCRIPT_FILE: &str = "transcript.txt";
+pub const TOUCHES_FILE: &str = "touches.txt";
+/// The adjournment envelope's record, as text and as Braille, one pair per adjournment:
+/// `envelope-<move number>-<colour of the sealer>.txt` / `.brf`.
+pub const ENVELOPE_PREFIX: &str = "envelope-";
+
+/// The cue list of the audio scoresheet (`blind-score.cues.txt`).
+pub fn cues_file() -> String {
+    AudioScoresheet::cue_path_for(Path::new(WAV_FILE))
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Every file a game folder holds once the first record has been written.
+pub fn all_files() -> Vec<String> {
+    [
+        PGN_FILE,
+        BRF_FILE,
+        BRAILLE_FILE,
+        TEXT_FILE,
+        WAV_FILE,
+        TRANSCRIPT_FILE,
+        TOUCHES_FILE,
+        JOURNAL_FILE,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([cues_file()])
+    .collect()
+}
+
+/// A name safe in a folder name: letters, digits and `-`, at most 24 characters.
+fn folder_word(name: &str) -> String {
+    let word: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect();
+    let word = word
+        .split('-')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let word: String = word.chars().take(24).collect();
+    if word.is_empty() {
+        "player".into()
+    } else {
+        word
+    }
+}
+
+/// The mode of a game folder: the journal in it holds the sealed move (kept secret until the
+/// envelope is opened at the resumption), so only the daemon's user may enter it; with `[console]
+/// group`, that group may read the record too (0750), never write.
+pub const FOLDER_MODE: u32 = 0o700;
+/// The game folder's mode when `[console] group` is set.
+pub const FOLDER_MODE_GROUP: u32 = 0o750;
+
+/// Make the output folder if needed and check that nobody but the daemon's user (or root) can
+/// plant a game in it: a folder other users can write to, or one owned by another user, is
+/// refused, naming the key.
+pub fn check_record_dir(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    std::fs::create_dir_all(dir).with_context(|| {
+        format!(
+            "cannot create the output folder {} (key record.dir)",
+            dir.display()
+        )
+    })?;
+    let meta = std::fs::metadata(dir).with_context(|| {
+        format!(
+            "cannot look at the output folder {} (key record.dir)",
+            dir.display()
+        )
+    })?;
+    let mode = meta.permissions().mode();
+    if mode & 0o002 != 0 {
+        anyhow::bail!(
+            "the output folder {} (key record.dir) is writable by every user (mode {:o}): \
+             another user could plant a game for tactus to resume; use a folder of the \
+             daemon's own (`chmod o-w` it, or give another key record.dir)",
+            dir.display(),
+            mode & 0o7777
+        );
+    }
+    let uid = daemon_uid();
+    if meta.uid() != uid && meta.uid() != 0 {
+        anyhow::bail!(
+            "the output folder {} (key record.dir) belongs to another user (uid {}, the daemon \
+             runs as {uid}): that user could plant a game for tactus to resume; use a folder of \
+             the daemon's own",
+            dir.display(),
+            meta.uid()
+        );
+    }
+    Ok(())
+}
+
+/// Make a new game folder under `dir`: `2026-11-30_143005_White-Black`, mode 0700 (0750 and
+/// the group `group` when one is given: the console's group may read the record).
+pub fn new_game_folder(
+    dir: &Path,
+    white: &str,
+    black: &str,
+    unix_ms: u64,
+    group: Option<u32>,
+) -> Result<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    check_record_dir(dir)?;
+    let (y, mo, d, h, mi, s) = civil(unix_ms);
+    let stem = format!(
+        "{y:04}-{mo:02}-{d:02}_{h:02}{mi:02}{s:02}_{}-{}",
+        folder_word(white),
+        folder_word(black)
+    );
+    let mode = if group.is_some() {
+        FOLDER_MODE_GROUP
+    } else {
+        FOLDER_MODE
+    };
+    for n in 1..1000 {
+        let name = if n == 1 {
+            stem.clone()
+        } else {
+            format!("{stem}-{n}")
+        };
+        let path = dir.join(name);
+        match std::fs::DirBuilder::new().mode(mode).create(&path) {
+            Ok(()) => {
+                // The group first, then the mode (the umask may have taken bits away; it never
+                // adds any).
+                if let Some(gid) = group {
+                    std::os::unix::fs::chown(&path, None, Some(gid)).with_context(|| {
+                        format!(
+                            "cannot give the game folder {} to the group {gid} (key \
+                             console.group); the daemon's user must be a member of it",
+                            path.display()
+                        )
+                    })?;
+                }
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+                    .with_context(|| {
+                        format!("cannot protect the game folder {}", path.display())
+                    })?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("cannot create the game folder {}", path.display()));
+            }
+        }
+    }
+    anyhow::bail!(
+        "cannot find a free game folder name {stem} in {}",
+        dir.display()
+    )
+}
+
+/// The newest game folder under `dir` whose journal has no end line (a game to resume).
+///
+/// Never guesses: a damaged journal anywhere is an error (the caller refuses to start, naming
+/// the folder, the line and the choices), since the damaged game may be the one to resume and a
+/// fresh game in its place would tell the blind player a wrong board. Folders another user owns
+/// and symbolic links are passed over with a warning (they are not the daemon's games); so is a
+/// journal with no whole line (the daemon stopped while creating it: nothing was played).
+pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
+    use std::os::unix::fs::MetadataExt;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(e).with_context(|| {
+                format!(
+                    "cannot look for an unfinished game in {} (key record.dir)",
+                    dir.display()
+                )
+            });
+        }
+    };
+    check_record_dir(dir)?;
+    let uid = daemon_uid();
+    let mut candidates: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+    for entry in entries {
+        let entry = entry
+            .with_context(|| format!("cannot look for an unfinished game in {}", dir.display()))?;
+        let path = entry.path();
+        let Ok(folder) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let journal_path = path.join(JOURNAL_FILE);
+        let Ok(meta) = std::fs::symlink_metadata(&journal_path) else {
+            continue;
+        };
+        if !folder.is_dir() || folder.uid() != uid || !meta.is_file() || meta.uid() != uid {
+            warn!(
+                "not resuming {}: {}",
+                path.display(),
+                if folder.file_type().is_symlink() || meta.file_type().is_symlink() {
+                    "a symbolic link (tactus follows none in its output folder)"
+                } else if !meta.is_file() {
+                    "its journal is not a regular file"
+                } else {
+                    "it belongs to another user, not to the daemon's"
+                }
+            );
+            continue;
+        }
+        // A finished game is passed over on its last line alone: its journal, however long
+        // (or damaged in the middle), is not read.
+        if journal::ends_finished(&journal_path).unwrap_or(false) {
+            continue;
+        }
+        match journal::read(&journal_path) {
+            Ok(j) if !j.is_finished() => {
+                candidates.push((meta.modified().unwrap_or(std::time::UNIX_EPOCH), path));
+            }
+            Ok(_) => {}
+            Err(e) if e.downcast_ref::<NothingPlayed>().is_some() => {
+                warn!("not resuming {}: {e:#}", path.display())
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    candidates.sort();
+    Ok(candidates.pop().map(|(_, p)| p))
+}
+
+/// Remove what a failed or interrupted write left in a game folder: the atomic writes'
+/// temporary files (`.game.pgn.tmp-...`) and the audio scoresheet's (`.blind-score.tmp.wav`
+/// and its cue list). Only hidden files of those exact shapes are touched.
+pub fn remove_leftovers(folder: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name.starts_with('.')
+            && (name.contains(".tmp-") || name == AUDIO_TEMP || name == audio_temp_cues());
+        if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+            match std::fs::remove_file(entry.path()) {
+                Ok(()) => debug!("removed the leftover {}", entry.path().display()),
+                Err(e) => warn!("cannot remove the leftover {}: {e}", entry.path().display()),
+            }
+        }
+    }
+}
+
+/// The audio scoresheet is rendered into this file, then renamed over [`WAV_FILE`].
+pub(super) const AUDIO_TEMP: &str = ".blind-score.tmp.wav";
+
+pub(super) fn audio_temp_cues() -> String {
+    AudioScoresheet::cue_path_for(Path::new(AUDIO_TEMP))
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folder_names_are_safe_and_unique() {
+        let dir = std::env::temp_dir().join(format!("tactus-folders-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let a = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
+        let b = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
+        assert_ne!(a, b);
+        let name = a.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(name, "1970-01-01_000000_Müller-Hans-x-player");
+        assert!(b.to_string_lossy().ends_with("-2"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 14, point 3: a failed audio scoresheet left `.blind-score.tmp.wav` (and its cue
+    /// list) behind to fill the disk further; leftovers of our exact shapes are removed, nothing
+    /// else is.
+    #[test]
+    fn leftovers_of_failed_writes_are_removed() {
+        let dir = std::env::temp_dir().join(format!("tactus-leftovers-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in [
+            ".blind-score.tmp.wav",
+            ".blind-score.tmp.cues.txt",
+            ".game.pgn.tmp-123-4",
+            "game.pgn",
+            ".hidden-of-someone",
+        ] {
+            std::fs::write(dir.join(name), b"x").unwrap();
+        }
+        remove_leftovers(&dir);
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, [".hidden-of-someone", "game.pgn"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn every_file_is_listed() {
+        let files = all_files();
+        assert!(
+            files.contains(&"blind-score.cues.txt".to_string()),
+            "{files:?}"
+        );
+        assert_eq!(files.len(), 9);
+    }
+}

@@ -1,0 +1,170 @@
+//! The blind player's requests (F.9 d): a request from his keypad, his board's buttons or the
+//! assistant's `tell` is answered on the console and said to him in his voice; the assistant's
+//! and the arbiter's own questions are answered on their consoles only. The game does not
+//! change; the transcript and the journal note who asked what and what was answered.
+//!
+//! Also `repeat` (the last announcement of the game said to him), and the reply said one part
+//! after the other (a game read back, a list of pieces), which his next request or `stop` cuts.
+
+use std::collections::VecDeque;
+
+use tracing::{info, warn};
+
+use super::Hub;
+use crate::{daemon::files, speech::SpeechRequest};
+use tactus_core::{
+    announce::{Announcement, Audience},
+    console::{self, Answer, Command, Request, Role, wire::Reply},
+    journal::{AskedBy, InputRecord, RequestRecord},
+};
+
+/// Who asked, by the role of the console that typed the request.
+pub(super) fn asked_by(role: Role) -> AskedBy {
+    match role {
+        Role::Player => AskedBy::Player,
+        Role::Assistant => AskedBy::Assistant,
+        Role::Arbiter => AskedBy::Arbiter,
+    }
+}
+
+impl Hub {
+    /// A button of the tactile board: the blind player's own request (F.9 d), as configured.
+    pub(super) fn button(&mut self, n: u8) {
+        let Some(line) = self.buttons.get(&n).cloned() else {
+            // Any key cuts a long reply, as his next request would.
+            if self.reply.take().is_some() {
+                self.silence_reply();
+            }
+            self.note(
+                format!(
+                    "tactile board: button {n} pressed; no request is set for it (key \
+                     boards.blind.buttons)"
+                ),
+                None,
+            );
+            return;
+        };
+        // The configuration was checked when it was read: a button holds a request.
+        let reply = match console::parse(&line, Role::Player) {
+            Ok(Command::Request(request)) => {
+                info!(button = n, request = line, "button request");
+                self.request(&request, AskedBy::Button { number: n }, true)
+            }
+            // A training request (`hint`, `review` ...) from his board's keypad.
+            Ok(Command::Training(request)) => {
+                info!(button = n, request = line, "button training request");
+                self.training(0, Role::Player, request)
+            }
+            _ => return,
+        };
+        let mut text = reply.body.join("; ");
+        if let tactus_core::console::wire::End::Error(error) = &reply.end {
+            text = format!("{text} error: {error}");
+        }
+        self.broadcast(format!("button {n} ({line}): {}", text.trim()), None);
+    }
+
+    /// F.9 d: a request, answered on the console and, when `to_him` (his keypad, his board's
+    /// buttons, the assistant's `tell`), said to the blind player in his voice. The game does
+    /// not change; the transcript notes who asked what and what was answered.
+    pub(super) fn request(&mut self, request: &Request, by: AskedBy, to_him: bool) -> Reply {
+        let now = self.clock.now();
+        let blind = self.arbiter.config().blind;
+        let answer = console::answer(request, self.arbiter.game(), blind, now);
+        let said = match &answer {
+            Answer::RepeatLast => self.last_to_blind.clone().into_iter().collect(),
+            other => other.announcements(),
+        };
+        // Printed in the words he hears, in the pack's language: a Braille display shows what
+        // the ear hears.
+        let mut body: Vec<String> = said.iter().map(|a| self.wording.text(a)).collect();
+        if body.is_empty() {
+            body = match &answer {
+                Answer::RepeatLast => vec!["nothing has been said yet".to_string()],
+                other => console::format_reply(other),
+            };
+        }
+        let said = if to_him { said } else { Vec::new() };
+        let record = RequestRecord {
+            by,
+            asked: request.line(),
+            answer: body.clone(),
+            said: said.iter().map(|a| self.wording.text(a)).collect(),
+        };
+        // The note goes before the words said, as `tactus replay` writes them. Not shown to every
+        // console: the reply carries the answer, and a flood of requests must not drown the
+        // watching consoles in events.
+        self.notes.append(&files::note_line(&record.note()));
+        // Journalled like an input (never earlier than the last one), so that `tactus replay`
+        // writes this note and the words as the transcript has them.
+        let t = now.max(self.last_t);
+        self.last_t = t;
+        if let Some(journal) = &mut self.journal
+            && let Err(e) = journal.record(t, InputRecord::Request(record))
+        {
+            warn!("{e:#}");
+        }
+        if to_him {
+            // A new request to him (or `stop`) cuts what is left of the last reply; the speech
+            // queue replaces the part being said by the new reply.
+            let cut = self.reply.take().is_some();
+            if answer == Answer::Silence && cut {
+                self.silence_reply();
+            }
+            self.say_reply(said.into());
+        }
+        Reply::ok(body)
+    }
+
+    /// The parts of a reply to him from `parts` on: the first that speech takes is said, the
+    /// rest wait for it (see `reply_part_done`); a part speech cannot take is in the
+    /// transcript as not spoken, and the next goes at once.
+    pub(super) fn say_reply(&mut self, mut parts: VecDeque<Announcement>) {
+        self.reply = None;
+        while let Some(part) = parts.pop_front() {
+            if let Some(id) = self.say_own(Audience::Blind, part, false) {
+                if !parts.is_empty() {
+                    self.reply = Some((id, parts));
+                }
+                return;
+            }
+        }
+    }
+
+    /// `stop`: the reply being said to him is cut, unless something of the game is being said
+    /// to him (a move, guidance: never cut; the rest of the reply is dropped all the same, and
+    /// the part being said ends by itself).
+    pub(super) fn silence_reply(&mut self) {
+        let game_speaking = self.says.values().any(|(a, _)| a.includes_blind())
+            || self.deferred.iter().any(|(_, a, _)| a.includes_blind());
+        if game_speaking {
+            return;
+        }
+        if let Some(tx) = &self.speech {
+            let _ = tx.try_send(SpeechRequest::Stop {
+                audience: Audience::Blind,
+            });
+        }
+    }
+
+    /// A reply's announcement has been said (or cut): the next part of the reply, if it was
+    /// heard to the end.
+    pub(super) fn reply_part_done(&mut self, id: u64, outcome: crate::speech::Outcome) {
+        use crate::speech::Outcome;
+        let Some((playing, rest)) = &mut self.reply else {
+            return;
+        };
+        if *playing != id {
+            return;
+        }
+        let goes_on = matches!(
+            outcome,
+            Outcome::Spoken | Outcome::Failed | Outcome::NoOutput
+        );
+        let rest = std::mem::take(rest);
+        self.reply = None;
+        if goes_on {
+            self.say_reply(rest);
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! What the hub reports of the game: the console's `status` (the position, whose move, the
+//! clocks, the boards, the files that are not being written, an adjournment, the result), and
+//! the [`Progress`] the simulated boards, the demo and tests watch, published after every input.
+
+use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
+
+use super::Hub;
+use crate::daemon::files;
+use tactus_core::{
+    arbiter::{Arbiter, BoardId, ByBoard},
+    board::recognize::Mode,
+    rules::pgn::format_clk,
+};
+
+/// Where the game stands, for the simulated boards (which cannot hear speech and act as the
+/// players would on what they heard), the demo and tests.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    pub ply: usize,
+    pub position: Chess,
+    /// What each board should show (blind, sighted) and what is expected of it.
+    pub expected: ByBoard<Chess>,
+    /// What each board shows as its recogniser sees it (a player watching the other's board).
+    pub shown: ByBoard<shakmaty::Board>,
+    pub modes: ByBoard<Mode>,
+    pub started: bool,
+    pub paused: bool,
+    pub over: bool,
+    /// Guidance announcements said so far to each board's player.
+    pub guidance: ByBoard<u64>,
+    /// Announcements handed to speech and not yet finished.
+    pub speaking: usize,
+    pub connected: ByBoard<bool>,
+}
+
+impl Hub {
+    /// The state the simulated boards and the demo watch.
+    pub fn progress_of(arbiter: &Arbiter) -> Progress {
+        let game = arbiter.game();
+        let sighted = arbiter.sighted_board();
+        Progress {
+            ply: game.ply(),
+            position: game.position().clone(),
+            expected: ByBoard {
+                blind: arbiter.blind_board().expected().clone(),
+                sighted: sighted.map_or_else(|| game.position().clone(), |r| r.expected().clone()),
+            },
+            shown: ByBoard {
+                blind: arbiter.blind_board().pieces().clone(),
+                sighted: sighted
+                    .map_or_else(|| game.position().board().clone(), |r| r.pieces().clone()),
+            },
+            modes: ByBoard {
+                blind: arbiter.blind_board().mode(),
+                sighted: sighted.map_or(Mode::Hold, |r| r.mode()),
+            },
+            started: false,
+            paused: game.clock().is_some_and(|c| c.is_paused()),
+            over: game.is_over(),
+            guidance: ByBoard::default(),
+            speaking: 0,
+            connected: ByBoard::default(),
+        }
+    }
+
+    pub(super) fn publish(&mut self) {
+        let mut p = Hub::progress_of(&self.arbiter);
+        p.started = self.arbiter.started();
+        p.guidance = self.guidance;
+        p.speaking = self.says.len() + self.deferred.len();
+        p.connected = self.board_links.map(|l| l.connected);
+        self.progress.send_replace(p);
+    }
+
+    /// `status`: the position, whose move, the clocks, the boards.
+    pub fn status(&self) -> Vec<String> {
+        let game = self.arbiter.game();
+        let now = self.clock.now();
+        let pos = game.position();
+        let mut lines = vec![
+            format!("position {}", Fen::from_position(pos, EnPassantMode::Legal)),
+            format!(
+                "ply {}, move {}, {} to move",
+                game.ply(),
+                pos.fullmoves(),
+                pos.turn()
+            ),
+        ];
+        if let Some(last) = game.moves().last() {
+            lines.push(format!("last move {}", last.san));
+        }
+        match game.clock() {
+            Some(clock) => {
+                let state = if clock.is_paused() {
+                    "paused".to_string()
+                } else {
+                    match clock.running() {
+                        Some(side) => format!("{side} running"),
+                        None => "stopped".to_string(),
+                    }
+                };
+                lines.push(format!(
+                    "clocks white {} black {} ({state})",
+                    format_clk(clock.remaining(Color::White, now)),
+                    format_clk(clock.remaining(Color::Black, now))
+                ));
+            }
+            None => lines.push("clocks none".into()),
+        }
+        let board_state = |board: BoardId| {
+            if !self.sensors[board] {
+                "manual"
+            } else if self.board_links[board].connected {
+                "connected"
+            } else {
+                "not connected"
+            }
+        };
+        lines.push(format!(
+            "boards tactile {}, sighted {}",
+            board_state(BoardId::Blind),
+            board_state(BoardId::Sighted)
+        ));
+        // Files that are not being written: the arbiter must know while it lasts.
+        lines.extend(files::outage_status(
+            self.journal.as_ref(),
+            self.record.as_ref(),
+            &[&self.touches, &self.notes],
+        ));
+        if let Some(adjourned) = game.adjournment() {
+            lines.push(format!(
+                "adjourned: {} sealed move {}{}; resumption {}",
+                adjourned.by,
+                adjourned.move_number,
+                if adjourned.replier_clock_started {
+                    ", the replier's clock runs, the envelope is closed"
+                } else {
+                    ""
+                },
+                adjourned.resumption.as_deref().unwrap_or("not fixed yet")
+            ));
+        }
+        match game.end() {
+            Some(end) => lines.push(format!(
+                "result {} ({})",
+                end.outcome,
+                end.reason.describe()
+            )),
+            None => lines.push(format!(
+                "in play{}",
+                if self.arbiter.started() {
+                    ""
+                } else {
+                    " (not started)"
+                }
+            )),
+        }
+        lines
+    }
+}

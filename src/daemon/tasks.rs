@@ -1,0 +1,304 @@
+//! The tasks a run starts beside the hub, and their shutdown: speech, a link per sensor board
+//! (or a simulated board on a pseudo-terminal), the console socket, the training engine; each
+//! task's events passed on to the hub's inbox, one cancellation for all, and a grace period for
+//! each to end.
+
+use std::{
+    path::{Path, PathBuf},
+    sync::atomic::Ordering,
+    time::Duration,
+};
+
+use anyhow::{Context, Result, anyhow};
+use tokio::{
+    sync::{broadcast, mpsc, watch},
+    task::JoinHandle,
+};
+use tokio_util::sync::CancellationToken;
+use tracing::{info, warn};
+
+use super::{
+    console::{self, ConsoleSocket},
+    engine, files,
+    hub::{self, HubMsg, Progress},
+    link::{self, LinkSettings, MonotonicClock},
+    options::SimSettings,
+    simboard::{self, SimPlan},
+    voice::Voice,
+};
+use crate::{
+    config::{BoardSetup, Config, PortSetup},
+    speech::{self, SpeechDeps},
+};
+use tactus_core::{
+    announce::Announcement,
+    arbiter::{BoardId, ByBoard},
+    board::profile::Profile,
+};
+
+/// How long the tasks get to finish after the cancellation before the daemon goes anyway.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+
+/// What the board tasks give the hub.
+pub(super) struct StartedBoards {
+    /// Each sensor board's command channel (a dump request).
+    pub(super) links: ByBoard<Option<mpsc::Sender<link::LinkCommand>>>,
+    pub(super) sensors: ByBoard<bool>,
+    /// The sighted board's clock lever completes his move.
+    pub(super) lever: bool,
+    /// The folder of the links to simulated boards that get unplugged, removed at the end.
+    pub(super) sim_link_dir: Option<PathBuf>,
+}
+
+/// The tasks a run starts beside the hub: one cancellation for all, their handles to wait for,
+/// and the hub's inbox they report to.
+pub(super) struct Tasks {
+    cancel: CancellationToken,
+    handles: Vec<JoinHandle<()>>,
+    hub: mpsc::Sender<HubMsg>,
+}
+
+impl Tasks {
+    /// No task yet; each reports to `hub` and ends on `cancel`.
+    pub(super) fn new(cancel: CancellationToken, hub: mpsc::Sender<HubMsg>) -> Tasks {
+        Tasks {
+            cancel,
+            handles: Vec::new(),
+            hub,
+        }
+    }
+
+    pub(super) fn spawn(&mut self, task: impl Future<Output = ()> + Send + 'static) {
+        self.handles.push(tokio::spawn(task));
+    }
+
+    /// Pass a task's events on to the hub, then wait for the task to end.
+    fn forward<T: Send + 'static>(
+        &mut self,
+        mut events: impl EventSource<T>,
+        task: JoinHandle<()>,
+        wrap: impl Fn(T) -> HubMsg + Send + 'static,
+    ) {
+        let hub = self.hub.clone();
+        self.spawn(async move {
+            while let Some(event) = events.next().await {
+                if hub.send(wrap(event)).await.is_err() {
+                    break;
+                }
+            }
+            let _ = task.await;
+        });
+    }
+
+    /// The speech task, with the game's voice; returns where to send what is to be said.
+    pub(super) fn speech(
+        &mut self,
+        config: &Config,
+        voices_dir: &Path,
+        voice: &Voice,
+        folder: &Path,
+    ) -> mpsc::Sender<speech::SpeechRequest> {
+        let mut speech_config = config.voice.clone();
+        speech_config.voice = voice.spec.clone();
+        speech_config.style = voice.wording.style();
+        let mut deps = SpeechDeps::new(
+            voices_dir.join(&voice.pack_name).join("clips"),
+            voice.wording.renderer(),
+        );
+        deps.transcript = Some(folder.join(files::TRANSCRIPT_FILE));
+        deps.fallback_notice = Some(voice.wording.words(&Announcement::SpeechFallback));
+        deps.tts_language = Some(voice.wording.pack().language().to_owned());
+        let speech = speech::spawn(speech_config, deps, self.cancel.clone());
+        self.forward(speech.events, speech.task, HubMsg::Speech);
+        speech.requests
+    }
+
+    /// A link task for each sensor board (and, for a simulated one, the simulated board on the
+    /// other end of a pseudo-terminal).
+    pub(super) fn boards(
+        &mut self,
+        sim: &SimSettings,
+        boards: &ByBoard<BoardSetup>,
+        game_under_way: bool,
+        clock: MonotonicClock,
+        progress: &watch::Receiver<Progress>,
+    ) -> Result<StartedBoards> {
+        let mut started = StartedBoards {
+            links: ByBoard::default(),
+            sensors: ByBoard::default(),
+            lever: false,
+            sim_link_dir: None,
+        };
+        for (board, setup) in boards.iter() {
+            let BoardSetup::Sensor { profile, port } = setup else {
+                continue;
+            };
+            started.sensors[board] = true;
+            if board == BoardId::Sighted {
+                started.lever = profile.clock.attached && profile.clock.lever_completes_move;
+            }
+            let settings = |path| LinkSettings {
+                game_under_way,
+                ..LinkSettings::new(board.name(), path, profile.clone())
+            };
+            let link = match port {
+                PortSetup::Path(path) => {
+                    link::spawn(settings(path.clone()), clock, self.cancel.clone())
+                }
+                PortSetup::Sim => {
+                    let (path, slave) =
+                        self.sim_board(sim, board, profile, progress, &mut started.sim_link_dir)?;
+                    link::spawn_with(settings(path), clock, self.cancel.clone(), Some(slave))
+                }
+            };
+            started.links[board] = Some(link.commands.clone());
+            self.forward(link.events, link.task, move |event| HubMsg::Link {
+                board,
+                event,
+            });
+        }
+        Ok(started)
+    }
+
+    /// A simulated board on a new pseudo-terminal pair, playing `sim`; returns the path the link
+    /// opens and the link's end of the pair.
+    fn sim_board(
+        &mut self,
+        sim: &SimSettings,
+        board: BoardId,
+        profile: &Profile,
+        progress: &watch::Receiver<Progress>,
+        sim_link_dir: &mut Option<PathBuf>,
+    ) -> Result<(PathBuf, tokio_serial::SerialStream)> {
+        let (master, slave) = tokio_serial::SerialStream::pair()
+            .context("cannot make a pseudo-terminal pair for a simulated board")?;
+        let mut path = tokio_serial::SerialPort::name(&slave)
+            .map(PathBuf::from)
+            .ok_or_else(|| anyhow!("the simulated board's pseudo-terminal has no name"))?;
+        let name = board.name();
+        info!(board = name, path = %path.display(), "simulated board");
+        let blind = board == BoardId::Blind;
+        let unplug_ply = sim.blind_unplug_ply.filter(|_| blind);
+        let mut port_link = None;
+        if unplug_ply.is_some() {
+            // A board that will be unplugged is opened through a link the simulator re-points
+            // when it is plugged back in (a new pty has a new name).
+            let dir = sim_link_dir.get_or_insert_with(sim_link_folder).clone();
+            std::fs::create_dir_all(&dir).with_context(|| {
+                format!("cannot create {} for a simulated board", dir.display())
+            })?;
+            let link = dir.join(name);
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&path, &link)
+                .with_context(|| format!("cannot link {} to {}", link.display(), path.display()))?;
+            path = link.clone();
+            port_link = Some(link);
+        }
+        let plan = SimPlan {
+            moves: sim.moves.clone(),
+            speed: sim.speed,
+            mistake_ply: sim.blind_mistake_ply.filter(|_| blind),
+            touch_ply: sim.blind_touch_ply.filter(|_| blind),
+            button: sim.blind_button.filter(|_| blind),
+            executes_early_ms: sim.blind_executes_early_ms.filter(|_| blind),
+            wrong_ply: sim.blind_wrong_ply.filter(|_| blind),
+            press_ms: sim.sighted_press_ms.filter(|_| !blind),
+            move_while_paused: sim.move_while_paused,
+            unplug_ply,
+            port_link,
+            hub: Some(self.hub.clone()),
+            choose: sim.blind_chooses.filter(|_| blind),
+            initial: sim.blind_initial.clone().filter(|_| blind),
+        };
+        self.spawn(simboard::play(
+            board,
+            profile.clone(),
+            master,
+            plan,
+            progress.clone(),
+            self.cancel.clone(),
+        ));
+        Ok((path, slave))
+    }
+
+    /// The console socket, and the arbiter's token for it. A socket that cannot be made leaves
+    /// the game without a console; a token that cannot be read or made stops the start.
+    pub(super) fn console(
+        &mut self,
+        socket: ConsoleSocket,
+        config: &Config,
+        origin: &str,
+        folder: &Path,
+        broadcast: &broadcast::Sender<hub::Broadcast>,
+    ) -> Result<()> {
+        let token_path = config
+            .token_file()
+            .unwrap_or_else(|| folder.join(tactus_core::console::token::TOKEN_FILE));
+        let token = console::arbiter_token(&token_path, config.token_file().is_some(), origin)?;
+        println!("tactus: arbiter token in {}", token_path.display());
+        info!("console on {}", socket.path().display());
+        let serve = socket.serve(
+            self.hub.clone(),
+            broadcast.clone(),
+            Some(token),
+            self.cancel.clone(),
+        );
+        self.spawn(serve);
+        Ok(())
+    }
+
+    /// The training opponent's engine process.
+    pub(super) fn engine(
+        &mut self,
+        opponent: &crate::config::OpponentSection,
+    ) -> mpsc::Sender<engine::EngineRequest> {
+        let spec = engine::EngineSpec {
+            program: opponent.program(),
+            args: opponent.args.clone(),
+            strength: opponent.strength(),
+            patience: opponent.patience(),
+        };
+        info!(program = %spec.program.display(), "training opponent");
+        let engine = engine::spawn(spec, self.cancel.clone());
+        self.forward(engine.events, engine.task, HubMsg::Engine);
+        engine.requests
+    }
+
+    /// Cancel every task and wait for each, at most [`SHUTDOWN_GRACE`].
+    pub(super) async fn stop(self) {
+        self.cancel.cancel();
+        for handle in self.handles {
+            if tokio::time::timeout(SHUTDOWN_GRACE, handle).await.is_err() {
+                warn!("a task did not stop within {SHUTDOWN_GRACE:?}; leaving it");
+            }
+        }
+    }
+}
+
+/// The receiving end of a task's events: bounded or unbounded.
+trait EventSource<T>: Send + 'static {
+    fn next(&mut self) -> impl Future<Output = Option<T>> + Send;
+}
+
+impl<T: Send + 'static> EventSource<T> for mpsc::Receiver<T> {
+    fn next(&mut self) -> impl Future<Output = Option<T>> + Send {
+        self.recv()
+    }
+}
+
+impl<T: Send + 'static> EventSource<T> for mpsc::UnboundedReceiver<T> {
+    fn next(&mut self) -> impl Future<Output = Option<T>> + Send {
+        self.recv()
+    }
+}
+
+/// A private folder for the links to simulated boards that get unplugged (one per run, also
+/// when several daemons run in one process, as in tests).
+fn sim_link_folder() -> PathBuf {
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    std::env::temp_dir().join(format!(
+        "tactus-sim-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    ))
+}
