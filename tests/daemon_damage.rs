@@ -18,7 +18,7 @@ use std::{
 
 use shakmaty::Chess;
 use tactus::{
-    config::Config,
+    config::{Config, Settings},
     daemon::{
         files,
         journal::{self, Journal},
@@ -78,7 +78,7 @@ fn write_config(dir: &Path) -> PathBuf {
 fn header(config_path: &Path) -> Header {
     let config = Config::load(config_path).unwrap();
     let origin = config_path.display().to_string();
-    let cfg = setup::arbiter_config(&config, &origin).unwrap();
+    let cfg = Settings::resolve(&config, &origin).unwrap().arbiter;
     Header {
         version: FORMAT_VERSION,
         created_unix_ms: 1,
@@ -451,7 +451,8 @@ fn a_folder_of_another_user_is_not_resumed() {
     assert_eq!(files::find_unfinished(&dir.join("played")).unwrap(), None);
     let config = Config::load(&dir.join("config.toml")).unwrap();
     let voices = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("voices");
-    let err = setup::open(&config, "config.toml", &voices, Some(&folder), false)
+    let settings = Settings::resolve(&config, "config.toml").unwrap();
+    let err = setup::open(&settings, &voices, Some(&folder), false)
         .err()
         .expect("refused");
     assert!(format!("{err:#}").contains("another user"), "{err:#}");

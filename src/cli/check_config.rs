@@ -32,7 +32,8 @@ pub fn run(args: CheckConfigArgs) -> Result<ExitCode> {
     let voices_dir = args
         .voices_dir
         .unwrap_or_else(crate::store::voices::default_dir);
-    let pack = crate::daemon::setup::check_new_game(&config, &origin, &voices_dir)?.pack;
+    let settings = crate::config::Settings::resolve(&config, &origin)?;
+    let pack = crate::daemon::setup::check_new_game(&settings, &voices_dir)?.pack;
     let mut text = format!("{}: ok\n", file.display());
     for line in config.describe(&origin, Some(pack.description()))? {
         text.push_str(&format!("  {line}\n"));

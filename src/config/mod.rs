@@ -14,7 +14,8 @@
 //! One file per section: [`game`] (`[game]`: players, tags, colour, rules, time control),
 //! [`boards`] (`[boards.*]`: profiles, ports, completion, buttons), `[voice]` (the speech's own
 //! `SpeechConfig`), [`record`], [`console`], [`opponent`] (`[opponent]`, training), and
-//! [`describe`] (the table in words).
+//! [`describe`] (the table in words). [`Settings`] is the file resolved once into what a game
+//! runs on.
 
 mod boards;
 mod console;
@@ -23,6 +24,7 @@ mod game;
 mod opponent;
 mod paths;
 mod record;
+mod settings;
 #[cfg(test)]
 mod tests;
 
@@ -43,6 +45,7 @@ pub use console::ConsoleSection;
 pub use game::{DEFAULT_GUIDANCE_REPEAT_MS, GameSection, SideName};
 pub use opponent::{DEFAULT_ENGINE, OpponentSection, start_from_fen};
 pub use record::RecordSection;
+pub use settings::{Settings, braille_options};
 
 /// The whole configuration file.
 #[derive(Debug, Clone, Default, Deserialize)]

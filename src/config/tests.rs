@@ -255,3 +255,51 @@ fn relative_paths_follow_the_file() {
     assert_eq!(config.socket_path(), PathBuf::from("/run/t.sock"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn settings_are_the_file_resolved_once() {
+    let dir = std::env::temp_dir().join(format!("tactus-settings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.toml");
+    std::fs::write(
+        &path,
+        "[game]\nwhite = \"Anna\"\nblind = \"black\"\ntime_control = \"5400+30\"\n\
+         guidance_repeat_ms = 9000\n\
+         [record]\ndir = \"out\"\npage_cells = 32\npage_lines = 20\n\
+         [console]\nsocket = \"t.sock\"\ntoken_file = \"token\"\n",
+    )
+    .unwrap();
+    let config = Config::load(&path).unwrap();
+    let settings = Settings::resolve(&config, "c.toml").unwrap();
+    assert_eq!(settings.origin, "c.toml");
+    assert_eq!(settings.record_dir, dir.join("out"));
+    assert_eq!(settings.socket, dir.join("t.sock"));
+    assert_eq!(settings.token_file, Some(dir.join("token")));
+    assert_eq!(
+        (settings.white.as_str(), settings.black.as_str()),
+        ("Anna", "")
+    );
+    assert_eq!(settings.tags, config.tags());
+    assert_eq!(settings.arbiter.blind, Color::Black);
+    assert_eq!(settings.arbiter.guidance_repeat_ms, 9000);
+    assert!(settings.arbiter.rules.time_control.is_some());
+    assert_eq!(settings.arbiter.sighted_completion, config.completion());
+    assert_eq!(
+        (settings.braille.page.cells, settings.braille.page.lines),
+        (32, 20)
+    );
+    assert!(!settings.training());
+    assert_eq!(
+        settings.start_position().unwrap(),
+        shakmaty::Chess::default()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn settings_refuse_a_blind_board_without_sensors() {
+    let mut config = Config::default();
+    config.boards.blind.profile = MANUAL_PROFILE.into();
+    let err = format!("{:#}", Settings::resolve(&config, "c.toml").unwrap_err());
+    assert!(err.contains("c.toml"), "{err}");
+}

@@ -7,7 +7,8 @@
 //!  speech events, verdicts ──┘                                 └─> console lines, touches, notes
 //! ```
 //!
-//! This module owns a run ([`run`]): the table from [`setup`] (a new game folder with its journal
+//! This module owns a run ([`run`]): the configuration resolved once into the [`Settings`] the
+//! game runs on, the table from [`setup`] (a new game folder with its journal
 //! header, or the unfinished game found in the output folder, replayed from its journal), the
 //! game's voice (`voice`), starting the tasks (`tasks`: the board links of [`link`] or the
 //! simulated boards of [`simboard`], speech, the [`console`] socket, the training [`engine`]; the
@@ -39,12 +40,9 @@ mod tasks;
 pub mod uid;
 mod voice;
 
-use std::{
-    path::Path,
-    sync::{
-        Arc,
-        atomic::{AtomicBool, Ordering},
-    },
+use std::sync::{
+    Arc,
+    atomic::{AtomicBool, Ordering},
 };
 
 use anyhow::{Result, anyhow};
@@ -53,7 +51,7 @@ use tokio_util::sync::CancellationToken;
 
 use self::{
     console::ConsoleSocket,
-    files::{AudioSettings, RecordSettings, RecordWriter},
+    files::{RecordSettings, RecordWriter},
     hub::{GameClock, Hub, HubEnd, HubMsg, HubParts, Progress},
     link::MonotonicClock,
     played::watch_until_played,
@@ -64,25 +62,19 @@ pub use self::{
     options::{RunOptions, RunReport, SimSettings},
     runtime::{cancel_on_signals, runtime},
 };
-use crate::config::Config;
-use tactus_core::arbiter::ByBoard;
+use crate::config::Settings;
 
 /// Run the daemon until `cancel` (or, with `stop_when_played`, until the simulated game is
 /// played out).
 pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunReport> {
-    let config = &opts.config;
-    let origin = opts.origin.as_str();
-    // Check the boards before anything is created: a wrong profile is the user's to fix now.
-    let boards = ByBoard {
-        blind: config.blind_board(origin)?,
-        sighted: config.sighted_board(origin)?,
-    };
+    // The file resolved once, before anything is created: a wrong profile is the user's to fix
+    // now, and everything below reads these settings rather than the file.
+    let settings = Settings::resolve(&opts.config, &opts.origin)?;
     // The console before the game: a game nobody can command (a recovered game stays paused until
     // the arbiter's `resume`) must not start, and nothing is made for it.
-    let socket = bind_console(config, origin)?;
+    let socket = bind_console(&settings)?;
     let table = setup::open(
-        config,
-        origin,
+        &settings,
         &opts.voices_dir,
         opts.resume.as_deref(),
         opts.new_game,
@@ -93,9 +85,9 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         table.folder.display(),
         if resumed { " (resumed)" } else { "" }
     );
-    let voice = Voice::load(&opts, &table.header.setup)?;
+    let voice = Voice::load(&settings, &opts.voices_dir, &table.header.setup)?;
     if resumed {
-        print_resumed(config, origin, &table, &voice);
+        print_resumed(&settings, &table, &voice);
     }
 
     let link_clock = MonotonicClock::new();
@@ -106,7 +98,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     let (progress_tx, progress_rx) = watch::channel::<Progress>(Hub::progress_of(&table.arbiter));
     let mut tasks = Tasks::new(cancel.child_token(), messages.clone());
 
-    let speech = tasks.speech(config, &opts.voices_dir, &voice, &table.folder);
+    let speech = tasks.speech(&settings.voice, &opts.voices_dir, &voice, &table.folder);
     // A resumed game's simulated board shows the game where it was, as a real one would.
     let mut sim = opts.sim.clone();
     if resumed {
@@ -116,11 +108,21 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     // from a position) cannot have its orientation detected from it; its link says so rightly.
     let under_way =
         *shakmaty::Position::board(table.arbiter.game().position()) != shakmaty::Board::new();
-    let started = tasks.boards(&sim, &boards, under_way, link_clock, &progress_rx)?;
-    tasks.console(socket, config, origin, &table.folder, &broadcast_tx)?;
-    let engine = config.opponent.as_ref().map(|o| tasks.engine(o));
-    let record = record_writer(config, &table.folder, voice.audio)?;
-    let played_out = watch_played(&opts, &mut tasks, &progress_rx, &cancel);
+    let started = tasks.boards(&sim, &settings.boards, under_way, link_clock, &progress_rx)?;
+    tasks.console(socket, &settings, &table.folder, &broadcast_tx)?;
+    let engine = settings.opponent.as_ref().map(|o| tasks.engine(o));
+    let record = RecordWriter::spawn(RecordSettings {
+        folder: table.folder.clone(),
+        braille: settings.braille.clone(),
+        audio: voice.audio,
+    });
+    let played_out = watch_played(
+        &opts,
+        settings.training(),
+        &mut tasks,
+        &progress_rx,
+        &cancel,
+    );
 
     let hub = Hub::new(HubParts {
         arbiter: table.arbiter,
@@ -142,7 +144,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         messages,
         echo: opts.echo,
         recovery: table.recovery,
-        buttons: config.buttons(),
+        buttons: settings.buttons.clone(),
         engine,
     });
     let HubEnd {
@@ -166,25 +168,26 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         played_out: played_out.load(Ordering::SeqCst),
         ply,
         to_move,
-        training: opts.config.opponent.is_some(),
+        training: settings.training(),
     })
 }
 
 /// The console socket, before the game: a game nobody can command (a recovered game stays paused
 /// until the arbiter's `resume`) must not start, and nothing is made for it.
-fn bind_console(config: &Config, origin: &str) -> Result<ConsoleSocket> {
-    ConsoleSocket::bind(&config.socket_path(), config.console.group.as_deref()).map_err(|e| {
+fn bind_console(settings: &Settings) -> Result<ConsoleSocket> {
+    ConsoleSocket::bind(&settings.socket, settings.group.as_deref()).map_err(|e| {
         anyhow!(
             "no console, so no game: {e:#} (the assistant's commands and the arbiter's resume \
-             need it; see key console.socket in {origin})"
+             need it; see key console.socket in {})",
+            settings.origin
         )
     })
 }
 
 /// What a resumed game's run prints: the settings the journal keeps, and (unless it is over) what
 /// both players hear, in the same words and order (the pack's language).
-fn print_resumed(config: &Config, origin: &str, table: &setup::Table, voice: &Voice) {
-    for line in setup::saved_settings(config, origin, &table.header) {
+fn print_resumed(settings: &Settings, table: &setup::Table, voice: &Voice) {
+    for line in setup::saved_settings(settings, &table.header) {
         println!("tactus: {line}");
     }
     if !table.arbiter.game().is_over() {
@@ -196,28 +199,11 @@ fn print_resumed(config: &Config, origin: &str, table: &setup::Table, voice: &Vo
     }
 }
 
-/// The record writer of the game folder, with the configuration's Braille layout and the
-/// voice's audio scoresheet.
-fn record_writer(
-    config: &Config,
-    folder: &Path,
-    audio: Option<AudioSettings>,
-) -> Result<RecordWriter> {
-    Ok(RecordWriter::spawn(RecordSettings {
-        folder: folder.to_owned(),
-        braille: RecordSettings::braille_options(
-            &config.record.braille_profile,
-            config.record.page_cells,
-            config.record.page_lines,
-        )?,
-        audio,
-    }))
-}
-
 /// With `stop_when_played` (the demo), a task that ends the run once every move is played and
 /// executed on both boards and all is said; returns whether that happened, once the run is over.
 fn watch_played(
     opts: &RunOptions,
+    training: bool,
     tasks: &mut Tasks,
     progress: &watch::Receiver<Progress>,
     cancel: &CancellationToken,
@@ -225,7 +211,7 @@ fn watch_played(
     let played_out = Arc::new(AtomicBool::new(false));
     if opts.stop_when_played {
         // A training game's moves are not known in advance: it is played out when it is over.
-        let plies = if opts.config.opponent.is_some() {
+        let plies = if training {
             usize::MAX
         } else {
             opts.sim.moves.len()

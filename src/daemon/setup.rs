@@ -1,6 +1,6 @@
-//! Setting a game up: the arbiter's configuration from the configuration file, and the table
-//! the daemon plays on, either a new game folder with its journal header or the unfinished game
-//! of a folder, replayed from its journal.
+//! Setting a game up: the table the daemon plays on, from the run's [`Settings`]: either a new
+//! game folder with its journal header or the unfinished game of a folder, replayed from its
+//! journal.
 //!
 //! A game that is over is never resumed, and a folder without a journal is refused with what to
 //! give instead: both are a user's mistake to be told at once, before any task starts. So is a
@@ -23,12 +23,11 @@ use super::{
     journal::{self, Journal},
     uid,
 };
-use crate::config::{BoardSetup, Config};
+use crate::config::Settings;
 use crate::wall::unix_ms;
 use tactus_core::{
     announce::voice::VoicePack,
-    arbiter::{Arbiter, ArbiterConfig},
-    board::recognize::RecognizerConfig,
+    arbiter::Arbiter,
     journal::{FORMAT_VERSION, Header, JOURNAL_FILE, SetupRecord, replay},
     record::date::pgn_date,
 };
@@ -36,22 +35,21 @@ use tactus_core::{
 /// The table of a run: the game in `resume`, else the unfinished game of the output folder
 /// (unless `new_game`), else a new game.
 pub fn open(
-    config: &Config,
-    origin: &str,
+    settings: &Settings,
     voices_dir: &Path,
     resume: Option<&Path>,
     new_game: bool,
 ) -> Result<Table> {
     match (resume, new_game) {
         (Some(folder), _) => resumed_table(folder),
-        (None, false) => match files::find_unfinished(&config.record_dir())? {
+        (None, false) => match files::find_unfinished(&settings.record_dir)? {
             Some(folder) => {
                 info!("resuming the unfinished game in {}", folder.display());
                 resumed_table(&folder)
             }
-            None => new_table(config, origin, voices_dir),
+            None => new_table(settings, voices_dir),
         },
-        (None, true) => new_table(config, origin, voices_dir),
+        (None, true) => new_table(settings, voices_dir),
     }
 }
 
@@ -59,14 +57,14 @@ pub fn open(
 /// whose journal names a voice pack that does not exist would be "resumed", and fail, at every
 /// start after the file is fixed. `tactus check-config` runs the same checks.
 /// Returns what the checks read, for the new game to use rather than read again.
-pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Result<NewGame> {
-    let arbiter = arbiter_config(config, origin)?;
-    let pack = crate::store::voices::load_words(voices_dir, &config.voice.voice)
+pub fn check_new_game(settings: &Settings, voices_dir: &Path) -> Result<NewGame> {
+    let origin = settings.origin.as_str();
+    let pack = crate::store::voices::load_words(voices_dir, &settings.voice.voice)
         .with_context(|| format!("{origin}: key voice.pack"))?;
     // The console's socket as `run` will bind it: its folder and its group.
-    super::console::check_socket_path(&config.socket_path(), config.console.group.as_deref())
+    super::console::check_socket_path(&settings.socket, settings.group.as_deref())
         .with_context(|| origin.to_owned())?;
-    if let Some(opponent) = &config.opponent {
+    if let Some(opponent) = &settings.opponent {
         let program = opponent.program();
         if super::engine::resolve_program(&program).is_none() {
             bail!(
@@ -78,20 +76,15 @@ pub fn check_new_game(config: &Config, origin: &str, voices_dir: &Path) -> Resul
         }
     }
     // A training game's set-up position (a PGN file is read once, here).
-    let start = config.start_position(origin)?;
-    probe_record_dir(&config.record_dir(), origin)?;
-    Ok(NewGame {
-        pack,
-        arbiter,
-        start,
-    })
+    let start = settings.start_position()?;
+    probe_record_dir(&settings.record_dir, origin)?;
+    Ok(NewGame { pack, start })
 }
 
-/// What [`check_new_game`] read: the voice pack's words (for its description), the arbiter's
-/// configuration and the position the game starts from.
+/// What [`check_new_game`] read: the voice pack's words (for its description) and the position
+/// the game starts from.
 pub struct NewGame {
     pub pack: VoicePack,
-    pub arbiter: ArbiterConfig,
     pub start: shakmaty::Chess,
 }
 
@@ -136,7 +129,8 @@ fn probe_record_dir(dir: &Path, origin: &str) -> Result<()> {
 /// the players, the boards' timing, the voice: what cannot change mid-game) the configuration
 /// file now sets otherwise, in words: the saved ones stay in force. Said at every resume, so
 /// that a file edited between two sessions is not believed to have changed the game.
-pub fn saved_settings(config: &Config, origin: &str, header: &Header) -> Vec<String> {
+pub fn saved_settings(settings: &Settings, header: &Header) -> Vec<String> {
+    let origin = settings.origin.as_str();
     let saved = &header.setup;
     let mut differ: Vec<String> = Vec::new();
     let mut compare = |what: &str, saved: String, file: String| {
@@ -151,11 +145,13 @@ pub fn saved_settings(config: &Config, origin: &str, header: &Header) -> Vec<Str
         },
         None => "none (no clock)".into(),
     };
-    let now = arbiter_config(config, origin).ok().and_then(|cfg| {
-        saved
-            .start()
-            .ok()
-            .map(|start| SetupRecord::new(&cfg, &start, &config.voice.voice, config.voice.style))
+    let now = saved.start().ok().map(|start| {
+        SetupRecord::new(
+            &settings.arbiter,
+            &start,
+            &settings.voice.voice,
+            settings.voice.style,
+        )
     });
     for tag in ["White", "Black", "Event", "Site", "Round"] {
         let of = |tags: &[(String, String)]| {
@@ -163,7 +159,7 @@ pub fn saved_settings(config: &Config, origin: &str, header: &Header) -> Vec<Str
                 .find(|(name, _)| name == tag)
                 .map_or_else(|| "(none)".to_string(), |(_, v)| format!("\"{v}\""))
         };
-        compare(tag, of(&header.tags), of(&config.tags()));
+        compare(tag, of(&header.tags), of(&settings.tags));
     }
     if let Some(now) = &now {
         compare(
@@ -252,27 +248,6 @@ fn play_name(play: tactus_core::rules::PlayMode) -> &'static str {
     }
 }
 
-/// The arbiter's configuration from the configuration file.
-pub fn arbiter_config(config: &Config, origin: &str) -> Result<ArbiterConfig> {
-    let recognizer = |setup: &BoardSetup| match setup {
-        BoardSetup::Manual => None,
-        BoardSetup::Sensor { profile, .. } => Some(RecognizerConfig::from_profile(profile)),
-    };
-    let blind = recognizer(&config.blind_board(origin)?)
-        .ok_or_else(|| anyhow!("{origin}: the blind player's board needs sensors"))?;
-    Ok(ArbiterConfig {
-        rules: config
-            .rules_config()
-            .with_context(|| format!("{origin}: key game.time_control"))?,
-        blind: config.game.blind.color(),
-        blind_board: blind,
-        sighted_board: recognizer(&config.sighted_board(origin)?),
-        sighted_completion: config.completion(),
-        guidance_repeat_ms: config.game.guidance_repeat_ms,
-        say_own_move: config.game.say_own_move,
-    })
-}
-
 /// Where the game is and how it was set up.
 pub struct Table {
     pub folder: PathBuf,
@@ -321,29 +296,29 @@ pub fn lock_folder(folder: &Path) -> Result<std::fs::File> {
     Ok(file)
 }
 
-fn new_table(config: &Config, origin: &str, voices_dir: &Path) -> Result<Table> {
-    let NewGame {
-        arbiter: cfg,
-        start,
-        ..
-    } = check_new_game(config, origin, voices_dir)?;
+fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
+    let NewGame { start, .. } = check_new_game(settings, voices_dir)?;
     let created = unix_ms();
-    let white = config.game.white.clone().unwrap_or_default();
-    let black = config.game.black.clone().unwrap_or_default();
-    let group = config
-        .console
+    let group = settings
         .group
         .as_deref()
         .map(crate::store::private::group_id)
         .transpose()?;
-    let folder = files::new_game_folder(&config.record_dir(), &white, &black, created, group)?;
-    let mut tags = config.tags();
+    let folder = files::new_game_folder(
+        &settings.record_dir,
+        &settings.white,
+        &settings.black,
+        created,
+        group,
+    )?;
+    let mut tags = settings.tags.clone();
     tags.push(("Date".into(), pgn_date(created)));
+    let cfg = settings.arbiter.clone();
     let header = Header {
         version: FORMAT_VERSION,
         created_unix_ms: created,
         tags,
-        setup: SetupRecord::new(&cfg, &start, &config.voice.voice, config.voice.style),
+        setup: SetupRecord::new(&cfg, &start, &settings.voice.voice, settings.voice.style),
     };
     let lock = lock_folder(&folder)?;
     let journal = Journal::create(&folder.join(JOURNAL_FILE), &header)?;

@@ -27,8 +27,8 @@ use super::{
     voice::Voice,
 };
 use crate::{
-    config::{BoardSetup, Config, PortSetup},
-    speech::{self, SpeechDeps},
+    config::{BoardSetup, PortSetup, Settings},
+    speech::{self, SpeechConfig, SpeechDeps},
 };
 use tactus_core::{
     announce::Announcement,
@@ -93,12 +93,13 @@ impl Tasks {
     /// The speech task, with the game's voice; returns where to send what is to be said.
     pub(super) fn speech(
         &mut self,
-        config: &Config,
+        speech_config: &SpeechConfig,
         voices_dir: &Path,
         voice: &Voice,
         folder: &Path,
     ) -> mpsc::Sender<speech::SpeechRequest> {
-        let mut speech_config = config.voice.clone();
+        // The speakers as the file sets them, saying the game's own pack in its style.
+        let mut speech_config = speech_config.clone();
         speech_config.voice = voice.spec.clone();
         speech_config.style = voice.wording.style();
         let mut deps = SpeechDeps::new(
@@ -226,15 +227,16 @@ impl Tasks {
     pub(super) fn console(
         &mut self,
         socket: ConsoleSocket,
-        config: &Config,
-        origin: &str,
+        settings: &Settings,
         folder: &Path,
         broadcast: &broadcast::Sender<hub::Broadcast>,
     ) -> Result<()> {
-        let token_path = config
-            .token_file()
+        let token_path = settings
+            .token_file
+            .clone()
             .unwrap_or_else(|| folder.join(tactus_core::console::token::TOKEN_FILE));
-        let token = console::arbiter_token(&token_path, config.token_file().is_some(), origin)?;
+        let token =
+            console::arbiter_token(&token_path, settings.token_file.is_some(), &settings.origin)?;
         println!("tactus: arbiter token in {}", token_path.display());
         info!("console on {}", socket.path().display());
         let serve = socket.serve(

@@ -4,8 +4,10 @@
 use anyhow::{Context, Result};
 use tracing::warn;
 
-use super::{files::AudioSettings, options::RunOptions};
-use crate::speech::Wording;
+use std::path::Path;
+
+use super::files::AudioSettings;
+use crate::{config::Settings, speech::Wording};
 use tactus_core::{announce::voice::split_spec, journal::SetupRecord};
 
 /// The game's voice: the words of its pack (the journal's pack, so a resumed game keeps its
@@ -21,17 +23,21 @@ pub(super) struct Voice {
 }
 
 impl Voice {
-    pub(super) fn load(opts: &RunOptions, setup: &SetupRecord) -> Result<Voice> {
-        let pack = crate::store::voices::load_words(&opts.voices_dir, &setup.voice_pack)
-            .with_context(|| format!("{}: key voice.pack", opts.origin))?;
+    pub(super) fn load(
+        settings: &Settings,
+        voices_dir: &Path,
+        setup: &SetupRecord,
+    ) -> Result<Voice> {
+        let pack = crate::store::voices::load_words(voices_dir, &setup.voice_pack)
+            .with_context(|| format!("{}: key voice.pack", settings.origin))?;
         let style = setup.voice_style;
         // The recording joins words with the same silences as the speakers, so it sounds the
         // same.
         let spacing = tactus_core::record::wav::Spacing {
-            gap_ms: opts.config.voice.gap_ms,
-            pause_ms: opts.config.voice.pause_ms,
+            gap_ms: settings.voice.gap_ms,
+            pause_ms: settings.voice.pause_ms,
         };
-        let audio = match crate::store::voices::load(&opts.voices_dir, &setup.voice_pack) {
+        let audio = match crate::store::voices::load(voices_dir, &setup.voice_pack) {
             Ok((pack, clips)) => Some((pack, style, spacing, clips)),
             Err(e) => {
                 warn!("no audio scoresheet: {e}");

@@ -30,7 +30,7 @@ use tactus_core::{
     announce::voice::Style,
     record::date::civil,
     record::{
-        braille::{BrailleOptions, PageSize, Profile as BrailleProfile},
+        braille::BrailleOptions,
         envelope::Envelope,
         format::{self, Format},
         score::Score,
@@ -64,18 +64,6 @@ pub struct RecordSettings {
     /// The voice pack and style of the audio scoresheet, with its clips (None: no WAV, the
     /// reason was reported when the clips failed to load).
     pub audio: Option<AudioSettings>,
-}
-
-impl RecordSettings {
-    /// Braille options from the configuration's keys (checked when the configuration was read).
-    pub fn braille_options(profile: &str, cells: usize, lines: usize) -> Result<BrailleOptions> {
-        let profile = BrailleProfile::named(profile)
-            .map_err(|e| anyhow::anyhow!("key record.braille_profile: {e}"))?;
-        let mut opts = BrailleOptions::new(profile);
-        opts.page = PageSize::new(cells, lines)
-            .map_err(|e| anyhow::anyhow!("keys record.page_cells, record.page_lines: {e}"))?;
-        Ok(opts)
-    }
 }
 
 /// The first wait before a failed record is written again; it doubles up to
@@ -426,7 +414,7 @@ mod tests {
         }
         let writer = RecordWriter::spawn(RecordSettings {
             folder: dir.clone(),
-            braille: RecordSettings::braille_options(
+            braille: crate::config::braille_options(
                 tactus_core::record::braille::DEFAULT_PROFILE,
                 40,
                 25,

@@ -198,7 +198,7 @@ impl Rig {
         let (progress_tx, progress) = watch::channel(Hub::progress_of(&begin.arbiter));
         let record = RecordWriter::spawn(RecordSettings {
             folder: dir.clone(),
-            braille: RecordSettings::braille_options(
+            braille: crate::config::braille_options(
                 tactus_core::record::braille::DEFAULT_PROFILE,
                 40,
                 25,
