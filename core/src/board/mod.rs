@@ -10,6 +10,7 @@
 //! (orientation already applied) and, on boards that identify pieces, a [`Piece`].
 
 pub mod dgt;
+pub mod dgt_clock;
 pub mod line;
 pub mod profile;
 pub mod recognize;
