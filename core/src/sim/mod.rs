@@ -5,10 +5,12 @@
 //! chosen style (capture order, castling order, en passant order, sensor bounce, DGT reordering
 //! and sliding). It serves both the recognition tests and the simulators that speak the real
 //! protocols over a pseudo-terminal: [`board`] is a simulated board's side of the DGT and line
-//! protocols, as bytes in and bytes out (the shell serves it on a pty). [`table`] puts two
+//! protocols, as bytes in and bytes out (the shell serves it on a pty); [`clock`] is a DGT 3000 on
+//! such a board, obeying the clock commands and running its own times from them. [`table`] puts two
 //! boards, two players, speech and the arbiter around the pure arbiter on virtual time, for the
 //! randomized table test.
 
 pub mod board;
+pub mod clock;
 pub mod script;
 pub mod table;
