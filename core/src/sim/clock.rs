@@ -198,7 +198,7 @@ mod tests {
                     notes.extend(driver.received(&answer, now));
                 }
             }
-            if now % 1000 == 0 {
+            if now.is_multiple_of(1000) {
                 notes.extend(driver.received(&clock.reading(now), now));
             }
             now += 50;
