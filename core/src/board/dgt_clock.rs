@@ -19,7 +19,9 @@
 //! [`ClockDriver::poll_transmit`], waiting is [`ClockDriver::next_deadline`] and
 //! [`ClockDriver::tick`].
 
-use crate::rules::Millis;
+use shakmaty::Color;
+
+use crate::rules::{Millis, clock::Clock};
 
 use super::dgt::ClockMessage;
 
@@ -83,6 +85,35 @@ impl ClockFace {
             None => {}
         }
         face
+    }
+
+    /// The official clock as the DGT clock should show it at `now`, with the player of colour
+    /// `left` on the clock's left; and when that face changes without any input (the end of a
+    /// delay, 6.2: during it the main time stands, so the face shows it stopped).
+    pub fn official(clock: &Clock, left: Color, now: Millis) -> (ClockFace, Option<Millis>) {
+        let side = |color: Color| {
+            if color == left {
+                ClockSide::Left
+            } else {
+                ClockSide::Right
+            }
+        };
+        let shown = |color: Color| clock.remaining(color, now).max(0) as Millis;
+        let (mut running, mut changes) = (clock.running(), None);
+        if let Some(color) = running {
+            let delay = clock.delay_left(color, now);
+            if delay > 0 {
+                running = None;
+                changes = Some(now + delay as Millis);
+            }
+        }
+        let face = ClockFace {
+            left_ms: shown(left),
+            right_ms: shown(!left),
+            running: running.map(side),
+            at: now,
+        };
+        (face, changes)
     }
 
     /// Whether two faces show the same clock (the same times once both are taken at one moment,

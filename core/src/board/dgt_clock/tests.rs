@@ -357,3 +357,26 @@ fn a_clock_that_never_answers_the_handshake_is_absent_without_a_busy_loop() {
     assert_eq!(driver.poll_transmit(6000 + RETRY_MS), None);
     assert!(driver.next_deadline().unwrap() > 6000 + RETRY_MS);
 }
+
+#[test]
+fn the_official_face_puts_each_colour_on_its_side_and_holds_a_delay() {
+    use crate::rules::{clock::Clock, time_control::TimeControl};
+    let mut clock = Clock::new("300+2".parse::<TimeControl>().unwrap());
+    let (before, change) = ClockFace::official(&clock, Color::White, 0);
+    assert_eq!(before, face(300, 300, None, 0));
+    assert_eq!(change, None);
+    clock.start(Color::White, 1000);
+    let (white_left, _) = ClockFace::official(&clock, Color::White, 4000);
+    assert_eq!(white_left, face(297, 300, Some(ClockSide::Left), 4000));
+    let (black_left, _) = ClockFace::official(&clock, Color::Black, 4000);
+    assert_eq!(black_left, face(300, 297, Some(ClockSide::Right), 4000));
+    // A delay (6.2, "d5"): the main time stands for the first five seconds of a move.
+    let mut delayed = Clock::new("300d5".parse::<TimeControl>().unwrap());
+    delayed.start(Color::White, 0);
+    let (held, change) = ClockFace::official(&delayed, Color::White, 2000);
+    assert_eq!(held, face(300, 300, None, 2000));
+    assert_eq!(change, Some(5000));
+    let (runs, change) = ClockFace::official(&delayed, Color::White, 6000);
+    assert_eq!(runs, face(299, 300, Some(ClockSide::Left), 6000));
+    assert_eq!(change, None);
+}
