@@ -631,7 +631,7 @@ impl<W: Write> BoardTest<W> {
                 }
                 self.recognized(out, at).await?;
             }
-            LinkEvent::Clock(_) => {}
+            LinkEvent::Clock(_) | LinkEvent::ClockNote(_) => {}
             LinkEvent::Disconnected { reason } => {
                 self.rec.disconnected(at);
                 self.pending_promotion = false;

@@ -1,6 +1,7 @@
 //! `[boards.blind]` and `[boards.sighted]`: each board's profile (built in or a file), its port
-//! (a serial port or `sim`), when the sighted player's move counts, the blind board's buttons;
-//! and the board as the daemon sets it up ([`BoardSetup`]).
+//! (a serial port or `sim`), when the sighted player's move counts, the blind board's buttons,
+//! which player sits on the DGT clock's left (`[boards] clock_left`); and the board as the daemon
+//! sets it up ([`BoardSetup`]).
 
 use std::path::{Path, PathBuf};
 
@@ -26,6 +27,10 @@ pub struct BoardsSection {
     pub blind: BoardSection,
     #[serde(default = "BoardSection::default_sighted")]
     pub sighted: BoardSection,
+    /// A DGT clock on the sighted board: the colour of the player on the clock's left, as the
+    /// arbiter placed it ("white", the default, or "black"). Its lever is that player's press.
+    #[serde(default)]
+    pub clock_left: super::SideName,
 }
 
 impl Default for BoardsSection {
@@ -33,6 +38,7 @@ impl Default for BoardsSection {
         BoardsSection {
             blind: BoardSection::default_blind(),
             sighted: BoardSection::default_sighted(),
+            clock_left: super::SideName::White,
         }
     }
 }

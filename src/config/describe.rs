@@ -110,6 +110,18 @@ impl Config {
                 ),
             });
         }
+        if let BoardSetup::Sensor { profile, .. } = self.sighted_board(origin)?
+            && profile.clock.attached
+        {
+            let (left, right) = match self.boards.clock_left.color() {
+                shakmaty::Color::White => ("White", "Black"),
+                shakmaty::Color::Black => ("Black", "White"),
+            };
+            lines.push(format!(
+                "DGT clock on the sighted board, set by tactus: {left} on its left, {right} on its \
+                 right (key boards.clock_left); each side of the lever is its player's press"
+            ));
+        }
         if self.opponent.is_none() {
             lines.push(format!(
                 "the sighted player's move counts {}",

@@ -47,6 +47,8 @@ pub struct Settings {
     pub token_file: Option<PathBuf>,
     /// The blind board's buttons: number -> console line.
     pub buttons: BTreeMap<u8, String>,
+    /// The colour of the player on the DGT clock's left (when the sighted board has one).
+    pub clock_left: shakmaty::Color,
     /// A training game's engine.
     pub opponent: Option<OpponentSection>,
     /// The folder the file's relative paths are resolved against (a training start's PGN).
@@ -97,6 +99,7 @@ impl Settings {
             group: config.console.group.clone(),
             token_file: config.token_file(),
             buttons: config.buttons(),
+            clock_left: config.boards.clock_left.color(),
             opponent: config.opponent.clone(),
             base: config.base.clone(),
         })

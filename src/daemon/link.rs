@@ -151,6 +151,7 @@ pub fn spawn_with(
             events: event_tx,
             commands: command_rx,
             orientation: None,
+            last_clock: None,
         }
         .run(first)
         .instrument(span),
@@ -178,6 +179,9 @@ struct LinkTask {
     commands: mpsc::Receiver<LinkCommand>,
     /// Detected on the first connection and kept for the link's life.
     orientation: Option<Orientation>,
+    /// The official clock last handed to the attached DGT clock: a new connection (a board
+    /// unplugged and back) sets the clock to it again.
+    last_clock: Option<LinkCommand>,
 }
 
 impl LinkTask {
@@ -247,10 +251,12 @@ impl LinkTask {
                 _ = self.cancel.cancelled() => return false,
                 _ = tokio::time::sleep_until(until) => return true,
                 cmd = self.commands.recv() => {
-                    if cmd.is_none() {
-                        return false;
+                    match cmd {
+                        None => return false,
+                        // The clock's newest setting is kept for the next connection.
+                        Some(clock @ LinkCommand::Clock(_)) => self.last_clock = Some(clock),
+                        Some(cmd) => debug!(?cmd, "request dropped: the board is away"),
                     }
-                    debug!(?cmd, "request dropped: the board is away");
                 }
             }
         }
@@ -280,6 +286,9 @@ impl LinkTask {
             .with_game_under_way(self.settings.game_under_way);
         let mut buf = [0u8; READ_CHUNK];
         let mut actions = session.start(self.clock.now());
+        if let Some(clock) = self.last_clock.clone() {
+            actions.extend(session.command(clock, self.clock.now()));
+        }
         // Keep-alive silence bounds how long a write may hang on a port nobody reads.
         let write_limit = self.settings.profile.timing.keepalive();
         loop {
@@ -330,12 +339,17 @@ impl LinkTask {
                         // End of file: the other side of a pseudo-terminal closed, or the device
                         // went away.
                         Ok(0) => return Ended::Lost { reason: "the port closed (hang-up)".into(), connected: session.is_connected() },
-                        Ok(n) => actions = session.received(&buf[..n]),
+                        Ok(n) => actions = session.received(&buf[..n], self.clock.now()),
                         Err(err) => return Ended::Lost { reason: format!("read failed: {err}"), connected: session.is_connected() },
                     }
                 }
                 cmd = self.commands.recv() => match cmd {
-                    Some(cmd) => actions = session.command(cmd, self.clock.now()),
+                    Some(cmd) => {
+                        if let LinkCommand::Clock(_) = cmd {
+                            self.last_clock = Some(cmd.clone());
+                        }
+                        actions = session.command(cmd, self.clock.now());
+                    }
                     None => return Ended::Stop,
                 },
                 _ = tokio::time::sleep_until(deadline) => actions = session.tick(self.clock.now()),

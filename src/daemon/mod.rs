@@ -62,7 +62,7 @@ pub use self::{
     options::{RunOptions, RunReport, SimSettings},
     runtime::{cancel_on_signals, runtime},
 };
-use crate::config::Settings;
+use crate::config::{self, Settings};
 
 /// Run the daemon until `cancel` (or, with `stop_when_played`, until the simulated game is
 /// played out).
@@ -137,6 +137,12 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         links: started.links,
         sensors: started.sensors,
         lever_completes_move: started.lever,
+        table_clock: match &settings.boards.sighted {
+            config::BoardSetup::Sensor { profile, .. } if profile.clock.attached => {
+                Some(settings.clock_left)
+            }
+            _ => None,
+        },
         record,
         wording: voice.wording,
         broadcast: broadcast_tx,

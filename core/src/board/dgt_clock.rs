@@ -118,7 +118,7 @@ impl ClockFace {
 
     /// Whether two faces show the same clock (the same times once both are taken at one moment,
     /// and the same side running).
-    fn same_clock(&self, other: &ClockFace) -> bool {
+    pub fn same_clock(&self, other: &ClockFace) -> bool {
         let now = self.at.max(other.at);
         let (a, b) = (self.at(now), other.at(now));
         a.running == b.running && a.left_ms == b.left_ms && a.right_ms == b.right_ms

@@ -23,6 +23,7 @@ use crate::{
     board::{
         Orientation, SensorEvent,
         dgt::{self, ClockMessage, Command, Message},
+        dgt_clock::{ClockDriver, ClockFace, ClockNote},
         line::{self, HostCommand, LineMessage},
         profile::{OrientationMode, Profile, Protocol},
     },
@@ -51,6 +52,8 @@ pub enum LinkEvent {
     Sensor(SensorEvent),
     /// A DGT clock message (only when the profile says a clock is attached).
     Clock(ClockMessage),
+    /// What the clock driver has to say: a clock ready, not in PC mode, gone, or set right.
+    ClockNote(ClockNote),
     /// A connected board was lost; the link is retrying. Events may be missed until the next
     /// [`LinkEvent::Connected`].
     Disconnected { reason: String },
@@ -67,11 +70,15 @@ pub enum LinkEvent {
 }
 
 /// Requests from the consumer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkCommand {
     /// Ask the board for a full reading (the recogniser's `RequestSnapshot`). Dropped while the
     /// board is away: every reconnection takes a snapshot anyway.
     RequestSnapshot,
+    /// The official clock changed: the attached DGT clock is to show this (ignored without one).
+    Clock(ClockFace),
+    /// Show this text on a DGT 3000 for `for_ms`, then the times again.
+    ClockText { text: String, for_ms: Millis },
 }
 
 /// What the session wants done.
@@ -119,6 +126,8 @@ pub struct Session {
     awaiting_since: Option<Millis>,
     next_keepalive: Millis,
     skipped_reported: u64,
+    /// The attached DGT clock's driver (a profile with `clock.attached`).
+    clock: Option<ClockDriver>,
 }
 
 impl Session {
@@ -150,6 +159,8 @@ impl Session {
             awaiting_since: None,
             next_keepalive: now,
             skipped_reported: 0,
+            clock: (profile.protocol == Protocol::Dgt && profile.clock.attached)
+                .then(ClockDriver::new),
         }
     }
 
@@ -221,6 +232,31 @@ impl Session {
                 self.request(now);
                 vec![Action::Write(self.snapshot_request())]
             }
+            LinkCommand::Clock(face) => {
+                if let Some(driver) = &mut self.clock {
+                    driver.set(face);
+                }
+                self.clock_out(now)
+            }
+            LinkCommand::ClockText { text, for_ms } => {
+                if let Some(driver) = &mut self.clock {
+                    driver.show_text(&text, 0, for_ms, now);
+                }
+                self.clock_out(now)
+            }
+        }
+    }
+
+    /// The clock command due, if any. The board relays clock commands only once it is in its
+    /// update mode, so nothing goes to the clock before the handshake is done.
+    fn clock_out(&mut self, now: Millis) -> Vec<Action> {
+        match &mut self.clock {
+            Some(driver) if self.phase == Phase::Connected => driver
+                .poll_transmit(now)
+                .map(Action::Write)
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
         }
     }
 
@@ -239,6 +275,11 @@ impl Session {
         }
         if self.phase == Phase::Handshake {
             deadline = deadline.min(self.handshake_limit());
+        }
+        if let Some(clock) = self.clock.as_ref().and_then(ClockDriver::next_deadline)
+            && self.phase == Phase::Connected
+        {
+            deadline = deadline.min(clock);
         }
         deadline
     }
@@ -277,6 +318,17 @@ impl Session {
             ))];
         }
         let mut out = Vec::new();
+        if let Some(driver) = &mut self.clock
+            && self.phase == Phase::Connected
+        {
+            out.extend(
+                driver
+                    .tick(now)
+                    .into_iter()
+                    .map(|note| Action::Emit(LinkEvent::ClockNote(note))),
+            );
+            out.extend(self.clock_out(now));
+        }
         if now >= self.next_keepalive {
             self.next_keepalive = now + self.keepalive_interval();
             self.request(now);
@@ -299,16 +351,16 @@ impl Session {
         }
     }
 
-    /// Bytes read from the port: every message decoded from them, in order. A malformed one is
-    /// reported and skipped; any well-formed one shows the board is alive.
-    pub fn received(&mut self, bytes: &[u8]) -> Vec<Action> {
+    /// Bytes read from the port at `now`: every message decoded from them, in order. A malformed
+    /// one is reported and skipped; any well-formed one shows the board is alive.
+    pub fn received(&mut self, bytes: &[u8], now: Millis) -> Vec<Action> {
         let mut out = Vec::new();
         match self.protocol {
             Protocol::Dgt => {
                 self.dgt.push(bytes);
                 while let Some(result) = self.dgt.next() {
                     if let Some(msg) = self.well_formed(result, &mut out) {
-                        self.dgt_message(&msg, &mut out);
+                        self.dgt_message(&msg, now, &mut out);
                     }
                 }
                 self.report_skipped(&mut out);
@@ -355,17 +407,22 @@ impl Session {
         );
     }
 
-    fn dgt_message(&mut self, msg: &Message, out: &mut Vec<Action>) {
+    fn dgt_message(&mut self, msg: &Message, now: Millis, out: &mut Vec<Action>) {
         match msg {
             Message::BoardDump(dump) => {
                 let orientation = self.orientation_for(dump);
-                if self.phase == Phase::Handshake {
+                let connecting = self.phase == Phase::Handshake;
+                if connecting {
                     self.phase = Phase::Connected;
                     out.push(Action::Emit(LinkEvent::Connected {
                         info: self.dgt_info(orientation),
                     }));
                 }
                 Self::emit_sensor_events(dgt::to_sensor_events(msg, orientation), out);
+                if connecting {
+                    // The board relays clock commands from now on: the clock's handshake.
+                    out.extend(self.clock_out(now));
+                }
             }
             Message::FieldUpdate { field, .. } => match (self.phase, self.orientation) {
                 (Phase::Connected, Some(orientation)) => {
@@ -378,9 +435,18 @@ impl Session {
                 ),
             },
             Message::Clock(clock) => {
+                if let Some(driver) = &mut self.clock {
+                    let notes = driver.received(clock, now);
+                    out.extend(
+                        notes
+                            .into_iter()
+                            .map(|note| Action::Emit(LinkEvent::ClockNote(note))),
+                    );
+                }
                 if self.clock_attached {
                     out.push(Action::Emit(LinkEvent::Clock(*clock)));
                 }
+                out.extend(self.clock_out(now));
             }
             Message::Version { major, minor } => {
                 self.version
@@ -572,6 +638,77 @@ mod tests {
         assert_eq!(writes(&s.start(0)), vec![vec![0x4d, 0x45, 0x4b, 0x42]]);
     }
 
+    /// Issue 22: the attached clock is driven through the board: its handshake once the board is
+    /// connected (not before: the board relays clock commands only in update mode), then the
+    /// official clock, one command waiting for its ACK at a time.
+    #[test]
+    fn an_attached_clock_is_set_through_the_board_once_it_is_connected() {
+        use crate::board::dgt_clock::{ClockAck, ClockCommand, ClockSide};
+        let mut with_clock = profile("dgt");
+        with_clock.clock.attached = true;
+        let mut s = Session::new(&with_clock, None, 0);
+        s.start(0);
+        let face = ClockFace {
+            left_ms: 5_400_000,
+            right_ms: 5_400_000,
+            running: None,
+            at: 0,
+        };
+        assert!(writes(&s.command(LinkCommand::Clock(face), 10)).is_empty());
+        let out = s.received(&dgt_dump(&Board::new(), Orientation::Normal), 20);
+        assert_eq!(writes(&out), vec![ClockCommand::Version.encode()]);
+        let ack = |command: u8| {
+            dgt::encode_message(&Message::Clock(ClockMessage::Ack {
+                raw: ClockAck {
+                    accepted: true,
+                    command,
+                    data: [0x21, 0],
+                }
+                .to_raw(),
+            }))
+        };
+        let out = s.received(&ack(0x09), 40);
+        assert!(
+            events(&out).contains(&LinkEvent::ClockNote(ClockNote::Ready {
+                version: Some((2, 1))
+            })),
+            "{out:?}"
+        );
+        assert_eq!(
+            writes(&out),
+            vec![ClockCommand::set_and_run(&face).encode()]
+        );
+        // A change while that one waits for its ACK goes out after the ACK, at its own time.
+        let running = ClockFace {
+            running: Some(ClockSide::Left),
+            at: 50,
+            ..face
+        };
+        assert!(writes(&s.command(LinkCommand::Clock(running), 50)).is_empty());
+        let out = s.received(&ack(0x0a), 1050);
+        assert_eq!(
+            writes(&out),
+            vec![ClockCommand::set_and_run(&running.at(1050)).encode()]
+        );
+        // No ACK: sent again at the timeout the session's deadline names.
+        let timeout = 1050 + crate::board::dgt_clock::ACK_TIMEOUT_MS;
+        assert!(s.next_deadline() <= timeout);
+        let early = s.tick(timeout - 1);
+        assert!(!writes(&early).iter().any(|w| w[0] == 0x2b), "{early:?}");
+        // (the keep-alive answered, as a live board does)
+        s.received(
+            &dgt::encode_message(&Message::SerialNr("00001".into())),
+            timeout - 1,
+        );
+        let out = s.tick(timeout);
+        assert!(writes(&out).iter().any(|w| w[0] == 0x2b), "{out:?}");
+        // A board without a clock ignores clock commands.
+        let mut plain = Session::new(&profile("dgt"), None, 0);
+        plain.start(0);
+        plain.received(&dgt_dump(&Board::new(), Orientation::Normal), 20);
+        assert!(writes(&plain.command(LinkCommand::Clock(face), 30)).is_empty());
+    }
+
     #[test]
     fn dgt_orientation_is_detected_from_the_first_dump_and_kept() {
         let mut s = Session::new(&profile("dgt"), None, 0);
@@ -584,7 +721,7 @@ mod tests {
             piece: None,
         }));
         bytes.extend(dgt_dump(&Board::new(), Orientation::Reversed));
-        let out = events(&s.received(&bytes));
+        let out = events(&s.received(&bytes, 0));
         let [
             LinkEvent::Connected { info },
             LinkEvent::Sensor(SensorEvent::Snapshot(Sensed::Pieces(board))),
@@ -598,10 +735,13 @@ mod tests {
         );
         assert_eq!(board, &Board::new());
         // Field 11 on a reversed board is White's e2... (field 52 ^ 63).
-        let out = events(&s.received(&dgt::encode_message(&Message::FieldUpdate {
-            field: 11,
-            piece: None,
-        })));
+        let out = events(&s.received(
+            &dgt::encode_message(&Message::FieldUpdate {
+                field: 11,
+                piece: None,
+            }),
+            0,
+        ));
         assert_eq!(
             out,
             vec![LinkEvent::Sensor(SensorEvent::Lift { square: Square::E2 })]
@@ -610,7 +750,7 @@ mod tests {
         // A later connection of the same link keeps it, whatever the board shows then.
         let mut again = Session::new(&profile("dgt"), s.orientation(), 100);
         again.start(100);
-        let out = events(&again.received(&dgt_dump(&Board::empty(), Orientation::Reversed)));
+        let out = events(&again.received(&dgt_dump(&Board::empty(), Orientation::Reversed), 0));
         assert!(
             matches!(&out[0], LinkEvent::Connected { info } if info.contains("reversed (detected earlier)")),
             "{out:?}"
@@ -623,7 +763,7 @@ mod tests {
         s.start(0);
         let mut board = Board::new();
         board.discard_piece_at(Square::E2);
-        let out = events(&s.received(&dgt_dump(&board, Orientation::Normal)));
+        let out = events(&s.received(&dgt_dump(&board, Orientation::Normal), 0));
         let LinkEvent::Connected { info } = &out[0] else {
             panic!("{out:?}")
         };
@@ -651,7 +791,7 @@ mod tests {
         let board: Board = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R"
             .parse()
             .unwrap();
-        let out = events(&s.received(&dgt_dump(&board, Orientation::Normal)));
+        let out = events(&s.received(&dgt_dump(&board, Orientation::Normal), 0));
         let LinkEvent::Connected { info } = &out[0] else {
             panic!("{out:?}")
         };
@@ -678,12 +818,12 @@ mod tests {
         assert_eq!(s.next_deadline(), 1000);
         // Still in the handshake: the greeting is repeated, not a plain keep-alive.
         assert_eq!(writes(&s.tick(1000)), vec![vec![0x4d, 0x45, 0x44, 0x42]]);
-        s.received(&dgt_dump(&Board::new(), Orientation::Normal));
+        s.received(&dgt_dump(&Board::new(), Orientation::Normal), 0);
         assert!(s.is_connected());
         assert_eq!(s.next_deadline(), 2000);
         assert_eq!(writes(&s.tick(2000)), vec![vec![0x45]]);
         // Answered: no disconnect.
-        s.received(&dgt::encode_message(&Message::SerialNr("00001".into())));
+        s.received(&dgt::encode_message(&Message::SerialNr("00001".into())), 0);
         assert_eq!(writes(&s.tick(3000)), vec![vec![0x45]]);
         // Not answered: at 3000 + 2000 the board is lost (the request at 4000 does not restart it).
         assert_eq!(writes(&s.tick(4000)), vec![vec![0x45]]);
@@ -716,7 +856,7 @@ mod tests {
         let mut lost = None;
         while t < 20_000 && lost.is_none() {
             t += 500;
-            s.received(b"H chatty\r\n");
+            s.received(b"H chatty\r\n", 0);
             lost = s.tick(t).into_iter().find_map(|a| {
                 if let Action::Lost(r) = a {
                     Some(r)
@@ -735,7 +875,7 @@ mod tests {
         let mut s = Session::new(&p, None, 0);
         s.start(0);
         // Before the snapshot: the lift is superseded; afterwards events flow.
-        let out = events(&s.received(b"L e2\r\nH peg 1.0\r\nS FFFF00000000FFFF\r\n"));
+        let out = events(&s.received(b"L e2\r\nH peg 1.0\r\nS FFFF00000000FFFF\r\n", 0));
         assert_eq!(out.len(), 2, "{out:?}");
         assert!(matches!(&out[0], LinkEvent::Connected { info } if info.contains("peg 1.0")));
         assert_eq!(
@@ -744,7 +884,10 @@ mod tests {
                 0xFFFF_0000_0000_FFFF
             ))))
         );
-        let out = events(&s.received(b"L e2\r\nX junk\r\nL z9\r\nE sensor c3 stuck\r\nP e4\r\n"));
+        let out = events(&s.received(
+            b"L e2\r\nX junk\r\nL z9\r\nE sensor c3 stuck\r\nP e4\r\n",
+            0,
+        ));
         assert_eq!(
             out[0],
             LinkEvent::Sensor(SensorEvent::Lift { square: Square::E2 })
@@ -775,14 +918,14 @@ mod tests {
     fn dgt_garbage_is_counted_and_never_an_event() {
         let mut s = Session::new(&profile("dgt"), Some(Orientation::Normal), 0);
         s.start(0);
-        s.received(&dgt_dump(&Board::new(), Orientation::Normal));
+        s.received(&dgt_dump(&Board::new(), Orientation::Normal), 0);
         let mut bytes = vec![0x01, 0x02, 0x7f];
         bytes.extend([0x8e, 0x00]); // a header cut off by the next message
         bytes.extend(dgt::encode_message(&Message::FieldUpdate {
             field: 52,
             piece: None,
         }));
-        let out = events(&s.received(&bytes));
+        let out = events(&s.received(&bytes, 0));
         assert!(matches!(&out[0], LinkEvent::Rejected { .. }), "{out:?}");
         assert_eq!(
             out[1],

@@ -184,6 +184,7 @@ impl Hub {
             }
         }
         self.engine_turn();
+        self.sync_table_clock();
         if self.record_dirty {
             self.write_record();
         }

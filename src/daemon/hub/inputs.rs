@@ -3,8 +3,8 @@
 //! game's time line, is journaled, and only then applied ([`Hub::accept`]: journal, apply, carry
 //! out). A journal that cannot be written does not stop the game; the assistant is told at once.
 //!
-//! Also the state of each board's link as the hub sees it (connected, lost, the DGT clock's
-//! lever), and the start of play once every board with sensors has been read.
+//! Also the state of each board's link as the hub sees it (connected, lost), and the start of
+//! play once every board with sensors has been read.
 
 use shakmaty::Color;
 use tracing::{debug, info, warn};
@@ -28,8 +28,6 @@ pub(super) struct BoardLink {
     pub(super) connected: bool,
     /// Lost (or never found) since the last connection: the next one is a reconnection.
     pub(super) lost: bool,
-    /// The DGT clock's lever, last seen.
-    pub(super) lever: Option<bool>,
 }
 
 impl Hub {
@@ -122,13 +120,9 @@ impl Hub {
                 lever_right_high,
                 no_clock: false,
                 ..
-            }) if board == BoardId::Sighted && self.lever_completes_move => {
-                let before = self.board_links[board].lever.replace(lever_right_high);
-                if before.is_some_and(|b| b != lever_right_high) {
-                    self.accept(Input::ClockPress, t, None);
-                }
-            }
+            }) if board == BoardId::Sighted => self.lever(lever_right_high, t),
             LinkEvent::Clock(_) => {}
+            LinkEvent::ClockNote(note) => self.clock_note(note),
             LinkEvent::Disconnected { reason } => {
                 warn!(board = board.name(), "board disconnected: {reason}");
                 self.board_links[board].connected = false;

@@ -15,7 +15,8 @@
 //! - `requests`: the blind player's requests (F.9 d), `repeat`, the reply said part by part;
 //! - `status`: the console's `status` and the [`Progress`] the simulated boards watch;
 //! - `recovery`: a game taken up again from its journal;
-//! - `opponent`: the training engine's seat at the table.
+//! - `opponent`: the training engine's seat at the table;
+//! - `table_clock`: the DGT clock on the table, set to the official clock, and its lever.
 //!
 //! It must not block for long (the journal's fsync is the one deliberate wait: an input is on
 //! disk before it is applied), must not read the clock except through [`GameClock`], and must not
@@ -29,6 +30,7 @@ mod opponent;
 mod recovery;
 mod requests;
 mod status;
+mod table_clock;
 
 #[cfg(test)]
 mod tests;
@@ -112,6 +114,8 @@ pub struct HubParts {
     pub sensors: ByBoard<bool>,
     /// A DGT clock lever completes the sighted player's move.
     pub lever_completes_move: bool,
+    /// A DGT clock on the sighted board: the colour of the player on its left.
+    pub table_clock: Option<Color>,
     pub record: RecordWriter,
     /// The game's words: what is said, and what is printed of it.
     pub wording: Wording,
@@ -151,6 +155,7 @@ pub struct Hub {
     sensors: ByBoard<bool>,
     board_links: ByBoard<BoardLink>,
     lever_completes_move: bool,
+    table_clock: Option<table_clock::TableClock>,
     record: Option<RecordWriter>,
     record_dirty: bool,
     touches: LineLog,
@@ -199,6 +204,7 @@ impl Hub {
             sensors: parts.sensors,
             board_links: ByBoard::default(),
             lever_completes_move: parts.lever_completes_move,
+            table_clock: parts.table_clock.map(table_clock::TableClock::new),
             record: Some(parts.record),
             record_dirty: true,
             touches,
@@ -242,6 +248,10 @@ impl Hub {
             if self.clocks_running() {
                 let heartbeat = self.last_t + HEARTBEAT_MS;
                 deadline = Some(deadline.map_or(heartbeat, |d| d.min(heartbeat)));
+            }
+            // The DGT clock's face changes by itself at the end of a delay.
+            if let Some(changes) = self.table_clock.as_ref().and_then(|c| c.changes) {
+                deadline = Some(deadline.map_or(changes, |d| d.min(changes)));
             }
             let sleep = async {
                 match deadline {

@@ -25,6 +25,8 @@ use crate::{
     daemon::{clock::MonotonicClock, files::RecordSettings, journal},
     speech::{Outcome as Spoken, SpeechId, What},
 };
+use tactus_core::board::dgt::ClockMessage;
+use tactus_core::board::dgt_clock::{ClockFace, ClockSide};
 use tactus_core::{
     announce::{
         Guidance, MoveWords, WhichBoard,
@@ -86,6 +88,9 @@ impl Drop for Folder {
 struct Setup {
     time_control: Option<&'static str>,
     speech: bool,
+    /// A DGT clock on the sighted board's link, White on its left, its lever completing the
+    /// sighted player's move.
+    table_clock: bool,
 }
 
 impl Default for Setup {
@@ -93,6 +98,7 @@ impl Default for Setup {
         Setup {
             time_control: Some("300"),
             speech: true,
+            table_clock: false,
         }
     }
 }
@@ -171,6 +177,8 @@ struct Rig {
     speech: Option<mpsc::Receiver<SpeechRequest>>,
     /// What the hub asks of the tactile board's link.
     commands: mpsc::Receiver<LinkCommand>,
+    /// What the hub asks of the sighted board's link (with a table clock).
+    sighted_commands: Option<mpsc::Receiver<LinkCommand>>,
     consoles: broadcast::Receiver<Broadcast>,
     progress: watch::Receiver<Progress>,
     cancel: CancellationToken,
@@ -179,10 +187,19 @@ struct Rig {
 
 impl Rig {
     fn new(folder: &Folder, setup: Setup) -> Rig {
-        Rig::start(folder, new_game(&folder.0, setup), setup.speech)
+        Rig::start_with(folder, new_game(&folder.0, setup), setup)
     }
 
     fn start(folder: &Folder, begin: Begin, speech: bool) -> Rig {
+        let setup = Setup {
+            speech,
+            ..Setup::default()
+        };
+        Rig::start_with(folder, begin, setup)
+    }
+
+    fn start_with(folder: &Folder, begin: Begin, setup: Setup) -> Rig {
+        let speech = setup.speech;
         let dir = folder.0.clone();
         let link = MonotonicClock::new();
         let (inbox, rx) = mpsc::channel(HUB_QUEUE);
@@ -194,6 +211,13 @@ impl Rig {
             false => (None, None),
         };
         let (commands_tx, commands) = mpsc::channel(16);
+        let (sighted_tx, sighted_commands) = match setup.table_clock {
+            true => {
+                let (tx, rx) = mpsc::channel(16);
+                (Some(tx), Some(rx))
+            }
+            false => (None, None),
+        };
         let (broadcast_tx, consoles) = broadcast::channel(1024);
         let (progress_tx, progress) = watch::channel(Hub::progress_of(&begin.arbiter));
         let record = RecordWriter::spawn(RecordSettings {
@@ -218,13 +242,14 @@ impl Rig {
             speech: speech_tx,
             links: ByBoard {
                 blind: Some(commands_tx),
-                sighted: None,
+                sighted: sighted_tx,
             },
             sensors: ByBoard {
                 blind: true,
                 sighted: false,
             },
-            lever_completes_move: false,
+            lever_completes_move: setup.table_clock,
+            table_clock: setup.table_clock.then_some(Color::White),
             record,
             wording: Wording::new(pack(), Style::San),
             broadcast: broadcast_tx,
@@ -244,11 +269,43 @@ impl Rig {
             inbox,
             speech: speech_rx,
             commands,
+            sighted_commands,
             consoles,
             progress,
             cancel,
             hub: Some(hub),
         }
+    }
+
+    /// The faces handed to the DGT clock's link since the last look.
+    fn clock_faces(&mut self) -> Vec<ClockFace> {
+        let rx = self.sighted_commands.as_mut().expect("a table clock");
+        std::iter::from_fn(|| rx.try_recv().ok())
+            .filter_map(|c| match c {
+                LinkCommand::Clock(face) => Some(face),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The DGT clock's lever as the sighted board's link reads it.
+    async fn lever(&self, lever_right_high: bool) {
+        self.send(HubMsg::Link {
+            board: BoardId::Sighted,
+            event: Timed {
+                at: self.link.now(),
+                event: LinkEvent::Clock(ClockMessage::Times {
+                    right_ms: 0,
+                    left_ms: 0,
+                    running: true,
+                    lever_right_high,
+                    battery_low: false,
+                    no_clock: false,
+                }),
+            },
+        })
+        .await;
+        self.settle().await;
     }
 
     /// The game's time now.
@@ -1153,6 +1210,66 @@ async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it()
     assert!(
         matches!(&said[..], [(_, Audience::Blind, a)] if *a == e4()),
         "{said:?}"
+    );
+    rig.stop().await;
+}
+
+/// Issue 22: the DGT clock shows the official clock from the start, and its lever is the press
+/// of the player on the side it went down on: White's (left, the sighted player) completes his
+/// move and starts Black's time; Black's (the blind player, his move counted when announced) is
+/// harmless, refused to nobody.
+#[tokio::test(start_paused = true)]
+async fn the_table_clock_shows_the_official_clock_and_its_lever_is_the_press_of_its_side() {
+    let folder = Folder::new("table-clock");
+    let mut rig = Rig::new(
+        &folder,
+        Setup {
+            table_clock: true,
+            ..Setup::default()
+        },
+    );
+    rig.settle().await;
+    let before = rig.clock_faces();
+    assert_eq!(
+        before.last().map(|f| (f.left_ms, f.right_ms, f.running)),
+        Some((300_000, 300_000, None)),
+        "{before:?}"
+    );
+    // The lever as found: high on the right.
+    rig.lever(true).await;
+    rig.ok(Role::Assistant, "start").await;
+    let started = rig.clock_faces();
+    assert_eq!(
+        started.last().map(|f| f.running),
+        Some(Some(ClockSide::Left)),
+        "White's time runs on the left: {started:?}"
+    );
+    sleep_ms(4_000).await;
+    rig.ok(Role::Assistant, "move e4").await;
+    rig.told();
+    // White presses his side: the lever goes high on the left. His move counts.
+    rig.lever(false).await;
+    rig.verdicts().await;
+    assert_eq!(rig.progress.borrow().ply, 1, "the lever completed e4");
+    let pressed = rig.clock_faces();
+    let last = pressed.last().copied().expect("a face after the press");
+    assert_eq!(last.running, Some(ClockSide::Right), "{pressed:?}");
+    assert_eq!(last.left_ms, 296_000, "White's 4 s off his time");
+    assert_eq!(last.right_ms, 300_000);
+    // The blind player (right) presses too: nothing counts, nobody is told off.
+    rig.lever(true).await;
+    let told = rig.told();
+    assert!(
+        told.iter()
+            .all(|b| !b.text.contains("kein") && !b.text.starts_with("refused")),
+        "{told:?}"
+    );
+    assert_eq!(rig.progress.borrow().ply, 1);
+    assert!(
+        rig.clock_faces()
+            .iter()
+            .all(|f| f.running == Some(ClockSide::Right)),
+        "Black's time still runs"
     );
     rig.stop().await;
 }

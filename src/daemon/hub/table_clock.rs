@@ -1,0 +1,143 @@
+//! The DGT clock on the table (issue 22): tactus's clock is the only clock. After every input the
+//! official clock is handed to the sighted board's link as a [`ClockFace`] when it shows
+//! something else than what was last handed over (a start, a move counted, an increment, a
+//! pause, an arbiter's correction, a takeback, a flag, the end); the link's clock driver sets the
+//! physical clock. The lever is the press of the player on the side it was pressed on: the
+//! sighted player's completes his move, the blind player's (his move already counted when it
+//! was announced, F.3) is harmless and answered to nobody. What the driver reports (a clock not
+//! in its PC mode, gone, set right) goes to the arbiter's and assistant's consoles.
+
+use shakmaty::Color;
+use tracing::{debug, info, warn};
+
+use super::Hub;
+use crate::daemon::link::LinkCommand;
+use tactus_core::{
+    arbiter::{BoardId, Input},
+    board::dgt_clock::{ClockFace, ClockNote},
+    rules::Millis,
+};
+
+/// The clock on the sighted board, as the hub keeps it.
+#[derive(Debug, Clone)]
+pub(super) struct TableClock {
+    /// The colour of the player on the clock's left.
+    left: Color,
+    /// The face last handed to the link.
+    last: Option<ClockFace>,
+    /// When the official face changes without an input (the end of a delay).
+    pub(super) changes: Option<Millis>,
+    /// The lever as last read: high on the right.
+    lever_right_high: Option<bool>,
+}
+
+impl TableClock {
+    pub(super) fn new(left: Color) -> TableClock {
+        TableClock {
+            left,
+            last: None,
+            changes: None,
+            lever_right_high: None,
+        }
+    }
+}
+
+impl Hub {
+    /// Hand the official clock to the clock's link when it changed (called after every input).
+    pub(super) fn sync_table_clock(&mut self) {
+        let (Some(table_clock), Some(link)) =
+            (&mut self.table_clock, &self.links[BoardId::Sighted])
+        else {
+            return;
+        };
+        let Some(clock) = self.arbiter.game().clock() else {
+            return;
+        };
+        let game_now = self.last_t.max(self.clock.now());
+        let (mut face, changes) = ClockFace::official(clock, table_clock.left, game_now);
+        table_clock.changes = changes;
+        // The link counts on its own time line (the game's less a resumed game's offset).
+        let link_now = game_now.saturating_sub(self.clock.offset);
+        face.at = link_now;
+        let same = table_clock.last.is_some_and(|last| last.same_clock(&face));
+        if same {
+            return;
+        }
+        match link.try_send(LinkCommand::Clock(face)) {
+            Ok(()) => table_clock.last = Some(face),
+            // The link's queue is full: the next input tries again.
+            Err(e) => debug!("clock face not handed to the link yet: {e}"),
+        }
+    }
+
+    /// A lever change on the clock: the press of the player on the side that went down.
+    pub(super) fn lever(&mut self, lever_right_high: bool, t: Millis) {
+        let Some(table_clock) = &mut self.table_clock else {
+            return;
+        };
+        let before = table_clock.lever_right_high.replace(lever_right_high);
+        if before.is_none_or(|b| b == lever_right_high) {
+            return;
+        }
+        let presser = if lever_right_high {
+            !table_clock.left
+        } else {
+            table_clock.left
+        };
+        let sighted = !self.arbiter.config().blind;
+        if presser == sighted && self.lever_completes_move {
+            self.accept(Input::ClockPress, t, None);
+        } else {
+            // The blind player's press (his move counted when it was announced), or a lever that
+            // does not complete moves here: nothing to answer, to anyone.
+            debug!(?presser, "clock lever pressed; not a move's completion");
+        }
+    }
+
+    /// What the clock's driver reports, for the arbiter and the assistant.
+    pub(super) fn clock_note(&mut self, note: ClockNote) {
+        match note {
+            ClockNote::Ready { version } => {
+                let version = version
+                    .map(|(main, sub)| format!(" (version {main}.{sub})"))
+                    .unwrap_or_default();
+                info!("DGT clock ready{version}");
+                self.note(
+                    format!("DGT clock connected{version}: tactus sets its times"),
+                    None,
+                );
+            }
+            ClockNote::NotInPcMode => {
+                warn!("the DGT clock refuses to be set: not in its PC mode");
+                self.note(
+                    "the DGT clock refuses to be set: it is not in the mode in which a computer \
+                     sets it (mode 23 on a DGT 3000 or XL; see its manual); switch it there and \
+                     tactus sets it within seconds. Until then its times are not the game's"
+                        .into(),
+                    None,
+                );
+            }
+            ClockNote::Absent => {
+                warn!("no DGT clock answers");
+                self.note(
+                    "no DGT clock answers on the sighted board: check that the clock is switched \
+                     on and its cable is in the board's clock socket; the official times are in \
+                     `status`"
+                        .into(),
+                    None,
+                );
+            }
+            ClockNote::Drift { left_ms, right_ms } => {
+                warn!(
+                    left_ms,
+                    right_ms, "the DGT clock drifted from the official clock; set right"
+                );
+            }
+        }
+        // A clock back or set right shows the official clock again from the next face on.
+        if let Some(table_clock) = &mut self.table_clock {
+            table_clock.last = None;
+        }
+        self.sync_table_clock();
+    }
+}
