@@ -117,6 +117,46 @@ impl MoveWords {
     }
 }
 
+impl MoveWords {
+    /// The move in short algebraic notation with English piece letters (`Nf3`, `exd5`,
+    /// `O-O`, `e8=Q+`): what a DGT 3000's eight characters show the sighted player.
+    pub fn san(&self) -> String {
+        let mut san = match self.castling {
+            Some(CastlingSide::KingSide) => "O-O".to_string(),
+            Some(CastlingSide::QueenSide) => "O-O-O".to_string(),
+            None => {
+                let mut s = String::new();
+                if self.role != Role::Pawn {
+                    s.push(self.role.upper_char());
+                    if self.disambiguate_file {
+                        s.push(self.from.file().char());
+                    }
+                    if self.disambiguate_rank {
+                        s.push(self.from.rank().char());
+                    }
+                } else if self.capture.is_some() {
+                    s.push(self.from.file().char());
+                }
+                if self.capture.is_some() {
+                    s.push('x');
+                }
+                s.push_str(&self.to.to_string());
+                if let Some(promotion) = self.promotion {
+                    s.push('=');
+                    s.push(promotion.upper_char());
+                }
+                s
+            }
+        };
+        match self.check {
+            Check::Check => san.push('+'),
+            Check::Mate => san.push('#'),
+            Check::None => {}
+        }
+        san
+    }
+}
+
 /// The result of a game, as announced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ResultWords {
@@ -348,7 +388,32 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::count;
+    use super::{MoveWords, count};
+
+    /// The short SAN of the words agrees with shakmaty's SAN on every move of a real game's
+    /// positions (captures, checks, castling both ways, promotion, disambiguation).
+    #[test]
+    fn the_words_san_is_the_moves_san() {
+        use shakmaty::{Chess, Position, san::SanPlus};
+        let games = [
+            "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7",
+            "d4 d5 c4 dxc4 e4 b5 a4 c6 axb5 cxb5 b3 cxb3 Qxb3 a6 Bxb5+ axb5 Rxa8",
+            "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 c6 Nf3 Bg4 h3 Bxf3 Qxf3 e6 Bd2 Nd7 O-O-O",
+            "a4 b5 axb5 a6 bxa6 Nf6 a7 Ng8 axb8=Q",
+            "f3 e5 g4 Qh4#",
+        ];
+        for game in games {
+            let mut position = Chess::default();
+            for text in game.split(' ') {
+                let san: SanPlus = text.parse().unwrap();
+                let m = san.san.to_move(&position).unwrap();
+                let words = MoveWords::new(&position, m);
+                let expected = SanPlus::from_move(position.clone(), m).to_string();
+                assert_eq!(words.san(), expected, "in {game}");
+                position.play_unchecked(m);
+            }
+        }
+    }
 
     #[test]
     fn one_takes_the_singular_every_other_number_the_plural() {

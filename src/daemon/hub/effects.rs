@@ -214,6 +214,7 @@ impl Hub {
         shown: bool,
     ) -> bool {
         let text = self.wording.text(&announcement);
+        self.show_on_table_clock(audience, &announcement);
         // `repeat` is for what he was told; his own move said back is not what he asks again,
         // and neither is a reply (said unshown, see `request`).
         if audience.includes_blind() && shown && !matches!(announcement, Announcement::OwnMove(_)) {

@@ -6,6 +6,10 @@
 //! sighted player's completes his move, the blind player's (his move already counted when it
 //! was announced, F.3) is harmless and answered to nobody. What the driver reports (a clock not
 //! in its PC mode, gone, set right) goes to the arbiter's and assistant's consoles.
+//!
+//! A DGT 3000's display is the sighted player's second channel beside the speaker: the blind
+//! player's move (short SAN) for a few seconds when it is announced, an offer or claim of his,
+//! which flag fell, the result; then the times again.
 
 use shakmaty::Color;
 use tracing::{debug, info, warn};
@@ -13,6 +17,7 @@ use tracing::{debug, info, warn};
 use super::Hub;
 use crate::daemon::link::LinkCommand;
 use tactus_core::{
+    announce::{Announcement, Audience, ResultWords},
     arbiter::{BoardId, Input},
     board::dgt_clock::{ClockFace, ClockNote},
     rules::Millis,
@@ -42,7 +47,56 @@ impl TableClock {
     }
 }
 
+/// How long a move or an offer stays on the display before the times come back.
+const TEXT_MS: Millis = 4000;
+/// A flag or a result stays longer: it is what the table is about now.
+const END_TEXT_MS: Millis = 15_000;
+
 impl Hub {
+    /// Show what the sighted player is told on the DGT 3000's display too: the blind player's
+    /// move, his offer or claim, a flag, the result.
+    pub(super) fn show_on_table_clock(&mut self, audience: Audience, announcement: &Announcement) {
+        let (Some(_), Some(link)) = (&self.table_clock, &self.links[BoardId::Sighted]) else {
+            return;
+        };
+        if !audience.includes_sighted() {
+            return;
+        }
+        let blind = self.arbiter.config().blind;
+        let german = self.wording.pack().language().starts_with("de");
+        let colour = |c: Color| match c {
+            Color::White => "W",
+            Color::Black if german => "S",
+            Color::Black => "B",
+        };
+        let (text, for_ms) = match announcement {
+            Announcement::Move(words) if words.side == blind => (words.san(), TEXT_MS),
+            Announcement::DrawOffered { by } if *by == blind => {
+                (if german { "Remis?" } else { "Draw?" }.to_string(), TEXT_MS)
+            }
+            Announcement::ClaimMade { by, .. } if *by == blind => {
+                (if german { "Antrag" } else { "Claim" }.to_string(), TEXT_MS)
+            }
+            Announcement::FlagFell { side } => (
+                format!("{} {}", if german { "Zeit" } else { "Flag" }, colour(*side)),
+                END_TEXT_MS,
+            ),
+            Announcement::Result(result) => (
+                match result {
+                    ResultWords::WhiteWins => "1-0",
+                    ResultWords::BlackWins => "0-1",
+                    ResultWords::Draw => "1/2-1/2",
+                }
+                .to_string(),
+                END_TEXT_MS,
+            ),
+            _ => return,
+        };
+        if let Err(e) = link.try_send(LinkCommand::ClockText { text, for_ms }) {
+            debug!("clock text not handed to the link: {e}");
+        }
+    }
+
     /// Hand the official clock to the clock's link when it changed (called after every input).
     pub(super) fn sync_table_clock(&mut self) {
         let (Some(table_clock), Some(link)) =

@@ -288,6 +288,17 @@ impl Rig {
             .collect()
     }
 
+    /// The texts handed to the DGT clock's display since the last look (faces are dropped).
+    fn clock_texts(&mut self) -> Vec<String> {
+        let rx = self.sighted_commands.as_mut().expect("a table clock");
+        std::iter::from_fn(|| rx.try_recv().ok())
+            .filter_map(|c| match c {
+                LinkCommand::ClockText { text, .. } => Some(text),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The DGT clock's lever as the sighted board's link reads it.
     async fn lever(&self, lever_right_high: bool) {
         self.send(HubMsg::Link {
@@ -1271,5 +1282,25 @@ async fn the_table_clock_shows_the_official_clock_and_its_lever_is_the_press_of_
             .all(|f| f.running == Some(ClockSide::Right)),
         "Black's time still runs"
     );
+    // The blind player executes e4 and answers e5: the display shows his move.
+    let said = rig.said();
+    for (id, _, _) in &said {
+        rig.finished(*id).await;
+    }
+    for (lift, place) in [(Square::E2, Square::E4), (Square::E7, Square::E5)] {
+        rig.sensor(SensorEvent::Lift { square: lift }).await;
+        rig.sensor(SensorEvent::Place {
+            square: place,
+            piece: None,
+        })
+        .await;
+    }
+    // Shown as it is said to the sighted player; it counts once said (F.3 c).
+    assert_eq!(rig.clock_texts(), vec!["e5".to_string()]);
+    for (id, _, _) in rig.said() {
+        rig.finished(id).await;
+    }
+    rig.verdicts().await;
+    assert_eq!(rig.progress.borrow().ply, 2, "e5 counted");
     rig.stop().await;
 }
