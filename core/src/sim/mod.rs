@@ -5,10 +5,12 @@
 //! chosen style (capture order, castling order, en passant order, sensor bounce, DGT reordering
 //! and sliding). It serves both the recognition tests and the simulators that speak the real
 //! protocols over a pseudo-terminal: [`board`] is a simulated board's side of the DGT and line
-//! protocols, as bytes in and bytes out (the shell serves it on a pty). [`table`] puts two
+//! protocols, as bytes in and bytes out (the shell serves it on a pty). [`player`] decides what a
+//! simulated player at the daemon's table does next (the shell's hands only sleep and send). [`table`] puts two
 //! boards, two players, speech and the arbiter around the pure arbiter on virtual time, for the
 //! randomized table test.
 
 pub mod board;
+pub mod player;
 pub mod script;
 pub mod table;
