@@ -11,9 +11,10 @@
 //! - [`config`]: `config.toml`, checked with errors that name the key and the file.
 //! - [`store`]: files: atomic writes, the audio scoresheet, voice packs and clips, liblouis.
 //! - [`speech`]: the speakers (clips through cpal, text-to-speech) and their queues.
-//! - [`sim`]: simulated boards served on pseudo-terminals.
+//! - [`sim`]: simulation: simulated boards served on pseudo-terminals, the simulated players'
+//!   hands behind `port = "sim"`, and `tactus demo` (which alone sits above the daemon: it runs it).
 //! - [`daemon`]: the tokio daemon: setting a game up, the hub that owns the arbiter, board
-//!   links, the journal, the game folder, the console socket, the simulated players.
+//!   links, the journal, the game folder, the console socket, the simulated players' seat.
 //!
 //! **The commands**: [`cli`], one file per `tactus` subcommand.
 

@@ -8,8 +8,9 @@
 //! protocols, as bytes in and bytes out (the shell serves it on a pty). [`player`] decides what a
 //! simulated player at the daemon's table does next (the shell's hands only sleep and send). [`table`] puts two
 //! boards, two players, speech and the arbiter around the pure arbiter on virtual time, for the
-//! randomized table test.
+//! randomized table test. [`appendix_e`] is the demo's game.
 
+pub mod appendix_e;
 pub mod board;
 pub mod player;
 pub mod script;
