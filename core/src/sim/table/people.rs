@@ -388,18 +388,7 @@ impl World {
         let early = self.rng.chance(b.early_execution);
         if manual {
             self.boards[board].board = after.board().clone();
-            let mut steps = Vec::new();
-            if self.rng.chance(b.press_premature) {
-                self.happened.premature_presses += 1;
-                steps.push((0, Act::Press));
-            }
-            steps.push((200, Act::Enter(m)));
-            let press_delay = self.press_delay(b);
-            steps.push((press_delay, Act::Press));
-            self.queue(who, think, steps);
-            if early {
-                self.learn_later(other, think);
-            }
+            self.entered_move(who, m, think, early, b);
             return;
         }
         let mut steps: Vec<(u64, Act)> = Vec::new();
@@ -492,6 +481,23 @@ impl World {
         self.queue(who, think, steps);
         if early {
             self.learn_later(other, think + total);
+        }
+    }
+
+    /// A plain board's move: it stands on his board unseen, the assistant enters it, and he
+    /// presses his clock (perhaps once too early first).
+    fn entered_move(&mut self, who: BoardId, m: Move, think: u64, early: bool, b: &Behaviour) {
+        let mut steps = Vec::new();
+        if self.rng.chance(b.press_premature) {
+            self.happened.premature_presses += 1;
+            steps.push((0, Act::Press));
+        }
+        steps.push((200, Act::Enter(m)));
+        let press_delay = self.press_delay(b);
+        steps.push((press_delay, Act::Press));
+        self.queue(who, think, steps);
+        if early {
+            self.learn_later(who.other(), think);
         }
     }
 
