@@ -16,7 +16,10 @@
 //! - [`daemon`]: the tokio daemon: setting a game up, the hub that owns the arbiter, board
 //!   links, the journal, the game folder, the console socket, the simulated players' seat.
 //!
-//! **The commands**: [`cli`], one file per `tactus` subcommand.
+//! **The tools** (above the daemon's parts they use):
+//! - [`board_test`]: the board-test tool: a board's link joined to a recogniser, live reports.
+//!
+//! **The commands**: [`cli`], one file per `tactus` subcommand (its arguments and the call).
 
 pub mod wall;
 
@@ -25,5 +28,7 @@ pub mod daemon;
 pub mod sim;
 pub mod speech;
 pub mod store;
+
+pub mod board_test;
 
 pub mod cli;
