@@ -18,6 +18,8 @@
 //!
 //! **The tools** (above the daemon's parts they use):
 //! - [`board_test`]: the board-test tool: a board's link joined to a recogniser, live reports.
+//! - [`client`]: the console client: the connection to the daemon's socket, one-shot and
+//!   interactive sessions.
 //!
 //! **The commands**: [`cli`], one file per `tactus` subcommand (its arguments and the call).
 
@@ -30,5 +32,6 @@ pub mod speech;
 pub mod store;
 
 pub mod board_test;
+pub mod client;
 
 pub mod cli;
