@@ -5,28 +5,32 @@
 use shakmaty::{Board, Square};
 
 use super::{Action, World};
-use crate::{arbiter::BoardId, board::Sensing, board::SensorEvent, rules::Millis};
+use crate::{
+    arbiter::BoardId,
+    board::{Sensing, SensorEvent},
+    rules::Millis,
+};
 
 /// One board's physical pieces and its line to the host.
 #[derive(Debug, Clone)]
 pub(super) struct Physical {
     /// What stands on the board.
-    board: Board,
+    pub(super) board: Board,
     /// What the board's electronics have found so far (a DGT board's scan lags the pieces).
-    view: Board,
-    sensing: Sensing,
+    pub(super) view: Board,
+    pub(super) sensing: Sensing,
     /// Reported at all (a plain board has no sensors).
-    sensors: bool,
-    connected: bool,
+    pub(super) sensors: bool,
+    pub(super) connected: bool,
     /// Bumped at every unplug: messages of an older connection are lost.
-    epoch: u64,
+    pub(super) epoch: u64,
     /// The line is busy until then.
-    line_free: Millis,
+    pub(super) line_free: Millis,
     /// The sweep's length and where it starts (DGT board).
-    sweep_ms: u64,
-    sweep_offset: u64,
+    pub(super) sweep_ms: u64,
+    pub(super) sweep_offset: u64,
     /// A sample of each square already planned (DGT board).
-    sampling: [bool; 64],
+    pub(super) sampling: [bool; 64],
 }
 
 impl World {

@@ -39,12 +39,15 @@ use people::{Act, Person, Staff};
 pub use rng::Rng;
 pub use setup::{Behaviour, Happened, RunReport, SightedBoard, TableSetup};
 
-use shakmaty::Square;
 use std::{cmp::Reverse, collections::BinaryHeap};
 
+use shakmaty::Square;
+
 use crate::{
-    announce::Announcement, announce::Audience, arbiter::Arbiter, arbiter::BoardId,
-    arbiter::ByBoard, board::SensorEvent, rules::Millis,
+    announce::{Announcement, Audience},
+    arbiter::{Arbiter, BoardId, ByBoard},
+    board::SensorEvent,
+    rules::Millis,
 };
 
 /// A run without a new move for this long (virtual time) has stalled.

@@ -5,14 +5,16 @@
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
 use super::{
-    Action, LINE_WIRE_MS, SLIDE_REST_MAX_MS, World, boards::apply, boards::next_sample,
-    setup::Behaviour, setup::SightedBoard,
+    Action, LINE_WIRE_MS, SLIDE_REST_MAX_MS, World,
+    boards::{apply, next_sample},
+    setup::{Behaviour, SightedBoard},
 };
 use crate::{
-    announce::Announcement, announce::MoveWords, arbiter::BoardId, arbiter::Completion,
-    arbiter::Input, board::Sensing, board::SensorEvent, rules::Millis, rules::game,
-    rules::notation, sim::script::CaptureOrder, sim::script::CastlingOrder, sim::script::Style,
-    sim::script::script,
+    announce::{Announcement, MoveWords},
+    arbiter::{BoardId, Completion, Input},
+    board::{Sensing, SensorEvent},
+    rules::{Millis, notation},
+    sim::script::{CaptureOrder, CastlingOrder, Style, script},
 };
 
 /// What a person does with his hands (or says).
@@ -43,29 +45,29 @@ pub(super) enum Staff {
 /// What a person knows and is doing.
 #[derive(Debug, Clone)]
 pub(super) struct Person {
-    board: BoardId,
-    color: Color,
+    pub(super) board: BoardId,
+    pub(super) color: Color,
     /// The script's moves he knows have been made (his own included once he makes them).
-    known: usize,
+    pub(super) known: usize,
     /// Acts are scheduled and not all done.
-    busy: bool,
+    pub(super) busy: bool,
     /// A slip of his stands on his board: he puts it right once told (guidance or a refusal
     /// said to him after the slip), towards this board.
-    slip: Option<(u64, Board)>,
+    pub(super) slip: Option<(u64, Board)>,
     /// Things said to him that tell him his board is wrong.
-    told: u64,
+    pub(super) told: u64,
     /// He heard the clocks stop and not yet run again.
-    paused: bool,
+    pub(super) paused: bool,
     /// He moves even while the clocks stand (this pause).
-    defiant: bool,
+    pub(super) defiant: bool,
     /// He heard that his press counted nothing: he presses again once his move stands.
-    press_again: bool,
+    pub(super) press_again: bool,
     /// His last own move is on the board and waits for his press.
-    awaiting_press: bool,
+    pub(super) awaiting_press: bool,
     /// After putting his slip right he presses his clock (his own move under press completion).
-    press_after_fix: bool,
+    pub(super) press_after_fix: bool,
     /// He replies to the opponent's move he heard said aloud before tactus has counted it.
-    reply_ahead: bool,
+    pub(super) reply_ahead: bool,
 }
 
 impl World {

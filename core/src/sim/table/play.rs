@@ -2,21 +2,28 @@
 //! to the pure arbiter and its effects, and the checks of what must always hold at a table (the
 //! script's moves only, no stall, every refusal said, the PGN).
 
-use shakmaty::{Board, Chess, Move, Position};
 use std::{cmp::Reverse, collections::BinaryHeap};
+
+use shakmaty::{Chess, Move, Position};
 
 use super::{
     Action, DGT_DUMP_WIRE_MS, DGT_SWEEP_MS, DGT_UPDATE_WIRE_MS, INPUT_LIMIT, LINE_WIRE_MS,
-    REQUEST_TURNAROUND_MS, SPIN_LIMIT, STALL_MS, World, boards::Physical, boards::apply,
-    people::Act, people::Person, people::Staff, rng::Rng, setup::Happened, setup::RunReport,
-    setup::SightedBoard, setup::TableSetup, setup::shipped,
+    REQUEST_TURNAROUND_MS, SPIN_LIMIT, STALL_MS, World,
+    boards::{Physical, apply},
+    people::{Person, Staff},
+    rng::Rng,
+    setup::{Happened, RunReport, SightedBoard, TableSetup, shipped},
 };
 use crate::{
-    announce::Announcement, announce::Audience, announce::MoveWords, arbiter::Arbiter,
-    arbiter::ArbiterConfig, arbiter::BoardId, arbiter::ByBoard, arbiter::Completion,
-    arbiter::Effect, arbiter::Input, board::Sensed, board::Sensing, board::SensorEvent,
-    board::recognize::Mode, rules::Millis, rules::game, rules::game::RulesConfig,
-    rules::pgn::read_pgn, rules::time_control::TimeControl, sim::script::script,
+    announce::{Announcement, Audience, MoveWords},
+    arbiter::{Arbiter, ArbiterConfig, BoardId, ByBoard, Completion, Effect, Input},
+    board::{Sensed, Sensing, SensorEvent, recognize::Mode},
+    rules::{
+        Millis,
+        game::{self, RulesConfig},
+        pgn::read_pgn,
+        time_control::TimeControl,
+    },
 };
 
 impl World {

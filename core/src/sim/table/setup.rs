@@ -1,12 +1,13 @@
 //! One table drawn from a seed: the sighted player's board, how the people behave (chances per
 //! occasion), the games they play; and what a run reports (how it ended, what the people did).
 
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move};
 
 use super::rng::Rng;
 use crate::{
-    arbiter::Completion, board::profile::ProfileSet, board::recognize::RecognizerConfig,
-    rules::Millis, rules::game, rules::pgn::read_pgn,
+    arbiter::Completion,
+    board::{profile::ProfileSet, recognize::RecognizerConfig},
+    rules::{Millis, pgn::read_pgn},
 };
 
 /// The sighted player's board.
