@@ -15,7 +15,7 @@ pub mod report;
 use std::{io::Write, path::PathBuf, time::Duration};
 
 use anyhow::Result;
-use shakmaty::{Chess, Color, Move, Position, Role, Square};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 

@@ -380,10 +380,10 @@ impl<W: Write> Printer<W> {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::Bitboard;
+    use shakmaty::Chess;
 
     use super::*;
-    use tactus_core::board::recognize::SquareDiff;
+    use tactus_core::board::recognize::{Mode, RecognizerConfig, SquareDiff};
 
     #[test]
     fn json_lines_have_the_documented_shape() {

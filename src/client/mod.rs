@@ -76,23 +76,6 @@ pub struct TokenFile {
     pub owner: u32,
 }
 
-/// The lines sent before the user's: the login, then the role switch.
-fn preamble(args: &ConsoleArgs, token: Option<&str>) -> Result<Vec<String>> {
-    let mut lines = Vec::new();
-    if let Some(token) = token {
-        lines.push(format!("login {token}"));
-    }
-    match args.role {
-        Some(Role::Arbiter) if args.token_file.is_none() => {
-            bail!("the arbiter's role needs the arbiter's token: give --token-file PATH")
-        }
-        // The login already made this console the arbiter's.
-        Some(Role::Arbiter) | None => {}
-        Some(role) => lines.push(format!("role {role}")),
-    }
-    Ok(lines)
-}
-
 /// Read the token file; a file others may read is used (the arbiter may need the game now) with
 /// a warning on stderr, since its token is no longer a secret.
 pub fn read_token(path: &Path) -> Result<TokenFile> {

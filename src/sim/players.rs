@@ -17,7 +17,7 @@ use std::{
     time::Duration,
 };
 
-use shakmaty::{Board, Role};
+use shakmaty::{Board, Position, Role};
 use tokio::{io::AsyncReadExt, sync::watch};
 use tokio_serial::SerialStream;
 use tokio_util::sync::CancellationToken;

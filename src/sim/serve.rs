@@ -477,10 +477,11 @@ impl Serving {
         let cfg = &self.cfg;
         let m = self.game.moves[self.ply];
         let promoted_blind = m.is_promotion() && self.board.sensing() == Sensing::Occupancy;
+        let written = self.last_written.take();
         self.report(SimProgress::Moved {
             ply: self.ply + 1,
             san: san(&self.pos, m),
-            written: self.last_written.take(),
+            written,
         });
         self.pos.play_unchecked(m);
         self.ply += 1;
