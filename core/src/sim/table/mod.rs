@@ -107,6 +107,8 @@ enum Action {
     Staff(Staff),
 }
 
+/// The table: the arbiter between the two boards and the two people, and the agenda of what
+/// happens when (virtual time). Its duties are `impl World` blocks in the files beside.
 struct World {
     setup: TableSetup,
     rng: Rng,
