@@ -11,11 +11,17 @@
 //! - [`config`]: `config.toml`, checked with errors that name the key and the file.
 //! - [`store`]: files: atomic writes, the audio scoresheet, voice packs and clips, liblouis.
 //! - [`speech`]: the speakers (clips through cpal, text-to-speech) and their queues.
-//! - [`sim`]: simulated boards served on pseudo-terminals.
+//! - [`sim`]: simulation: simulated boards served on pseudo-terminals, the simulated players'
+//!   hands behind `port = "sim"`, and `tactus demo` (which alone sits above the daemon: it runs it).
 //! - [`daemon`]: the tokio daemon: setting a game up, the hub that owns the arbiter, board
-//!   links, the journal, the game folder, the console socket, the simulated players.
+//!   links, the journal, the game folder, the console socket, the simulated players' seat.
 //!
-//! **The commands**: [`cli`], one file per `tactus` subcommand.
+//! **The tools** (above the daemon's parts they use):
+//! - [`board_test`]: the board-test tool: a board's link joined to a recogniser, live reports.
+//! - [`client`]: the console client: the connection to the daemon's socket, one-shot and
+//!   interactive sessions.
+//!
+//! **The commands**: [`cli`], one file per `tactus` subcommand (its arguments and the call).
 
 pub mod wall;
 
@@ -24,5 +30,8 @@ pub mod daemon;
 pub mod sim;
 pub mod speech;
 pub mod store;
+
+pub mod board_test;
+pub mod client;
 
 pub mod cli;

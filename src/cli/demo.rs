@@ -1,4 +1,4 @@
-//! `tactus demo`: the built-in table on simulated boards (src/daemon/demo.rs).
+//! `tactus demo`: the built-in table on simulated boards (src/sim/demo.rs).
 
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
@@ -32,9 +32,9 @@ pub fn run(args: DemoArgs) -> Result<ExitCode> {
         let cancel = CancellationToken::new();
         crate::daemon::cancel_on_signals(cancel.clone())?;
         if args.train {
-            crate::daemon::demo::run_training(args.dir, args.speed, voices_dir, cancel).await
+            crate::sim::demo::run_training(args.dir, args.speed, voices_dir, cancel).await
         } else {
-            crate::daemon::demo::run(args.dir, args.speed, voices_dir, cancel).await
+            crate::sim::demo::run(args.dir, args.speed, voices_dir, cancel).await
         }
     })?;
     rt.shutdown_timeout(Duration::from_millis(200));

@@ -1,5 +1,6 @@
 //! `tactus sim`: simulate a sensor board on a serial port and play a game of a PGN file on it,
-//! the way hands do (the board's side of the protocol is `crate::sim`).
+//! the way hands do: its arguments and the call (the serving is `crate::sim::serve`, the board's
+//! side of the protocol `tactus_core::sim::board`).
 
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 

@@ -15,8 +15,8 @@
 //! record writer of [`files`]) around the [`hub`], and shutting them down in order: one
 //! [`CancellationToken`], every file flushed, the socket removed. What a run is asked and what it
 //! reports are in `options`, the process around it (the runtime, the signals) in `runtime`, the
-//! demo's end (`played`) beside them. `tactus demo` ([`demo`]) is this daemon on a built-in
-//! table.
+//! demo's end (`played`) beside them. `tactus demo` (`crate::sim::demo`) is this daemon on a
+//! built-in table.
 //!
 //! It must not make rulings (the arbiter does) and must not end a game because something
 //! outside failed: a port that cannot be opened is retried, a speaker that fails degrades to the
@@ -25,7 +25,10 @@
 
 pub mod clock;
 pub mod console;
-pub mod demo;
+/// Shim: `tests/daemon.rs` imports `daemon::demo::appendix_e_moves`; the game is the core's now.
+pub mod demo {
+    pub use tactus_core::sim::appendix_e::appendix_e_moves;
+}
 pub mod engine;
 pub mod files;
 pub mod hub;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use shakmaty::Move;
 
-use super::demo;
 use crate::config::Config;
+use tactus_core::sim::appendix_e;
 
 /// What the simulated boards play.
 #[derive(Debug, Clone)]
@@ -47,7 +47,7 @@ pub struct SimSettings {
 impl Default for SimSettings {
     fn default() -> Self {
         SimSettings {
-            moves: demo::appendix_e_moves(),
+            moves: appendix_e::appendix_e_moves(),
             speed: 1.0,
             blind_mistake_ply: None,
             blind_touch_ply: None,

@@ -2,10 +2,11 @@
 //! pseudo-terminal pair) and play a game on it the way hands do: a DGT board and a pegged board
 //! with the line protocol.
 //!
-//! This module is the shell around the pure simulated board ([`super::board`]): it paces writes to
-//! the profile's baud rate ([`Pacer`]; a pty does not enforce baud rates), and runs the "hands"
-//! that play the moves of a game with [`script`] in a chosen [`Style`](super::script::Style), pause between moves, and
-//! optionally pull the cable mid-game ([`serve`]).
+//! This module is the shell around the pure simulated board (`tactus_core::sim::board`): it
+//! paces writes to the profile's baud rate ([`Pacer`]; a pty does not enforce baud rates), and
+//! runs the "hands" that play the moves of a game with [`script`] in a chosen style, pause
+//! between moves, and optionally pull the cable mid-game ([`serve`]: one loop over the named
+//! steps of [`Serving`]: opening the port, answering the host, the hands' next act).
 //!
 //! It must not recognise moves or judge anything: it reports what the hands did, as a board
 //! would, and never looks at what the host concluded. The only thing it learns from the host is
@@ -147,131 +148,32 @@ enum Hands {
 /// Play `game` on a simulated board on `port` until the game is over (and `linger` has passed)
 /// or `cancel` fires. Progress goes to `progress` if given.
 pub async fn serve(
-    mut port: SimPort,
+    port: SimPort,
     cfg: SimConfig,
     game: SimGame,
     cancel: CancellationToken,
     progress: Option<mpsc::UnboundedSender<SimProgress>>,
 ) -> Result<()> {
     cfg.check()?;
-    let report = |p: SimProgress| {
-        if let Some(tx) = &progress {
-            // A progress listener that went away does not stop the board.
-            let _ = tx.send(p);
-        }
-    };
-    let protocol = cfg.profile.protocol;
-    let mut board = SimBoard::new(&cfg.profile, game.start.board().clone(), cfg.orientation);
-    let mut garbage = Garbage::new(cfg.seed);
-    let mut pos = game.start.clone();
-    let mut ply = 0usize;
-    let mut steps: VecDeque<Step> = VecDeque::new();
-    let mut last_written: Option<Instant> = None;
-    let mut made_away = false;
-    let confirms =
-        cfg.profile.timing.confirm_with_snapshot && cfg.profile.sensing == Sensing::Identity;
-    let read_wait = cfg.profile.timing.settle() + READ_WAIT_MARGIN;
+    let mut s = Serving::new(port, cfg, game, progress);
     let mut buf = [0u8; 256];
-    let mut stream: Option<SerialStream> = None;
-    let mut pacer = Pacer::new(&cfg.profile);
-    let mut hands = Hands::AwaitRead {
-        reads: 0,
-        until: None,
-        then: Duration::ZERO,
-    };
-    let mut announced_read = false;
-    let mut linger_until: Option<tokio::time::Instant> = None;
-    let mut cable_pulled = false;
-    let mut ever_opened = false;
-
     loop {
         // (Re)open the port.
-        let Some(port_stream) = stream.as_mut() else {
-            match port.open(&cfg.profile) {
-                Ok(mut s) => {
-                    // A board that comes back starts with an empty input buffer: requests the
-                    // host sent while it was away (queued in the pty) were never received.
-                    if let Err(err) =
-                        tokio_serial::SerialPort::clear(&s, tokio_serial::ClearBuffer::Input)
-                    {
-                        debug!("cannot clear the simulator's input buffer: {err}");
-                    }
-                    ever_opened = true;
-                    report(SimProgress::Opened);
-                    info!("simulator port open");
-                    pacer = Pacer::new(&cfg.profile);
-                    let mut ok = true;
-                    for msg in board.power_up() {
-                        ok &= pacer.send(&mut s, &msg).await.is_ok();
-                    }
-                    if ok {
-                        stream = Some(s);
-                    } else {
-                        // The greeting could not be written: the port is not usable yet.
-                        tokio::select! {
-                            _ = cancel.cancelled() => return Ok(()),
-                            _ = tokio::time::sleep(REOPEN_PAUSE) => {}
-                        }
-                    }
-                    // Whatever the hands were doing, they wait until the host has read the board:
-                    // a player whose board went dark waits for it to come back.
-                    let then = if made_away {
-                        away_pause(&cfg)
-                    } else if confirms {
-                        // The host may still owe the last move its settle time and confirming
-                        // dump, which the reconnection interrupted.
-                        cfg.move_pause
-                            .max(cfg.profile.timing.settle() * 2 + RECONNECT_MARGIN)
-                    } else {
-                        cfg.move_pause
-                    };
-                    let reads = if made_away && confirms { 2 } else { 1 };
-                    hands = match hands {
-                        Hands::Done => Hands::Done,
-                        _ => Hands::AwaitRead {
-                            reads: board.reads() + reads - 1,
-                            until: None,
-                            then,
-                        },
-                    };
-                    made_away = false;
-                    announced_read = false;
-                }
-                Err(err) => {
-                    // A port that never opened is a mistake to report (a typo in the path); one
-                    // that went away is a pulled cable, retried until it is back.
-                    if !ever_opened || matches!(port, SimPort::Stream(_)) {
-                        return Err(err);
-                    }
-                    debug!("simulator cannot reopen its port yet: {err:#}");
-                    tokio::select! {
-                        _ = cancel.cancelled() => return Ok(()),
-                        _ = tokio::time::sleep(REOPEN_PAUSE) => {}
-                    }
-                }
+        if s.stream.is_none() {
+            if s.open(&cancel).await? == Flow::Stop {
+                return Ok(());
             }
             continue;
-        };
-
+        }
         // When the hands act next.
-        let wake = match hands {
-            Hands::AwaitRead { reads, until, then } => {
-                if board.reads() > reads {
-                    if !announced_read {
-                        announced_read = true;
-                        report(SimProgress::Read);
-                    }
-                    hands = next_after_rest(&steps, tokio::time::Instant::now() + then);
-                    continue;
-                }
-                until
-            }
-            Hands::Idle(at) | Hands::Moving(at) => Some(at),
-            Hands::Done => linger_until,
+        let Some(wake) = s.wake() else {
+            continue;
+        };
+        let Some(port_stream) = s.stream.as_mut() else {
+            continue;
         };
         let sleep_until =
             wake.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
-
         let mut lost: Option<String> = None;
         let mut pulled = false;
         tokio::select! {
@@ -279,105 +181,370 @@ pub async fn serve(
             read = port_stream.read(&mut buf) => match read {
                 Ok(0) => lost = Some("the port closed (hang-up)".into()),
                 Err(err) => lost = Some(format!("read failed: {err}")),
-                Ok(n) => {
-                    for msg in board.host_bytes(&buf[..n]) {
-                        if let Err(err) = pacer.send(port_stream, &msg).await {
-                            lost = Some(format!("write failed: {err}"));
-                            break;
-                        }
-                    }
-                }
+                Ok(n) => lost = s.answer(&buf[..n]).await,
             },
             _ = tokio::time::sleep_until(sleep_until), if wake.is_some() => {
-                let now = tokio::time::Instant::now();
-                match hands {
-                    Hands::AwaitRead { .. } => {
-                        debug!("the host did not read the board; going on");
-                        hands = next_after_rest(&steps, now + cfg.move_pause);
-                    }
-                    Hands::Done => return Ok(()),
-                    Hands::Idle(_) if cfg.disconnect_after == Some(ply) && !cable_pulled => {
-                        // After the rest that follows move N (so the host has seen it), not right
-                        // after its last event: a host that had not confirmed it yet would then
-                        // find two moves at once on reconnecting.
-                        cable_pulled = true;
+                match s.hands_act().await {
+                    Acted::Done => return Ok(()),
+                    Acted::Lost(reason) => lost = Some(reason),
+                    Acted::Pulled(reason) => {
                         pulled = true;
-                        lost = Some(pull_cable(&cfg, &mut board, &mut pos, &mut ply, &game, &mut made_away, &report));
+                        lost = Some(reason);
                     }
-                    Hands::Idle(_) => {
-                        match game.moves.get(ply) {
-                            Some(&m) => {
-                                steps = script(&pos, m, &cfg.style).into();
-                                hands = match steps.front() {
-                                    Some(step) => Hands::Moving(now + Duration::from_millis(step.delay_ms)),
-                                    None => {
-                                        // No hands can play it (cannot happen for a legal move
-                                        // of standard chess); skip it rather than loop on it.
-                                        warn!(%m, "the simulator cannot play this move; skipped");
-                                        pos.play_unchecked(m);
-                                        ply += 1;
-                                        Hands::Idle(now)
-                                    }
-                                };
-                            }
-                            None => {
-                                report(SimProgress::Finished);
-                                linger_until = cfg.linger.map(|d| now + d);
-                                hands = Hands::Done;
-                            }
-                        }
-                    }
-                    Hands::Moving(_) => {
-                        if let Some(step) = steps.pop_front()
-                            && let Some(bytes) = board.act(&step.event)
-                        {
-                            if cfg.garbage && garbage.now() {
-                                let noise = garbage.bytes(protocol);
-                                if let Err(err) = pacer.send(port_stream, &noise).await {
-                                    lost = Some(format!("write failed: {err}"));
-                                }
-                            }
-                            if lost.is_none() {
-                                match pacer.send(port_stream, &bytes).await {
-                                    Ok(at) => last_written = Some(at),
-                                    Err(err) => lost = Some(format!("write failed: {err}")),
-                                }
-                            }
-                        }
-                        match steps.front() {
-                            Some(step) => hands = Hands::Moving(tokio::time::Instant::now() + Duration::from_millis(step.delay_ms)),
-                            None => {
-                                // The move is on the board.
-                                let m = game.moves[ply];
-                                let promoted_blind = m.is_promotion() && board.sensing() == Sensing::Occupancy;
-                                report(SimProgress::Moved { ply: ply + 1, san: san(&pos, m), written: last_written.take() });
-                                pos.play_unchecked(m);
-                                ply += 1;
-                                let pause = if promoted_blind { cfg.move_pause.max(cfg.announce_pause) } else { cfg.move_pause };
-                                let now = tokio::time::Instant::now();
-                                hands = if confirms {
-                                    Hands::AwaitRead { reads: board.reads(), until: Some(now + read_wait), then: pause }
-                                } else {
-                                    Hands::Idle(now + pause)
-                                };
-                            }
-                        }
-                    }
+                    Acted::Fine => {}
                 }
             }
         }
-        if let Some(reason) = lost {
-            warn!(reason, "simulator port closed");
-            report(SimProgress::Closed { reason });
-            stream = None;
-            if pulled {
-                // The pulled cable stays out for the configured time.
-                tokio::select! {
-                    _ = cancel.cancelled() => return Ok(()),
-                    _ = tokio::time::sleep(cfg.disconnect_for) => {}
+        if let Some(reason) = lost
+            && s.close(reason, pulled, &cancel).await == Flow::Stop
+        {
+            return Ok(());
+        }
+    }
+}
+
+/// Whether serving goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Go,
+    Stop,
+}
+
+/// What came of the hands' act.
+#[derive(Debug)]
+enum Acted {
+    Fine,
+    /// The game is played and the linger is over.
+    Done,
+    /// Writing failed: the port is lost.
+    Lost(String),
+    /// The hands pulled the cable.
+    Pulled(String),
+}
+
+/// A simulated board being served: the board, the game as far as the hands have played it, the
+/// port, and what the hands are doing.
+struct Serving {
+    port: SimPort,
+    cfg: SimConfig,
+    game: SimGame,
+    progress: Option<mpsc::UnboundedSender<SimProgress>>,
+    board: SimBoard,
+    garbage: Garbage,
+    pos: Chess,
+    ply: usize,
+    steps: VecDeque<Step>,
+    last_written: Option<Instant>,
+    /// A move was made while the board was away.
+    made_away: bool,
+    /// The board confirms moves with a dump (the host reads it after each move).
+    confirms: bool,
+    read_wait: Duration,
+    stream: Option<SerialStream>,
+    pacer: Pacer,
+    hands: Hands,
+    announced_read: bool,
+    linger_until: Option<tokio::time::Instant>,
+    cable_pulled: bool,
+    ever_opened: bool,
+}
+
+impl Serving {
+    fn new(
+        port: SimPort,
+        cfg: SimConfig,
+        game: SimGame,
+        progress: Option<mpsc::UnboundedSender<SimProgress>>,
+    ) -> Serving {
+        let board = SimBoard::new(&cfg.profile, game.start.board().clone(), cfg.orientation);
+        let confirms =
+            cfg.profile.timing.confirm_with_snapshot && cfg.profile.sensing == Sensing::Identity;
+        Serving {
+            garbage: Garbage::new(cfg.seed),
+            pos: game.start.clone(),
+            ply: 0,
+            steps: VecDeque::new(),
+            last_written: None,
+            made_away: false,
+            confirms,
+            read_wait: cfg.profile.timing.settle() + READ_WAIT_MARGIN,
+            stream: None,
+            pacer: Pacer::new(&cfg.profile),
+            hands: Hands::AwaitRead {
+                reads: 0,
+                until: None,
+                then: Duration::ZERO,
+            },
+            announced_read: false,
+            linger_until: None,
+            cable_pulled: false,
+            ever_opened: false,
+            board,
+            port,
+            cfg,
+            game,
+            progress,
+        }
+    }
+
+    fn report(&self, p: SimProgress) {
+        if let Some(tx) = &self.progress {
+            // A progress listener that went away does not stop the board.
+            let _ = tx.send(p);
+        }
+    }
+
+    /// Open the port (again): the board greets the host, and the hands wait until it has read
+    /// the board. A port that never opened is an error; one that went away is retried.
+    async fn open(&mut self, cancel: &CancellationToken) -> Result<Flow> {
+        let cfg = &self.cfg;
+        let mut s = match self.port.open(&cfg.profile) {
+            Ok(s) => s,
+            Err(err) => {
+                // A port that never opened is a mistake to report (a typo in the path); one
+                // that went away is a pulled cable, retried until it is back.
+                if !self.ever_opened || matches!(self.port, SimPort::Stream(_)) {
+                    return Err(err);
+                }
+                debug!("simulator cannot reopen its port yet: {err:#}");
+                return Ok(pause(cancel, REOPEN_PAUSE).await);
+            }
+        };
+        // A board that comes back starts with an empty input buffer: requests the host sent
+        // while it was away (queued in the pty) were never received.
+        if let Err(err) = tokio_serial::SerialPort::clear(&s, tokio_serial::ClearBuffer::Input) {
+            debug!("cannot clear the simulator's input buffer: {err}");
+        }
+        self.ever_opened = true;
+        self.report(SimProgress::Opened);
+        info!("simulator port open");
+        self.pacer = Pacer::new(&cfg.profile);
+        let mut ok = true;
+        for msg in self.board.power_up() {
+            ok &= self.pacer.send(&mut s, &msg).await.is_ok();
+        }
+        let mut flow = Flow::Go;
+        if ok {
+            self.stream = Some(s);
+        } else {
+            // The greeting could not be written: the port is not usable yet.
+            flow = pause(cancel, REOPEN_PAUSE).await;
+        }
+        // Whatever the hands were doing, they wait until the host has read the board: a player
+        // whose board went dark waits for it to come back.
+        let then = if self.made_away {
+            away_pause(cfg)
+        } else if self.confirms {
+            // The host may still owe the last move its settle time and confirming dump, which
+            // the reconnection interrupted.
+            cfg.move_pause
+                .max(cfg.profile.timing.settle() * 2 + RECONNECT_MARGIN)
+        } else {
+            cfg.move_pause
+        };
+        let reads = if self.made_away && self.confirms {
+            2
+        } else {
+            1
+        };
+        self.hands = match self.hands {
+            Hands::Done => Hands::Done,
+            _ => Hands::AwaitRead {
+                reads: self.board.reads() + reads - 1,
+                until: None,
+                then,
+            },
+        };
+        self.made_away = false;
+        self.announced_read = false;
+        Ok(flow)
+    }
+
+    /// When the hands act next (`Some(None)`: not until something arrives); `None` when they
+    /// have just changed what they do (the host read the board) and the loop looks again.
+    fn wake(&mut self) -> Option<Option<tokio::time::Instant>> {
+        Some(match self.hands {
+            Hands::AwaitRead { reads, until, then } => {
+                if self.board.reads() > reads {
+                    if !self.announced_read {
+                        self.announced_read = true;
+                        self.report(SimProgress::Read);
+                    }
+                    self.hands = next_after_rest(&self.steps, tokio::time::Instant::now() + then);
+                    return None;
+                }
+                until
+            }
+            Hands::Idle(at) | Hands::Moving(at) => Some(at),
+            Hands::Done => self.linger_until,
+        })
+    }
+
+    /// The board answers what the host sent. Returns why the port is lost, if it is.
+    async fn answer(&mut self, bytes: &[u8]) -> Option<String> {
+        let stream = self.stream.as_mut()?;
+        for msg in self.board.host_bytes(bytes) {
+            if let Err(err) = self.pacer.send(stream, &msg).await {
+                return Some(format!("write failed: {err}"));
+            }
+        }
+        None
+    }
+
+    /// The hands' time has come: go on after waiting for a read, pull the cable, start the next
+    /// move, or make the next step of one.
+    async fn hands_act(&mut self) -> Acted {
+        let now = tokio::time::Instant::now();
+        match self.hands {
+            Hands::AwaitRead { .. } => {
+                debug!("the host did not read the board; going on");
+                self.hands = next_after_rest(&self.steps, now + self.cfg.move_pause);
+                Acted::Fine
+            }
+            Hands::Done => Acted::Done,
+            Hands::Idle(_) if self.cfg.disconnect_after == Some(self.ply) && !self.cable_pulled => {
+                // After the rest that follows move N (so the host has seen it), not right after
+                // its last event: a host that had not confirmed it yet would then find two moves
+                // at once on reconnecting.
+                self.cable_pulled = true;
+                Acted::Pulled(self.pull_cable())
+            }
+            Hands::Idle(_) => {
+                self.start_move(now);
+                Acted::Fine
+            }
+            Hands::Moving(_) => self.step().await,
+        }
+    }
+
+    /// The next move's steps, or the end of the game.
+    fn start_move(&mut self, now: tokio::time::Instant) {
+        let Some(&m) = self.game.moves.get(self.ply) else {
+            self.report(SimProgress::Finished);
+            self.linger_until = self.cfg.linger.map(|d| now + d);
+            self.hands = Hands::Done;
+            return;
+        };
+        self.steps = script(&self.pos, m, &self.cfg.style).into();
+        self.hands = match self.steps.front() {
+            Some(step) => Hands::Moving(now + Duration::from_millis(step.delay_ms)),
+            None => {
+                // No hands can play it (cannot happen for a legal move of standard chess); skip
+                // it rather than loop on it.
+                warn!(%m, "the simulator cannot play this move; skipped");
+                self.pos.play_unchecked(m);
+                self.ply += 1;
+                Hands::Idle(now)
+            }
+        };
+    }
+
+    /// One step of a move written to the port (with line noise first if configured); after the
+    /// last, the move is reported and the hands rest.
+    async fn step(&mut self) -> Acted {
+        let mut lost = None;
+        if let Some(step) = self.steps.pop_front()
+            && let Some(bytes) = self.board.act(&step.event)
+            && let Some(stream) = self.stream.as_mut()
+        {
+            if self.cfg.garbage && self.garbage.now() {
+                let noise = self.garbage.bytes(self.cfg.profile.protocol);
+                if let Err(err) = self.pacer.send(stream, &noise).await {
+                    lost = Some(format!("write failed: {err}"));
+                }
+            }
+            if lost.is_none() {
+                match self.pacer.send(stream, &bytes).await {
+                    Ok(at) => self.last_written = Some(at),
+                    Err(err) => lost = Some(format!("write failed: {err}")),
                 }
             }
         }
+        match self.steps.front() {
+            Some(step) => {
+                self.hands = Hands::Moving(
+                    tokio::time::Instant::now() + Duration::from_millis(step.delay_ms),
+                );
+            }
+            None => self.moved(),
+        }
+        lost.map_or(Acted::Fine, Acted::Lost)
+    }
+
+    /// The move is on the board: reported, and the hands rest (waiting for the host's read on a
+    /// board that confirms moves).
+    fn moved(&mut self) {
+        let cfg = &self.cfg;
+        let m = self.game.moves[self.ply];
+        let promoted_blind = m.is_promotion() && self.board.sensing() == Sensing::Occupancy;
+        let written = self.last_written.take();
+        self.report(SimProgress::Moved {
+            ply: self.ply + 1,
+            san: san(&self.pos, m),
+            written,
+        });
+        self.pos.play_unchecked(m);
+        self.ply += 1;
+        let pause = if promoted_blind {
+            cfg.move_pause.max(cfg.announce_pause)
+        } else {
+            cfg.move_pause
+        };
+        let now = tokio::time::Instant::now();
+        self.hands = if self.confirms {
+            Hands::AwaitRead {
+                reads: self.board.reads(),
+                until: Some(now + self.read_wait),
+                then: pause,
+            }
+        } else {
+            Hands::Idle(now + pause)
+        };
+    }
+
+    /// The cable is pulled after a move: optionally the next move is made while the board is
+    /// away. Returns why the port closed.
+    fn pull_cable(&mut self) -> String {
+        let cfg = &self.cfg;
+        if cfg.move_while_away
+            && let Some(&m) = self.game.moves.get(self.ply)
+        {
+            for step in script(&self.pos, m, &cfg.style) {
+                self.board.act(&step.event);
+            }
+            self.report(SimProgress::Moved {
+                ply: self.ply + 1,
+                san: san(&self.pos, m),
+                written: None,
+            });
+            self.pos.play_unchecked(m);
+            self.ply += 1;
+            self.made_away = true;
+        }
+        format!(
+            "cable pulled after move {} for {} ms",
+            cfg.disconnect_after.unwrap_or_default(),
+            cfg.disconnect_for.as_millis()
+        )
+    }
+
+    /// The port is gone; a pulled cable stays out for the configured time.
+    async fn close(&mut self, reason: String, pulled: bool, cancel: &CancellationToken) -> Flow {
+        warn!(reason, "simulator port closed");
+        self.report(SimProgress::Closed { reason });
+        self.stream = None;
+        if pulled {
+            return pause(cancel, self.cfg.disconnect_for).await;
+        }
+        Flow::Go
+    }
+}
+
+/// Sleep for `d` unless cancelled first.
+async fn pause(cancel: &CancellationToken, d: Duration) -> Flow {
+    tokio::select! {
+        _ = cancel.cancelled() => Flow::Stop,
+        _ = tokio::time::sleep(d) => Flow::Go,
     }
 }
 
@@ -404,38 +571,6 @@ fn next_after_rest(steps: &VecDeque<Step>, at: tokio::time::Instant) -> Hands {
     } else {
         Hands::Moving(at)
     }
-}
-
-/// The cable is pulled after a move: optionally the next move is made while the board is away.
-fn pull_cable(
-    cfg: &SimConfig,
-    board: &mut SimBoard,
-    pos: &mut Chess,
-    ply: &mut usize,
-    game: &SimGame,
-    made_away: &mut bool,
-    report: &impl Fn(SimProgress),
-) -> String {
-    if cfg.move_while_away
-        && let Some(&m) = game.moves.get(*ply)
-    {
-        for step in script(pos, m, &cfg.style) {
-            board.act(&step.event);
-        }
-        report(SimProgress::Moved {
-            ply: *ply + 1,
-            san: san(pos, m),
-            written: None,
-        });
-        pos.play_unchecked(m);
-        *ply += 1;
-        *made_away = true;
-    }
-    format!(
-        "cable pulled after move {} for {} ms",
-        cfg.disconnect_after.unwrap_or_default(),
-        cfg.disconnect_for.as_millis()
-    )
 }
 
 #[cfg(test)]

@@ -6,11 +6,15 @@
 //! and sliding). It serves both the recognition tests and the simulators that speak the real
 //! protocols over a pseudo-terminal: [`board`] is a simulated board's side of the DGT and line
 //! protocols, as bytes in and bytes out (the shell serves it on a pty); [`clock`] is a DGT 3000 on
-//! such a board, obeying the clock commands and running its own times from them. [`table`] puts two
+//! such a board, obeying the clock commands and running its own times from them. [`player`]
+//! decides what a simulated player at the daemon's table does next (the shell's hands only sleep
+//! and send). [`table`] puts two
 //! boards, two players, speech and the arbiter around the pure arbiter on virtual time, for the
-//! randomized table test.
+//! randomized table test. [`appendix_e`] is the demo's game.
 
+pub mod appendix_e;
 pub mod board;
 pub mod clock;
+pub mod player;
 pub mod script;
 pub mod table;

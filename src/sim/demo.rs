@@ -6,52 +6,18 @@
 //! on the default device; without a device the transcript still gets every line), and every file
 //! of the game folder is written. Then the daemon shuts down as on SIGTERM and the demo exits 0.
 //!
-//! This module owns the built-in configuration and the game; the rest is [`super::run`]. It must
+//! This module owns the built-in configuration and its running; the game is the core's
+//! (`tactus_core::sim::appendix_e`), the rest is [`crate::daemon::run`]. It must
 //! not take shortcuts the daemon would not: everything goes through the wire, the recogniser,
 //! the arbiter and the journal.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use shakmaty::{Chess, Move, Position};
 
-use super::{RunOptions, RunReport, SimSettings};
 use crate::config::Config;
-use tactus_core::rules::notation;
-
-/// The sample game of the Laws' Appendix E (the notation example), in SAN.
-pub const APPENDIX_E: &str = "1.d4 Nf6 2.c4 e6 3.Nc3 Bb4 4.Bd2 O-O 5.e4 d5 6.exd5 exd5 7.cxd5 Bxc3 \
-     8.Bxc3 Nxd5 9.Nf3 b6 10.Qb3 Nxc3 11.bxc3 c5 12.Be2 cxd4 13.Nxd4 Re8 14.O-O Nd7 15.a4 Nc5 \
-     16.Qb4 Bb7 17.a5";
-
-/// The half-move the blind player (White) first executes wrongly: 3...Bb4.
-pub const MISTAKE_PLY: usize = 6;
-
-/// The SAN of the Appendix E game, without move numbers.
-pub fn appendix_e_sans() -> Vec<String> {
-    APPENDIX_E
-        .split_whitespace()
-        .map(|w| match w.find('.') {
-            Some(i) => w[i + 1..].to_string(),
-            None => w.to_string(),
-        })
-        .collect()
-}
-
-/// The moves of the Appendix E game from the initial position.
-pub fn appendix_e_moves() -> Vec<Move> {
-    let mut pos = Chess::default();
-    let mut moves = Vec::new();
-    for san in appendix_e_sans() {
-        // The game is a constant checked by a test; a bad move would be a bug here.
-        let Ok(m) = notation::match_move(&pos, &san) else {
-            break;
-        };
-        pos.play_unchecked(m);
-        moves.push(m);
-    }
-    moves
-}
+use crate::daemon::{RunOptions, RunReport, SimSettings};
+use tactus_core::sim::appendix_e::{MISTAKE_PLY, appendix_e_moves};
 
 /// The demo's table: the defaults (both boards simulated, White blind, DGT completion by
 /// settling) with the demo's names and a 90-minute clock, writing into `dir`.
@@ -105,7 +71,7 @@ pub async fn run(
         stop_when_played: true,
         voices_dir,
     };
-    super::run(opts, cancel).await
+    crate::daemon::run(opts, cancel).await
 }
 
 /// `tactus demo --train`: the blind player (White, simulated, choosing his own moves like a
@@ -153,17 +119,5 @@ pub async fn run_training(
         stop_when_played: true,
         voices_dir,
     };
-    super::run(opts, cancel).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_appendix_e_game_is_legal_and_whole() {
-        assert_eq!(appendix_e_sans().len(), 33);
-        assert_eq!(appendix_e_moves().len(), 33);
-        assert_eq!(appendix_e_sans()[MISTAKE_PLY - 1], "Bb4");
-    }
+    crate::daemon::run(opts, cancel).await
 }

@@ -1,0 +1,196 @@
+//! One table drawn from a seed: the sighted player's board, how the people behave (chances per
+//! occasion), the games they play; and what a run reports (how it ended, what the people did).
+
+use shakmaty::{Chess, Color, Move};
+
+use super::rng::Rng;
+use crate::{
+    arbiter::Completion,
+    board::{profile::ProfileSet, recognize::RecognizerConfig},
+    rules::{Millis, pgn::read_pgn},
+};
+
+/// The sighted player's board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SightedBoard {
+    /// A DGT board; his move counts when the board settles, or when he presses his clock.
+    Dgt(Completion),
+    /// A plain board: the assistant enters his move at the console and presses for him.
+    Manual,
+}
+
+/// How the people at this table behave: chances per occasion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Behaviour {
+    /// The opponent's move is executed before tactus has announced it (heard said aloud, F.1).
+    pub early_execution: f64,
+    /// The opponent's move is executed on a wrong square first, corrected once guided.
+    pub wrong_square: f64,
+    /// An own move is first put on a square the piece cannot go to, corrected once told.
+    pub impossible_first: f64,
+    /// A piece is knocked over and put back.
+    pub knock: f64,
+    /// The board's cable is pulled in the middle of a move and plugged back in.
+    pub unplug: f64,
+    /// The arbiter stops the clocks (6.12) before a move.
+    pub pause: f64,
+    /// A player makes his move although the clocks stand.
+    pub move_while_paused: f64,
+    /// The sighted player presses his clock right after placing his piece (else a while later).
+    pub press_early: f64,
+    /// The sighted player presses before his move is complete (and again after).
+    pub press_premature: f64,
+    /// An announcement takes long to say.
+    pub slow_speech: f64,
+    /// A capture: the mover lifted first (else the captured piece first).
+    pub mover_first: f64,
+    /// The tactile board's sensor chatters.
+    pub bounce: f64,
+    /// The DGT player slides long-range pieces over the squares between.
+    pub slide: f64,
+}
+
+impl Behaviour {
+    pub(super) fn draw(rng: &mut Rng) -> Behaviour {
+        let mut chance = |max: f64| rng.unit() * max;
+        Behaviour {
+            early_execution: chance(0.8),
+            wrong_square: chance(0.3),
+            impossible_first: chance(0.2),
+            knock: chance(0.2),
+            unplug: chance(0.08),
+            pause: chance(0.12),
+            move_while_paused: chance(1.0),
+            press_early: chance(1.0),
+            press_premature: chance(0.15),
+            slow_speech: chance(0.6),
+            mover_first: chance(1.0),
+            bounce: chance(0.4),
+            slide: chance(0.8),
+        }
+    }
+}
+
+/// One table, drawn from a seed.
+#[derive(Debug, Clone)]
+pub struct TableSetup {
+    pub seed: u64,
+    /// Where the game comes from (for the report).
+    pub source: String,
+    /// The moves the players make, from the initial position.
+    pub script: Vec<Move>,
+    pub blind: Color,
+    pub sighted: SightedBoard,
+    pub behaviour: Behaviour,
+    /// Put the sighted board's recogniser into the trace after every input (for debugging a
+    /// seed; the test sets it from `TACTUS_TABLE_DEBUG`).
+    pub trace_sighted: bool,
+}
+
+impl TableSetup {
+    /// A table for `seed`: one of `games` (name, moves), a prefix of it, and how people behave.
+    pub fn draw(seed: u64, games: &[(String, Vec<Move>)]) -> TableSetup {
+        let mut rng = Rng::new(seed);
+        let (name, moves) = &games[rng.below(games.len() as u64) as usize];
+        // Short games whole (they end by mate or stalemate), long ones as an opening.
+        let len = if moves.len() <= 24 || rng.chance(0.35) {
+            moves.len()
+        } else {
+            (16 + rng.below(40) as usize).min(moves.len())
+        };
+        let blind = if rng.chance(0.5) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let sighted = match rng.below(5) {
+            0 => SightedBoard::Manual,
+            1 | 2 => SightedBoard::Dgt(Completion::Settle),
+            _ => SightedBoard::Dgt(Completion::ClockPress),
+        };
+        TableSetup {
+            seed,
+            source: format!("{name}, {len} half-moves"),
+            script: moves[..len].to_vec(),
+            blind,
+            sighted,
+            behaviour: Behaviour::draw(&mut rng),
+            trace_sighted: false,
+        }
+    }
+
+    /// The games of a PGN file, each as (name, moves), legal ones only.
+    pub fn games_of(file_name: &str, pgn: &[u8]) -> Vec<(String, Vec<Move>)> {
+        let Ok(games) = read_pgn(pgn) else {
+            return Vec::new();
+        };
+        games
+            .into_iter()
+            .enumerate()
+            .filter(|(_, g)| g.start == Chess::default() && !g.moves.is_empty())
+            .map(|(i, g)| (format!("{file_name} game {}", i + 1), g.moves))
+            .collect()
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone)]
+pub struct RunReport {
+    pub setup: TableSetup,
+    /// Half-moves counted.
+    pub plies: usize,
+    /// Virtual time at the end.
+    pub virtual_ms: Millis,
+    pub inputs: usize,
+    /// Inputs the arbiter refused (with what was said).
+    pub refusals: usize,
+    /// What happened, one line per input (for a failing seed).
+    pub trace: Vec<String>,
+    /// Why the run failed, if it did.
+    pub failure: Option<String>,
+    /// How often each behaviour happened.
+    pub happened: Happened,
+}
+
+/// Counts of what the people did, so that a test can see that the behaviours really occur.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Happened {
+    pub early_executions: usize,
+    pub wrong_squares: usize,
+    pub impossible_moves: usize,
+    pub knocks: usize,
+    pub unplugs: usize,
+    pub pauses: usize,
+    pub moves_while_paused: usize,
+    pub early_presses: usize,
+    pub premature_presses: usize,
+    pub mates_without_press: usize,
+    pub captures_mover_first: usize,
+    pub slides: usize,
+}
+
+impl Happened {
+    pub fn add(&mut self, other: &Happened) {
+        self.early_executions += other.early_executions;
+        self.wrong_squares += other.wrong_squares;
+        self.impossible_moves += other.impossible_moves;
+        self.knocks += other.knocks;
+        self.unplugs += other.unplugs;
+        self.pauses += other.pauses;
+        self.moves_while_paused += other.moves_while_paused;
+        self.early_presses += other.early_presses;
+        self.premature_presses += other.premature_presses;
+        self.mates_without_press += other.mates_without_press;
+        self.captures_mover_first += other.captures_mover_first;
+        self.slides += other.slides;
+    }
+}
+
+/// The recognisers' timing as shipped (`boards/*.toml`).
+pub(super) fn shipped(name: &str) -> RecognizerConfig {
+    let set = ProfileSet::builtin();
+    let profile = set
+        .get(name)
+        .unwrap_or_else(|e| panic!("the built-in profile {name}: {e}"));
+    RecognizerConfig::from_profile(profile)
+}

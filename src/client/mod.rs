@@ -1,0 +1,134 @@
+//! The console client: a connection to the daemon's console socket and the sessions over it,
+//! interactive or one-shot (`tactus console` is its command).
+//!
+//! It trusts the socket only as far as it can check it: the arbiter's token is sent only to a
+//! daemon running as the token file's owner (the peer's user id, `SO_PEERCRED`), since another
+//! user may have taken the socket's name in a shared folder; and control characters from the
+//! daemon are shown escaped, never handed to the terminal.
+//!
+//! This is the only part of [`tactus_core::console`] that does I/O: a Unix socket, standard input and
+//! output, and two threads for the interactive mode. Here the connection and the token file;
+//! the sessions (one-shot and interactive) in `session`; reading the daemon's lines with a
+//! deadline in `lines`. The protocol is [`tactus_core::console::wire`]'s.
+
+mod lines;
+mod session;
+
+use std::{io, os::unix::net::UnixStream, path::Path};
+
+use anyhow::{Context, Result, bail};
+
+pub use self::session::{interactive, one_shot};
+use tactus_core::console::token;
+
+/// Connect to the daemon's socket. With `token_owner` (the user id owning the token file: the
+/// daemon's user, since the token file is private to it), the process listening must be that
+/// user's, or the token would go to whoever took the socket's name.
+pub fn connect(path: &Path, token_owner: Option<u32>) -> Result<UnixStream> {
+    let stream = UnixStream::connect(path).map_err(|e| {
+        let why = connect_failure(path, &e);
+        anyhow::Error::new(e).context(why)
+    })?;
+    if let Some(owner) = token_owner {
+        let peer = crate::daemon::console::peer_uid(&stream)
+            .with_context(|| format!("cannot tell who listens on {}", path.display()))?;
+        if peer != owner {
+            bail!(
+                "the console socket {} is served by user {peer}, but the token file belongs to \
+                 user {owner}, the daemon's: this is not that daemon (another user may have \
+                 taken the socket's name), so the token was not sent",
+                path.display()
+            );
+        }
+    }
+    Ok(stream)
+}
+
+/// Why connecting to the socket at `path` failed, in the words its user needs. A refused
+/// permission means the daemon is most likely running: the user is not one the socket lets in
+/// (its owner, or the group `[console] group` names), or cannot enter a folder on its path; asking
+/// whether `tactus run` runs would send him looking in the wrong place.
+fn connect_failure(path: &Path, error: &io::Error) -> String {
+    if error.kind() == io::ErrorKind::PermissionDenied {
+        let folder = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| ".".to_string(), |p| p.display().to_string());
+        format!(
+            "cannot connect to the console socket {}: permission denied. The socket lets in the \
+             daemon's user and the group that `[console] group` names in the daemon's \
+             configuration: add this user to that group (and log in again), and check that this \
+             user may enter the socket's folder {folder} and every folder above it",
+            path.display()
+        )
+    } else {
+        format!(
+            "cannot connect to the console socket {}; is `tactus run` running? (choose the \
+             socket with --socket or --config)",
+            path.display()
+        )
+    }
+}
+
+/// The arbiter's token and the user owning its file.
+pub struct TokenFile {
+    pub token: String,
+    pub owner: u32,
+}
+
+/// Read the token file; a file others may read is used (the arbiter may need the game now) with
+/// a warning on stderr, since its token is no longer a secret.
+pub fn read_token(path: &Path) -> Result<TokenFile> {
+    use std::os::unix::fs::MetadataExt;
+    let mut file = std::fs::File::open(path)
+        .with_context(|| format!("cannot read the arbiter's token file {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read the arbiter's token file {}", path.display()))?;
+    let mut text = String::new();
+    io::Read::read_to_string(&mut io::Read::take(&mut file, 64 * 1024), &mut text)
+        .with_context(|| format!("cannot read the arbiter's token file {}", path.display()))?;
+    let token =
+        token::parse_file(&text).with_context(|| format!("{} holds no token", path.display()))?;
+    if meta.mode() & 0o077 != 0 {
+        eprintln!(
+            "warning: the token file {} can be read by others (mode {:04o}); the daemon will \
+             refuse it at its next start: chmod 600 it",
+            path.display(),
+            meta.mode() & 0o7777
+        );
+    }
+    Ok(TokenFile {
+        token,
+        owner: meta.uid(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_permission_names_the_group_and_the_folder_not_the_daemon() {
+        let path = Path::new("/run/tactus/console.sock");
+        let denied = io::Error::from(io::ErrorKind::PermissionDenied);
+        let said = connect_failure(path, &denied);
+        assert!(
+            said.contains("/run/tactus/console.sock: permission denied"),
+            "{said}"
+        );
+        assert!(said.contains("`[console] group`"), "{said}");
+        assert!(said.contains("socket's folder /run/tactus "), "{said}");
+        assert!(!said.contains("tactus run"), "{said}");
+    }
+
+    #[test]
+    fn a_missing_socket_asks_whether_the_daemon_runs() {
+        let path = Path::new("console.sock");
+        for kind in [io::ErrorKind::NotFound, io::ErrorKind::ConnectionRefused] {
+            let said = connect_failure(path, &io::Error::from(kind));
+            assert!(said.contains("is `tactus run` running?"), "{said}");
+            assert!(!said.contains("group"), "{said}");
+        }
+    }
+}

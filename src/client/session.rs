@@ -1,0 +1,213 @@
+//! The console client's sessions: one-shot (send one command, print its reply up to the end
+//! line, say whether the daemon carried it out) and interactive (each line typed sent, every
+//! line the daemon sends printed as it comes: plain lines, no prompt, no colours, no cursor
+//! movement, so that a screen reader or a Braille display follows it). The interactive session
+//! reads the socket and the keyboard on two threads, so that the daemon's event lines are
+//! printed while the user types.
+
+use std::{
+    io::{self, BufRead, Write},
+    os::unix::net::UnixStream,
+    sync::mpsc,
+    time::{Duration, Instant},
+};
+
+use super::lines::Lines;
+use tactus_core::console::{
+    MAX_LINE, table,
+    wire::{self, WireLine},
+};
+
+/// Send the preamble and `command`, print the command's reply: body lines and an `ok` end line
+/// to `out`, an `error:` end line to `err`. Events are not printed (they are not the reply).
+/// Returns whether the daemon carried the command out; a refused preamble line (a wrong token)
+/// stops before the command is sent.
+pub fn one_shot(
+    stream: UnixStream,
+    preamble: &[String],
+    command: &str,
+    timeout: Duration,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<bool> {
+    let deadline = Instant::now() + timeout;
+    let mut writer = stream.try_clone()?;
+    let mut lines = Lines::new(stream);
+    let command = command.trim_end_matches(['\n', '\r']);
+    for line in preamble {
+        if send_line(&mut writer, line).is_err() {
+            return finish_without_reply(false, timeout, err);
+        }
+        match lines.reply_end(deadline, &mut |_| Ok(()))? {
+            Some(Ok(_)) => {}
+            Some(Err(reason)) => {
+                writeln!(err, "error: {}", shown(&reason))?;
+                return Ok(false);
+            }
+            None => return finish_without_reply(lines.timed_out, timeout, err),
+        }
+    }
+    if send_line(&mut writer, command).is_err() {
+        return finish_without_reply(false, timeout, err);
+    }
+    let end = lines.reply_end(deadline, &mut |text| writeln!(out, "{}", shown(text)))?;
+    match end {
+        Some(Ok(summary)) => {
+            if summary.is_empty() {
+                writeln!(out, "{}", wire::OK)?;
+            } else {
+                writeln!(out, "{} {}", wire::OK, shown(&summary))?;
+            }
+            Ok(true)
+        }
+        Some(Err(reason)) => {
+            writeln!(err, "error: {}", shown(&reason))?;
+            Ok(false)
+        }
+        // `quit` may be answered by the connection closing.
+        None if !lines.timed_out && is_quit(command) => Ok(true),
+        None => finish_without_reply(lines.timed_out, timeout, err),
+    }
+}
+
+fn finish_without_reply(
+    timed_out: bool,
+    timeout: Duration,
+    err: &mut dyn Write,
+) -> io::Result<bool> {
+    if timed_out {
+        writeln!(
+            err,
+            "error: no reply from the daemon within {} s",
+            timeout.as_secs_f64()
+        )?;
+    } else {
+        writeln!(
+            err,
+            "error: the daemon closed the connection before replying"
+        )?;
+    }
+    Ok(false)
+}
+
+/// A line from the daemon as it may be shown: control characters escaped, whatever the daemon
+/// (or whoever answers on its socket) sent.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::speech::transcript::escape_controls(text)
+}
+
+/// One line in one write, so that the daemon never waits on half a command.
+fn send_line(writer: &mut UnixStream, line: &str) -> io::Result<()> {
+    writer.write_all(format!("{line}\n").as_bytes())
+}
+
+/// Whether a command line is `quit` (by any of its names).
+fn is_quit(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .and_then(table::lookup)
+        .is_some_and(|s| s.name == "quit")
+}
+
+/// What the interactive loop hears from its two threads.
+enum Event {
+    Typed(String),
+    InputEnded,
+    SocketClosed,
+}
+
+/// The interactive console: `input`'s lines go to the daemon, every line from the daemon goes
+/// to `out` as it comes (escaped body lines unescaped, control characters escaped), the client's own
+/// remarks go to `err`. Returns `true` when the user ended it (`quit`, or the end of the input,
+/// after which the last replies get `linger` to arrive), `false` when the daemon closed first.
+pub fn interactive<I, O, E>(
+    stream: UnixStream,
+    preamble: &[String],
+    input: I,
+    out: O,
+    mut err: E,
+    linger: Duration,
+) -> io::Result<bool>
+where
+    I: BufRead + Send + 'static,
+    O: Write + Send + 'static,
+    E: Write,
+{
+    let (tx, rx) = mpsc::channel();
+    let reader = {
+        let tx = tx.clone();
+        let mut lines = Lines::new(stream.try_clone()?);
+        let mut out = out;
+        std::thread::spawn(move || {
+            // The end of the stream and a read error both mean the daemon is gone.
+            while let Ok(Some(line)) = lines.next_line(None) {
+                let text = match wire::classify(&line) {
+                    WireLine::Body(text) => shown(text),
+                    _ => shown(&line),
+                };
+                if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
+                    break;
+                }
+            }
+            let _ = tx.send(Event::SocketClosed);
+        })
+    };
+    {
+        let tx = tx.clone();
+        // Detached: a thread blocked on the keyboard cannot be woken; it ends with the process.
+        std::thread::spawn(move || {
+            // Bytes, not `lines()`: a keyboard in another encoding must not end the session on
+            // its first non-UTF-8 byte; the daemon refuses such a line with a reason instead.
+            for line in input.split(b'\n') {
+                let Ok(bytes) = line else { break };
+                let line = String::from_utf8_lossy(&bytes).into_owned();
+                if tx.send(Event::Typed(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(Event::InputEnded);
+        });
+    }
+    drop(tx);
+    let mut writer = stream.try_clone()?;
+    let mut quit_sent = false;
+    let send = |writer: &mut UnixStream, line: &str| send_line(writer, line).is_ok();
+    let mut alive = preamble.iter().all(|line| send(&mut writer, line));
+    let by_user = loop {
+        match rx.recv() {
+            Ok(Event::Typed(line)) => {
+                let line = line.trim_end_matches('\r');
+                if line.len() > MAX_LINE {
+                    writeln!(
+                        err,
+                        "not sent: the line is {} bytes long; a command has at most {MAX_LINE}",
+                        line.len()
+                    )?;
+                    continue;
+                }
+                // Once the socket is gone the reader thread reports it; until then, drop lines.
+                if line.trim().is_empty() || !alive {
+                    continue;
+                }
+                quit_sent |= is_quit(line);
+                alive = send(&mut writer, line);
+            }
+            Ok(Event::InputEnded) => {
+                // Let the daemon answer what was sent, then leave.
+                let _ = stream.shutdown(std::net::Shutdown::Write);
+                let _ = rx.recv_timeout(linger);
+                break true;
+            }
+            Ok(Event::SocketClosed) | Err(_) => {
+                if !quit_sent {
+                    writeln!(err, "the daemon closed the connection")?;
+                }
+                break quit_sent;
+            }
+        }
+    };
+    // Wakes the reader thread if it still waits, so that it can be joined.
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+    let _ = reader.join();
+    Ok(by_user)
+}
