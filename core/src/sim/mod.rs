@@ -7,8 +7,10 @@
 //! protocols over a pseudo-terminal: [`board`] is a simulated board's side of the DGT and line
 //! protocols, as bytes in and bytes out (the shell serves it on a pty). [`table`] puts two
 //! boards, two players, speech and the arbiter around the pure arbiter on virtual time, for the
-//! randomized table test.
+//! randomized table test. [`hands`] drives the move recogniser with scripted events on virtual
+//! time, for the recogniser's tests and its benchmark.
 
 pub mod board;
+pub mod hands;
 pub mod script;
 pub mod table;
