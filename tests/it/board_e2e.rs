@@ -547,6 +547,7 @@ fn pulled_cable(kind: &str) {
     let mut args = vec!["--game", "5", "--plies", "30"];
     args.extend(&sim_args);
     let (_sim, log) = start_sim(&pty, &profile, &args);
+    let mut unplugged = false;
     let mut replugged = false;
     let a = pty.a.clone();
     let run = board_test(
@@ -556,9 +557,13 @@ fn pulled_cable(kind: &str) {
         &moves,
         &log,
         |event, n| {
-            if event["event"] == "move" && n == 10 {
+            if event["event"] == "move" && n == 10 && !unplugged {
                 pty.kill();
-                thread::sleep(Duration::from_millis(300));
+                unplugged = true;
+            }
+            // Plugged in again once board-test has reported the hang-up, not after a fixed
+            // time that a loaded machine may not give it: the outage is always seen.
+            if event["event"] == "disconnected" && unplugged && !replugged {
                 pty.start();
                 replugged = true;
             }

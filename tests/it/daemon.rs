@@ -25,13 +25,14 @@ use crate::support;
 use shakmaty::{Chess, Color, Piece, Position, Role, Square};
 use support::{
     console::{ask, clocks_of, ply_of, read_reply},
-    process::{Guard, TACTUS, ask_when_up, show, spawn},
-    record::game_folder,
+    process::{Guard, TACTUS, ask_when_up, show, spawn, wait_until},
+    record::{Tail, game_folder},
     table::{fast_profile, temp_dir},
 };
 use tactus::daemon::{demo, files};
 use tactus_core::{
     announce::{Announcement, Guidance, MoveWords, voice::Style, voice::VoicePack},
+    journal::JOURNAL_FILE,
     rules::{notation::san, pgn::read_pgn},
 };
 
@@ -208,9 +209,10 @@ fn a_game_killed_at_several_points_is_resumed_and_finished() {
     let config = config.to_str().unwrap();
     let socket = dir.join("console.sock");
     let speed = "30";
-    // Kill points: after these many half-moves, plus a delay that lands inside the next move
-    // (lifts and placements, settle times, announcements).
-    let kills: [(usize, u64); 4] = [(3, 0), (9, 40), (16, 95), (24, 160)];
+    // Kill points: after these many half-moves, and then (when `true`) inside the next move: as
+    // soon as its first lift is in the journal, not a fixed time after the ply that a loaded
+    // machine may turn into "between moves".
+    let kills: [(usize, bool); 4] = [(3, false), (9, true), (16, true), (24, true)];
 
     let mut log = "run0".to_string();
     let mut guard = spawn(
@@ -220,14 +222,18 @@ fn a_game_killed_at_several_points_is_resumed_and_finished() {
         &[],
     );
     let mut folder: Option<PathBuf> = None;
-    for (n, &(ply, delay)) in kills.iter().enumerate() {
+    for (n, &(ply, mid_move)) in kills.iter().enumerate() {
         let status = wait_for_ply(&socket, ply, &mut guard, &dir, &log);
-        thread::sleep(Duration::from_millis(delay));
-        let before = clocks_of(&status);
-        guard.sigkill();
         let f = folder
             .get_or_insert_with(|| game_folder(&dir.join("played")))
             .clone();
+        if mid_move {
+            let mut journal = Tail::at_end(f.join(JOURNAL_FILE));
+            let lifted = wait_until(RUN_LIMIT, || journal.new_text().contains("\"lift\""));
+            assert!(lifted, "no lift after ply {ply}\n{}", show(&dir, &log));
+        }
+        let before = clocks_of(&status);
+        guard.sigkill();
         // Resume: by folder, or (every other time) by finding the unfinished game.
         log = format!("run{}", n + 1);
         let args: Vec<&str> = if n % 2 == 0 {

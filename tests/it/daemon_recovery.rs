@@ -23,8 +23,7 @@ use crate::support;
 use std::{
     ffi::OsStr,
     fs,
-    io::{Read, Seek, SeekFrom},
-    path::{Path, PathBuf},
+    path::Path,
     process::Command,
     thread,
     time::{Duration, Instant},
@@ -37,7 +36,8 @@ use support::{
     games::{lawful_moves, sans, write_sim_pgn},
     process::{TACTUS, ask_when_up, show, spawn, wait_until},
     record::{
-        both_line, find_move_announcements, game_folder, pack, read_game_file, transcript_bodies,
+        Tail, both_line, find_move_announcements, game_folder, pack, read_game_file,
+        transcript_bodies,
     },
     table::{alsa_null, temp_dir, write_config},
 };
@@ -85,33 +85,6 @@ enum Trigger {
     /// As soon as the next announcement to the sighted side (the blind player's move) is in
     /// the transcript.
     Announcement,
-}
-
-/// Reads what a growing file gained since the last look.
-struct Tail {
-    path: PathBuf,
-    offset: u64,
-}
-
-impl Tail {
-    fn at_end(path: PathBuf) -> Tail {
-        let offset = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        Tail { path, offset }
-    }
-    fn new_text(&mut self) -> String {
-        let Ok(mut file) = fs::File::open(&self.path) else {
-            return String::new();
-        };
-        if file.seek(SeekFrom::Start(self.offset)).is_err() {
-            return String::new();
-        }
-        let mut bytes = Vec::new();
-        let _ = file.read_to_end(&mut bytes);
-        // Only whole lines count; the rest is read again next time.
-        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        self.offset += whole as u64;
-        String::from_utf8_lossy(&bytes[..whole]).into_owned()
-    }
 }
 
 /// Wait for the trigger (polling every millisecond). Returns whether it came.

@@ -1,10 +1,12 @@
 //! What a game left in its folder, and what it should say: the game folder under the output
 //! folder, its PGN, the transcript's lines (the words of the `de-fide` pack, to the right
 //! audience, in order) and, from the journal, whether the blind player's clock was charged up to
-//! the end of each of his moves' announcements (F.3 c, F.9 c).
+//! the end of each of his moves' announcements (F.3 c, F.9 c); and [`Tail`], what a growing file
+//! gained, to wait for a journal entry or a transcript line.
 
 use std::{
     fs,
+    io::{Read, Seek, SeekFrom},
     path::{Path, PathBuf},
 };
 
@@ -213,4 +215,32 @@ pub fn check_blind_clock(journal_path: &Path, blind: Color) -> Result<ClockCharg
         }
     }
     Ok(out)
+}
+
+/// Reads what a growing file (the journal, the transcript) gained since the last look: the
+/// trigger a test waits for instead of sleeping a fixed time.
+pub struct Tail {
+    path: PathBuf,
+    offset: u64,
+}
+
+impl Tail {
+    pub fn at_end(path: PathBuf) -> Tail {
+        let offset = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        Tail { path, offset }
+    }
+    pub fn new_text(&mut self) -> String {
+        let Ok(mut file) = fs::File::open(&self.path) else {
+            return String::new();
+        };
+        if file.seek(SeekFrom::Start(self.offset)).is_err() {
+            return String::new();
+        }
+        let mut bytes = Vec::new();
+        let _ = file.read_to_end(&mut bytes);
+        // Only whole lines count; the rest is read again next time.
+        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        self.offset += whole as u64;
+        String::from_utf8_lossy(&bytes[..whole]).into_owned()
+    }
 }
