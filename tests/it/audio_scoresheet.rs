@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use crate::support::table::voices_dir;
+
 use shakmaty::{Chess, Position, san::San};
 use tactus::store::{audio::AudioScoresheet, voices};
 use tactus_core::{
@@ -13,10 +15,6 @@ use tactus_core::{
         wav::{self, CueEntry, Spacing},
     },
 };
-
-fn voices_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("voices")
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(

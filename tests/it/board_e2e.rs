@@ -7,7 +7,7 @@
 //! Needs `socat` (scripts/setup installs it). Without it the tests print SKIPPED, except under
 //! CI=true, where they fail.
 
-use crate::support;
+use crate::support::{self, process::TACTUS};
 
 use std::{
     fs,
@@ -26,7 +26,6 @@ use tactus_core::{
     rules::{notation::san, pgn::read_pgn},
 };
 
-const TACTUS: &str = env!("CARGO_BIN_EXE_tactus");
 /// A whole game must finish well within this; a hang fails the test with its output.
 const RUN_LIMIT: Duration = Duration::from_secs(90);
 const LINK_WAIT: Duration = Duration::from_secs(5);

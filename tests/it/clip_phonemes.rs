@@ -13,15 +13,12 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    path::PathBuf,
     process::{Command, Stdio},
 };
 
 use tactus_core::announce::voice::BUILTIN;
 
-fn voices_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("voices")
-}
+use crate::support::table::voices_dir;
 
 /// One line of the clip list.
 #[derive(Debug, Clone)]

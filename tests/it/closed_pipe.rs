@@ -5,22 +5,14 @@
 
 use std::{
     fs,
-    path::{Path, PathBuf},
+    path::Path,
     process::{Command, Output, Stdio},
 };
 
-const TACTUS: &str = env!("CARGO_BIN_EXE_tactus");
-
-fn voices_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("voices")
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactus-{tag}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{
+    process::TACTUS,
+    table::{temp_dir, voices_dir},
+};
 
 /// `tactus ARGS`, its standard output a pipe whose reader is gone before it starts (so the first
 /// write always meets the closed pipe), or, with `closed` false, a pipe that is read.

@@ -27,7 +27,7 @@ use support::{
     console::{ask, clocks_of, ply_of, read_reply},
     process::{Guard, TACTUS, ask_when_up, show, spawn, wait_until},
     record::{Tail, game_folder},
-    table::{fast_profile, temp_dir},
+    table::{fast_profiles, temp_dir},
 };
 use tactus::daemon::{demo, files};
 use tactus_core::{
@@ -148,25 +148,7 @@ fn the_demo_plays_appendix_e_with_every_file_and_exits_0() {
 }
 
 fn run_config(dir: &Path) -> PathBuf {
-    let dgt = fast_profile(
-        dir,
-        "dgt.toml",
-        &[
-            ("name = \"dgt\"", "name = \"fast-dgt\""),
-            ("baud = 9600", "baud = 38400"),
-            // The simulator reports every change at once: no sweep to wait for.
-            ("scan_ms = 320", "scan_ms = 50"),
-            ("keepalive_ms = 2000", "keepalive_ms = 1000"),
-        ],
-    );
-    let pegged = fast_profile(
-        dir,
-        "pegged-line.toml",
-        &[
-            ("name = \"pegged-line\"", "name = \"fast-pegged-line\""),
-            ("bounce_ms = 40", "bounce_ms = 20"),
-        ],
-    );
+    let (pegged, dgt) = fast_profiles(dir);
     let config = format!(
         "[game]\nwhite = \"Blind\"\nblack = \"Sighted\"\nblind = \"white\"\ntime_control = \"5400+30\"\n\
          [boards.blind]\nprofile = \"{pegged}\"\nport = \"sim\"\n\

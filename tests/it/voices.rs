@@ -2,7 +2,7 @@
 //! name the pack, the word and the file, the audio scoresheet of a full game read back with
 //! hound, and the `tactus say` / `tactus voices` commands.
 
-use crate::support;
+use crate::support::{self, table::voices_dir};
 
 use std::{
     path::{Path, PathBuf},
@@ -22,10 +22,6 @@ use tactus_core::{
     record::wav::{self, CueEntry, Spacing},
     rules::pgn::read_pgn,
 };
-
-fn voices_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("voices")
-}
 
 /// A fresh, empty scratch folder for one test.
 fn scratch(name: &str) -> PathBuf {

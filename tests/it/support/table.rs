@@ -30,6 +30,11 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
+/// The shipped voice packs (`voices/` at the top of the repository).
+pub fn voices_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("voices")
+}
+
 /// A faster copy of a built-in profile (the recognition rules are the same; the board answers
 /// and settles sooner), written into `dir`.
 pub fn fast_profile(dir: &Path, file: &str, edits: &[(&str, &str)]) -> String {
@@ -93,7 +98,8 @@ pub fn write_shipped_config(dir: &Path, blind: Color, speaker: &str) -> PathBuf 
     config_with(dir, blind, speaker, "pegged-line", "dgt", "settle")
 }
 
-fn fast_profiles(dir: &Path) -> (String, String) {
+/// The shipped profiles made faster for tests, written into `dir`: (pegged, DGT) profile paths.
+pub fn fast_profiles(dir: &Path) -> (String, String) {
     let dgt = fast_profile(
         dir,
         "dgt.toml",
