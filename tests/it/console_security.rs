@@ -580,10 +580,14 @@ fn the_soft_limit_of_open_files_is_raised_at_bind() {
         return;
     }
     let me = std::env::current_exe().unwrap();
+    // The harness names a test by its module path inside the binary (`console_security::...`).
+    let name = concat!(module_path!(), "::the_soft_limit_of_open_files_is_raised_at_bind");
+    let name = name.split_once("::").map_or(name, |(_, rest)| rest);
     let out = Command::new("/bin/sh")
         .arg("-c")
-        .arg("ulimit -Sn 200 && exec \"$0\" --exact the_soft_limit_of_open_files_is_raised_at_bind --nocapture")
+        .arg("ulimit -Sn 200 && exec \"$0\" --exact \"$1\" --nocapture")
         .arg(&me)
+        .arg(name)
         .env("TACTUS_LOW_LIMIT_CHILD", "1")
         .output()
         .unwrap();
