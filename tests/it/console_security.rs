@@ -581,7 +581,10 @@ fn the_soft_limit_of_open_files_is_raised_at_bind() {
     }
     let me = std::env::current_exe().unwrap();
     // The harness names a test by its module path inside the binary (`console_security::...`).
-    let name = concat!(module_path!(), "::the_soft_limit_of_open_files_is_raised_at_bind");
+    let name = concat!(
+        module_path!(),
+        "::the_soft_limit_of_open_files_is_raised_at_bind"
+    );
     let name = name.split_once("::").map_or(name, |(_, rest)| rest);
     let out = Command::new("/bin/sh")
         .arg("-c")
