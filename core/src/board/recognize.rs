@@ -1281,23 +1281,9 @@ mod tests {
     use shakmaty::{CastlingMode, Color, fen::Fen, san::San};
 
     use super::*;
-
-    const TACTILE: RecognizerConfig = RecognizerConfig {
-        sensing: Sensing::Occupancy,
-        settle_ms: 0,
-        scan_ms: 0,
-        bounce_ms: 40,
-        differs_after_ms: 1500,
-        confirm_with_snapshot: false,
-    };
-    const DGT: RecognizerConfig = RecognizerConfig {
-        sensing: Sensing::Identity,
-        settle_ms: 400,
-        scan_ms: 0,
-        bounce_ms: 0,
-        differs_after_ms: 2000,
-        confirm_with_snapshot: true,
-    };
+    // The two board kinds' settings live with the recognition driver, shared with the corpus
+    // test and the benchmark.
+    use crate::sim::hands::{DGT, TACTILE};
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()

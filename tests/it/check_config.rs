@@ -1,0 +1,273 @@
+//! `tactus check-config` says "ok" only to what `tactus run` starts with: a console group that
+//! does not exist (issue 14) or a voice pack that does not exist (issue 15) is refused by name,
+//! with the key; and `tactus run` refuses the same before it makes any game folder.
+
+use crate::support;
+
+use std::{fs, process::Command};
+
+use shakmaty::Color;
+use support::{
+    process::TACTUS,
+    table::{temp_dir, write_config},
+};
+
+#[test]
+fn a_console_group_that_does_not_exist_is_refused_naming_the_key() {
+    let dir = temp_dir("check-config-group");
+    let bad = dir.join("bad.toml");
+    fs::write(&bad, "[console]\ngroup = \"no-such-group-tactus\"\n").unwrap();
+    let out = Command::new(TACTUS)
+        .args(["check-config"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.toml")
+            && err.contains("no-such-group-tactus")
+            && err.contains("console.group"),
+        "{err}"
+    );
+    // The daemon's user's own group is accepted, by name or number.
+    let id = |flag: &str| {
+        let out = Command::new("id").arg(flag).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    for group in [id("-gn"), id("-g")] {
+        let good = dir.join("good.toml");
+        fs::write(&good, format!("[console]\ngroup = \"{group}\"\n")).unwrap();
+        let group = group.as_str();
+        let out = Command::new(TACTUS)
+            .args(["check-config"])
+            .arg(&good)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{group}: {out:?}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_voice_pack_that_does_not_exist_is_refused_before_any_game_is_made() {
+    let dir = temp_dir("check-config-pack");
+    let config = write_config(&dir, Color::White, "none");
+    let text = fs::read_to_string(&config)
+        .unwrap()
+        .replace("pack = \"de-fide\"", "pack = \"de\"");
+    fs::write(&config, text).unwrap();
+    let out = Command::new(TACTUS)
+        .arg("check-config")
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("voice.pack") && err.contains("config.toml"),
+        "{err}"
+    );
+    // `run` refuses it too, and leaves no game folder behind to be "resumed" later.
+    let out = Command::new(TACTUS)
+        .current_dir(&dir)
+        .args(["run", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("voice.pack"), "{err}");
+    let played = dir.join("played");
+    let folders = fs::read_dir(&played).map_or(0, |d| d.count());
+    assert_eq!(folders, 0, "a game folder was made in {}", played.display());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `tactus check-config FILE` with the text `config` written to a fresh folder: the exit, the
+/// output and the error output.
+fn check(tag: &str, config: &str) -> (bool, String, String) {
+    let dir = temp_dir(tag);
+    let file = dir.join("config.toml");
+    fs::write(&file, config).unwrap();
+    let out = Command::new(TACTUS)
+        .arg("check-config")
+        .arg(&file)
+        .output()
+        .unwrap();
+    fs::remove_dir_all(&dir).unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn what_cannot_work_is_refused_naming_the_key() {
+    for (tag, text, needles) in [
+        (
+            "port",
+            "[boards.blind]\nprofile = \"pegged-line\"\nport = \"\"\n",
+            &["boards.blind.port = \"\"", "serial port"][..],
+        ),
+        (
+            "dir",
+            "[record]\ndir = \"/proc/nope\"\n",
+            &["record.dir", "/proc/nope", "no game folder can be made"][..],
+        ),
+        // Appendix C 1 (2001): a blitz game has all its moves in less than 15 minutes.
+        (
+            "blitz",
+            "[game]\nplay = \"blitz\"\ntime_control = \"5400\"\n",
+            &[
+                "game.play = \"blitz\"",
+                "90 minutes",
+                "under 15 minutes",
+                "C 1",
+            ][..],
+        ),
+        // Appendix B 1: rapid from 15 to 60 minutes; 3 minutes is blitz.
+        (
+            "rapid",
+            "[game]\nplay = \"rapid\"\ntime_control = \"180+2\"\n",
+            &[
+                "game.play = \"rapid\"",
+                "a blitz game",
+                "from 15 to 60 minutes",
+            ][..],
+        ),
+        (
+            "noclock",
+            "[game]\nplay = \"blitz\"\n",
+            &["game.play = \"blitz\" needs a clock", "game.time_control"][..],
+        ),
+    ] {
+        let (ok, out, err) = check(&format!("check-config-{tag}"), text);
+        assert!(!ok, "{tag}: accepted\n{out}");
+        for needle in needles {
+            assert!(
+                err.contains(needle),
+                "{tag}: {needle:?} missing from: {err}"
+            );
+        }
+    }
+    // The record folder's probe leaves nothing behind where the folder can be made.
+    let dir = temp_dir("check-config-probe");
+    let file = dir.join("config.toml");
+    fs::write(&file, "[record]\ndir = \"games/2026\"\n").unwrap();
+    let out = Command::new(TACTUS)
+        .arg("check-config")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let left: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("config.toml")]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_table_is_said_in_words_and_seconds_that_look_like_minutes_are_warned_about() {
+    let (ok, out, err) = check(
+        "check-config-words",
+        "[game]\nwhite = \"Anna Blind\"\nblack = \"Bert Sighted\"\nevent = \"Open\"\n\
+         round = \"3\"\ntime_control = \"90+30\"\nplay = \"blitz\"\n",
+    );
+    assert!(ok, "{out}{err}");
+    for needle in [
+        "White: Anna Blind (the blind player",
+        "Black: Bert Sighted (the sighted player)",
+        "event: Open, round 3",
+        "2001 text; the blitz laws (Appendix C)",
+        "time control: 90 seconds for the whole game plus 30 seconds per move from move 1 (90+30)",
+        "moves said short",
+        "recorded words",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from:\n{out}");
+    }
+    // No Debug names.
+    for debug in ["Fide2001", "Standard", "Blitz", "San", "Clips", "Some("] {
+        assert!(!out.contains(debug), "{debug:?} in:\n{out}");
+    }
+    // The notation counts seconds: "90+30" is a minute and a half, said so, with the fix.
+    assert!(
+        err.contains("warning")
+            && err.contains("game.time_control")
+            && err.contains("counts seconds")
+            && err.contains("'5400+30'"),
+        "{err}"
+    );
+    // 90 minutes as the notation writes it: no warning.
+    let (ok, out, err) = check(
+        "check-config-seconds",
+        "[game]\ntime_control = \"5400+30\"\n",
+    );
+    assert!(ok && !err.contains("warning"), "{out}{err}");
+    assert!(
+        out.contains("90 minutes for the whole game plus 30 seconds per move from move 1"),
+        "{out}"
+    );
+}
+
+/// The console socket as `run` will bind it, checked by check-config: a folder that does not
+/// exist is refused naming the key (run never makes it), and a console group the daemon's user
+/// is not in is refused with how to join it (the socket could not be given to it).
+#[test]
+fn the_console_socket_is_checked_as_run_binds_it() {
+    let dir = temp_dir("check-config-socket");
+    let config = dir.join("c.toml");
+    fs::write(
+        &config,
+        format!(
+            "[console]\nsocket = \"{}\"\n",
+            dir.join("missing").join("s.sock").display()
+        ),
+    )
+    .unwrap();
+    let out = Command::new(TACTUS)
+        .arg("check-config")
+        .arg(&config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("missing for the console socket does not exist (key console.socket)"),
+        "{err}"
+    );
+    // Membership needs another user than root (root may give a file to any group): nobody,
+    // through runuser, where the test runs as root.
+    let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
+    let runuser = std::path::Path::new("/usr/sbin/runuser").is_file()
+        || std::path::Path::new("/sbin/runuser").is_file();
+    if root && runuser {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::write(
+            &config,
+            format!(
+                "[console]\nsocket = \"{}\"\ngroup = \"root\"\n[record]\ndir = \"{}\"\n",
+                dir.join("s.sock").display(),
+                dir.join("out").display()
+            ),
+        )
+        .unwrap();
+        fs::set_permissions(&config, fs::Permissions::from_mode(0o644)).unwrap();
+        let out = Command::new("runuser")
+            .args(["-u", "nobody", "--", TACTUS, "check-config"])
+            .arg(&config)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(
+            err.contains("key console.group = \"root\": the daemon's user is not a member of it"),
+            "{err}"
+        );
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

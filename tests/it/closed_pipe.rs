@@ -1,0 +1,152 @@
+//! The one-shot commands printed into a closed pipe (`tactus audit | head -1`, issue 15 point 14):
+//! a reader that has seen enough is not an error. Each command ends as it would have with its
+//! output read (same exit code, same standard error, its other work done), never with a panic
+//! or a complaint about standard output.
+
+use std::{
+    fs,
+    path::Path,
+    process::{Command, Output, Stdio},
+};
+
+use crate::support::{
+    process::TACTUS,
+    table::{temp_dir, voices_dir},
+};
+
+/// `tactus ARGS`, its standard output a pipe whose reader is gone before it starts (so the first
+/// write always meets the closed pipe), or, with `closed` false, a pipe that is read.
+fn tactus(args: &[&str], closed: bool) -> Output {
+    let mut command = Command::new(TACTUS);
+    command
+        .args(args)
+        .env("TACTUS_VOICES", voices_dir())
+        .stderr(Stdio::piped());
+    if closed {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        command.stdout(writer);
+    } else {
+        command.stdout(Stdio::piped());
+    }
+    command.output().unwrap()
+}
+
+/// The command into a closed pipe ends as it does when read: same exit code, same standard error
+/// (warnings included), no panic, no complaint about standard output.
+fn ends_quietly(args: &[&str]) {
+    let read = tactus(args, false);
+    assert!(!read.stdout.is_empty(), "{args:?} prints something");
+    let closed = tactus(args, true);
+    let err = String::from_utf8_lossy(&closed.stderr);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(!err.contains("standard output"), "{args:?}: {err}");
+    assert!(
+        !err.to_lowercase().contains("broken pipe"),
+        "{args:?}: {err}"
+    );
+    assert_eq!(
+        err,
+        String::from_utf8_lossy(&read.stderr),
+        "{args:?}: standard error as when read"
+    );
+    assert_eq!(closed.status.code(), read.status.code(), "{args:?}");
+}
+
+#[test]
+fn say_into_a_closed_pipe_ends_quietly() {
+    ends_quietly(&["say", "e4", "e5", "Nf3"]);
+}
+
+#[test]
+fn say_into_a_closed_pipe_still_writes_its_audio_scoresheet() {
+    let dir = temp_dir("closed-pipe-say");
+    let wav = dir.join("game.wav");
+    let out = tactus(&["say", "--wav", wav.to_str().unwrap(), "e4", "e5"], true);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        fs::metadata(&wav).unwrap().len() > 44,
+        "the WAV holds sound"
+    );
+    let cues = fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".cues.txt")
+        })
+        .count();
+    assert_eq!(cues, 1, "the cue list is written too");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_config_into_a_closed_pipe_ends_quietly() {
+    let dir = temp_dir("closed-pipe-check-config");
+    let config = dir.join("config.toml");
+    fs::write(&config, "[console]\ngroup = \"0\"\n").unwrap();
+    ends_quietly(&["check-config", config.to_str().unwrap()]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn audit_into_a_closed_pipe_ends_quietly() {
+    // The bundled sample games, as text and as JSON lines.
+    ends_quietly(&["audit"]);
+    ends_quietly(&["audit", "--json"]);
+}
+
+#[test]
+fn scoresheet_and_voices_into_a_closed_pipe_end_quietly() {
+    let pgn = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/sample.pgn");
+    ends_quietly(&["scoresheet", "--format", "text", pgn.to_str().unwrap()]);
+    ends_quietly(&["voices"]);
+}
+
+#[test]
+fn board_test_into_a_closed_pipe_ends_quietly() {
+    // A pseudo-terminal stands for the board's port: board-test opens it, prints its first line
+    // (the profile and port) into the closed pipe, and must end there, quietly and at once, as
+    // `tactus board-test --json | head -1` expects; the board need never answer.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let _guard = runtime.enter();
+    let (_board, port) = tokio_serial::SerialStream::pair().expect("a pty pair");
+    let path = tokio_serial::SerialPort::name(&port).expect("the pty has a name");
+    for json in [false, true] {
+        let mut args = vec!["board-test", "--profile", "dgt", "--port", path.as_str()];
+        if json {
+            args.push("--json");
+        }
+        let mut command = Command::new(TACTUS);
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        command
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > std::time::Duration::from_secs(20) {
+                child.kill().unwrap();
+                panic!("{args:?} went on printing into a closed pipe");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.trim().is_empty(), "{args:?}: {err}");
+        assert!(status.success(), "{args:?}: {status}");
+    }
+}

@@ -1,0 +1,706 @@
+//! The console from the outside: console lines driving a real arbiter through the pure API, and
+//! the `tactus console` client (library functions and the binary) against a tiny Unix-socket
+//! server in the test that speaks the wire protocol with the real console language.
+
+use std::{
+    io::{BufRead, BufReader, Cursor, Write},
+    os::unix::net::{UnixListener, UnixStream},
+    path::{Path, PathBuf},
+    process::Command as Process,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
+    thread,
+    time::Duration,
+};
+
+use shakmaty::{Chess, Color, KnownOutcome};
+use tactus::cli::console as client;
+use tactus_core::{
+    announce::{Announcement, Audience, ResultWords},
+    arbiter::{Arbiter, ArbiterConfig, Completion, Effect, Input},
+    board::{Sensing, recognize::RecognizerConfig},
+    console::{
+        self, Command, ConsoleError, Role, Session, answer, format_reply, help_lines, to_input,
+        wire::{End, Reply},
+    },
+    rules::{
+        Millis, PlayMode, dead,
+        game::{self, RulesConfig},
+        time_control::TimeControl,
+    },
+};
+
+const TOKEN: &str = "00112233445566778899aabbccddeeff";
+
+// ---- Console lines driving an arbiter (pure) ----
+
+fn arbiter() -> Arbiter {
+    arbiter_with(RulesConfig {
+        time_control: Some(TimeControl::parse("5400+30").unwrap()),
+        ..RulesConfig::default()
+    })
+}
+
+fn arbiter_with(rules: RulesConfig) -> Arbiter {
+    let tactile = RecognizerConfig {
+        sensing: Sensing::Occupancy,
+        settle_ms: 0,
+        scan_ms: 0,
+        bounce_ms: 0,
+        differs_after_ms: 1500,
+        confirm_with_snapshot: false,
+    };
+    Arbiter::new(
+        ArbiterConfig {
+            rules,
+            blind: Color::Black,
+            blind_board: tactile,
+            // A sighted board without sensors: the assistant enters his moves.
+            sighted_board: None,
+            sighted_completion: Completion::ClockPress,
+            guidance_repeat_ms: 10_000,
+            say_own_move: true,
+        },
+        Chess::default(),
+    )
+}
+
+/// What the daemon's hub would do with one line, minus the I/O: parse in the session, answer a
+/// request from the game, or hand the input to the arbiter and collect its notes.
+fn hub_line(
+    session: &mut Session,
+    a: &mut Arbiter,
+    line: &str,
+    now: Millis,
+) -> Result<Vec<String>, String> {
+    let blind = a.config().blind;
+    let command = session.parse(line).map_err(|e| e.to_string())?;
+    if let Command::Request(r) = &command {
+        return Ok(format_reply(&answer(r, a.game(), blind, now)));
+    }
+    let input = to_input(&command, a.game(), blind).map_err(|e| e.to_string())?;
+    Ok(match input {
+        None => vec![format!("{command:?}")],
+        Some(input) => a
+            .handle(input, now)
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Note(n) => Some(n),
+                _ => None,
+            })
+            .collect(),
+    })
+}
+
+/// Every effect of one console line (the notes, the announcements, the end), or the refusal.
+fn line_effects(
+    session: &mut Session,
+    a: &mut Arbiter,
+    line: &str,
+    now: Millis,
+) -> Result<Vec<Effect>, String> {
+    let blind = a.config().blind;
+    let command = session.parse(line).map_err(|e| e.to_string())?;
+    let input = to_input(&command, a.game(), blind)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("{line}: not an input"))?;
+    let mut effects = a.handle(input, now);
+    // The daemon runs the mateability searches off its loop; here they are answered at once.
+    let mut at = 0;
+    while let Some((ticket, query)) = effects[at..].iter().find_map(|e| match e {
+        Effect::Analyse { ticket, query } => Some((*ticket, query.clone())),
+        _ => None,
+    }) {
+        at = effects.len();
+        let mateability = dead::solve(&query);
+        effects.extend(a.handle(
+            Input::Rules(game::Input::Verdict {
+                ticket,
+                mateability,
+            }),
+            now,
+        ));
+    }
+    match effects.iter().find_map(|e| match e {
+        Effect::Refused(why) => Some(why.clone()),
+        _ => None,
+    }) {
+        Some(why) => Err(why),
+        None => Ok(effects),
+    }
+}
+
+/// What `effects` say to `audience`.
+fn said(effects: &[Effect], audience: Audience) -> Vec<Announcement> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Say {
+                audience: a,
+                announcement,
+                ..
+            } if *a == audience => Some(announcement.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Appendix C (blitz): after the arbiter's `illegal SIDE`, the opponent claims the win with
+/// `claim illegal` before he moves; the claim reaches the rules through the arbiter, and the
+/// result is said to both players. Without an illegal move, or by the offender, the claim is
+/// refused and changes nothing.
+#[test]
+fn claim_illegal_appendix_c_wins_from_the_console() {
+    let mut a = arbiter_with(RulesConfig {
+        time_control: Some(TimeControl::parse("300").unwrap()),
+        play: PlayMode::Blitz,
+        ..RulesConfig::default()
+    });
+    let mut assistant = Session::new(Role::Assistant, Some(TOKEN.into()));
+    line_effects(&mut assistant, &mut a, "start", 0).unwrap();
+    line_effects(&mut assistant, &mut a, "mv e4", 2_000).unwrap();
+    line_effects(&mut assistant, &mut a, "pr", 3_000).unwrap();
+    assert_eq!(a.game().ply(), 1);
+    let e = line_effects(&mut assistant, &mut a, "claim illegal", 4_000).unwrap_err();
+    assert!(!a.game().is_over(), "{e}");
+    // The arbiter: White's move was illegal (the record keeps only legal moves).
+    line_effects(&mut assistant, &mut a, &format!("login {TOKEN}"), 4_500).unwrap_err();
+    assert_eq!(assistant.role(), Role::Arbiter);
+    line_effects(&mut assistant, &mut a, "illegal white", 5_000).unwrap();
+    assert!(!a.game().is_over());
+    // Not the offender's claim to make.
+    assert!(line_effects(&mut assistant, &mut a, "claim sighted illegal", 5_500).is_err());
+    assert!(!a.game().is_over());
+    // The blind player (Black, the default side) claims: Black wins, both hear it.
+    let effects = line_effects(&mut assistant, &mut a, "cl illegal", 6_000).unwrap();
+    let end = a.game().end().expect("the game is over");
+    assert_eq!(
+        end.outcome,
+        KnownOutcome::Decisive {
+            winner: Color::Black
+        }
+    );
+    assert_eq!(
+        said(&effects, Audience::Both),
+        [Announcement::Result(ResultWords::BlackWins)]
+    );
+}
+
+/// 5.1 b: the assistant's `resign` names the side (the blind player's game is not ended by a
+/// stray `rs`), and the result is said to both players: one announcement to both audiences.
+#[test]
+fn resign_5_1_b_from_the_console_is_said_to_both_players() {
+    let mut a = arbiter();
+    let mut assistant = Session::new(Role::Assistant, None);
+    line_effects(&mut assistant, &mut a, "start", 0).unwrap();
+    let e = line_effects(&mut assistant, &mut a, "rs", 1_000).unwrap_err();
+    assert!(e.contains("whose game"), "{e}");
+    assert!(!a.game().is_over());
+    let effects = line_effects(&mut assistant, &mut a, "rs sighted", 2_000).unwrap();
+    assert_eq!(
+        a.game().end().map(|e| e.outcome),
+        Some(KnownOutcome::Decisive {
+            winner: Color::Black
+        })
+    );
+    assert_eq!(
+        said(&effects, Audience::Both),
+        [Announcement::Result(ResultWords::BlackWins)]
+    );
+    assert!(said(&effects, Audience::Blind).is_empty());
+    assert!(said(&effects, Audience::Sighted).is_empty());
+}
+
+#[test]
+fn console_lines_play_and_question_a_game() {
+    let mut a = arbiter();
+    let mut assistant = Session::new(Role::Assistant, Some(TOKEN.into()));
+    let mut player = Session::new(Role::Player, None);
+
+    hub_line(&mut assistant, &mut a, "start", 0).unwrap();
+    let notes = hub_line(&mut assistant, &mut a, "mv e4", 4_000).unwrap();
+    assert!(notes.iter().any(|n| n.contains("e4 entered")), "{notes:?}");
+    hub_line(&mut assistant, &mut a, "pr", 5_000).unwrap();
+    // The blind player asks; the answers come from the game.
+    assert_eq!(
+        hub_line(&mut player, &mut a, "l", 6_000).unwrap(),
+        ["1. White e2-e4"]
+    );
+    assert_eq!(
+        hub_line(&mut player, &mut a, "c", 6_000).unwrap(),
+        ["moves completed: White 1, Black 0"]
+    );
+    assert_eq!(
+        hub_line(&mut player, &mut a, "t", 6_000).unwrap(),
+        ["time: White used 0:00:05, left 1:30:25; Black used 0:00:01, left 1:29:59"]
+    );
+    assert_eq!(
+        hub_line(&mut player, &mut a, "tn", 6_000).unwrap(),
+        ["Black to move"]
+    );
+    assert_eq!(
+        hub_line(&mut player, &mut a, "s e4", 6_000).unwrap(),
+        ["e4: white pawn"]
+    );
+    assert_eq!(
+        hub_line(&mut player, &mut a, "p mine king", 6_000).unwrap(),
+        ["black king: e8"]
+    );
+    // The player's keypad cannot resign, pause or enter moves.
+    let e = hub_line(&mut player, &mut a, "resign", 6_000).unwrap_err();
+    assert!(e.contains("assistant"), "{e}");
+    assert!(hub_line(&mut player, &mut a, "move e5", 6_000).is_err());
+    // The assistant cannot pause; the arbiter, logged in, can, and sets a clock.
+    assert!(
+        hub_line(&mut assistant, &mut a, "pause", 7_000)
+            .unwrap_err()
+            .contains("arbiter only")
+    );
+    assert!(hub_line(&mut assistant, &mut a, &format!("login {TOKEN}"), 7_000).is_ok());
+    hub_line(&mut assistant, &mut a, "pause", 7_000).unwrap();
+    assert!(a.game().clock().unwrap().is_paused());
+    hub_line(&mut assistant, &mut a, "set-clock black 1:00:00", 8_000).unwrap();
+    hub_line(&mut assistant, &mut a, "penalty white bonus 2m", 8_000).unwrap();
+    assert_eq!(
+        a.game().clock().unwrap().remaining(Color::Black, 8_000),
+        3_600_000 + 120_000
+    );
+    hub_line(&mut assistant, &mut a, "resume", 9_000).unwrap();
+    assert!(!a.game().clock().unwrap().is_paused());
+    // An offer by the blind player (the default side), declined by the sighted one.
+    hub_line(&mut assistant, &mut a, "of", 10_000).unwrap();
+    assert_eq!(a.game().draw_offer(), Some(Color::Black));
+    hub_line(&mut assistant, &mut a, "dc sighted", 11_000).unwrap();
+    assert_eq!(a.game().draw_offer(), None);
+    // The arbiter declares the result.
+    hub_line(&mut assistant, &mut a, "result 1/2-1/2", 12_000).unwrap();
+    assert!(a.game().is_over());
+}
+
+#[test]
+fn the_help_of_each_role_is_what_that_role_may_do() {
+    for role in [Role::Player, Role::Assistant, Role::Arbiter] {
+        for line in help_lines(role, None).iter().skip(1) {
+            let name = line.split_whitespace().next().unwrap();
+            let spec = console::table::lookup(name).unwrap();
+            assert!(spec.role <= role, "{role} help lists {name}");
+            // Every command it lists is accepted by name in that role.
+            assert!(
+                !matches!(
+                    console::parse(spec.example, role),
+                    Err(ConsoleError::NotAllowed { .. })
+                ),
+                "{role}: {name}"
+            );
+        }
+    }
+}
+
+// ---- A tiny console server, for the client ----
+
+/// Lines the server received, per test.
+type Log = Arc<Mutex<Vec<String>>>;
+
+#[derive(Clone, Copy)]
+enum Behaviour {
+    /// Answers with the real console language (and a greeting event, and an event between
+    /// replies).
+    Speak,
+    /// Reads and never answers.
+    Mute,
+    /// Closes each connection after reading one line.
+    Hangup,
+}
+
+struct Server {
+    dir: PathBuf,
+    socket: PathBuf,
+    log: Log,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn temp_dir() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "tactus-console-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn server(behaviour: Behaviour) -> Server {
+    let dir = temp_dir();
+    let socket = dir.join("console.sock");
+    let listener = UnixListener::bind(&socket).unwrap();
+    let log: Log = Arc::default();
+    let server_log = log.clone();
+    thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            let log = server_log.clone();
+            thread::spawn(move || serve(stream, behaviour, &log));
+        }
+    });
+    Server { dir, socket, log }
+}
+
+fn serve(stream: UnixStream, behaviour: Behaviour, log: &Log) {
+    let mut writer = stream.try_clone().unwrap();
+    let mut session = Session::new(Role::Assistant, Some(TOKEN.into()));
+    let game = tactus_core::rules::game::Game::new(RulesConfig::default());
+    if matches!(behaviour, Behaviour::Speak) {
+        let _ = writer.write_all(
+            console::wire::encode_event("tactus console; help lists the commands").as_bytes(),
+        );
+    }
+    for line in BufReader::new(stream).lines() {
+        let Ok(line) = line else { return };
+        log.lock().unwrap().push(line.clone());
+        let reply = match behaviour {
+            Behaviour::Mute => continue,
+            Behaviour::Hangup => return,
+            Behaviour::Speak => match session.parse(&line) {
+                Err(ConsoleError::Empty) => continue,
+                Err(e) => Reply::error(e.to_string()),
+                Ok(Command::Quit) => {
+                    let _ = writer.write_all(b"ok bye\n");
+                    return;
+                }
+                Ok(Command::Request(r)) => {
+                    Reply::ok(format_reply(&answer(&r, &game, Color::Black, 0)))
+                }
+                Ok(Command::Help(topic)) => Reply::ok(help_lines(session.role(), topic)),
+                Ok(Command::Role(_) | Command::Login { .. }) => Reply {
+                    body: vec![],
+                    end: End::Ok(format!("role {}", session.role())),
+                },
+                // A body line that looks like an end line must arrive as a body line.
+                Ok(Command::Status) => Reply::ok(vec!["ok".into(), "White to move".into()]),
+                Ok(other) => Reply::ok(vec![format!("{other:?}")]),
+            },
+        };
+        let text = format!(
+            "{}{}",
+            console::wire::encode_event("something happened"),
+            reply.encode()
+        );
+        if writer.write_all(text.as_bytes()).is_err() {
+            return;
+        }
+    }
+}
+
+fn connect(s: &Server) -> UnixStream {
+    UnixStream::connect(&s.socket).unwrap()
+}
+
+fn one_shot(
+    s: &Server,
+    preamble: &[String],
+    command: &str,
+    timeout: Duration,
+) -> (bool, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let ok = client::one_shot(connect(s), preamble, command, timeout, &mut out, &mut err).unwrap();
+    (
+        ok,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+const SHORT: Duration = Duration::from_secs(5);
+
+#[test]
+fn one_shot_prints_the_reply_and_says_whether_it_was_done() {
+    let s = server(Behaviour::Speak);
+    let (ok, out, err) = one_shot(&s, &[], "turn", SHORT);
+    assert!(ok, "{err}");
+    // Events (the greeting, the one before the reply) are not part of the reply.
+    assert_eq!(out, "White to move\nok\n");
+    assert_eq!(err, "");
+    let (ok, out, err) = one_shot(&s, &[], "pause", SHORT);
+    assert!(!ok);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with("error: 'pause' is for the arbiter only"),
+        "{err}"
+    );
+    let (ok, _, err) = one_shot(&s, &[], "tme", SHORT);
+    assert!(!ok);
+    assert_eq!(err, "error: unknown command 'tme'; did you mean 'time'?\n");
+    // An escaped body line comes out as the body line it is.
+    let (ok, out, _) = one_shot(&s, &[], "status", SHORT);
+    assert!(ok);
+    assert_eq!(out, "ok\nWhite to move\nok\n");
+    let (ok, out, _) = one_shot(&s, &[], "quit", SHORT);
+    assert!(ok);
+    assert_eq!(out, "ok bye\n");
+}
+
+#[test]
+fn one_shot_logs_in_first_and_stops_on_a_wrong_token() {
+    let s = server(Behaviour::Speak);
+    let (ok, out, err) = one_shot(&s, &[format!("login {TOKEN}")], "pause", SHORT);
+    assert!(ok, "{err}");
+    assert_eq!(out, "Game(Pause)\nok\n");
+    let (ok, out, err) = one_shot(
+        &s,
+        &["login ffffffffffffffffffffffffffffffff".into()],
+        "pause",
+        SHORT,
+    );
+    assert!(!ok);
+    assert_eq!(out, "");
+    assert!(err.contains("wrong arbiter token"), "{err}");
+    // The command after a refused login was never sent.
+    let log = s.log.lock().unwrap().clone();
+    assert_eq!(log.iter().filter(|l| *l == "pause").count(), 1, "{log:?}");
+    // A role switch before the command.
+    let (ok, _, err) = one_shot(&s, &["role player".into()], "resign", SHORT);
+    assert!(!ok);
+    assert!(err.contains("player role"), "{err}");
+}
+
+#[test]
+fn one_shot_gives_up_on_a_silent_or_vanishing_daemon() {
+    let mute = server(Behaviour::Mute);
+    // The mute server keeps the connection open and never answers, so the client coming back at
+    // all means it gave up by itself; its message names the 0.3 s it waited. The guard against a
+    // hang is a channel with a generous limit, not a wall-clock bound a loaded machine can miss.
+    let stream = connect(&mute);
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let timeout = Duration::from_millis(300);
+        let ok = client::one_shot(stream, &[], "time", timeout, &mut out, &mut err).unwrap();
+        let _ = done_tx.send((ok, String::from_utf8(err).unwrap()));
+    });
+    let (ok, err) = done_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("one_shot hung on a daemon that never answers");
+    assert!(!ok);
+    assert!(
+        err.contains("no reply from the daemon within 0.3 s"),
+        "{err}"
+    );
+    let hangup = server(Behaviour::Hangup);
+    let (ok, _, err) = one_shot(&hangup, &[], "time", SHORT);
+    assert!(!ok);
+    assert!(
+        err.contains("closed the connection before replying"),
+        "{err}"
+    );
+}
+
+/// A `Write` the test can read after the client's thread is done with it.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+fn interactive(s: &Server, preamble: &[String], input: &str) -> (bool, String, String) {
+    let out = Shared::default();
+    let mut err = Vec::new();
+    let ok = client::interactive(
+        connect(s),
+        preamble,
+        Cursor::new(input.to_string()),
+        out.clone(),
+        &mut err,
+        Duration::from_secs(2),
+    )
+    .unwrap();
+    (ok, out.text(), String::from_utf8(err).unwrap())
+}
+
+#[test]
+fn interactive_prints_every_line_the_daemon_sends() {
+    let s = server(Behaviour::Speak);
+    let (ok, out, err) = interactive(&s, &[], "turn\n\nsquare e2\ntme\nquit\n");
+    assert!(ok, "{err}");
+    assert_eq!(err, "");
+    assert_eq!(
+        out,
+        "# tactus console; help lists the commands\n\
+         # something happened\nWhite to move\nok\n\
+         # something happened\ne2: white pawn\nok\n\
+         # something happened\nerror: unknown command 'tme'; did you mean 'time'?\n\
+         ok bye\n"
+    );
+    // The empty line was not sent.
+    assert!(!s.log.lock().unwrap().iter().any(String::is_empty));
+}
+
+#[test]
+fn interactive_ends_with_its_input_after_the_last_reply() {
+    let s = server(Behaviour::Speak);
+    let (ok, out, _) = interactive(&s, &[format!("login {TOKEN}")], "pause\n");
+    assert!(ok);
+    assert!(out.contains("ok role arbiter\n"), "{out}");
+    assert!(out.ends_with("Game(Pause)\nok\n"), "{out}");
+}
+
+#[test]
+fn interactive_refuses_an_overlong_line_and_reports_a_vanished_daemon() {
+    let s = server(Behaviour::Speak);
+    let long = "x".repeat(console::MAX_LINE + 1);
+    let (ok, out, err) = interactive(&s, &[], &format!("{long}\nturn\n"));
+    assert!(ok);
+    assert!(
+        err.contains("not sent: the line is 4097 bytes long"),
+        "{err}"
+    );
+    assert!(out.contains("White to move"), "{out}");
+    assert!(
+        !s.log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.len() > console::MAX_LINE)
+    );
+
+    // A keyboard that stays open: the daemon, not the input, ends this one.
+    let hangup = server(Behaviour::Hangup);
+    let (mut keyboard, input) = UnixStream::pair().unwrap();
+    keyboard.write_all(b"time\ncount\n").unwrap();
+    let mut err = Vec::new();
+    let ok = client::interactive(
+        connect(&hangup),
+        &[],
+        BufReader::new(input),
+        Shared::default(),
+        &mut err,
+        Duration::from_secs(2),
+    )
+    .unwrap();
+    let err = String::from_utf8(err).unwrap();
+    assert!(!ok);
+    assert!(err.contains("the daemon closed the connection"), "{err}");
+    drop(keyboard);
+}
+
+// ---- The binary ----
+
+fn tactus(args: &[&str]) -> (i32, String, String) {
+    let out = Process::new(env!("CARGO_BIN_EXE_tactus"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn tactus_console_c_exits_0_when_done_and_1_when_refused() {
+    let s = server(Behaviour::Speak);
+    let socket = path(&s.socket);
+    assert_eq!(
+        tactus(&["console", "--socket", socket, "-c", "turn"]),
+        (0, "White to move\nok\n".into(), String::new())
+    );
+    let (code, out, err) = tactus(&["console", "--socket", socket, "-c", "pause"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("arbiter only"), "{err}");
+    // The token file logs in first.
+    let token_file = s.dir.join("arbiter.token");
+    std::fs::write(&token_file, format!("{TOKEN}\n")).unwrap();
+    let (code, out, err) = tactus(&[
+        "console",
+        "--socket",
+        socket,
+        "--token-file",
+        path(&token_file),
+        "-c",
+        "pause",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "Game(Pause)\nok\n");
+    let (code, _, err) = tactus(&[
+        "console", "--socket", socket, "--role", "player", "-c", "resign",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("player role"), "{err}");
+}
+
+#[test]
+fn tactus_console_says_what_is_wrong_before_connecting() {
+    let dir = temp_dir();
+    let missing = dir.join("nobody.sock");
+    let (code, _, err) = tactus(&["console", "--socket", path(&missing), "-c", "time"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("cannot connect to the console socket") && err.contains("tactus run"),
+        "{err}"
+    );
+    let (code, _, err) = tactus(&["console", "--socket", path(&missing), "-c", "time\npause"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("-c takes one command"), "{err}");
+    let (code, _, err) = tactus(&[
+        "console",
+        "--socket",
+        path(&missing),
+        "--role",
+        "arbiter",
+        "-c",
+        "pause",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--token-file"), "{err}");
+    let empty_token = dir.join("empty.token");
+    std::fs::write(&empty_token, "\n").unwrap();
+    let (code, _, err) = tactus(&[
+        "console",
+        "--socket",
+        path(&missing),
+        "--token-file",
+        path(&empty_token),
+        "-c",
+        "pause",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("holds no token") && err.contains("empty"),
+        "{err}"
+    );
+    // The socket of a configuration file.
+    let config = dir.join("config.toml");
+    std::fs::write(&config, "[console]\nsocket = \"here.sock\"\n").unwrap();
+    let (code, _, err) = tactus(&["console", "--config", path(&config), "-c", "time"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!("{}", dir.join("here.sock").display())),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,707 @@
+//! The console socket and the arbiter's token trust only their owner (issue 14, points 5, 6, 7,
+//! 8, 10 and 11): nothing at the socket's path is removed unless it is our own stale socket, a
+//! listener or a socket of another user is never taken for a tactus, a folder others can write to
+//! is refused, the client sends the token only to the token file's owner, the token file is
+//! opened without following links and must be private, terminal escapes reach no console and no
+//! transcript raw, wrong logins cost time and then the connection, connections are capped, the
+//! soft limit of open files is raised, and a sealed move is never logged.
+//!
+//! The points about another user run as `nobody` (uid 65534, through `setpriv`) when the tests
+//! run as root, and say SKIPPED otherwise.
+
+use std::{
+    fs,
+    io::{BufRead, BufReader, Read, Write},
+    os::unix::{
+        fs::{MetadataExt, PermissionsExt},
+        net::UnixStream,
+    },
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use tactus::daemon::{
+    console::{self, ConsoleSocket, LOGIN_DELAY, MAX_CONSOLES, MAX_LOGIN_FAILURES},
+    hub::{Broadcast, HubMsg, Views},
+};
+use tactus_core::console::{Command as ConsoleCommand, wire::Reply};
+use tokio::sync::{broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
+
+const TOKEN: &str = "3fa107c29e5510d86b2ce4817a0fb346";
+const NOBODY: u32 = 65534;
+
+fn temp_dir() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "tactus-security-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A folder everybody may create files in, sticky as /tmp is: where another user can squat.
+fn shared_dir() -> PathBuf {
+    let dir = temp_dir();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o1777)).unwrap();
+    dir
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn bind(path: &Path) -> anyhow::Result<ConsoleSocket> {
+    let rt = runtime();
+    let _inside = rt.enter();
+    ConsoleSocket::bind(path, None)
+}
+
+fn bind_error(path: &Path) -> String {
+    match bind(path) {
+        Ok(_) => panic!("{} was bound", path.display()),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+/// A command run as `nobody`, when the tests run as root and `setpriv` is there.
+fn as_nobody(program: &str, args: &[&str]) -> Option<Command> {
+    if console::own_uid().unwrap() != 0 || !Path::new("/usr/bin/setpriv").exists() {
+        return None;
+    }
+    let mut command = Command::new("/usr/bin/setpriv");
+    command.args([
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        "--",
+        program,
+    ]);
+    command.args(args);
+    Some(command)
+}
+
+fn skipped(test: &str) {
+    eprintln!("SKIPPED {test}: needs root and setpriv to act as a second user (nobody)");
+}
+
+/// A Unix socket listener of `nobody` at `path`: it prints `ready`, accepts one connection and
+/// writes what it receives to its standard output. `None`: SKIPPED.
+fn nobody_listener(path: &Path, greeting: &str) -> Option<Child> {
+    let script = "import socket,sys\n\
+        s=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(1)\n\
+        print('ready',flush=True)\nc,_=s.accept()\nc.sendall(sys.argv[2].encode())\n\
+        c.settimeout(3)\ndata=b''\n\
+        try:\n  while True:\n    b=c.recv(4096)\n    if not b: break\n    data+=b\n\
+        except Exception: pass\nsys.stdout.write(data.decode(errors='replace'))\n";
+    let mut child = as_nobody(
+        "/usr/bin/python3",
+        &["-c", script, path.to_str().unwrap(), greeting],
+    )?
+    .stdout(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line, "ready\n", "the listener of nobody did not start");
+    Some(child)
+}
+
+// Point 5: only our own stale socket is ever removed.
+
+#[test]
+fn a_socket_path_naming_a_file_a_folder_or_a_link_is_refused_and_left_alone() {
+    let dir = temp_dir();
+    let file = dir.join("config.toml");
+    fs::write(&file, "[console]\nsocket = \"config.toml\"\n").unwrap();
+    let err = bind_error(&file);
+    assert!(err.contains("console.socket"), "{err}");
+    assert!(err.contains("a regular file"), "{err}");
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "[console]\nsocket = \"config.toml\"\n",
+        "the file was touched"
+    );
+    let folder = dir.join("a-folder");
+    fs::create_dir(&folder).unwrap();
+    let err = bind_error(&folder);
+    assert!(err.contains("a folder"), "{err}");
+    assert!(folder.is_dir());
+    let link = dir.join("link.sock");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let err = bind_error(&link);
+    assert!(err.contains("a symbolic link"), "{err}");
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(file.exists());
+}
+
+#[test]
+fn our_own_stale_socket_is_replaced() {
+    let dir = temp_dir();
+    let path = dir.join("console.sock");
+    // A crashed run's socket: bound, never removed, nobody listening.
+    drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
+    assert!(path.exists());
+    let rt = runtime();
+    let _inside = rt.enter();
+    let socket = ConsoleSocket::bind(&path, None).unwrap();
+    assert_eq!(
+        fs::metadata(&path).unwrap().mode() & 0o777,
+        0o600,
+        "the socket is private"
+    );
+    drop(socket);
+    assert!(!path.exists(), "the socket is removed when dropped");
+}
+
+#[test]
+fn a_stale_socket_of_another_user_is_not_removed() {
+    let dir = shared_dir();
+    let path = dir.join("console.sock");
+    let script = "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\n";
+    let Some(mut command) = as_nobody("/usr/bin/python3", &["-c", script, path.to_str().unwrap()])
+    else {
+        return skipped("a_stale_socket_of_another_user_is_not_removed");
+    };
+    assert!(command.status().unwrap().success());
+    assert_eq!(fs::symlink_metadata(&path).unwrap().uid(), NOBODY);
+    let err = bind_error(&path);
+    assert!(err.contains("belongs to user 65534"), "{err}");
+    assert!(err.contains("console.socket"), "{err}");
+    assert!(path.exists(), "another user's socket was removed");
+}
+
+// Point 7: a listener of another user is an impostor, not "another tactus".
+
+#[test]
+fn a_listener_of_another_user_is_not_taken_for_a_tactus() {
+    let dir = shared_dir();
+    let path = dir.join("console.sock");
+    let Some(mut squatter) = nobody_listener(&path, "# tactus console\n") else {
+        return skipped("a_listener_of_another_user_is_not_taken_for_a_tactus");
+    };
+    let err = bind_error(&path);
+    assert!(!err.contains("another tactus"), "{err}");
+    assert!(err.contains("user 65534"), "{err}");
+    assert!(err.contains("console.socket"), "{err}");
+    assert!(path.exists());
+    let _ = squatter.kill();
+    let _ = squatter.wait();
+}
+
+#[test]
+fn a_listener_of_our_own_user_is_another_tactus() {
+    let dir = temp_dir();
+    let path = dir.join("console.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    let err = bind_error(&path);
+    assert!(err.contains("another tactus is already listening"), "{err}");
+    assert!(path.exists());
+}
+
+#[test]
+fn a_socket_folder_others_can_write_to_is_refused_unless_sticky() {
+    let dir = temp_dir();
+    let open = dir.join("open");
+    fs::create_dir(&open).unwrap();
+    fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).unwrap();
+    let err = bind_error(&open.join("console.sock"));
+    assert!(err.contains("console.socket"), "{err}");
+    assert!(err.contains("can be written by other users"), "{err}");
+    assert!(!open.join("console.sock").exists());
+    // Group-writable is as open as world-writable when the group has others in it (nogroup is
+    // nobody's primary group), but not when it is our own private group (umask 002 systems).
+    fs::set_permissions(&open, fs::Permissions::from_mode(0o770)).unwrap();
+    if console::own_uid().unwrap() == 0 {
+        std::os::unix::fs::chown(&open, None, Some(NOBODY)).unwrap();
+        assert!(bind_error(&open.join("console.sock")).contains("other users"));
+        std::os::unix::fs::chown(&open, None, Some(0)).unwrap();
+        assert!(
+            bind(&open.join("console.sock")).is_ok(),
+            "root's private group"
+        );
+    } else {
+        skipped("a group-writable socket folder (needs root to change its group)");
+    }
+    // Sticky, as /tmp: nobody else can remove or rename our socket; a name taken first is seen.
+    fs::set_permissions(&open, fs::Permissions::from_mode(0o1777)).unwrap();
+    assert!(bind(&open.join("console.sock")).is_ok());
+}
+
+#[test]
+fn a_socket_folder_of_another_user_is_refused() {
+    if console::own_uid().unwrap() != 0 {
+        return skipped("a_socket_folder_of_another_user_is_refused");
+    }
+    let dir = temp_dir().join("theirs");
+    fs::create_dir(&dir).unwrap();
+    std::os::unix::fs::chown(&dir, Some(NOBODY), Some(NOBODY)).unwrap();
+    let err = bind_error(&dir.join("console.sock"));
+    assert!(err.contains("belongs to user 65534"), "{err}");
+}
+
+#[test]
+fn the_client_sends_the_token_only_to_the_token_files_owner() {
+    let dir = shared_dir();
+    let path = dir.join("console.sock");
+    let token_file = temp_dir().join("arbiter.token");
+    fs::write(&token_file, format!("{TOKEN}\n")).unwrap();
+    fs::set_permissions(&token_file, fs::Permissions::from_mode(0o600)).unwrap();
+    let Some(squatter) = nobody_listener(&path, "# tactus console\n") else {
+        return skipped("the_client_sends_the_token_only_to_the_token_files_owner");
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+        .args(["console", "--socket", path.to_str().unwrap()])
+        .args(["--token-file", token_file.to_str().unwrap(), "-c", "status"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("the token was not sent"), "{err}");
+    let heard = squatter.wait_with_output().unwrap();
+    let heard = String::from_utf8_lossy(&heard.stdout);
+    assert!(
+        !heard.contains(TOKEN),
+        "the impostor got the token: {heard}"
+    );
+}
+
+// Point 8: the token file is trusted only when it is a private file of the daemon's user.
+
+fn token_error(path: &Path) -> String {
+    match console::arbiter_token(path, true, "config.toml") {
+        Ok(token) => panic!("{} was accepted: {token}", path.display()),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn a_token_file_others_can_read_is_refused() {
+    let dir = temp_dir();
+    let path = dir.join("arbiter.token");
+    fs::write(&path, format!("{TOKEN}\n")).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+    let err = token_error(&path);
+    assert!(err.contains("mode 0644"), "{err}");
+    assert!(err.contains("console.token_file"), "{err}");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    assert_eq!(
+        console::arbiter_token(&path, true, "config.toml").unwrap(),
+        TOKEN
+    );
+}
+
+#[test]
+fn a_token_file_is_never_read_through_a_link() {
+    let dir = temp_dir();
+    let real = dir.join("real.token");
+    fs::write(&real, format!("{TOKEN}\n")).unwrap();
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.join("arbiter.token");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let err = token_error(&link);
+    assert!(err.contains("symbolic link"), "{err}");
+    // A dangling link says what it is, not "File exists", and is not written through.
+    let dangling = dir.join("dangling.token");
+    let target = dir.join("nothing-here");
+    std::os::unix::fs::symlink(&target, &dangling).unwrap();
+    let err = token_error(&dangling);
+    assert!(err.contains("symbolic link (to nothing)"), "{err}");
+    assert!(!err.contains("File exists"), "{err}");
+    assert!(!target.exists(), "the token was written through the link");
+}
+
+#[test]
+fn a_token_file_of_another_user_is_refused() {
+    if console::own_uid().unwrap() != 0 {
+        return skipped("a_token_file_of_another_user_is_refused");
+    }
+    let dir = temp_dir();
+    let path = dir.join("arbiter.token");
+    fs::write(&path, format!("{TOKEN}\n")).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::chown(&path, Some(NOBODY), Some(NOBODY)).unwrap();
+    let err = token_error(&path);
+    assert!(err.contains("belongs to user 65534"), "{err}");
+}
+
+#[test]
+fn a_token_easy_to_guess_is_refused_and_ours_are_private() {
+    let dir = temp_dir();
+    let path = dir.join("arbiter.token");
+    fs::write(&path, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n").unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    let err = token_error(&path);
+    assert!(err.contains("too easy to guess"), "{err}");
+    let made = dir.join("new").join("arbiter.token");
+    let token = console::arbiter_token(&made, false, "config.toml").unwrap();
+    assert_eq!(fs::metadata(&made).unwrap().mode() & 0o777, 0o600);
+    // Read back on a resumption, our own token is accepted.
+    assert_eq!(
+        console::arbiter_token(&made, false, "config.toml").unwrap(),
+        token
+    );
+}
+
+// Points 6, 10, 11: the socket served.
+
+/// A served console socket whose hub answers every command with `answer`, and the log the
+/// daemon wrote meanwhile.
+struct Served {
+    path: PathBuf,
+    events: broadcast::Sender<Broadcast>,
+    cancel: CancellationToken,
+    log: Arc<Mutex<Vec<u8>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+#[derive(Clone)]
+struct LogWriter(Arc<Mutex<Vec<u8>>>);
+
+impl Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Served {
+    fn start(answer: Reply) -> Served {
+        let dir = temp_dir();
+        let path = dir.join("console.sock");
+        let (events, _) = broadcast::channel(64);
+        let cancel = CancellationToken::new();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let thread = {
+            let (path, events, cancel, log) =
+                (path.clone(), events.clone(), cancel.clone(), log.clone());
+            std::thread::spawn(move || {
+                // Everything runs on this thread, so that its log is the daemon's.
+                let subscriber = tracing_subscriber::fmt()
+                    .with_max_level(tracing::Level::DEBUG)
+                    .with_ansi(false)
+                    .with_writer(move || LogWriter(log.clone()))
+                    .finish();
+                let _log = tracing::subscriber::set_default(subscriber);
+                let rt = runtime();
+                rt.block_on(async move {
+                    let socket = ConsoleSocket::bind(&path, None).unwrap();
+                    let (hub_tx, mut hub_rx) = mpsc::channel::<HubMsg>(16);
+                    tokio::spawn(async move {
+                        while let Some(msg) = hub_rx.recv().await {
+                            if let HubMsg::Console { reply, command, .. } = msg {
+                                let _: &ConsoleCommand = &command;
+                                let _ = reply.send(answer.clone());
+                            }
+                        }
+                    });
+                    ready_tx.send(socket.cap()).unwrap();
+                    socket
+                        .serve(hub_tx, events, Some(TOKEN.to_string()), cancel)
+                        .await;
+                });
+            })
+        };
+        ready_rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        Served {
+            path,
+            events,
+            cancel,
+            log,
+            thread: Some(thread),
+        }
+    }
+
+    fn connect(&self) -> (UnixStream, BufReader<UnixStream>) {
+        let stream = UnixStream::connect(&self.path).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let greeting = line(&mut reader);
+        assert!(greeting.starts_with("# tactus console"), "{greeting}");
+        (stream, reader)
+    }
+
+    fn log(&self) -> String {
+        String::from_utf8_lossy(&self.log.lock().unwrap()).into_owned()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn line(reader: &mut BufReader<UnixStream>) -> String {
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    line
+}
+
+#[test]
+fn terminal_escapes_reach_no_console_raw() {
+    let served = Served::start(Reply::ok(vec![
+        "Brett meldet \u{1b}]0;owned\u{7}\u{1b}[2J".to_string(),
+    ]));
+    let (mut stream, mut reader) = served.connect();
+    served
+        .events
+        .send(Broadcast {
+            origin: None,
+            text: "Fehler \u{1b}]0;title\u{7}\u{1b}[2J\u{9b}1m".to_string(),
+            to: Views::Everyone,
+        })
+        .unwrap();
+    let event = line(&mut reader);
+    assert_eq!(event, "# Fehler \\x1b]0;title\\x07\\x1b[2J\\u{9b}1m\n");
+    stream.write_all(b"status\n").unwrap();
+    let body = line(&mut reader);
+    assert_eq!(body, "Brett meldet \\x1b]0;owned\\x07\\x1b[2J\n");
+    assert_eq!(line(&mut reader), "ok\n");
+}
+
+#[test]
+fn wrong_logins_slow_down_and_then_close_the_connection() {
+    let served = Served::start(Reply::ok(vec![]));
+    let (mut stream, mut reader) = served.connect();
+    let started = Instant::now();
+    let wrong = "login ffffffffffffffffffffffffffffffff\n";
+    for n in 1..MAX_LOGIN_FAILURES {
+        stream.write_all(wrong.as_bytes()).unwrap();
+        let reply = line(&mut reader);
+        assert!(
+            reply.starts_with("error: wrong arbiter token"),
+            "{n}: {reply}"
+        );
+    }
+    stream.write_all(wrong.as_bytes()).unwrap();
+    let last = line(&mut reader);
+    assert!(last.contains("the connection is closed"), "{last}");
+    let mut rest = String::new();
+    let closed = reader.read_to_string(&mut rest);
+    assert!(matches!(closed, Ok(0)), "still open: {closed:?} {rest}");
+    // Each failure waited twice as long as the one before.
+    let waited: u32 = (0..MAX_LOGIN_FAILURES).map(|n| 1 << n).sum();
+    assert!(
+        started.elapsed() >= LOGIN_DELAY * waited,
+        "{:?}",
+        started.elapsed()
+    );
+    // One line for the first, not one per guess (the summary comes once a minute or at the end).
+    let log = served.log();
+    assert_eq!(log.matches("failed arbiter login").count(), 1, "{log}");
+    // The right token still works on a new connection.
+    let (mut stream, mut reader) = served.connect();
+    stream
+        .write_all(format!("login {TOKEN}\n").as_bytes())
+        .unwrap();
+    assert_eq!(line(&mut reader), "ok role arbiter\n");
+    // The rest are in the summary (once a minute, and when the daemon stops).
+    let log = served.log.clone();
+    drop(served);
+    let log = String::from_utf8_lossy(&log.lock().unwrap()).into_owned();
+    assert!(
+        log.contains("5 failed arbiter logins (1 connections closed for them)"),
+        "{log}"
+    );
+}
+
+#[test]
+fn console_connections_are_capped_and_the_file_limit_raised() {
+    let served = Served::start(Reply::ok(vec![]));
+    let mut open: Vec<_> = (0..MAX_CONSOLES).map(|_| served.connect()).collect();
+    let mut extra = UnixStream::connect(&served.path).unwrap();
+    extra
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut said = String::new();
+    extra.read_to_string(&mut said).unwrap();
+    assert!(said.starts_with("error: "), "{said}");
+    assert!(said.contains("consoles are open"), "{said}");
+    // One closes; a new one is served.
+    drop(open.pop());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let stream = UnixStream::connect(&served.path).unwrap();
+        let mut reader = BufReader::new(stream);
+        let first = line(&mut reader);
+        if first.starts_with("# tactus console") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no slot came free: {first}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The soft limit of open files is the hard one now (the console raised it).
+    let limits = fs::read_to_string("/proc/self/limits").unwrap();
+    let row = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap();
+    let numbers: Vec<&str> = row["Max open files".len()..].split_whitespace().collect();
+    assert_eq!(numbers[0], numbers[1], "{row}");
+}
+
+/// The soft limit raised from a low one: this test runs itself again under `ulimit -Sn 200`.
+#[test]
+fn the_soft_limit_of_open_files_is_raised_at_bind() {
+    if std::env::var_os("TACTUS_LOW_LIMIT_CHILD").is_some() {
+        let before = soft_limit();
+        assert_eq!(before, 200);
+        let _socket = bind(&temp_dir().join("console.sock")).unwrap();
+        let after = soft_limit();
+        assert!(after > 200, "still {after}");
+        return;
+    }
+    let me = std::env::current_exe().unwrap();
+    // The harness names a test by its module path inside the binary (`console_security::...`).
+    let name = concat!(
+        module_path!(),
+        "::the_soft_limit_of_open_files_is_raised_at_bind"
+    );
+    let name = name.split_once("::").map_or(name, |(_, rest)| rest);
+    let out = Command::new("/bin/sh")
+        .arg("-c")
+        .arg("ulimit -Sn 200 && exec \"$0\" --exact \"$1\" --nocapture")
+        .arg(&me)
+        .arg(name)
+        .env("TACTUS_LOW_LIMIT_CHILD", "1")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    if soft_limit_hard() <= 200 {
+        return skipped("the_soft_limit_of_open_files_is_raised_at_bind (hard limit too low)");
+    }
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 passed"), "{text}");
+}
+
+fn limits_row() -> Vec<u64> {
+    let limits = fs::read_to_string("/proc/self/limits").unwrap();
+    let row = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap()
+        .to_string();
+    row["Max open files".len()..]
+        .split_whitespace()
+        .take(2)
+        .map(|n| n.parse().unwrap_or(u64::MAX))
+        .collect()
+}
+
+fn soft_limit() -> u64 {
+    limits_row()[0]
+}
+
+fn soft_limit_hard() -> u64 {
+    limits_row()[1]
+}
+
+#[test]
+fn connection_caps_keep_descriptors_for_the_game() {
+    assert_eq!(console::connection_cap(Some(1024)), MAX_CONSOLES);
+    assert_eq!(console::connection_cap(Some(300)), 300 - 256);
+    assert_eq!(console::connection_cap(Some(100)), 4);
+    assert_eq!(console::connection_cap(None), MAX_CONSOLES);
+}
+
+#[test]
+fn a_sealed_move_is_never_logged() {
+    let served = Served::start(Reply::ok(vec![]));
+    let (mut stream, mut reader) = served.connect();
+    stream.write_all(b"seal Bc5\n").unwrap();
+    assert_eq!(line(&mut reader), "ok\n");
+    // A refused seal line, too (the error might quote it).
+    stream.write_all(b"seal Bc5 Bd6 Qxf7\n").unwrap();
+    let _ = line(&mut reader);
+    stream.write_all(b"status\n").unwrap();
+    assert_eq!(line(&mut reader), "ok\n");
+    let log = served.log();
+    assert!(
+        log.contains("seal"),
+        "the seal was not logged at all: {log}"
+    );
+    assert!(log.contains("status"), "{log}");
+    assert!(!log.contains("Bc5"), "the sealed move is in the log: {log}");
+}
+
+#[test]
+fn the_client_shows_control_characters_escaped() {
+    // Whoever answers on the socket (an older daemon, an impostor the client could not tell
+    // apart without a token) must not reach the terminal with escape codes.
+    let dir = temp_dir();
+    let path = dir.join("raw.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    let server = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut command = String::new();
+        reader.read_line(&mut command).unwrap();
+        (&stream)
+            .write_all(b"Zeile \x1b]0;owned\x07\x1b[2J\nerror: nein \x1b[31mrot\n")
+            .unwrap();
+    });
+    let stream = UnixStream::connect(&path).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let ok = tactus::cli::console::one_shot(
+        stream,
+        &[],
+        "status",
+        Duration::from_secs(10),
+        &mut out,
+        &mut err,
+    )
+    .unwrap();
+    server.join().unwrap();
+    assert!(!ok);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "Zeile \\x1b]0;owned\\x07\\x1b[2J\n"
+    );
+    assert_eq!(
+        String::from_utf8(err).unwrap(),
+        "error: nein \\x1b[31mrot\n"
+    );
+}
+
+/// Issue 15, point 3: a socket path under a folder that does not exist is refused, naming the
+/// key; no folder is made for it.
+#[test]
+fn a_socket_under_a_missing_folder_is_refused_and_no_folder_is_made() {
+    let dir = temp_dir();
+    let missing = dir.join("no-such-folder");
+    let err = bind_error(&missing.join("tactus.sock"));
+    assert!(
+        err.contains("does not exist") && err.contains("console.socket"),
+        "{err}"
+    );
+    assert!(!missing.exists(), "a folder was made");
+}

@@ -1,0 +1,437 @@
+//! The table never gets stuck, end to end: `tactus run` with both boards simulated on real
+//! pseudo-terminals (the blind player's pegged board, the sighted player's DGT board), speech on
+//! ALSA's null device where ALSA is installed, people acting out of the expected order. Each
+//! test plays a whole game to its end, and the game folder's PGN must hold exactly the moves
+//! made.
+//!
+//! 1. The blind player executes the opponent's move 50 ms after it stands on the sighted board,
+//!    before tactus has counted or announced it, and then plays his own (the reported case:
+//!    1.e4 e5 2.Nf3 Nc6, ...Nc6 executed early, then 3.Bc4).
+//! 2. A move made while the clocks stand: the game is stopped and resumed from its journal,
+//!    which starts paused (6.12); the player to move moves before the arbiter's `resume`. His
+//!    move is held, he hears so, and it counts when the clocks run again.
+//! 3. The sighted player presses his clock 50 ms after placing his piece (`completion =
+//!    "press"`), and mates without pressing at all (5.1 a: the game ends at once).
+//! 4. F.6: the blind player makes another move than he meant, the assistant corrects the
+//!    announcement at once; the corrected move counts only once it stands on his board
+//!    (F.3 b), where he is guided to it.
+
+use crate::support;
+
+use std::{
+    ffi::OsStr,
+    fs,
+    path::PathBuf,
+    thread,
+    time::{Duration, Instant},
+};
+
+use shakmaty::{Chess, Color, Move};
+use support::{
+    console::{ask, ply_of, result_of},
+    games::{moves_of, sans, write_sim_pgn},
+    process::{Guard, ask_when_up, show, spawn, wait_until},
+    record::{
+        both_line, find_move_announcements, game_folder, pack, read_game_file, transcript_bodies,
+    },
+    table::{alsa_null, temp_dir, write_config_completion},
+};
+use tactus::daemon::{
+    files::{PGN_FILE, TRANSCRIPT_FILE},
+    journal,
+};
+use tactus_core::announce::{Announcement, ResultWords};
+use tactus_core::journal::{BoardRecord, Entry, InputRecord, SensorRecord, replay};
+
+/// The simulated players' pauses divided by this.
+const SPEED: &str = "10";
+/// A game that makes no progress for this long is stuck.
+const STALL: Duration = Duration::from_secs(60);
+
+/// 1.e4 e5 2.Nf3 Nc6 3.Bc4 Nd4 4.Nxe5 Qg5 5.Nxf7 Qxg2 6.Rf1 Qxe4+ 7.Be2 Nf3#: the reported
+/// opening, a capture on each side, and a mate by Black.
+const TRAP: &str = "e4 e5 Nf3 Nc6 Bc4 Nd4 Nxe5 Qg5 Nxf7 Qxg2 Rf1 Qxe4+ Be2 Nf3#";
+
+/// One table: its folder, configuration, the game it plays and the daemon running it.
+struct Run {
+    dir: PathBuf,
+    config: PathBuf,
+    sim_pgn: PathBuf,
+    env_path: Option<PathBuf>,
+    moves: Vec<Move>,
+    blind: Color,
+    guard: Option<Guard>,
+    runs: usize,
+}
+
+impl Run {
+    fn new(tag: &str, blind: Color, completion: &str, moves: &str) -> Run {
+        let dir = temp_dir(&format!("table-{tag}"));
+        let moves = moves_of(moves);
+        let sim_pgn = dir.join("source.pgn");
+        write_sim_pgn(&sim_pgn, &moves);
+        let alsa = alsa_null(&dir);
+        let speaker = if alsa.is_some() { "clips" } else { "none" };
+        let config = write_config_completion(&dir, blind, speaker, completion);
+        // The sighted board settles as long as the board of the report did (400 ms), so that
+        // its moves are still settling when the blind player executes them.
+        let dgt = dir.join("fast-dgt.toml");
+        let text = fs::read_to_string(&dgt).unwrap();
+        assert!(text.contains("settle_ms = 60"));
+        fs::write(&dgt, text.replace("settle_ms = 60", "settle_ms = 400")).unwrap();
+        Run {
+            dir,
+            config,
+            sim_pgn,
+            env_path: alsa,
+            moves,
+            blind,
+            guard: None,
+            runs: 0,
+        }
+    }
+
+    fn log(&self) -> String {
+        format!("run{}", self.runs)
+    }
+
+    /// `tactus run` with these hands; `new`: a new game (else the unfinished one resumes).
+    fn start(&mut self, hands: &str, new: bool) {
+        self.runs += 1;
+        let env: Vec<(&str, &OsStr)> = self
+            .env_path
+            .as_deref()
+            .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
+            .unwrap_or_default();
+        let mut args = vec![
+            "run",
+            "--config",
+            self.config.to_str().unwrap(),
+            "--sim-pgn",
+            self.sim_pgn.to_str().unwrap(),
+            "--sim-speed",
+            SPEED,
+        ];
+        if new {
+            args.push("--new");
+        }
+        if !hands.is_empty() {
+            args.extend(["--sim-hands", hands]);
+        }
+        let log = self.log();
+        self.guard = Some(spawn(&args, &self.dir, &log, &env));
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.dir.join("console.sock")
+    }
+
+    fn status(&mut self) -> Vec<String> {
+        let (socket, dir, log) = (self.socket(), self.dir.clone(), self.log());
+        let guard = self.guard.as_mut().expect("running");
+        ask_when_up(&socket, "status", guard, &dir, &log, STALL)
+    }
+
+    fn command(&mut self, command: &str) -> Vec<String> {
+        self.status();
+        ask(&self.socket(), command).unwrap_or_else(|e| panic!("{command}: {e}"))
+    }
+
+    /// Wait until `check` holds on the status, failing if the game stands still too long.
+    fn wait(&mut self, what: &str, check: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let mut last = None;
+        let mut since = Instant::now();
+        loop {
+            let status = self.status();
+            if check(&status) {
+                return status;
+            }
+            let ply = ply_of(&status);
+            if last != Some(ply) {
+                last = Some(ply);
+                since = Instant::now();
+            }
+            assert!(
+                since.elapsed() < STALL,
+                "stuck waiting for {what} at ply {ply}: {status:?}\n{}\n{}",
+                self.transcript(),
+                show(&self.dir, &self.log())
+            );
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn folder(&self) -> PathBuf {
+        game_folder(&self.dir.join("played"))
+    }
+
+    fn transcript(&self) -> String {
+        fs::read_to_string(self.folder().join(TRANSCRIPT_FILE)).unwrap_or_default()
+    }
+
+    fn stderr(&self) -> String {
+        (1..=self.runs)
+            .map(|n| fs::read_to_string(self.dir.join(format!("run{n}.err"))).unwrap_or_default())
+            .collect()
+    }
+
+    /// Play to the end: every move counted and the result standing; then stop the daemon and
+    /// check the record.
+    fn finish(&mut self) {
+        let n = self.moves.len();
+        let status = self.wait("the end of the game", |s| {
+            ply_of(s) >= n && result_of(s).is_some()
+        });
+        assert_eq!(ply_of(&status), n, "{status:?}");
+        // Every move announced to the right player, in order, and the result said (the speech
+        // task writes what it says as it says it: wait for it).
+        let result = match result_of(&status)
+            .as_deref()
+            .and_then(|r| r.split(' ').next())
+        {
+            Some("1-0") => ResultWords::WhiteWins,
+            Some("0-1") => ResultWords::BlackWins,
+            _ => ResultWords::Draw,
+        };
+        let result_line = both_line(&Announcement::Result(result));
+        let moves = self.moves.clone();
+        let blind = self.blind;
+        let transcript_path = self.folder().join(TRANSCRIPT_FILE);
+        let announced = wait_until(Duration::from_secs(20), || {
+            let text = fs::read_to_string(&transcript_path).unwrap_or_default();
+            let bodies = transcript_bodies(&text);
+            find_move_announcements(&bodies, &moves, blind).is_ok() && bodies.contains(&result_line)
+        });
+        let text = self.transcript();
+        assert!(
+            announced,
+            "{:?}\n{text}",
+            find_move_announcements(&transcript_bodies(&text), &moves, blind)
+        );
+        self.stop();
+        let pgn = read_game_file(&self.folder().join(PGN_FILE));
+        assert_eq!(
+            sans(&Chess::default(), &pgn.moves),
+            sans(&Chess::default(), &self.moves),
+            "the PGN holds the moves made"
+        );
+    }
+
+    fn stop(&mut self) {
+        let log = self.log();
+        let mut guard = self.guard.take().expect("running");
+        guard.signal("-TERM");
+        let status = guard.wait_limit(Duration::from_secs(20));
+        assert!(
+            status.success(),
+            "SIGTERM: {status}\n{}",
+            show(&self.dir, &log)
+        );
+    }
+
+    /// Remove the folder (kept with `TACTUS_KEEP_TABLE=1`, to look at what happened).
+    fn done(self) {
+        if std::env::var_os("TACTUS_KEEP_TABLE").is_none() {
+            fs::remove_dir_all(&self.dir).unwrap();
+        }
+    }
+}
+
+/// How often the transcript says `words` to `audience` (`blind`, `sighted`, `both`).
+fn said(transcript: &str, audience: &str, words: &str) -> usize {
+    let line = format!("{audience} {words}");
+    transcript_bodies(transcript)
+        .iter()
+        .filter(|b| **b == line)
+        .count()
+}
+
+fn words(announcement: &Announcement) -> String {
+    pack()
+        .render(announcement, tactus_core::announce::voice::Style::San)
+        .text
+}
+
+/// The guidance said to `audience` (the de-fide pack's words for a board that differs).
+fn guidance_to(transcript: &str, audience: &str) -> Vec<String> {
+    let marks = ["steht auf", "ist leer", "muss leer sein", "dort gehört"];
+    transcript_bodies(transcript)
+        .into_iter()
+        .filter(|b| b.starts_with(&format!("{audience} ")) && marks.iter().any(|m| b.contains(m)))
+        .collect()
+}
+
+#[test]
+fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
+    let mut run = Run::new("early", Color::White, "settle", TRAP);
+    run.start("early=50", true);
+    run.finish();
+    let transcript = run.transcript();
+    // He executed every Black move ahead of its count, and was never told his board was wrong.
+    let early = run
+        .stderr()
+        .matches("executing the opponent's move early")
+        .count();
+    assert_eq!(
+        early,
+        7,
+        "every Black move executed early\n{}",
+        run.stderr()
+    );
+    // ...and each stood on the tactile board before tactus counted it.
+    let folder = run.folder();
+    let read = journal::read(&folder.join("journal.jsonl")).unwrap();
+    let replayed = replay(&read, |_, _| {}).unwrap();
+    let records = replayed.arbiter.game().moves().to_vec();
+    let placements: Vec<(u64, String)> = read
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Input {
+                t,
+                input:
+                    InputRecord::Board {
+                        board: BoardRecord::Blind,
+                        event: SensorRecord::Place { square, .. },
+                    },
+                ..
+            } => Some((*t, square.clone())),
+            _ => None,
+        })
+        .collect();
+    let mut ahead = 0;
+    for (k, record) in records.iter().enumerate().filter(|(k, _)| k % 2 == 1) {
+        let to = record.mv.to().to_string();
+        let since = records[k - 1].at;
+        let placed = placements
+            .iter()
+            .find(|(t, sq)| *t > since && *sq == to)
+            .map(|(t, _)| *t);
+        if placed.is_some_and(|t| t < record.at) {
+            ahead += 1;
+        }
+    }
+    assert_eq!(ahead, 7, "executed before counted");
+    assert_eq!(
+        guidance_to(&transcript, "blind"),
+        Vec::<String>::new(),
+        "{transcript}"
+    );
+    assert!(transcript.contains("Schwarz gewinnt"), "{transcript}");
+    run.done();
+}
+
+#[test]
+fn a_move_made_while_the_clocks_are_paused_counts_when_they_run_again() {
+    let mut run = Run::new("paused", Color::Black, "settle", TRAP);
+    run.start("", true);
+    run.wait("ply 5", |s| ply_of(s) >= 5);
+    run.stop();
+    // Resumed from the journal: paused (6.12) until the arbiter says `resume`. The player to
+    // move makes his move all the same.
+    run.start("paused-moves", false);
+    let status = run.wait("the clocks paused", |s| {
+        s.iter().any(|l| l.contains("(paused)"))
+    });
+    let ply = ply_of(&status);
+    let held = words(&Announcement::MoveHeld);
+    let transcript_path = run.folder().join(TRANSCRIPT_FILE);
+    let heard = wait_until(STALL, || {
+        let text = fs::read_to_string(&transcript_path).unwrap_or_default();
+        said(&text, "blind", &held) + said(&text, "sighted", &held) >= 1
+    });
+    assert!(
+        heard,
+        "the mover hears his move is held\n{}",
+        run.transcript()
+    );
+    let status = run.status();
+    assert_eq!(ply_of(&status), ply, "held, not counted: {status:?}");
+    assert!(status.iter().any(|l| l.contains("(paused)")), "{status:?}");
+    let reply = run.command("resume");
+    assert_eq!(reply.last().map(String::as_str), Some("ok"), "{reply:?}");
+    run.wait("the held move", |s| ply_of(s) > ply);
+    run.finish();
+    run.done();
+}
+
+#[test]
+fn a_press_right_after_the_placement_counts_and_a_mate_needs_no_press() {
+    let mut run = Run::new("press", Color::White, "press", TRAP);
+    run.start("press=50", true);
+    run.finish();
+    let transcript = run.transcript();
+    let none = words(&Announcement::NoMoveToCount);
+    assert_eq!(
+        said(&transcript, "sighted", &none),
+        0,
+        "every press found its move\n{transcript}"
+    );
+    // Black's last move mates: it counted although nobody pressed.
+    assert!(transcript.contains("Schwarz gewinnt"), "{transcript}");
+    // Each press counted its move as soon as the board could tell: once the board had rested
+    // its 400 ms after the move (the press came 50 ms after it), never later, never asking for
+    // another press.
+    let read = journal::read(&run.folder().join("journal.jsonl")).unwrap();
+    let replayed = replay(&read, |_, _| {}).unwrap();
+    let game = replayed.arbiter.game();
+    let presses: Vec<u64> = read
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Input {
+                t,
+                input: InputRecord::ClockPress,
+                ..
+            } => Some(*t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        presses.len(),
+        6,
+        "Black pressed after each move but the mate"
+    );
+    for (k, record) in game.moves().iter().enumerate() {
+        if k % 2 == 1 && k + 1 < game.moves().len() {
+            let press = presses[k / 2];
+            assert!(
+                record.at >= press && record.at - press <= 400 + 150,
+                "ply {}: counted {} ms after the press",
+                k + 1,
+                record.at - press
+            );
+        }
+    }
+    run.done();
+}
+
+#[test]
+fn a_corrected_blind_move_counts_once_it_stands_on_his_board() {
+    // 3.Bc4 is made as another bishop move first; the assistant corrects it at once (F.6).
+    let mut run = Run::new("correct", Color::White, "settle", TRAP);
+    run.start("wrong=5", true);
+    run.finish();
+    let transcript = run.transcript();
+    let log = run.stderr();
+    if run.env_path.is_none() {
+        // Without audio every announcement ends at once: nothing to correct in time.
+        eprintln!("SKIPPED: no ALSA to give announcements their time");
+        run.done();
+        return;
+    }
+    assert!(
+        transcript.contains("announcement corrected: Bc4 instead of"),
+        "{transcript}\n{log}"
+    );
+    assert!(
+        transcript.contains("the corrected move stands on the tactile board"),
+        "{transcript}"
+    );
+    // He was guided to it before it counted.
+    assert!(
+        !guidance_to(&transcript, "blind").is_empty(),
+        "{transcript}"
+    );
+    run.done();
+}

@@ -1,0 +1,46 @@
+//! The shell's integration tests, one binary (`cargo test -p tactus --test it`, or one topic with
+//! `cargo test -p tactus --test it daemon_table::`), one module per topic. The tests that need
+//! only the pure core live in the core's own binary (`core/tests/it/`).
+//!
+//! - Speech and audio: [`audio`], [`audio_scoresheet`], [`clip_phonemes`], [`no_sound_card`],
+//!   [`voices`].
+//! - The one-shot commands: [`audit_cli`], [`check_config`], [`closed_pipe`], [`scoresheet`],
+//!   [`train`].
+//! - The boards over real pseudo-terminals: [`board_e2e`].
+//! - The console: [`console`] (client and language), [`console_abuse`], [`console_security`].
+//! - The daemon through the real binary: [`daemon`], [`daemon_games`], [`daemon_recovery`],
+//!   [`daemon_stop_resume`], [`daemon_table`].
+//! - The daemon in the test's own process: [`daemon_adjournment`], [`daemon_buttons`],
+//!   [`daemon_console`], [`daemon_damage`], [`daemon_dispute`], [`daemon_requests`].
+//! - The house's rules the compiler cannot check: [`purity`].
+//!
+//! [`support`] is shared by all of them; with one binary, every helper in it has a user.
+
+mod support;
+
+mod audio;
+mod audio_scoresheet;
+mod audit_cli;
+mod board_e2e;
+mod check_config;
+mod clip_phonemes;
+mod closed_pipe;
+mod console;
+mod console_abuse;
+mod console_security;
+mod daemon;
+mod daemon_adjournment;
+mod daemon_buttons;
+mod daemon_console;
+mod daemon_damage;
+mod daemon_dispute;
+mod daemon_games;
+mod daemon_recovery;
+mod daemon_requests;
+mod daemon_stop_resume;
+mod daemon_table;
+mod no_sound_card;
+mod purity;
+mod scoresheet;
+mod train;
+mod voices;
