@@ -17,10 +17,9 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 
-use crate::client::{connect, read_token};
+use crate::client::{connect, interactive, one_shot, read_token};
 /// Shim: `tests/console.rs` and `tests/console_security.rs` call these through
 /// `cli::console`; the client is `crate::client` now.
-pub use crate::client::{interactive, one_shot};
 use tactus_core::console::{MAX_LINE, Role};
 
 /// The socket when neither `--socket` nor `--config` names one (`[console] socket`'s default).

@@ -25,10 +25,6 @@
 
 pub mod clock;
 pub mod console;
-/// Shim: `tests/daemon.rs` imports `daemon::demo::appendix_e_moves`; the game is the core's now.
-pub mod demo {
-    pub use tactus_core::sim::appendix_e::appendix_e_moves;
-}
 pub mod engine;
 pub mod files;
 pub mod hub;

@@ -16,7 +16,7 @@ use std::{
 };
 
 use shakmaty::{Chess, Color, KnownOutcome};
-use tactus::cli::console as client;
+use tactus::client;
 use tactus_core::{
     announce::{Announcement, Audience, ResultWords},
     arbiter::{Arbiter, ArbiterConfig, Completion, Effect, Input},

@@ -671,7 +671,7 @@ fn the_client_shows_control_characters_escaped() {
     });
     let stream = UnixStream::connect(&path).unwrap();
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let ok = tactus::cli::console::one_shot(
+    let ok = tactus::client::one_shot(
         stream,
         &[],
         "status",

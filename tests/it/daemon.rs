@@ -29,7 +29,8 @@ use support::{
     record::{Tail, game_folder},
     table::{fast_profiles, temp_dir},
 };
-use tactus::daemon::{demo, files};
+use tactus::daemon::files;
+use tactus_core::sim::appendix_e as demo;
 use tactus_core::{
     announce::{Announcement, Guidance, MoveWords, voice::Style, voice::VoicePack},
     journal::JOURNAL_FILE,

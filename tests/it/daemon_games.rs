@@ -527,7 +527,7 @@ fn watch_console(socket: PathBuf) -> (Arc<Mutex<Vec<String>>>, thread::JoinHandl
     (lines, handle)
 }
 
-/// Where the simulated player puts a piece he executes wrongly (as `daemon::simboard` does):
+/// Where the simulated player puts a piece he executes wrongly (as `tactus_core::sim::player` does):
 /// next to its destination, empty, not its origin, on the destination's rank if possible.
 fn wrong_square(before: &Chess, m: Move) -> Square {
     let to = m.to();
@@ -894,7 +894,7 @@ fn bench_move_to_announcement() {
     };
     let alsa = alsa_null(&dir);
     let log_filter =
-        OsStr::new("warn,tactus=info,tactus::daemon::simboard=debug,tactus::daemon::hub=debug");
+        OsStr::new("warn,tactus=info,tactus::sim::players=debug,tactus::daemon::hub=debug");
     let mut env: Vec<(&str, &OsStr)> = vec![("RUST_LOG", log_filter)];
     if let Some(a) = &alsa {
         env.push(("ALSA_CONFIG_PATH", a.as_os_str()));
