@@ -7,12 +7,13 @@
 //! around it: the edges that do I/O, and the commands. A layer uses only those below it.
 //!
 //! **The shell**
+//! - [`port`]: a board's serial port, opened with its profile's settings.
 //! - [`wall`]: the wall clock (names, the transcript's stamps, the PGN date; never the game's time).
 //! - [`config`]: `config.toml`, checked with errors that name the key and the file.
 //! - [`store`]: files: atomic writes, the audio scoresheet, voice packs and clips, liblouis.
 //! - [`speech`]: the speakers (clips through cpal, text-to-speech) and their queues.
 //! - [`sim`]: simulation: simulated boards served on pseudo-terminals, the simulated players'
-//!   hands behind `port = "sim"`, and `tactus demo` (which alone sits above the daemon: it runs it).
+//!   hands behind `port = "sim"`.
 //! - [`daemon`]: the tokio daemon: setting a game up, the hub that owns the arbiter, board
 //!   links, the journal, the game folder, the console socket, the simulated players' seat.
 //!
@@ -20,9 +21,11 @@
 //! - [`board_test`]: the board-test tool: a board's link joined to a recogniser, live reports.
 //! - [`client`]: the console client: the connection to the daemon's socket, one-shot and
 //!   interactive sessions.
+//! - [`demo`]: `tactus demo`, the daemon on a built-in table of simulated boards.
 //!
 //! **The commands**: [`cli`], one file per `tactus` subcommand (its arguments and the call).
 
+pub mod port;
 pub mod wall;
 
 pub mod config;
@@ -33,5 +36,6 @@ pub mod store;
 
 pub mod board_test;
 pub mod client;
+pub mod demo;
 
 pub mod cli;

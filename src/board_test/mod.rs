@@ -150,11 +150,11 @@ impl<W: Write> BoardTest<W> {
     ) -> Result<Summary> {
         // Fail early and clearly if the port cannot be opened at all: this is a diagnostic, the
         // user wants to know now (the link itself would retry quietly).
-        let port = link::open_port(&self.opts.port, &self.opts.profile)?;
+        let port = crate::port::open_port(&self.opts.port, &self.opts.profile)?;
         self.printer.report(&Report::Start {
             profile: self.opts.profile.name.clone(),
             description: self.opts.profile.description.clone(),
-            port: link::describe_path(&self.opts.port),
+            port: crate::port::describe_path(&self.opts.port),
         })?;
         let link_cancel = cancel.child_token();
         let settings = LinkSettings::new("board-test", &self.opts.port, self.opts.profile.clone());

@@ -32,9 +32,9 @@ pub fn run(args: DemoArgs) -> Result<ExitCode> {
         let cancel = CancellationToken::new();
         crate::daemon::cancel_on_signals(cancel.clone())?;
         if args.train {
-            crate::sim::demo::run_training(args.dir, args.speed, voices_dir, cancel).await
+            crate::demo::run_training(args.dir, args.speed, voices_dir, cancel).await
         } else {
-            crate::sim::demo::run(args.dir, args.speed, voices_dir, cancel).await
+            crate::demo::run(args.dir, args.speed, voices_dir, cancel).await
         }
     })?;
     rt.shutdown_timeout(Duration::from_millis(200));

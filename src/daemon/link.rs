@@ -12,27 +12,21 @@
 //! a full snapshot, which the recogniser compares with what it believed (what changed while the
 //! board was away).
 
-use std::{
-    path::{Path, PathBuf},
-    time::Duration,
-};
+use std::{path::PathBuf, time::Duration};
 
-use anyhow::{Result, anyhow};
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     sync::mpsc,
     task::JoinHandle,
 };
-use tokio_serial::{SerialPortBuilderExt, SerialStream};
+use tokio_serial::SerialStream;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span, warn};
 
 pub use super::clock::MonotonicClock;
+pub use crate::port::{describe_path, open_port};
 pub use tactus_core::board::session::{Action, LinkCommand, LinkEvent, Session, Timed};
-use tactus_core::board::{
-    Orientation,
-    profile::{Parity, Profile},
-};
+use tactus_core::board::{Orientation, profile::Profile};
 
 /// First pause before reopening a lost port; doubles after every failed attempt.
 pub const BACKOFF_MIN: Duration = Duration::from_millis(100);
@@ -45,47 +39,6 @@ const EVENT_QUEUE: usize = 256;
 const COMMAND_QUEUE: usize = 16;
 /// Bytes per read: more than any single message of either protocol.
 const READ_CHUNK: usize = 512;
-
-/// Open a board's port with the profile's serial settings. Errors name the path and, where one
-/// is known, the fix.
-pub fn open_port(path: &Path, profile: &Profile) -> Result<SerialStream> {
-    let s = &profile.serial;
-    let builder = tokio_serial::new(path.to_string_lossy(), s.baud)
-        .data_bits(match s.data_bits {
-            5 => tokio_serial::DataBits::Five,
-            6 => tokio_serial::DataBits::Six,
-            7 => tokio_serial::DataBits::Seven,
-            _ => tokio_serial::DataBits::Eight,
-        })
-        .parity(match s.parity {
-            Parity::None => tokio_serial::Parity::None,
-            Parity::Even => tokio_serial::Parity::Even,
-            Parity::Odd => tokio_serial::Parity::Odd,
-        })
-        .stop_bits(if s.stop_bits == 2 {
-            tokio_serial::StopBits::Two
-        } else {
-            tokio_serial::StopBits::One
-        })
-        .flow_control(tokio_serial::FlowControl::None);
-    builder.open_native_async().map_err(|err| {
-        let fix = match err.kind() {
-            tokio_serial::ErrorKind::Io(std::io::ErrorKind::NotFound) => {
-                "no such device: is the board plugged in and switched on? Name it by its stable path \
-                 under /dev/serial/by-id/ (ls -l /dev/serial/by-id/), which survives replugging"
-            }
-            tokio_serial::ErrorKind::Io(std::io::ErrorKind::PermissionDenied) => {
-                "permission denied: add your user to the group that owns the port (usually dialout: \
-                 sudo usermod -aG dialout $USER, then log in again)"
-            }
-            tokio_serial::ErrorKind::NoDevice => {
-                "the port is busy: another program (or another tactus) has it open; close it first"
-            }
-            _ => "check that this is the board's serial port (e.g. /dev/ttyUSB0, /dev/ttyACM0, or a path under /dev/serial/by-id/)",
-        };
-        anyhow!("cannot open the board's port {}: {err}; {fix}", path.display())
-    })
-}
 
 /// Where and what a link connects to.
 #[derive(Debug, Clone)]
@@ -358,14 +311,6 @@ impl LinkTask {
     }
 }
 
-/// A path as the user should see it in messages (the by-id hint lives in [`open_port`]).
-pub fn describe_path(path: &Path) -> String {
-    match std::fs::canonicalize(path) {
-        Ok(real) if real != path => format!("{}, a link to {}", path.display(), real.display()),
-        _ => path.display().to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use shakmaty::Square;
@@ -375,31 +320,6 @@ mod tests {
 
     fn profile(name: &str) -> Profile {
         ProfileSet::builtin().get(name).unwrap().clone()
-    }
-
-    /// A port named by a link (as /dev/serial/by-id/ names them) is said with the device it
-    /// leads to, in words (issue 15: no arrows in messages).
-    #[test]
-    fn a_linked_port_is_described_in_words() {
-        let dir = std::env::temp_dir().join(format!("tactus-describe-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let device = dir.join("ttyUSB9");
-        std::fs::write(&device, "").unwrap();
-        let link = dir.join("usb-board");
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(&device, &link).unwrap();
-        let said = describe_path(&link);
-        assert_eq!(
-            said,
-            format!(
-                "{}, a link to {}",
-                link.display(),
-                std::fs::canonicalize(&device).unwrap().display()
-            )
-        );
-        assert!(!said.contains("->"));
-        assert_eq!(describe_path(&device), device.display().to_string());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     async fn next(link: &mut Link) -> Timed<LinkEvent> {

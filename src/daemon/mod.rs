@@ -15,7 +15,7 @@
 //! record writer of [`files`]) around the [`hub`], and shutting them down in order: one
 //! [`CancellationToken`], every file flushed, the socket removed. What a run is asked and what it
 //! reports are in `options`, the process around it (the runtime, the signals) in `runtime`, the
-//! demo's end (`played`) beside them. `tactus demo` (`crate::sim::demo`) is this daemon on a
+//! demo's end (`played`) beside them. `tactus demo` (`crate::demo`) is this daemon on a
 //! built-in table.
 //!
 //! It must not make rulings (the arbiter does) and must not end a game because something

@@ -1,10 +1,9 @@
 //! Board simulators, the shell's part: a simulated board served on a real pseudo-terminal
 //! ([`serve`], `tactus sim`), and the simulated players' hands behind the daemon's
-//! `port = "sim"` ([`players`]), and `tactus demo` ([`demo`]: the daemon on a built-in table of
-//! simulated boards; it runs the daemon, the others are below it). The simulated board's protocol side, the hands' scripts, what a
+//! `port = "sim"` ([`players`]). The simulated board's protocol side, the hands' scripts, what a
 //! simulated player does next and the randomized table are pure and live in the core
-//! (`tactus_core::sim`).
+//! (`tactus_core::sim`); `tactus demo`, which runs the daemon on simulated boards, is
+//! `crate::demo`, above the daemon.
 
-pub mod demo;
 pub mod players;
 pub mod serve;

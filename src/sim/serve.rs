@@ -29,7 +29,6 @@ use tokio_serial::SerialStream;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use crate::daemon::link;
 use tactus_core::sim::{
     board::{Garbage, START_BITS, SimBoard, SimConfig, SimGame, wire_time},
     script::{Step, script},
@@ -120,7 +119,7 @@ pub enum SimPort {
 impl SimPort {
     fn open(&mut self, profile: &Profile) -> Result<SerialStream> {
         match self {
-            SimPort::Path(path) => link::open_port(path, profile),
+            SimPort::Path(path) => crate::port::open_port(path, profile),
             SimPort::Stream(stream) => stream
                 .take()
                 .ok_or_else(|| anyhow::anyhow!("a given stream cannot be reopened")),
