@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use shakmaty::{Board, Move};
+use shakmaty::Board;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_serial::SerialStream;
 use tokio_util::sync::CancellationToken;
@@ -24,26 +24,17 @@ use tactus_core::{
 /// connections are numbered from 1).
 pub const SIM_CONN: u64 = 0;
 
-/// What a simulated player plays (see [`Intentions`] for what each field asks of his hands).
+/// What a simulated player plays: his [`Intentions`] (what each asks of his hands), and what the
+/// daemon gives his hands.
 #[derive(Debug, Clone)]
 pub struct SimPlan {
-    pub moves: Vec<Move>,
-    pub speed: f64,
-    pub mistake_ply: Option<usize>,
-    pub touch_ply: Option<usize>,
-    /// Needs `port_link`.
-    pub unplug_ply: Option<usize>,
-    pub button: Option<(usize, u8)>,
-    pub executes_early_ms: Option<u64>,
-    pub wrong_ply: Option<usize>,
-    pub press_ms: Option<u64>,
-    pub move_while_paused: bool,
+    pub intentions: Intentions,
     /// The path the daemon's link opens for this board: a symbolic link to the pty, which the
-    /// hands remove when they pull the cable and point at a new pty when they plug it back in.
+    /// hands remove when they pull the cable and point at a new pty when they plug it back in
+    /// (`intentions.can_unplug` says whether there is one).
     pub port_link: Option<PathBuf>,
     /// The hub, to which the player's spoken promotion piece goes (as the console's `promote`).
     pub hub: Option<mpsc::Sender<HubMsg>>,
-    pub choose: Option<u64>,
     /// What stands on the board when it is switched on, if not what the game expects.
     pub initial: Option<Board>,
 }
@@ -91,20 +82,7 @@ pub async fn play(
     cancel: CancellationToken,
 ) {
     let plan = Plan {
-        intentions: Intentions {
-            can_unplug: plan.port_link.is_some(),
-            moves: plan.moves,
-            speed: plan.speed,
-            mistake_ply: plan.mistake_ply,
-            touch_ply: plan.touch_ply,
-            unplug_ply: plan.unplug_ply,
-            button: plan.button,
-            executes_early_ms: plan.executes_early_ms,
-            wrong_ply: plan.wrong_ply,
-            press_ms: plan.press_ms,
-            move_while_paused: plan.move_while_paused,
-            choose: plan.choose,
-        },
+        intentions: plan.intentions,
         port_link: plan.port_link,
         desk: plan.hub.map(HubDesk),
         initial: plan.initial,

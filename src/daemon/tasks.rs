@@ -34,6 +34,7 @@ use tactus_core::{
     announce::Announcement,
     arbiter::{BoardId, ByBoard},
     board::profile::Profile,
+    sim::player::Intentions,
 };
 
 /// How long the tasks get to finish after the cancellation before the daemon goes anyway.
@@ -196,19 +197,22 @@ impl Tasks {
             port_link = Some(link);
         }
         let plan = SimPlan {
-            moves: sim.moves.clone(),
-            speed: sim.speed,
-            mistake_ply: sim.blind_mistake_ply.filter(|_| blind),
-            touch_ply: sim.blind_touch_ply.filter(|_| blind),
-            button: sim.blind_button.filter(|_| blind),
-            executes_early_ms: sim.blind_executes_early_ms.filter(|_| blind),
-            wrong_ply: sim.blind_wrong_ply.filter(|_| blind),
-            press_ms: sim.sighted_press_ms.filter(|_| !blind),
-            move_while_paused: sim.move_while_paused,
-            unplug_ply,
+            intentions: Intentions {
+                moves: sim.moves.clone(),
+                speed: sim.speed,
+                mistake_ply: sim.blind_mistake_ply.filter(|_| blind),
+                touch_ply: sim.blind_touch_ply.filter(|_| blind),
+                unplug_ply,
+                can_unplug: port_link.is_some(),
+                button: sim.blind_button.filter(|_| blind),
+                executes_early_ms: sim.blind_executes_early_ms.filter(|_| blind),
+                wrong_ply: sim.blind_wrong_ply.filter(|_| blind),
+                press_ms: sim.sighted_press_ms.filter(|_| !blind),
+                move_while_paused: sim.move_while_paused,
+                choose: sim.blind_chooses.filter(|_| blind),
+            },
             port_link,
             hub: Some(self.hub.clone()),
-            choose: sim.blind_chooses.filter(|_| blind),
             initial: sim.blind_initial.clone().filter(|_| blind),
         };
         self.spawn(simboard::play(
