@@ -12,6 +12,7 @@ use anyhow::{Result, bail};
 use shakmaty::{Board, Chess, Move};
 use tracing::debug;
 
+use super::clock::EmulatedClock;
 use super::script::{CaptureOrder, CastlingOrder, PhysicalBoard, Style};
 use crate::board::{
     Orientation, Sensing, SensorEvent,
@@ -19,6 +20,16 @@ use crate::board::{
     line::{self, HostCommand, LineMessage},
     profile::{Profile, Protocol},
 };
+use crate::rules::Millis;
+
+/// The first byte of a clock command the board relays (`DGT_CLOCK_MESSAGE`): the bytes after
+/// it up to its length are the clock's, not one-byte board commands (a DGT 3000 text "Nf3 B"
+/// would otherwise read as SEND_BRD).
+const CLOCK_MESSAGE: u8 = 0x2b;
+/// The longest clock command (the DGT 3000's text).
+const MAX_CLOCK_FRAME: usize = 16;
+/// In update mode a board with a clock reports it at least once a second.
+const CLOCK_REPORT_MS: Millis = 1000;
 
 /// What the simulated DGT board says about itself.
 const DGT_VERSION: (u8, u8) = (1, 10);
@@ -48,6 +59,14 @@ pub struct SimBoard {
     host_line: Vec<u8>,
     /// Full readings sent (answers to SEND_BRD or `?`).
     reads: u64,
+    /// DGT: a clock command still arriving (its bytes from 0x2b on).
+    clock_frame: Vec<u8>,
+    /// DGT: the clock plugged into the board, if one is.
+    clock: Option<EmulatedClock>,
+    /// The time the host's bytes arrive at, for the clock (see [`SimBoard::at`]).
+    now: Millis,
+    /// When the clock was last reported on its own.
+    clock_reported: Option<Millis>,
 }
 
 impl SimBoard {
@@ -60,6 +79,71 @@ impl SimBoard {
             updates: false,
             host_line: Vec::new(),
             reads: 0,
+            clock_frame: Vec::new(),
+            clock: None,
+            now: 0,
+            clock_reported: None,
+        }
+    }
+
+    /// The same board with a DGT clock plugged into it (a DGT board only).
+    pub fn with_clock(mut self, clock: EmulatedClock) -> SimBoard {
+        if self.protocol == Protocol::Dgt {
+            self.clock = Some(clock);
+        }
+        self
+    }
+
+    /// The clock plugged into the board.
+    pub fn clock(&self) -> Option<&EmulatedClock> {
+        self.clock.as_ref()
+    }
+
+    /// The clock, for the hands (a press of its lever) and tests (a fault).
+    pub fn clock_mut(&mut self) -> Option<&mut EmulatedClock> {
+        self.clock.as_mut()
+    }
+
+    /// Time passed to `now`: what the board sends on its own then (its clock's times, once a
+    /// second in update mode). Bytes from the host are taken at the last such time.
+    pub fn at(&mut self, now: Millis) -> Vec<Vec<u8>> {
+        self.now = self.now.max(now);
+        let Some(clock) = &self.clock else {
+            return Vec::new();
+        };
+        if !self.updates
+            || self
+                .clock_reported
+                .is_some_and(|t| now < t + CLOCK_REPORT_MS)
+        {
+            return Vec::new();
+        }
+        self.clock_reported = Some(now);
+        vec![dgt::encode_message(&Message::Clock(clock.reading(now)))]
+    }
+
+    /// The lever was pressed: a board with a clock reports it at once.
+    pub fn lever_report(&mut self) -> Option<Vec<u8>> {
+        let clock = self.clock.as_ref()?;
+        self.updates
+            .then(|| dgt::encode_message(&Message::Clock(clock.reading(self.now))))
+    }
+
+    /// A byte of a clock command: the command once whole goes to the clock (if one is plugged
+    /// in), its ACK back to the host.
+    fn clock_byte(&mut self, b: u8, out: &mut Vec<Vec<u8>>) {
+        self.clock_frame.push(b);
+        let whole = self.clock_frame.len() >= 2
+            && self.clock_frame.len() >= usize::from(self.clock_frame[1]) + 2;
+        if !whole && self.clock_frame.len() < MAX_CLOCK_FRAME {
+            return;
+        }
+        let frame = std::mem::take(&mut self.clock_frame);
+        let now = self.now;
+        if let Some(clock) = &mut self.clock {
+            for ack in clock.receive(&frame, now) {
+                out.push(dgt::encode_message(&Message::Clock(ack)));
+            }
         }
     }
 
@@ -78,6 +162,7 @@ impl SimBoard {
     pub fn power_up(&mut self) -> Vec<Vec<u8>> {
         self.updates = false;
         self.host_line.clear();
+        self.clock_frame.clear();
         match self.protocol {
             Protocol::Dgt => Vec::new(),
             Protocol::Line => vec![line::encode_message(&LineMessage::Hello(
@@ -92,6 +177,10 @@ impl SimBoard {
         match self.protocol {
             Protocol::Dgt => {
                 for &b in bytes {
+                    if !self.clock_frame.is_empty() || b == CLOCK_MESSAGE {
+                        self.clock_byte(b, &mut out);
+                        continue;
+                    }
                     match Command::from_byte(b) {
                         Some(cmd) => out.extend(self.dgt_command(cmd)),
                         None => debug!(
@@ -159,15 +248,18 @@ impl SimBoard {
                 major: DGT_VERSION.0,
                 minor: DGT_VERSION.1,
             },
-            // No clock is simulated: say so, as a board without one does.
-            Command::SendClock => Message::Clock(ClockMessage::Times {
-                right_ms: 0,
-                left_ms: 0,
-                running: false,
-                lever_right_high: false,
-                battery_low: false,
-                no_clock: true,
-            }),
+            Command::SendClock => match &self.clock {
+                Some(clock) => Message::Clock(clock.reading(self.now)),
+                // No clock: say so, as a board without one does.
+                None => Message::Clock(ClockMessage::Times {
+                    right_ms: 0,
+                    left_ms: 0,
+                    running: false,
+                    lever_right_high: false,
+                    battery_low: false,
+                    no_clock: true,
+                }),
+            },
         };
         vec![dgt::encode_message(&msg)]
     }
@@ -447,6 +539,52 @@ mod tests {
             piece: Some(Color::White.pawn()),
         };
         assert_eq!(b.act(&place), Some(vec![0x8e, 0x00, 0x05, 0x24, 0x01]));
+    }
+
+    /// Issue 22: clock commands are framed, not read byte by byte as board commands (the text
+    /// "Nf3 Bb5" holds SEND_BRD's 0x42), and a plugged-in clock answers them and reports itself.
+    #[test]
+    fn clock_commands_go_to_the_clock_and_its_times_come_back() {
+        use crate::board::dgt_clock::{ClockAck, ClockCommand, ClockSide};
+        let mut plain = SimBoard::new(&profile("dgt"), Board::new(), Orientation::Normal);
+        plain.host_bytes(&[0x4b]);
+        let text = ClockCommand::text("Bb5 Bxc", 0).encode();
+        assert!(
+            plain.host_bytes(&text).is_empty(),
+            "no dump, no ACK without a clock"
+        );
+        let mut b = SimBoard::new(&profile("dgt"), Board::new(), Orientation::Normal)
+            .with_clock(EmulatedClock::new());
+        b.host_bytes(&[0x4b]);
+        b.at(1000);
+        let set = ClockCommand::SetAndRun {
+            left_s: 60,
+            right_s: 90,
+            running: Some(ClockSide::Right),
+        }
+        .encode();
+        // Split over two writes, as a line may deliver it.
+        assert!(b.host_bytes(&set[..5]).is_empty());
+        let out = b.host_bytes(&set[5..]);
+        let mut dec = dgt::Decoder::new();
+        dec.push(&out.concat());
+        let Some(Ok(Message::Clock(ClockMessage::Ack { raw }))) = dec.next() else {
+            panic!("{out:?}")
+        };
+        assert!(ClockAck::from_raw(&raw).accepted);
+        assert_eq!(b.clock().unwrap().shows(11_000), (60_000, 80_000));
+        let report = b.at(11_000);
+        dec.push(&report.concat());
+        let Some(Ok(Message::Clock(ClockMessage::Times {
+            left_ms, right_ms, ..
+        }))) = dec.next()
+        else {
+            panic!("{report:?}")
+        };
+        assert_eq!((left_ms, right_ms), (60_000, 80_000));
+        assert!(b.at(11_500).is_empty(), "once a second");
+        b.clock_mut().unwrap().press(ClockSide::Right);
+        assert!(b.lever_report().is_some());
     }
 
     #[test]
