@@ -2,6 +2,8 @@
 //! per topic; they use only `tactus_core` (and shakmaty):
 //!
 //! - [`codecs`]: the DGT and line protocol codecs, round trips and hostile bytes.
+//! - [`dgt_clock`]: the DGT clock set to the official clock through a whole game, over the link's
+//!   session and a simulated board with an emulated DGT 3000.
 //! - [`perft`]: move generation against the corpus's perft counts.
 //! - [`pgn_corpus`]: the PGN reader, writer and notation matcher on the corpus.
 //! - [`profiles`]: the shipped board profiles (`boards/`) load and hold together.
@@ -24,6 +26,7 @@
 mod support;
 
 mod codecs;
+mod dgt_clock;
 mod perft;
 mod pgn_corpus;
 mod profiles;
