@@ -303,3 +303,54 @@ fn settings_refuse_a_blind_board_without_sensors() {
     let err = format!("{:#}", Settings::resolve(&config, "c.toml").unwrap_err());
     assert!(err.contains("c.toml"), "{err}");
 }
+
+/// Issue 22: who sits on the DGT clock's left is a table setting, White by default, said by
+/// check-config when the sighted board has a clock; a colour that is not one is refused.
+#[test]
+fn the_clocks_sides_are_a_table_setting_said_in_words() {
+    let dir = std::env::temp_dir().join(format!("tactus-clock-left-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let profile = include_str!("../../boards/dgt.toml")
+        .replace("name = \"dgt\"", "name = \"dgt-clock\"")
+        .replace("attached = false", "attached = true");
+    assert!(profile.contains("attached = true"));
+    std::fs::write(dir.join("dgt-clock.toml"), profile).unwrap();
+    let write = |extra: &str| {
+        let path = dir.join("c.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "[boards]\n{extra}\n[boards.sighted]\nprofile = \"dgt-clock.toml\"\nport = \"sim\"\n"
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let default = Config::load(&write("")).unwrap();
+    assert_eq!(default.boards.clock_left, SideName::White);
+    let said = default.describe("c.toml", None).unwrap().join("\n");
+    assert!(
+        said.contains("White on its left, Black on its right"),
+        "{said}"
+    );
+    let black = Config::load(&write("clock_left = \"black\"")).unwrap();
+    assert_eq!(
+        Settings::resolve(&black, "c.toml").unwrap().clock_left,
+        Color::Black
+    );
+    let said = black.describe("c.toml", None).unwrap().join("\n");
+    assert!(
+        said.contains("Black on its left, White on its right"),
+        "{said}"
+    );
+    let err = format!(
+        "{:#}",
+        Config::load(&write("clock_left = \"left\"")).unwrap_err()
+    );
+    assert!(err.contains("clock_left") || err.contains("white"), "{err}");
+    // Without a clock nothing is said of its sides.
+    let plain = Config::parse("", "c.toml").unwrap();
+    let said = plain.describe("c.toml", None).unwrap().join("\n");
+    assert!(!said.contains("on its left"), "{said}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
