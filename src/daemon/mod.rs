@@ -62,6 +62,7 @@ pub use self::{
     runtime::{cancel_on_signals, runtime},
 };
 use crate::config::{self, Settings};
+use tactus_core::board::dgt_clock::ClockSide;
 
 /// Run the daemon until `cancel` (or, with `stop_when_played`, until the simulated game is
 /// played out).
@@ -103,6 +104,12 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     if resumed {
         sim.blind_initial = None;
     }
+    // A DGT clock on the sighted board: his hands press its lever on his side of it.
+    sim.sighted_lever = Some(if !settings.arbiter.blind == settings.clock_left {
+        ClockSide::Left
+    } else {
+        ClockSide::Right
+    });
     // A board expected to show anything but the start position (a resumed game, a game set up
     // from a position) cannot have its orientation detected from it; its link says so rightly.
     let under_way =

@@ -42,6 +42,9 @@ pub struct SimSettings {
     /// The tactile board, switched on, shows this rather than the game's start (it is then
     /// guided to the start before play).
     pub blind_initial: Option<shakmaty::Board>,
+    /// The sighted player's side of a DGT clock on his board (set by the run from
+    /// `boards.clock_left`): with a clock, his hands press its lever there.
+    pub sighted_lever: Option<tactus_core::board::dgt_clock::ClockSide>,
 }
 
 impl Default for SimSettings {
@@ -59,6 +62,7 @@ impl Default for SimSettings {
             move_while_paused: false,
             blind_chooses: None,
             blind_initial: None,
+            sighted_lever: None,
         }
     }
 }

@@ -15,7 +15,7 @@ use super::hub::{HubMsg, Progress};
 use crate::sim::players::{self, Desk, Plan, Watched};
 use tactus_core::{
     arbiter::BoardId,
-    board::profile::Profile,
+    board::{dgt_clock::ClockSide, profile::Profile},
     console::{self, Action, Command, wire::End},
     sim::player::{Intentions, Situation},
 };
@@ -37,6 +37,8 @@ pub struct SimPlan {
     pub hub: Option<mpsc::Sender<HubMsg>>,
     /// What stands on the board when it is switched on, if not what the game expects.
     pub initial: Option<Board>,
+    /// His side of a DGT clock on his board, if it has one: his press is its lever there.
+    pub lever: Option<ClockSide>,
 }
 
 impl Watched for Progress {
@@ -86,6 +88,7 @@ pub async fn play(
         port_link: plan.port_link,
         desk: plan.hub.map(HubDesk),
         initial: plan.initial,
+        lever: plan.lever,
     };
     players::play(board, profile, port, plan, progress, cancel).await
 }

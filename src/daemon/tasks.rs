@@ -214,6 +214,7 @@ impl Tasks {
             port_link,
             hub: Some(self.hub.clone()),
             initial: sim.blind_initial.clone().filter(|_| blind),
+            lever: sim.sighted_lever.filter(|_| !blind),
         };
         self.spawn(simboard::play(
             board,

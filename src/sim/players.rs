@@ -26,10 +26,11 @@ use tracing::{debug, info, warn};
 use super::serve::Pacer;
 use tactus_core::{
     arbiter::BoardId,
-    board::{Orientation, profile::Profile},
+    board::{Orientation, dgt_clock::ClockSide, profile::Profile},
     console::{Action, wire::End},
     sim::{
         board::SimBoard,
+        clock::EmulatedClock,
         player::{Act, HandStep, Intentions, Note, Player, Situation},
     },
 };
@@ -71,6 +72,9 @@ pub struct Plan<D> {
     /// What stands on the board when it is switched on, if not what the game expects (a
     /// training game from a FEN on a board still set up for a new game).
     pub initial: Option<Board>,
+    /// His side of the DGT clock on his board (a profile with `[clock] attached`): his press is
+    /// the lever on that side instead of the console's `press`.
+    pub lever: Option<ClockSide>,
 }
 
 /// The board under the player's hands: the simulated board, its port and its pacing.
@@ -84,7 +88,12 @@ struct Wire {
     // busy with ~7,000 failed reads a second each).
     spare_slave: Option<SerialStream>,
     pacer: Pacer,
+    /// The clock's time line (an emulated DGT clock runs on it).
+    started: tokio::time::Instant,
 }
+
+/// How often the hands let the emulated DGT clock report (it reports each second).
+const CLOCK_POLL: Duration = Duration::from_millis(100);
 
 /// Play on the pty's `port` (the master side) until `cancel`.
 pub async fn play<W: Watched, D: Desk>(
@@ -99,13 +108,20 @@ pub async fn play<W: Watched, D: Desk>(
         .initial
         .clone()
         .unwrap_or_else(|| progress.borrow().situation(board).expected.board().clone());
+    let mut sim = SimBoard::new(&profile, start, Orientation::Normal);
+    if profile.clock.attached {
+        // A DGT clock in its PC mode on the board's clock socket, as the arbiter set it up.
+        sim = sim.with_clock(EmulatedClock::new());
+    }
     let mut wire = Wire {
         name: board.name(),
-        sim: SimBoard::new(&profile, start, Orientation::Normal),
+        sim,
         port: Some(port),
         spare_slave: None,
         pacer: Pacer::new(&profile),
+        started: tokio::time::Instant::now(),
     };
+    let mut clock_poll = tokio::time::interval(CLOCK_POLL);
     let mut player = Player::new(&profile, plan.intentions.clone());
     for msg in wire.sim.power_up() {
         wire.send(&msg).await;
@@ -141,6 +157,7 @@ pub async fn play<W: Watched, D: Desk>(
                     return;
                 }
             }
+            _ = clock_poll.tick(), if wire.sim.clock().is_some() => wire.clock_reports().await,
             _ = async {
                 match wake {
                     Some(at) => tokio::time::sleep_until(at).await,
@@ -206,7 +223,17 @@ impl Wire {
 
     /// The board answers what the host sent.
     async fn answer(&mut self, bytes: &[u8]) {
+        self.clock_reports().await;
         for msg in self.sim.host_bytes(bytes) {
+            self.send(&msg).await;
+        }
+    }
+
+    /// The time on the clock's time line: what the board sends on its own by now (its clock's
+    /// times, each second).
+    async fn clock_reports(&mut self) {
+        let now = self.started.elapsed().as_millis() as u64;
+        for msg in self.sim.at(now) {
             self.send(&msg).await;
         }
     }
@@ -248,6 +275,47 @@ impl Wire {
                 if let Some(desk) = plan.desk.clone() {
                     tokio::spawn(announce_promotion(desk, role, cancel.clone()));
                 }
+            }
+            Act::Press if plan.lever.is_some() && self.sim.clock().is_some() => {
+                // His side of the lever goes down; the board reports the clock at once.
+                self.clock_reports().await;
+                let now = self.started.elapsed().as_millis() as u64;
+                let mut shown = (0, 0);
+                if let Some(side) = plan.lever
+                    && self
+                        .sim
+                        .clock()
+                        .is_some_and(|c| c.lever_right_high() == (side == ClockSide::Right))
+                {
+                    // His side is still down from his last press: the blind player (or his
+                    // assistant) pressed his own side after his move, as he does at a real
+                    // table; a press the arbiter takes as harmless.
+                    let other = match side {
+                        ClockSide::Left => ClockSide::Right,
+                        ClockSide::Right => ClockSide::Left,
+                    };
+                    if let Some(clock) = self.sim.clock_mut() {
+                        clock.press(other);
+                    }
+                    if let Some(bytes) = self.sim.lever_report() {
+                        self.send(&bytes).await;
+                    }
+                }
+                if let (Some(side), Some(clock)) = (plan.lever, self.sim.clock_mut()) {
+                    clock.press(side);
+                    shown = clock.shows(now);
+                }
+                if let Some(bytes) = self.sim.lever_report() {
+                    self.send(&bytes).await;
+                }
+                // What the physical clock showed as he pressed, for the tests to hold against
+                // the official clock.
+                info!(
+                    board = name,
+                    left_ms = shown.0,
+                    right_ms = shown.1,
+                    "pressed the clock's lever"
+                );
             }
             Act::Press => {
                 if let Some(desk) = plan.desk.clone() {

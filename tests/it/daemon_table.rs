@@ -488,3 +488,79 @@ fn a_corrected_blind_move_counts_once_it_stands_on_his_board() {
     );
     run.done();
 }
+
+/// Issue 22, end to end over real pseudo-terminals: a DGT clock (an emulated DGT 3000 on the
+/// simulated DGT board's clock socket) is set by tactus at every change, White on its left. The
+/// sighted player (Black) completes each move with his side of the lever, not the console; at
+/// every press the physical clock shows both official times within a second.
+#[test]
+fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_move() {
+    let mut run = Run::new("dgt-clock", Color::White, "press", TRAP);
+    let dgt = run.dir.join("fast-dgt.toml");
+    let text = fs::read_to_string(&dgt).unwrap();
+    assert!(text.contains("attached = false") && text.contains("lever_completes_move = false"));
+    fs::write(
+        &dgt,
+        text.replace("attached = false", "attached = true").replace(
+            "lever_completes_move = false",
+            "lever_completes_move = true",
+        ),
+    )
+    .unwrap();
+    run.start("press=50", true);
+    run.finish();
+    let transcript = run.transcript();
+    assert!(transcript.contains("DGT clock connected"), "{transcript}");
+    let log = run.stderr();
+    assert!(!log.contains("drifted from the official clock"), "{log}");
+    // Every press was the lever's: six, one after each of Black's moves but the mate.
+    let presses: Vec<(u64, u64)> = log
+        .lines()
+        .filter(|l| l.contains("pressed the clock's lever"))
+        .map(|l| {
+            let field = |name: &str| -> u64 {
+                let at = l.find(&format!("{name}=")).unwrap() + name.len() + 1;
+                l[at..]
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            (field("left_ms"), field("right_ms"))
+        })
+        .collect();
+    assert_eq!(presses.len(), 6, "{log}");
+    let read = journal::read(&run.folder().join("journal.jsonl")).unwrap();
+    let pressed = read
+        .entries
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Entry::Input {
+                    input: InputRecord::ClockPress,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(
+        pressed, 6,
+        "each lever press reached the arbiter as Black's press"
+    );
+    let game = replay(&read, |_, _| {}).unwrap().arbiter;
+    let game = game.game();
+    let increment = 30_000;
+    for (n, (left, right)) in presses.iter().enumerate() {
+        // Black's move n (ply 2n + 2): White's time stands as his move n left it, Black's runs.
+        let white = game.clocks_after_ply(2 * n + 1).unwrap().white;
+        let black = game.clocks_after_ply(2 * n + 2).unwrap().black - increment;
+        assert!(
+            (*left as i64 - white).abs() <= 1000 && (*right as i64 - black).abs() <= 1000,
+            "press {}: the clock showed {left} / {right}, the official clock {white} / {black}",
+            n + 1
+        );
+    }
+    run.done();
+}

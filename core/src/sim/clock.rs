@@ -22,6 +22,9 @@ pub struct EmulatedClock {
     at: Millis,
     /// The lever is high on the right: the right player pressed last.
     lever_right_high: bool,
+    /// The lever was placed for the first running side (the arbiter sets it so that the player
+    /// to move can press it).
+    lever_placed: bool,
     /// What the display shows instead of the times.
     text: Option<[u8; TEXT_LEN]>,
     /// Bytes of a command not yet whole.
@@ -51,6 +54,7 @@ impl EmulatedClock {
             running: None,
             at: 0,
             lever_right_high: false,
+            lever_placed: false,
             text: None,
             pending: Vec::new(),
             pc_mode: true,
@@ -111,6 +115,13 @@ impl EmulatedClock {
                     self.right_ms = Millis::from(*right_s) * 1000;
                     self.running = *running;
                     self.at = now;
+                    if let Some(side) = running
+                        && !self.lever_placed
+                    {
+                        // Placed before play: down on the side whose time does not run.
+                        self.lever_placed = true;
+                        self.lever_right_high = *side == ClockSide::Left;
+                    }
                 } else {
                     accepted = false;
                 }
@@ -156,9 +167,15 @@ impl EmulatedClock {
             .map(|t| String::from_utf8_lossy(&t).trim_end().to_string())
     }
 
+    /// The lever is high on the right (the right player pressed last).
+    pub fn lever_right_high(&self) -> bool {
+        self.lever_right_high
+    }
+
     /// A player presses his side of the lever. Under PC control the clock does not switch
     /// sides itself: the lever is reported and the computer decides.
     pub fn press(&mut self, side: ClockSide) {
+        self.lever_placed = true;
         self.lever_right_high = side == ClockSide::Right;
     }
 
