@@ -41,7 +41,7 @@ use tactus::daemon::{
     journal,
 };
 use tactus_core::announce::{Announcement, ResultWords};
-use tactus_core::journal::{BoardRecord, Entry, InputRecord, SensorRecord, replay};
+use tactus_core::journal::{BoardRecord, Entry, InputRecord, RulesRecord, SensorRecord, replay};
 
 /// The simulated players' pauses divided by this.
 const SPEED: &str = "10";
@@ -508,6 +508,18 @@ fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_mo
     )
     .unwrap();
     run.start("press=50", true);
+    // The arbiter pauses the clocks, gives Black two minutes and resumes: the physical clock
+    // follows each change (the presses after it are checked against the official times below).
+    run.wait("ply 4", |s| ply_of(s) >= 4);
+    for command in ["pause", "add-time black +2m", "resume"] {
+        let reply = run.command(command);
+        assert_eq!(
+            reply.last().map(String::as_str),
+            Some("ok"),
+            "{command}: {reply:?}"
+        );
+        thread::sleep(Duration::from_millis(300));
+    }
     run.finish();
     let transcript = run.transcript();
     assert!(transcript.contains("DGT clock connected"), "{transcript}");
@@ -549,6 +561,21 @@ fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_mo
         pressed, 6,
         "each lever press reached the arbiter as Black's press"
     );
+    let added = read.entries.iter().any(|e| {
+        matches!(
+            e,
+            Entry::Input {
+                input: InputRecord::Rules {
+                    rules: RulesRecord::AdjustClock {
+                        delta_ms: 120_000,
+                        ..
+                    }
+                },
+                ..
+            }
+        )
+    });
+    assert!(added, "the arbiter's two minutes are in the journal");
     let game = replay(&read, |_, _| {}).unwrap().arbiter;
     let game = game.game();
     let increment = 30_000;
