@@ -192,6 +192,18 @@ pub enum ClockMessage {
     },
 }
 
+impl ClockMessage {
+    /// What a board without a clock reports (the "no clock" status bit, no times).
+    pub const NO_CLOCK: ClockMessage = ClockMessage::Times {
+        right_ms: 0,
+        left_ms: 0,
+        running: false,
+        lever_right_high: false,
+        battery_low: false,
+        no_clock: true,
+    };
+}
+
 /// A message the decoder could not accept. Decoding goes on after every error: the decoder has
 /// already resynchronised, so the caller logs the error and calls `next` again.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

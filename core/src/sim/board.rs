@@ -251,14 +251,7 @@ impl SimBoard {
             Command::SendClock => match &self.clock {
                 Some(clock) => Message::Clock(clock.reading(self.now)),
                 // No clock: say so, as a board without one does.
-                None => Message::Clock(ClockMessage::Times {
-                    right_ms: 0,
-                    left_ms: 0,
-                    running: false,
-                    lever_right_high: false,
-                    battery_low: false,
-                    no_clock: true,
-                }),
+                None => Message::Clock(ClockMessage::NO_CLOCK),
             },
         };
         vec![dgt::encode_message(&msg)]

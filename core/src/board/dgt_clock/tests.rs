@@ -34,14 +34,7 @@ fn times(left_ms: Millis, right_ms: Millis) -> ClockMessage {
     }
 }
 
-const NO_CLOCK: ClockMessage = ClockMessage::Times {
-    right_ms: 0,
-    left_ms: 0,
-    running: false,
-    lever_right_high: false,
-    battery_low: false,
-    no_clock: true,
-};
+const NO_CLOCK: ClockMessage = ClockMessage::NO_CLOCK;
 
 /// A driver past its handshake, with a clock that said version 2.1 (a DGT 3000).
 fn ready_driver() -> ClockDriver {
