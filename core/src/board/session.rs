@@ -106,7 +106,6 @@ pub struct Session {
     protocol: Protocol,
     baud: u32,
     keepalive_ms: Millis,
-    clock_attached: bool,
     orientation_mode: OrientationMode,
     /// Known orientation: fixed by the profile, or detected on an earlier connection.
     orientation: Option<Orientation>,
@@ -126,7 +125,8 @@ pub struct Session {
     awaiting_since: Option<Millis>,
     next_keepalive: Millis,
     skipped_reported: u64,
-    /// The attached DGT clock's driver (a profile with `clock.attached`).
+    /// The attached DGT clock's driver (a DGT profile with `clock.attached`): its messages are
+    /// reported and its commands sent only when there is one.
     clock: Option<ClockDriver>,
 }
 
@@ -145,7 +145,6 @@ impl Session {
             protocol: profile.protocol,
             baud: profile.serial.baud,
             keepalive_ms: profile.timing.keepalive_ms,
-            clock_attached: profile.clock.attached,
             orientation_mode: profile.orientation.mode,
             orientation,
             orientation_source,
@@ -213,7 +212,7 @@ impl Session {
     }
 
     fn update_command(&self) -> Command {
-        if self.clock_attached {
+        if self.clock.is_some() {
             Command::SendUpdateNice
         } else {
             Command::SendUpdateBoard
@@ -442,11 +441,9 @@ impl Session {
                             .into_iter()
                             .map(|note| Action::Emit(LinkEvent::ClockNote(note))),
                     );
-                }
-                if self.clock_attached {
                     out.push(Action::Emit(LinkEvent::Clock(*clock)));
+                    out.extend(self.clock_out(now));
                 }
-                out.extend(self.clock_out(now));
             }
             Message::Version { major, minor } => {
                 self.version

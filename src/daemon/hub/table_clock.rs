@@ -188,10 +188,7 @@ impl Hub {
                 );
             }
         }
-        // A clock back or set right shows the official clock again from the next face on.
-        if let Some(table_clock) = &mut self.table_clock {
-            table_clock.last = None;
-        }
-        self.sync_table_clock();
+        // Nothing to hand over again: the link's driver keeps the newest face and sets a clock
+        // that is back or drifted to it itself.
     }
 }
