@@ -84,6 +84,10 @@ impl Config {
         if let Some(o) = &self.opponent {
             lines.push(o.describe());
         }
+        lines.push(format!(
+            "start: play and the clocks start {} (key game.start)",
+            self.start_by().describe()
+        ));
         Ok(())
     }
 

@@ -28,6 +28,28 @@ impl SideName {
     }
 }
 
+/// Who starts the clocks (`game.start`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StartBy {
+    /// The arbiter (or the assistant) types `start` at the console; the boards are guided to
+    /// the position until then. The default of a tournament game.
+    Arbiter,
+    /// The clocks start by themselves once both boards show the position: a club evening
+    /// without an arbiter, and the default of a training game.
+    Boards,
+}
+
+impl StartBy {
+    /// The word `check-config` and the status use.
+    pub fn describe(self) -> &'static str {
+        match self {
+            StartBy::Arbiter => "at the arbiter's `start` at the console",
+            StartBy::Boards => "by themselves, once both boards show the position",
+        }
+    }
+}
+
 /// `[game]`: the players, the event's tags, the blind player's colour and the rules.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -55,6 +77,8 @@ pub struct GameSection {
     /// The blind player hears his own move said back (F.1); on unless set to false.
     #[serde(default = "yes")]
     pub say_own_move: bool,
+    /// Who starts the clocks: "arbiter" (default) or "boards" (default of a training game).
+    pub start: Option<StartBy>,
 }
 
 fn yes() -> bool {
@@ -87,6 +111,7 @@ impl Default for GameSection {
             play: PlayMode::default(),
             guidance_repeat_ms: DEFAULT_GUIDANCE_REPEAT_MS,
             say_own_move: true,
+            start: None,
         }
     }
 }

@@ -42,7 +42,7 @@ pub use boards::{
     BoardSection, BoardSetup, BoardsSection, CompletionName, MANUAL_PROFILE, PortSetup, SIM_PORT,
 };
 pub use console::ConsoleSection;
-pub use game::{DEFAULT_GUIDANCE_REPEAT_MS, GameSection, SideName};
+pub use game::{DEFAULT_GUIDANCE_REPEAT_MS, GameSection, SideName, StartBy};
 pub use opponent::{DEFAULT_ENGINE, OpponentSection, start_from_fen};
 pub use record::RecordSection;
 pub use settings::{Settings, braille_options};
@@ -145,6 +145,16 @@ impl Config {
         self.boards
             .sighted
             .setup("boards.sighted", origin, &self.base)
+    }
+
+    /// Who starts play: `game.start`, else the arbiter, but the boards in a training game
+    /// (nobody else is at his table).
+    pub fn start_by(&self) -> StartBy {
+        self.game.start.unwrap_or(if self.opponent.is_some() {
+            StartBy::Boards
+        } else {
+            StartBy::Arbiter
+        })
     }
 
     /// When the sighted player's move counts.

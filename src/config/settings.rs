@@ -17,7 +17,7 @@ use tactus_core::{
     record::braille::{BrailleOptions, PageSize, Profile as BrailleProfile},
 };
 
-use super::{BoardSetup, Config, OpponentSection};
+use super::{BoardSetup, Config, OpponentSection, StartBy};
 use crate::speech::SpeechConfig;
 
 /// The configuration as a game runs on it.
@@ -49,6 +49,8 @@ pub struct Settings {
     pub buttons: BTreeMap<u8, String>,
     /// The colour of the player on the DGT clock's left (when the sighted board has one).
     pub clock_left: shakmaty::Color,
+    /// Who starts the clocks: `game.start`, else the arbiter (a training game: the boards).
+    pub start_by: StartBy,
     /// A training game's engine.
     pub opponent: Option<OpponentSection>,
     /// The folder the file's relative paths are resolved against (a training start's PGN).
@@ -100,6 +102,7 @@ impl Settings {
             token_file: config.token_file(),
             buttons: config.buttons(),
             clock_left: config.boards.clock_left.color(),
+            start_by: config.start_by(),
             opponent: config.opponent.clone(),
             base: config.base.clone(),
         })

@@ -354,3 +354,35 @@ fn the_clocks_sides_are_a_table_setting_said_in_words() {
     assert!(!said.contains("on its left"), "{said}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn game_start_is_the_arbiters_by_default_the_boards_when_set_and_in_training() {
+    let default = Config::parse("", "c.toml").unwrap();
+    assert_eq!(
+        Settings::resolve(&default, "c.toml").unwrap().start_by,
+        StartBy::Arbiter
+    );
+    let said = default.describe("c.toml", None).unwrap().join("\n");
+    assert!(
+        said.contains("start: play and the clocks start at the arbiter's `start` at the console"),
+        "{said}"
+    );
+    let boards = Config::parse("[game]\nstart = \"boards\"\n", "c.toml").unwrap();
+    assert_eq!(boards.start_by(), StartBy::Boards);
+    let said = boards.describe("c.toml", None).unwrap().join("\n");
+    assert!(
+        said.contains("once both boards show the position"),
+        "{said}"
+    );
+    // At home nobody else is at his table: the boards start a training game.
+    let training = Config::parse("[opponent]\n", "c.toml").unwrap();
+    assert_eq!(training.start_by(), StartBy::Boards);
+    let err = format!(
+        "{:#}",
+        Config::parse("[game]\nstart = \"now\"\n", "c.toml").unwrap_err()
+    );
+    assert!(
+        err.contains("start") && err.contains("arbiter") && err.contains("boards"),
+        "{err}"
+    );
+}

@@ -115,6 +115,9 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     let under_way =
         *shakmaty::Position::board(table.arbiter.game().position()) != shakmaty::Board::new();
     let started = tasks.boards(&sim, &settings.boards, under_way, link_clock, &progress_rx)?;
+    if started.simulated && settings.start_by == config::StartBy::Arbiter {
+        tasks.sim_arbiter(&progress_rx, sim.speed);
+    }
     tasks.console(socket, &settings, &table.folder, &broadcast_tx)?;
     let engine = settings.opponent.as_ref().map(|o| tasks.engine(o));
     let record = RecordWriter::spawn(RecordSettings {
@@ -149,6 +152,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             }
             _ => None,
         },
+        start_by_boards: settings.start_by == config::StartBy::Boards,
         record,
         wording: voice.wording,
         broadcast: broadcast_tx,

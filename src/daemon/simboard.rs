@@ -1,10 +1,10 @@
 //! The daemon's side of the simulated players behind `port = "sim"`: what the hub's
 //! [`Progress`] tells a player ([`Watched`]), the hub's inbox as the assistant's console
-//! ([`Desk`], from connection [`SIM_CONN`]), and the plan the daemon's options make
-//! ([`SimPlan`]). The hands on the pty are the shell's simulation (`crate::sim::players`), what
+//! ([`Desk`], from connection [`SIM_CONN`]), the plan the daemon's options make ([`SimPlan`]),
+//! and the table's arbiter, who starts play once the boards show the position ([`arbiter`]). The hands on the pty are the shell's simulation (`crate::sim::players`), what
 //! they do next the core's planner (`tactus_core::sim::player`).
 
-use std::path::PathBuf;
+use std::{path::PathBuf, time::Duration};
 
 use shakmaty::Board;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -13,6 +13,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::hub::{HubMsg, Progress};
 use crate::sim::players::{self, Desk, Plan, Watched};
+use tracing::{info, warn};
+
 use tactus_core::{
     arbiter::BoardId,
     board::{dgt_clock::ClockSide, profile::Profile},
@@ -91,4 +93,56 @@ pub async fn play(
         lever: plan.lever,
     };
     players::play(board, profile, port, plan, progress, cancel).await
+}
+
+/// A look at the table before the arbiter starts play, at a human pace (divided by the speed).
+const ARBITER_LOOK: Duration = Duration::from_millis(800);
+
+/// The arbiter of a simulated table: once every board shows the position he starts play at his
+/// console (`start`), as at a real table when the round begins. A refusal (a board changed
+/// meanwhile) makes him wait for the next ready table; a game that has started or ended needs
+/// him no more.
+pub async fn arbiter(
+    mut progress: watch::Receiver<Progress>,
+    hub: mpsc::Sender<HubMsg>,
+    speed: f64,
+    cancel: CancellationToken,
+) {
+    loop {
+        let ready = {
+            let p = progress.borrow_and_update();
+            if p.started || p.over {
+                return;
+            }
+            p.ready
+        };
+        if ready {
+            tokio::select! {
+                _ = cancel.cancelled() => return,
+                _ = tokio::time::sleep(ARBITER_LOOK.div_f64(speed)) => {}
+            }
+            let (tx, rx) = oneshot::channel();
+            let msg = HubMsg::Console {
+                conn: SIM_CONN,
+                role: console::Role::Arbiter,
+                command: Command::Game(Action::Start { anyway: false }),
+                reply: tx,
+            };
+            if hub.send(msg).await.is_err() {
+                return;
+            }
+            match rx.await.map(|reply| reply.end) {
+                Ok(End::Ok(_)) => {
+                    info!("simulated arbiter: start");
+                    return;
+                }
+                Ok(End::Error(e)) => warn!("simulated arbiter: start refused: {e}"),
+                Err(_) => return,
+            }
+        }
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            changed = progress.changed() => if changed.is_err() { return },
+        }
+    }
 }

@@ -49,6 +49,8 @@ pub(super) struct StartedBoards {
     pub(super) lever: bool,
     /// The folder of the links to simulated boards that get unplugged, removed at the end.
     pub(super) sim_link_dir: Option<PathBuf>,
+    /// A board is simulated: the table's people are too (its arbiter starts play).
+    pub(super) simulated: bool,
 }
 
 /// The tasks a run starts beside the hub: one cancellation for all, their handles to wait for,
@@ -71,6 +73,17 @@ impl Tasks {
 
     pub(super) fn spawn(&mut self, task: impl Future<Output = ()> + Send + 'static) {
         self.handles.push(tokio::spawn(task));
+    }
+
+    /// The arbiter of a simulated table, who starts play once the boards show the position.
+    pub(super) fn sim_arbiter(&mut self, progress: &watch::Receiver<Progress>, speed: f64) {
+        let task = simboard::arbiter(
+            progress.clone(),
+            self.hub.clone(),
+            speed,
+            self.cancel.clone(),
+        );
+        self.spawn(task);
     }
 
     /// Pass a task's events on to the hub, then wait for the task to end.
@@ -130,6 +143,7 @@ impl Tasks {
             sensors: ByBoard::default(),
             lever: false,
             sim_link_dir: None,
+            simulated: false,
         };
         for (board, setup) in boards.iter() {
             let BoardSetup::Sensor { profile, port } = setup else {
@@ -148,6 +162,7 @@ impl Tasks {
                     link::spawn(settings(path.clone()), clock, self.cancel.clone())
                 }
                 PortSetup::Sim => {
+                    started.simulated = true;
                     let (path, slave) =
                         self.sim_board(sim, board, profile, progress, &mut started.sim_link_dir)?;
                     link::spawn_with(settings(path), clock, self.cancel.clone(), Some(slave))

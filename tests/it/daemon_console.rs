@@ -388,18 +388,24 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
     let (dir, table) = table("console-requests", GAME);
     let mut player = table.player();
     let mut assistant = table.connect();
-    // Before the first move there is nothing to repeat or read back; he hears that his
-    // request was heard (a keypad gives no other sign).
-    assert_eq!(player.ok("repeat"), ["nothing has been said yet"]);
+    // Before the first move the last thing he was told is that play started (the arbiter's
+    // `start`); there is no move to read back, and he hears that his request was heard (a
+    // keypad gives no other sign).
+    assert_eq!(
+        player.ok("repeat"),
+        [words(&Announcement::GameStarted {
+            side: shakmaty::Color::White
+        })]
+    );
     ask(&table, &mut player, "last", &[Announcement::NoMoveYet]);
     ask(&table, &mut player, "moves all", &[Announcement::NoMoveYet]);
     sighted_move(&table, &mut assistant, "e4", 2);
     sighted_move(&table, &mut assistant, "exd5", 4);
     let w = move_words(GAME);
-    // All he was told unasked: White's two moves, and his own said back (F.1). Not his time,
-    // not the move count (F.9 d).
+    // All he was told unasked after the start and his two requests: White's two moves, and
+    // his own said back (F.1). Not his time, not the move count (F.9 d).
     assert_eq!(
-        table.said_after("blind", 2, 4),
+        table.said_after("blind", 3, 4),
         [
             words(&Announcement::Move(w[0])),
             words(&Announcement::OwnMove(w[1])),

@@ -187,6 +187,10 @@ pub enum Guidance {
         found: Piece,
         belongs: Piece,
     },
+    /// After the first few corrections of a board that differs on many squares (one still
+    /// holding the last game): how many squares more differ ("und elf weitere Felder"). Nobody
+    /// can keep fourteen corrections in mind; he hears the next ones once these are done.
+    More { squares: u32 },
 }
 
 /// Which board a system notice is about.
@@ -289,6 +293,10 @@ pub enum Announcement {
         board: WhichBoard,
     },
     GameRecovered,
+    /// Play starts: the arbiter started it, or both boards show the position; `side` is to move.
+    GameStarted {
+        side: Color,
+    },
     ClocksPaused,
     ClocksResumed,
     /// The game was taken back (F.8, or the arbiter); `side` is to move.

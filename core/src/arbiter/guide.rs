@@ -88,9 +88,30 @@ impl Arbiter {
     }
 }
 
+/// Corrections said at once to a board that differs on many squares; the rest is a count, and
+/// comes as the board changes (a board still holding the last game differs on a dozen squares).
+pub const GUIDANCE_AT_ONCE: usize = 3;
+
 /// Turn a board difference into what a player is told: a piece on the wrong square where it can
-/// be matched with the square it belongs on, otherwise each empty, extra or wrong square.
+/// be matched with the square it belongs on, otherwise each empty, extra or wrong square; past
+/// [`GUIDANCE_AT_ONCE`] corrections (and one more), how many squares more differ.
 pub fn guidance(diff: &BoardDiff) -> Vec<Guidance> {
+    let mut all = corrections(diff);
+    if all.len() > GUIDANCE_AT_ONCE + 1 {
+        let squares = all
+            .drain(GUIDANCE_AT_ONCE..)
+            .map(|g| match g {
+                Guidance::Misplaced { .. } => 2,
+                _ => 1,
+            })
+            .sum();
+        all.push(Guidance::More { squares });
+    }
+    all
+}
+
+/// Every correction `diff` asks for.
+fn corrections(diff: &BoardDiff) -> Vec<Guidance> {
     let mut missing: Vec<(Square, Piece)> = Vec::new();
     let mut extra: Vec<(Square, Option<Piece>)> = Vec::new();
     let mut out = Vec::new();
@@ -134,4 +155,82 @@ pub fn guidance(diff: &BoardDiff) -> Vec<Guidance> {
         out.push(Guidance::Extra { square, piece });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Position};
+
+    use super::*;
+    use crate::board::recognize::SquareDiff;
+
+    /// A board missing every piece of `squares` that the start position has there.
+    fn missing(squares: &[Square]) -> BoardDiff {
+        let start = Chess::default();
+        BoardDiff {
+            squares: squares
+                .iter()
+                .map(|&square| SquareDiff {
+                    square,
+                    expected: start.board().piece_at(square),
+                    found: Found::Empty,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_board_that_differs_on_many_squares_hears_three_corrections_and_how_many_more() {
+        // Fourteen empty squares (a board still holding the last game's few pieces).
+        let squares: Vec<Square> = Square::ALL.iter().copied().take(14).collect();
+        let said = guidance(&missing(&squares));
+        assert_eq!(said.len(), GUIDANCE_AT_ONCE + 1, "{said:?}");
+        assert!(matches!(
+            said[0],
+            Guidance::Missing {
+                square: Square::A1,
+                ..
+            }
+        ));
+        assert_eq!(said[GUIDANCE_AT_ONCE], Guidance::More { squares: 11 });
+        // Four are said as they are: "and one more" would say no less.
+        let said = guidance(&missing(&squares[..4]));
+        assert_eq!(said.len(), 4);
+        assert!(said.iter().all(|g| matches!(g, Guidance::Missing { .. })));
+        // A misplaced piece is one correction on two squares: what is said and the count cover
+        // every square that differs.
+        let mut diff = missing(&squares[..4]);
+        diff.squares.push(SquareDiff {
+            square: Square::E4,
+            expected: None,
+            found: Found::Piece(Chess::default().board().piece_at(Square::G1).unwrap()),
+        });
+        diff.squares.push(SquareDiff {
+            square: Square::G1,
+            expected: Chess::default().board().piece_at(Square::G1),
+            found: Found::Empty,
+        });
+        let said = guidance(&diff);
+        let covered: u32 = said
+            .iter()
+            .map(|g| match g {
+                Guidance::Misplaced { .. } => 2,
+                Guidance::More { squares } => *squares,
+                _ => 1,
+            })
+            .sum();
+        assert_eq!(covered as usize, diff.squares.len(), "{said:?}");
+        assert!(matches!(
+            said[0],
+            Guidance::Misplaced {
+                found: Square::E4,
+                ..
+            }
+        ));
+        assert_eq!(
+            said.last(),
+            Some(&Guidance::More { squares: 2 }),
+            "{said:?}"
+        );
+    }
 }

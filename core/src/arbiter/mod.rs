@@ -334,6 +334,10 @@ impl Arbiter {
             return;
         }
         self.started = true;
+        // Both players hear that play starts, and whose move it is (the blind player cannot see
+        // the arbiter's sign, nor the clock start).
+        let side = self.game.to_move();
+        self.say(Audience::Both, Announcement::GameStarted { side }, out);
         // A move completed before the start (entered at the console while the boards were
         // still being read) already started the clocks.
         if self

@@ -346,6 +346,7 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::BoardDisconnected { board } => format!("the {} is disconnected", board_name(*board)),
         A::BoardReconnected { board } => format!("the {} is connected again", board_name(*board)),
         A::GameRecovered => "the game was recovered after a restart".into(),
+        A::GameStarted { side } => format!("play starts; {} to move", color_name(*side)),
         A::ClocksPaused => "the clocks are stopped".into(),
         A::ClocksResumed => "the clocks run again".into(),
         A::Adjourned { by } => {
@@ -428,6 +429,10 @@ fn format_guidance(g: &Guidance) -> String {
             "on {square} stands a {}; a {} belongs there",
             piece_name(*found),
             piece_name(*belongs)
+        ),
+        Guidance::More { squares } => format!(
+            "and {} more",
+            crate::announce::count(*squares as usize, "square", "squares")
         ),
     }
 }

@@ -236,7 +236,11 @@ pub enum Penalty {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     // The assistant's.
-    Start,
+    /// Play starts: the clocks run. `anyway`: even though a board does not show the position
+    /// yet (a sensor that cannot be mended before the round).
+    Start {
+        anyway: bool,
+    },
     /// He presses the clock for the sighted player.
     Press,
     /// The sighted player's move, as typed (the arbiter reads it in the position).
@@ -493,7 +497,7 @@ pub fn to_input(
     let rules = |input: game::Input| Ok(Some(Input::Rules(input)));
     let c = |side: &Side| side.color(blind);
     match action {
-        Action::Start => Ok(Some(Input::Start)),
+        Action::Start { .. } => Ok(Some(Input::Start)),
         Action::Press => Ok(Some(Input::ClockPress)),
         Action::Move(text) => Ok(Some(Input::EnterMove(text.clone()))),
         Action::Correct(text) => Ok(Some(Input::Correct(text.clone()))),

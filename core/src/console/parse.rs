@@ -107,7 +107,7 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
         "stop" => R(Request::Stop),
         "tell" => Command::Tell(tell(a)?),
         // The game: moves, the clock press, offers and claims.
-        "start" => Game(A::Start),
+        "start" => Game(start(a)?),
         "press" => Game(A::Press),
         "move" => Game(A::Move(a.move_text()?)),
         "correct" => Game(A::Correct(a.move_text()?)),
@@ -326,6 +326,18 @@ fn resumption(a: &mut Args) -> Result<Action, ConsoleError> {
         return a.usage("the date and the time of resumption are needed".into());
     }
     Ok(Action::Resumption(rest.join(" ")))
+}
+
+/// `start` or `start anyway` (a board that does not show the position yet).
+fn start(a: &mut Args) -> Result<Action, ConsoleError> {
+    match a.next() {
+        None => Ok(Action::Start { anyway: false }),
+        Some(w) if w.eq_ignore_ascii_case("anyway") => Ok(Action::Start { anyway: true }),
+        Some(w) => a.usage(format!(
+            "'{}' is not how to start: nothing (the boards show the position) or anyway",
+            quote(w)
+        )),
+    }
 }
 
 /// `open` or `open absent` (Appendix E: the player who must reply to the sealed move is not there).

@@ -238,8 +238,9 @@ pub const COMMANDS: &[Spec] = &[
         "start",
         "go",
         Assistant,
-        "",
-        "start the clocks (when the boards did not start the game)",
+        "[anyway]",
+        "start play and the clocks once both boards show the position (anyway: although a \
+         board still differs)",
         "start",
     ),
     spec(

@@ -379,7 +379,9 @@ fn request_argument_errors() {
 #[test]
 fn assistant_actions() {
     use Action as A;
-    assert_eq!(game_action("start"), A::Start);
+    assert_eq!(game_action("start"), A::Start { anyway: false });
+    assert_eq!(game_action("go anyway"), A::Start { anyway: true });
+    assert!(err("start now", Role::Assistant).contains("'now' is not how to start"));
     assert_eq!(game_action("press"), A::Press);
     assert_eq!(game_action("mv Nf3"), A::Move("Nf3".into()));
     assert_eq!(game_action("move e7 e8 Q"), A::Move("e7 e8 Q".into()));

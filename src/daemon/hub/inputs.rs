@@ -3,8 +3,7 @@
 //! game's time line, is journaled, and only then applied ([`Hub::accept`]: journal, apply, carry
 //! out). A journal that cannot be written does not stop the game; the assistant is told at once.
 //!
-//! Also the state of each board's link as the hub sees it (connected, lost), and the start of
-//! play once every board with sensors has been read.
+//! Also the state of each board's link as the hub sees it (connected, read, lost).
 
 use shakmaty::Color;
 use tracing::{debug, info, warn};
@@ -26,6 +25,9 @@ use tactus_core::{
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct BoardLink {
     pub(super) connected: bool,
+    /// A full reading has come since the connection: what the board shows is its own word, not
+    /// the recogniser's assumption that it shows what it should.
+    pub(super) read: bool,
     /// Lost (or never found) since the last connection: the next one is a reconnection.
     pub(super) lost: bool,
 }
@@ -109,12 +111,11 @@ impl Hub {
                 self.button(n);
             }
             LinkEvent::Sensor(event) => {
-                let reading = board == BoardId::Blind && matches!(event, SensorEvent::Snapshot(_));
-                self.accept(Input::Board { board, event }, t, None);
-                if board == BoardId::Blind {
-                    self.tactile_board_changed(reading);
-                    self.maybe_start(t);
+                if matches!(event, SensorEvent::Snapshot(_)) {
+                    self.board_links[board].read = true;
                 }
+                self.accept(Input::Board { board, event }, t, None);
+                self.maybe_start(t);
             }
             LinkEvent::Clock(ClockMessage::Times {
                 lever_right_high,
@@ -126,6 +127,7 @@ impl Hub {
             LinkEvent::Disconnected { reason } => {
                 warn!(board = board.name(), "board disconnected: {reason}");
                 self.board_links[board].connected = false;
+                self.board_links[board].read = false;
                 self.board_links[board].lost = true;
                 self.note(
                     format!("{} board disconnected: {reason}", board.name()),
@@ -152,20 +154,6 @@ impl Hub {
             LinkEvent::Garbage { bytes } => debug!(board = board.name(), bytes, "garbage"),
             LinkEvent::Rejected { reason } => debug!(board = board.name(), reason, "rejected"),
             LinkEvent::Unknown { message } => debug!(board = board.name(), message, "unknown"),
-        }
-    }
-
-    /// Play starts once every board with sensors has been read for the first time (a board
-    /// that never comes leaves it to the console's `start`).
-    pub(super) fn maybe_start(&mut self, t: Millis) {
-        if self.arbiter.started() || self.has_result() {
-            return;
-        }
-        let ready = BoardId::ALL
-            .iter()
-            .all(|&b| !self.sensors[b] || self.board_links[b].connected);
-        if ready && self.set_up_position_stands() {
-            self.accept(Input::Start, t, None);
         }
     }
 
@@ -220,6 +208,9 @@ impl Hub {
 
     /// A game command typed at the console: the arbiter's input, or why it is none.
     pub(super) fn game_command(&mut self, conn: u64, role: Role, command: &Command) -> Reply {
+        if let Some(refused) = self.start_command(role, command) {
+            return refused;
+        }
         let blind = self.arbiter.config().blind;
         match console::to_input(command, self.arbiter.game(), blind) {
             Err(e) => Reply::error(e.to_string()),

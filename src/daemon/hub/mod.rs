@@ -13,6 +13,7 @@
 //!   arbiter inputs, journaled, then applied;
 //! - `effects`: carrying out the arbiter's effects (speech, links, records, notes, consoles);
 //! - `requests`: the blind player's requests (F.9 d), `repeat`, the reply said part by part;
+//! - `start`: whether the boards are ready for play to start, and the start they make;
 //! - `status`: the console's `status` and the [`Progress`] the simulated boards watch;
 //! - `recovery`: a game taken up again from its journal;
 //! - `opponent`: the training engine's seat at the table;
@@ -29,6 +30,7 @@ mod inputs;
 mod opponent;
 mod recovery;
 mod requests;
+mod start;
 mod status;
 mod table_clock;
 
@@ -116,6 +118,9 @@ pub struct HubParts {
     pub lever_completes_move: bool,
     /// A DGT clock on the sighted board: the colour of the player on its left.
     pub table_clock: Option<Color>,
+    /// Play starts by itself once every board with sensors shows the position (`game.start =
+    /// "boards"`); otherwise only at the console's `start` (the arbiter's).
+    pub start_by_boards: bool,
     pub record: RecordWriter,
     /// The game's words: what is said, and what is printed of it.
     pub wording: Wording,
@@ -156,6 +161,10 @@ pub struct Hub {
     board_links: ByBoard<BoardLink>,
     lever_completes_move: bool,
     table_clock: Option<table_clock::TableClock>,
+    start_by_boards: bool,
+    /// The staff were told that both boards show the position and `start` may be typed (told
+    /// again after a board that differed again is put right).
+    ready_told: bool,
     record: Option<RecordWriter>,
     record_dirty: bool,
     touches: LineLog,
@@ -205,6 +214,8 @@ impl Hub {
             board_links: ByBoard::default(),
             lever_completes_move: parts.lever_completes_move,
             table_clock: parts.table_clock.map(table_clock::TableClock::new),
+            start_by_boards: parts.start_by_boards,
+            ready_told: false,
             record: Some(parts.record),
             record_dirty: true,
             touches,

@@ -39,8 +39,6 @@ pub struct Opponent {
     /// The engine's move that came while the clocks stood, for its half-move.
     held: Option<(usize, Move)>,
     next_id: u64,
-    /// The tactile board has given a full reading (what it shows is known).
-    read: bool,
     /// The review after the game, once asked for.
     review: Option<Review>,
     /// The set-up position was asked of the board (said once).
@@ -68,7 +66,6 @@ impl Opponent {
             paused_clocks: false,
             held: None,
             next_id: 1,
-            read: false,
             setting_up: false,
             review: None,
         }
@@ -81,13 +78,6 @@ impl Opponent {
 }
 
 impl Hub {
-    /// A tactile board event: `reading` when it was a full reading.
-    pub(super) fn tactile_board_changed(&mut self, reading: bool) {
-        if let Some(op) = &mut self.opponent {
-            op.read |= reading;
-        }
-    }
-
     /// A recovered training game stopped its clocks (6.12): nobody at home can type `resume`,
     /// so they run again once the engine answers, as after the engine's own restart.
     pub(super) fn training_recovered(&mut self) {
@@ -99,25 +89,22 @@ impl Hub {
         );
     }
 
-    /// Whether play may start as far as the position is concerned. A training game from a
-    /// set-up position (a FEN, a game's position after move N) starts once the tactile board
-    /// shows it: the board at hand most often shows a new game, and he is guided to the
-    /// position square by square (the board waits, and guidance describes what differs) before
-    /// any clock runs.
-    pub(super) fn set_up_position_stands(&mut self) -> bool {
+    /// A training game from a set-up position (a FEN, a game's position after move N): the
+    /// board at hand most often shows a new game, so he is guided to the position square by
+    /// square (the board waits, and guidance describes what differs) before any clock runs; the
+    /// consoles are told so once, and when the board shows it. `ready`: every board shows the
+    /// position.
+    pub(super) fn note_set_up(&mut self, ready: bool) {
         let game = self.arbiter.game();
         let set_up = game.ply() == 0 && game.start_position() != &shakmaty::Chess::default();
-        let shows = self.arbiter.blind_board().shows_expected();
         let Some(op) = &mut self.opponent else {
-            return true;
+            return;
         };
-        if !set_up || (op.read && shows) {
+        if ready || !set_up {
             if std::mem::take(&mut op.setting_up) {
                 self.note("the tactile board shows the starting position".into(), None);
             }
-            return true;
-        }
-        if !std::mem::replace(&mut op.setting_up, true) {
+        } else if !std::mem::replace(&mut op.setting_up, true) {
             self.note(
                 "the game starts from a set-up position: the tactile board is guided to it, and \
                  the clocks start once it shows it"
@@ -125,7 +112,6 @@ impl Hub {
                 None,
             );
         }
-        false
     }
 
     /// The search request for the game's position after its first `plies` half-moves.

@@ -59,6 +59,7 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | BoardDisconnected { .. }
         | BoardReconnected { .. }
         | GameRecovered
+        | GameStarted { .. }
         | ClocksPaused
         | ClocksResumed
         | SpeechFallback

@@ -24,6 +24,9 @@ pub struct Progress {
     pub shown: ByBoard<shakmaty::Board>,
     pub modes: ByBoard<Mode>,
     pub started: bool,
+    /// Before the start: every board with sensors shows the position (the arbiter may type
+    /// `start`).
+    pub ready: bool,
     pub paused: bool,
     pub over: bool,
     /// Guidance announcements said so far to each board's player.
@@ -55,6 +58,7 @@ impl Hub {
                 sighted: sighted.map_or(Mode::Hold, |r| r.mode()),
             },
             started: false,
+            ready: false,
             paused: game.clock().is_some_and(|c| c.is_paused()),
             over: game.is_over(),
             guidance: ByBoard::default(),
@@ -66,6 +70,7 @@ impl Hub {
     pub(super) fn publish(&mut self) {
         let mut p = Hub::progress_of(&self.arbiter);
         p.started = self.arbiter.started();
+        p.ready = !p.started && self.start_blockers().is_empty();
         p.guidance = self.guidance;
         p.speaking = self.says.len() + self.deferred.len();
         p.connected = self.board_links.map(|l| l.connected);
@@ -146,14 +151,20 @@ impl Hub {
                 end.outcome,
                 end.reason.describe()
             )),
-            None => lines.push(format!(
-                "in play{}",
-                if self.arbiter.started() {
-                    ""
+            None if self.arbiter.started() => lines.push("in play".into()),
+            None => {
+                let blockers = self.start_blockers();
+                lines.push(if blockers.is_empty() {
+                    if self.start_by_boards {
+                        "in play (not started)".into()
+                    } else {
+                        "in play (not started: the boards show the position; `start` starts it)"
+                            .into()
+                    }
                 } else {
-                    " (not started)"
-                }
-            )),
+                    format!("in play (not started: {})", blockers.join("; "))
+                });
+            }
         }
         lines
     }

@@ -18,7 +18,7 @@ use std::{
     time::Duration,
 };
 
-use shakmaty::{Chess, Color, Square};
+use shakmaty::{Chess, Color, Position, Square};
 
 use super::*;
 use crate::{
@@ -33,7 +33,7 @@ use tactus_core::{
         voice::{Style, VoicePack},
     },
     arbiter::{ArbiterConfig, Completion},
-    board::{Sensing, SensorEvent, recognize::RecognizerConfig},
+    board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
     console::{self, wire::End},
     journal::{
         AskedBy, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
@@ -91,6 +91,8 @@ struct Setup {
     /// A DGT clock on the sighted board's link, White on its left, its lever completing the
     /// sighted player's move.
     table_clock: bool,
+    /// Play starts by itself once the tactile board shows the position (else at `start`).
+    start_by_boards: bool,
 }
 
 impl Default for Setup {
@@ -99,6 +101,7 @@ impl Default for Setup {
             time_control: Some("300"),
             speech: true,
             table_clock: false,
+            start_by_boards: false,
         }
     }
 }
@@ -250,6 +253,7 @@ impl Rig {
             },
             lever_completes_move: setup.table_clock,
             table_clock: setup.table_clock.then_some(Color::White),
+            start_by_boards: setup.start_by_boards,
             record,
             wording: Wording::new(pack(), Style::San),
             broadcast: broadcast_tx,
@@ -395,6 +399,37 @@ impl Rig {
         self.link(LinkEvent::Sensor(event)).await;
     }
 
+    /// The tactile board connects and its first reading shows the starting position.
+    async fn board_ready(&self) {
+        self.link(LinkEvent::Connected {
+            info: "test board".into(),
+        })
+        .await;
+        self.sensor(SensorEvent::Snapshot(Sensed::Occupancy(
+            Chess::default().board().occupied(),
+        )))
+        .await;
+    }
+
+    /// The tactile board ready, and the arbiter starts play; the start is said to both players
+    /// (and, with speech, reported said).
+    async fn start_play(&mut self) {
+        self.board_ready().await;
+        self.ok(Role::Arbiter, "start").await;
+        if self.speech.is_some() {
+            let said = self.said();
+            let started: Vec<u64> = said
+                .iter()
+                .filter(|(_, audience, a)| {
+                    *audience == Audience::Both && matches!(a, Announcement::GameStarted { .. })
+                })
+                .map(|(id, ..)| *id)
+                .collect();
+            assert_eq!(started.len(), 1, "the start is said to both: {said:?}");
+            self.finished(started[0]).await;
+        }
+    }
+
     async fn speech_event(&self, event: SpeechEvent) {
         self.send(HubMsg::Speech(event)).await;
         self.settle().await;
@@ -519,7 +554,7 @@ fn rendered(announcement: &Announcement) -> String {
 /// Start the game and have the sighted player (White) play 1. e4; returns the id of its
 /// announcement to the blind player.
 async fn start_and_play_e4(rig: &mut Rig) -> u64 {
-    rig.ok(Role::Assistant, "start").await;
+    rig.start_play().await;
     rig.ok(Role::Assistant, "move e4").await;
     rig.ok(Role::Assistant, "press").await;
     rig.verdicts().await;
@@ -536,7 +571,11 @@ async fn start_and_play_e4(rig: &mut Rig) -> u64 {
 #[tokio::test(start_paused = true)]
 async fn every_input_is_journaled_at_its_time_on_the_game_time_line_even_a_refused_one() {
     let folder = Folder::new("journal");
-    let mut rig = Rig::new(&folder, Setup::default());
+    let setup = Setup {
+        start_by_boards: true,
+        ..Setup::default()
+    };
+    let mut rig = Rig::new(&folder, setup);
     sleep_ms(2_000).await;
     // The tactile board's first reading, stamped by its link at 1.5 s and read by the hub at
     // 2 s: the game starts at the link's time (the board counts, not the queue).
@@ -547,7 +586,23 @@ async fn every_input_is_journaled_at_its_time_on_the_game_time_line_even_a_refus
         },
     )
     .await;
-    assert_eq!(rig.inputs(), vec![(1_500, InputRecord::Start)]);
+    let start = Chess::default().board().occupied();
+    rig.link_at(
+        1_500,
+        LinkEvent::Sensor(SensorEvent::Snapshot(Sensed::Occupancy(start))),
+    )
+    .await;
+    let reading = (
+        1_500,
+        InputRecord::Board {
+            board: BoardRecord::Blind,
+            event: (&SensorEvent::Snapshot(Sensed::Occupancy(start))).into(),
+        },
+    );
+    assert_eq!(
+        rig.inputs(),
+        vec![reading.clone(), (1_500, InputRecord::Start)]
+    );
     // The assistant starts it again: the arbiter refuses, but the input is in the journal.
     let reply = rig.console(Role::Assistant, "start").await;
     assert_eq!(reply.end, End::Error("the game has already started".into()));
@@ -570,6 +625,7 @@ async fn every_input_is_journaled_at_its_time_on_the_game_time_line_even_a_refus
     assert_eq!(
         rig.inputs(),
         vec![
+            reading,
             (1_500, InputRecord::Start),
             (2_000, InputRecord::Start),
             (
@@ -600,7 +656,7 @@ async fn every_input_is_journaled_at_its_time_on_the_game_time_line_even_a_refus
 async fn effects_go_to_speech_the_consoles_the_transcript_and_the_touches_file() {
     let folder = Folder::new("effects");
     let mut rig = Rig::new(&folder, Setup::default());
-    rig.ok(Role::Assistant, "start").await;
+    rig.start_play().await;
     // The start asks the tactile board for a full reading.
     assert_eq!(rig.commands.try_recv(), Ok(LinkCommand::RequestSnapshot));
     sleep_ms(1_250).await;
@@ -699,14 +755,14 @@ async fn speech_events_count_only_for_announcements_in_flight() {
 #[tokio::test(start_paused = true)]
 async fn without_speech_an_announcement_counts_as_said_at_once() {
     let folder = Folder::new("nospeech");
-    let rig = Rig::new(
+    let mut rig = Rig::new(
         &folder,
         Setup {
             speech: false,
             ..Setup::default()
         },
     );
-    rig.ok(Role::Assistant, "start").await;
+    rig.start_play().await;
     sleep_ms(400).await;
     rig.ok(Role::Assistant, "move e4").await;
     rig.ok(Role::Assistant, "press").await;
@@ -800,12 +856,12 @@ async fn guidance_is_repeated_every_guidance_repeat_ms_until_the_board_is_right(
 #[tokio::test(start_paused = true)]
 async fn a_running_clock_is_journaled_every_heartbeat_and_a_stopped_one_is_not() {
     let folder = Folder::new("heartbeat");
-    let rig = Rig::new(&folder, Setup::default());
+    let mut rig = Rig::new(&folder, Setup::default());
     // Before the start no clock runs and nothing is due: no tick.
     sleep_ms(5_000).await;
     rig.settle().await;
     assert_eq!(rig.inputs(), vec![]);
-    rig.ok(Role::Assistant, "start").await;
+    rig.start_play().await;
     sleep_ms(2_500).await;
     rig.settle().await;
     assert_eq!(rig.ticks(), vec![5_800, 6_600, 7_400]);
@@ -832,7 +888,7 @@ async fn a_flag_falls_at_the_arbiters_deadline_between_heartbeats() {
             ..Setup::default()
         },
     );
-    rig.ok(Role::Assistant, "start").await;
+    rig.start_play().await;
     let flag = loop {
         let (t, _, audience, announcement) = rig.next_said().await;
         if let Announcement::FlagFell { side } = announcement {
@@ -867,7 +923,11 @@ async fn a_flag_falls_at_the_arbiters_deadline_between_heartbeats() {
 #[tokio::test(start_paused = true)]
 async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
     let folder = Folder::new("links");
-    let mut rig = Rig::new(&folder, Setup::default());
+    let setup = Setup {
+        start_by_boards: true,
+        ..Setup::default()
+    };
+    let mut rig = Rig::new(&folder, setup);
     let disconnected = InputRecord::BoardDisconnected {
         board: BoardRecord::Blind,
     };
@@ -895,8 +955,8 @@ async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
         .filter(|l| *l == "note tactile board not available: no such device")
         .count();
     assert_eq!(notes, 2);
-    // It comes: announced as back, read again, and the game starts (the sighted board has no
-    // sensors to wait for).
+    // It comes: announced as back and read again; once its reading shows the position the game
+    // starts by itself (the sighted board has no sensors to wait for).
     sleep_ms(300).await;
     rig.link(LinkEvent::Connected {
         info: "pegged test".into(),
@@ -904,11 +964,24 @@ async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
     .await;
     assert_eq!(
         rig.inputs()[1..],
+        [(
+            300,
+            InputRecord::BoardConnected {
+                board: BoardRecord::Blind
+            }
+        )],
+        "not before the board is read"
+    );
+    let start = SensorEvent::Snapshot(Sensed::Occupancy(Chess::default().board().occupied()));
+    rig.sensor(start.clone()).await;
+    assert_eq!(
+        rig.inputs()[2..],
         [
             (
                 300,
-                InputRecord::BoardConnected {
-                    board: BoardRecord::Blind
+                InputRecord::Board {
+                    board: BoardRecord::Blind,
+                    event: (&start).into(),
                 }
             ),
             (300, InputRecord::Start),
@@ -1003,7 +1076,7 @@ async fn the_tactile_boards_buttons_ask_his_requests_journaled_as_requests_only(
 /// lost at 1.5 s; then the hub stops. Returns how it ended and the move's announcement id.
 async fn play_until_cut_off(folder: &Folder) -> (HubEnd, u64) {
     let mut rig = Rig::new(folder, Setup::default());
-    rig.ok(Role::Assistant, "start").await;
+    rig.start_play().await;
     sleep_ms(1_000).await;
     rig.ok(Role::Assistant, "move e4").await;
     rig.ok(Role::Assistant, "press").await;
@@ -1248,7 +1321,7 @@ async fn the_table_clock_shows_the_official_clock_and_its_lever_is_the_press_of_
     );
     // The lever as found: high on the right.
     rig.lever(true).await;
-    rig.ok(Role::Assistant, "start").await;
+    rig.start_play().await;
     let started = rig.clock_faces();
     assert_eq!(
         started.last().map(|f| f.running),
@@ -1302,5 +1375,150 @@ async fn the_table_clock_shows_the_official_clock_and_its_lever_is_the_press_of_
     }
     rig.verdicts().await;
     assert_eq!(rig.progress.borrow().ply, 2, "e5 counted");
+    rig.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn play_starts_only_at_the_arbiters_start_once_the_board_shows_the_position() {
+    let folder = Folder::new("start");
+    let mut rig = Rig::new(&folder, Setup::default());
+    rig.board_ready().await;
+    // Ready, but nobody has started it: no clock runs, and no start is journaled.
+    sleep_ms(10_000).await;
+    rig.settle().await;
+    assert!(
+        !rig.inputs().iter().any(|(_, i)| *i == InputRecord::Start),
+        "{:?}",
+        rig.inputs()
+    );
+    assert!(!rig.progress.borrow().started);
+    assert!(rig.progress.borrow().ready);
+    let told = rig.told();
+    assert!(
+        told.iter().any(|b| b.text
+            == "every board shows the starting position: `start` starts play and the clocks"),
+        "{told:?}"
+    );
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        status
+            .iter()
+            .any(|l| l.contains("clocks white 0:05:00 black 0:05:00 (stopped)")),
+        "{status:?}"
+    );
+    assert!(
+        status
+            .iter()
+            .any(|l| l == "in play (not started: the boards show the position; `start` starts it)"),
+        "{status:?}"
+    );
+    assert!(rig.said().is_empty(), "nothing is said before the start");
+    // The arbiter starts it: both players hear it, and White's clock runs from then.
+    rig.ok(Role::Arbiter, "start").await;
+    let said = rig.said();
+    assert_eq!(
+        said.iter()
+            .map(|(_, a, w)| (*a, w.clone()))
+            .collect::<Vec<_>>(),
+        vec![(
+            Audience::Both,
+            Announcement::GameStarted { side: Color::White }
+        )]
+    );
+    assert_eq!(rig.inputs().last(), Some(&(10_000, InputRecord::Start)));
+    sleep_ms(4_000).await;
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        status
+            .iter()
+            .any(|l| l.contains("clocks white 0:04:56 black 0:05:00 (white running)")),
+        "{status:?}"
+    );
+    rig.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_board_set_up_wrong_is_guided_and_start_waits_for_it_unless_anyway() {
+    let folder = Folder::new("setup-wrong");
+    let mut rig = Rig::new(&folder, Setup::default());
+    rig.link(LinkEvent::Connected {
+        info: "test board".into(),
+    })
+    .await;
+    // The white rook of a1 is missing from the tactile board.
+    let mut occupied = Chess::default().board().occupied();
+    occupied.discard(Square::A1);
+    rig.sensor(SensorEvent::Snapshot(Sensed::Occupancy(occupied)))
+        .await;
+    // He is guided to the square (no "move not possible": nobody is to move yet), and no clock
+    // runs.
+    sleep_ms(2_000).await;
+    rig.settle().await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, w)| (a, w)).collect();
+    let rook = shakmaty::Piece {
+        color: Color::White,
+        role: shakmaty::Role::Rook,
+    };
+    assert_eq!(
+        said,
+        vec![(
+            Audience::Blind,
+            Announcement::Guidance(Guidance::Missing {
+                square: Square::A1,
+                piece: rook
+            })
+        )]
+    );
+    let reply = rig.console(Role::Arbiter, "start").await;
+    assert_eq!(
+        reply.end,
+        End::Error(
+            "play does not start yet: the tactile board differs from the position on 1 square: \
+             a1; the board is guided to the position (or `start anyway` starts it as it stands)"
+                .into()
+        )
+    );
+    assert!(!rig.progress.borrow().started);
+    assert!(!rig.inputs().iter().any(|(_, i)| *i == InputRecord::Start));
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        status.iter().any(|l| l
+            == "in play (not started: the tactile board differs from the position on 1 square: a1)"),
+        "{status:?}"
+    );
+    // He puts the rook in: the table is ready and the arbiter is told so; `start` starts it.
+    rig.told();
+    rig.sensor(SensorEvent::Place {
+        square: Square::A1,
+        piece: None,
+    })
+    .await;
+    assert!(rig.told().iter().any(|b| {
+        b.text
+            .starts_with("every board shows the starting position")
+    }),);
+    rig.ok(Role::Arbiter, "start").await;
+    assert!(rig.progress.borrow().started);
+    rig.stop().await;
+
+    // A sensor that cannot be mended before the round: `start anyway`, noted for the record.
+    let folder = Folder::new("setup-anyway");
+    let mut rig = Rig::new(&folder, Setup::default());
+    rig.link(LinkEvent::Connected {
+        info: "test board".into(),
+    })
+    .await;
+    rig.sensor(SensorEvent::Snapshot(Sensed::Occupancy(occupied)))
+        .await;
+    rig.told();
+    rig.ok(Role::Arbiter, "start anyway").await;
+    assert!(rig.progress.borrow().started);
+    let note = "arbiter starts play although the tactile board differs from the position on 1 \
+                square: a1";
+    assert!(
+        rig.transcript().contains(&format!("note {note}")),
+        "{:?}",
+        rig.transcript()
+    );
     rig.stop().await;
 }

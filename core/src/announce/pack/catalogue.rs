@@ -57,6 +57,8 @@ pub(in crate::announce) const TEMPLATES: &[TemplateSpec] = &[
     ),
     t("guidance_extra", &["piece", "colored", "a_piece", "square"]),
     t("guidance_extra_unknown", &["square"]),
+    t("guidance_more_one", COUNT_SLOTS),
+    t("guidance_more", COUNT_SLOTS),
     t(
         "guidance_wrong",
         &[
@@ -104,6 +106,7 @@ pub(in crate::announce) const TEMPLATES: &[TemplateSpec] = &[
     t("board_disconnected", &["board"]),
     t("board_reconnected", &["board"]),
     t("game_recovered", &[]),
+    t("game_started", &["side"]),
     t("clocks_paused", &[]),
     t("clocks_resumed", &[]),
     t("adjourned", &["side"]),

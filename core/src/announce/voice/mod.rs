@@ -341,6 +341,7 @@ impl VoicePack {
                 slots.push(("square", self.square(square)));
                 self.fill("guidance_wrong", &slots)
             }
+            Guidance::More { squares } => self.count("guidance_more", squares),
         }
     }
 
@@ -428,6 +429,7 @@ impl VoicePack {
                 self.fill("board_reconnected", &[("board", self.board(*board))])
             }
             A::GameRecovered => self.fill("game_recovered", &[]),
+            A::GameStarted { side } => self.fill("game_started", &[("side", self.side(*side))]),
             A::ClocksPaused => self.fill("clocks_paused", &[]),
             A::ClocksResumed => self.fill("clocks_resumed", &[]),
             A::Adjourned { by } => self.fill("adjourned", &[("side", self.side(*by))]),

@@ -837,6 +837,14 @@ fn german_guidance_and_replies() {
             }),
             "Auf Eva vier steht ein schwarzer Springer, dort gehört ein weißer Bauer hin",
         ),
+        (
+            Announcement::Guidance(Guidance::More { squares: 11 }),
+            "Und elf weitere Felder",
+        ),
+        (
+            Announcement::Guidance(Guidance::More { squares: 1 }),
+            "Und ein weiteres Feld",
+        ),
         (Announcement::Stalemate, "Patt"),
         (Announcement::DeadPosition, "Tote Stellung, Remis"),
         (
@@ -949,6 +957,10 @@ fn german_guidance_and_replies() {
             "Brett des sehenden Spielers wieder verbunden",
         ),
         (Announcement::GameRecovered, "Partie wiederhergestellt"),
+        (
+            Announcement::GameStarted { side: Color::White },
+            "Die Partie beginnt, Weiß am Zug",
+        ),
         (Announcement::ClocksPaused, "Uhren angehalten"),
         (Announcement::ClocksResumed, "Uhren laufen wieder"),
         (
@@ -1167,6 +1179,9 @@ fn every_announcement() -> Vec<Announcement> {
         Square::H1,
         Square::A8,
     ];
+    for squares in [1, 2, 11] {
+        all.push(Announcement::Guidance(Guidance::More { squares }));
+    }
     for &piece in &pieces {
         for &square in &squares {
             all.push(Announcement::Touched { piece, square });
@@ -1268,6 +1283,8 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::DrawAccepted,
         Announcement::IllegalMove,
         Announcement::GameRecovered,
+        Announcement::GameStarted { side: Color::White },
+        Announcement::GameStarted { side: Color::Black },
         Announcement::ClocksPaused,
         Announcement::ClocksResumed,
         Announcement::SpeechFallback,
@@ -1358,7 +1375,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 46;
+const VARIANTS: usize = 47;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1411,6 +1428,7 @@ fn variant(a: &Announcement) -> usize {
         A::TrainingOnly => 43,
         A::ReviewMoment { .. } => 44,
         A::ReviewEnd => 45,
+        A::GameStarted { .. } => 46,
     }
 }
 

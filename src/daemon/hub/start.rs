@@ -1,0 +1,113 @@
+//! The start of play. After `tactus run` the boards are guided to the starting position (the
+//! arbiter's recognisers hold it: no move, no "illegal move", no clock); play starts at the
+//! arbiter's `start` at the console once every board with sensors shows the position (`start
+//! anyway` over a board that cannot be put right), or by itself then where the table is set up so
+//! (`game.start = "boards"`: a club evening without an arbiter, a training game at home). The
+//! arbiter makes the start; this duty decides only whether the table is ready for it.
+//!
+//! A resumed game has started already: its clocks stand until the arbiter's `resume`.
+
+use shakmaty::Position;
+use tracing::info;
+
+use super::Hub;
+use tactus_core::{
+    announce::count,
+    arbiter::{BoardId, Input},
+    console::{Action, Command, Role, wire::Reply},
+    rules::Millis,
+};
+
+impl Hub {
+    /// What keeps play from starting: each board with sensors that is not connected, not read
+    /// yet, or does not show the position, in words for the console. Empty: ready.
+    pub(super) fn start_blockers(&self) -> Vec<String> {
+        let mut blockers = Vec::new();
+        for board in BoardId::ALL {
+            if !self.sensors[board] {
+                continue;
+            }
+            let link = self.board_links[board];
+            let recognizer = match board {
+                BoardId::Blind => Some(self.arbiter.blind_board()),
+                BoardId::Sighted => self.arbiter.sighted_board(),
+            };
+            let name = board.name();
+            if !link.connected {
+                blockers.push(format!("the {name} board is not connected"));
+            } else if !link.read {
+                blockers.push(format!("the {name} board has not been read yet"));
+            } else if let Some(r) = recognizer
+                && !r.shows_expected()
+            {
+                let diff = r.diff(r.expected().board());
+                let squares: Vec<String> =
+                    diff.squares.iter().map(|d| d.square.to_string()).collect();
+                blockers.push(format!(
+                    "the {name} board differs from the position on {}: {}",
+                    count(squares.len(), "square", "squares"),
+                    squares.join(" ")
+                ));
+            }
+        }
+        blockers
+    }
+
+    /// Whether play is still to start (not started, no result).
+    fn before_start(&self) -> bool {
+        !self.arbiter.started() && !self.has_result()
+    }
+
+    /// After a board event: start play where the boards start it and they are ready; tell the
+    /// staff when the table becomes ready for the arbiter's `start`.
+    pub(super) fn maybe_start(&mut self, t: Millis) {
+        if !self.before_start() {
+            return;
+        }
+        let ready = self.start_blockers().is_empty();
+        self.note_set_up(ready);
+        if !ready {
+            self.ready_told = false;
+            return;
+        }
+        if self.start_by_boards {
+            info!("both boards show the position: play starts");
+            self.accept(Input::Start, t, None);
+        } else if !std::mem::replace(&mut self.ready_told, true) {
+            self.note(
+                "every board shows the starting position: `start` starts play and the clocks"
+                    .into(),
+                None,
+            );
+        }
+    }
+
+    /// The console's `start` (the arbiter's or the assistant's): refused while a board is not
+    /// ready, unless `start anyway`, so that no clock runs over a board set up wrongly. `None`:
+    /// not a start; the command goes to the arbiter as any other.
+    pub(super) fn start_command(&mut self, role: Role, command: &Command) -> Option<Reply> {
+        let Command::Game(Action::Start { anyway }) = command else {
+            return None;
+        };
+        if !self.before_start() {
+            // The arbiter answers (the game has started, or is over).
+            return None;
+        }
+        let blockers = self.start_blockers();
+        if blockers.is_empty() {
+            return None;
+        }
+        if !anyway {
+            return Some(Reply::error(format!(
+                "play does not start yet: {}; the board is guided to the position (or `start \
+                 anyway` starts it as it stands)",
+                blockers.join("; ")
+            )));
+        }
+        self.note(
+            format!("{role} starts play although {}", blockers.join("; ")),
+            None,
+        );
+        None
+    }
+}
