@@ -3,26 +3,31 @@
 //! (`link`: port, decoder, session, event channel) and `board::recognize`.
 //!
 //! The simulated board (`sim::serve`, on its own thread and runtime, as a board is a device of its
-//! own) plays games of `twic1599_100k.pgn` on the master side of a pty pair and stamps the instant
-//! the last byte of each move's final event was written; the host (a current-thread runtime, as
-//! in `tactus board-test`) opens the slave by path, runs the recogniser and stamps the instant it
-//! reports the move. Scenarios:
+//! own) plays games of `twic1599_100k.pgn` on the master side of a pty pair, at a human pace (100
+//! ms between a hand's actions), and stamps the instant the last byte of each move's last field
+//! update was written; the host (a current-thread runtime, as in `tactus board-test`) opens the
+//! slave by path, runs the recogniser and stamps the instant it reports the move. The DGT board
+//! samples its squares in a sweep of 224 ms (`tactus_core::sim::sweep`, its start drawn per game),
+//! so it reports a change when the sweep reaches the square, as a real one does. Scenarios:
 //! - `line`: the pegged board's profile as shipped (115200 baud, settle 0: F.3 b);
 //! - `dgt`: the DGT profile as shipped, `completion = "settle"`: the confirming board dump is asked
-//!   for the moment a legal move appears (request, 67 bytes at 9600 baud, decode) and the move
-//!   counts when it agrees and the board rested `scan_ms` (320 ms) since its last change; a move
-//!   that could be a square a slid piece passed rests 60 ms more. Reported whole and split into
-//!   the two kinds;
-//! - `dgt-400`: the timing before (400 ms settle, then the dump), for comparison in one run;
-//! - `dgt-processing`: settle 0 and no confirming dump: the processing part alone (link,
-//!   decoder, recogniser), the floor under the settle time;
+//!   for the moment a legal move appears; a move the board can already tell counts at that dump,
+//!   one it cannot tell yet (`may_still_change`: a slider that may go on, a pawn step that may
+//!   become a double step, a move another piece of its kind could have made, a rook towards
+//!   castling) once the board has rested `scan_ms` (255 ms). Reported whole and split into the two
+//!   kinds;
+//! - `dgt-picochess`: the same streams read as picochess does: a board dump asked 250 ms after the
+//!   last field update, the move counted when the dump shows it;
+//! - `dgt-processing`: no sweep, settle 0, no confirming dump: the processing part alone (link,
+//!   decoder, recogniser), the floor under everything else;
 //! - `dgt-press-50`, `dgt-press-settled`: `completion = "press"`; the host presses the clock 50 ms
-//!   after the move's last update (the press is kept until the board has rested), or 600 ms after
-//!   it (the board has rested and confirmed the move); the latency is from the press to the move
-//!   counted.
+//!   after the move's last update (the press is kept until the board can tell the move), or 600
+//!   ms after it (the board has told and confirmed the move); the latency is from the press to the
+//!   move counted.
 //!
-//! `cargo run --release --example latency -- [--moves N] [--only SCENARIO]` (default 200 moves
-//! per scenario, about eight minutes in all). Numbers live in BENCHMARKS.md.
+//! `cargo run --release --example latency -- [--moves N] [--only SCENARIO] [--slow MS]`
+//! (default 200 moves per scenario, about eight minutes in all; `--slow` prints every move slower
+//! than that). Numbers live in BENCHMARKS.md.
 
 use std::{
     sync::mpsc as std_mpsc,
@@ -37,14 +42,15 @@ use tactus::{
 };
 use tactus_core::{
     board::{
-        Sensing,
+        Sensed, Sensing,
         profile::{Profile, ProfileSet},
-        recognize::{Mode, Recognized, Recognizer, RecognizerConfig, could_pass_through},
+        recognize::{Mode, Recognized, Recognizer, RecognizerConfig, may_still_change},
     },
     rules::pgn::read_pgn,
     sim::{
         board::{SimConfig, SimGame},
         script::Style,
+        sweep::Sweep,
     },
 };
 use tokio_serial::SerialStream;
@@ -53,10 +59,25 @@ use tokio_util::sync::CancellationToken;
 /// Rest between moves: longer than the bounce window, so that each move stands alone.
 const MOVE_PAUSE: Duration = Duration::from_millis(60);
 /// On a DGT board the player leaves the board alone until his move has counted (at a table the
-/// opponent's reply comes only then): longer than the longest rest, `scan_ms` + 60 ms.
+/// opponent's reply comes only then): longer than the longest rest, `scan_ms`, or picochess's
+/// 250 ms and its dump.
 const DGT_MOVE_PAUSE: Duration = Duration::from_millis(450);
-/// Time between the events of one move.
-const STEP: u64 = 40;
+/// Time between a hand's actions: a human pace.
+const STEP: u64 = 100;
+/// The simulated DGT board's sweep (the emulator swept in 224 ms; a real board in
+/// 200-250 ms).
+const SWEEP_MS: u64 = 224;
+/// picochess asks for a board dump once this long has passed without a field update.
+const PICOCHESS_QUIET: Duration = Duration::from_millis(250);
+
+/// Who reads the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    /// tactus's recogniser.
+    Tactus,
+    /// picochess's way: a dump 250 ms after the last update; the move counts when it shows it.
+    Picochess,
+}
 
 struct Scenario {
     name: &'static str,
@@ -65,6 +86,9 @@ struct Scenario {
     message_bytes: u64,
     /// The host presses the clock this long after the move's last update (press completion).
     press_after: Option<Duration>,
+    /// The board samples its squares in a sweep (a DGT board as it is).
+    sweep: bool,
+    reader: Reader,
 }
 
 fn scenarios() -> Result<Vec<Scenario>> {
@@ -75,29 +99,27 @@ fn scenarios() -> Result<Vec<Scenario>> {
     bare.timing.settle_ms = 0;
     bare.timing.scan_ms = 0;
     bare.timing.confirm_with_snapshot = false;
-    let mut before = dgt.clone();
-    before.timing.settle_ms = 400;
-    before.timing.scan_ms = 0;
-    let scenario = |name, profile: &Profile, message_bytes, press_after| Scenario {
+    let scenario = |name, profile: &Profile, message_bytes, press_after, sweep| Scenario {
         name,
         profile: profile.clone(),
         message_bytes,
         press_after,
+        sweep,
+        reader: Reader::Tactus,
     };
+    let press = |ms| Some(Duration::from_millis(ms));
     Ok(vec![
         // "P e4\r\n"
-        scenario("line", &line, 6, None),
+        scenario("line", &line, 6, None, false),
         // FIELD_UPDATE: 0x8e, two length bytes, field, piece.
-        scenario("dgt", &dgt, 5, None),
-        scenario("dgt-400", &before, 5, None),
-        scenario("dgt-processing", &bare, 5, None),
-        scenario("dgt-press-50", &dgt, 5, Some(Duration::from_millis(50))),
-        scenario(
-            "dgt-press-settled",
-            &dgt,
-            5,
-            Some(Duration::from_millis(600)),
-        ),
+        scenario("dgt", &dgt, 5, None, true),
+        Scenario {
+            reader: Reader::Picochess,
+            ..scenario("dgt-picochess", &dgt, 5, None, true)
+        },
+        scenario("dgt-processing", &bare, 5, None, false),
+        scenario("dgt-press-50", &dgt, 5, press(50), true),
+        scenario("dgt-press-settled", &dgt, 5, press(600), true),
     ])
 }
 
@@ -107,6 +129,7 @@ fn start_board(
     profile: Profile,
     game: SimGame,
     move_pause: Duration,
+    sweep: Option<Sweep>,
     cancel: CancellationToken,
 ) -> Result<(
     String,
@@ -139,6 +162,7 @@ fn start_board(
             };
             cfg.move_pause = move_pause;
             cfg.announce_pause = move_pause;
+            cfg.sweep = sweep;
             cfg.linger = Some(Duration::from_secs(3));
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
             let forward = tokio::spawn(async move {
@@ -265,6 +289,68 @@ async fn host(
     Ok(seen)
 }
 
+/// picochess's reading of the same board: every field update starts a 250 ms wait, then a board
+/// dump is asked for; the move counts when a dump shows the position after it.
+async fn picochess(
+    path: &str,
+    profile: &Profile,
+    start: Chess,
+    moves: &[Move],
+    mut written: tokio::sync::mpsc::UnboundedReceiver<Option<Instant>>,
+) -> Result<Vec<Seen>> {
+    let clock = MonotonicClock::new();
+    let cancel = CancellationToken::new();
+    let mut link = link::spawn(
+        LinkSettings::new("picochess", path, profile.clone()),
+        clock,
+        cancel.clone(),
+    );
+    let mut position = start;
+    let mut seen: Vec<Seen> = Vec::new();
+    let mut last_written: Option<Instant> = None;
+    let mut dump_at: Option<tokio::time::Instant> = None;
+    let limit = tokio::time::Instant::now() + Duration::from_secs(60 + moves.len() as u64 * 3);
+    while seen.len() < moves.len() {
+        tokio::select! {
+            ev = link.events.recv() => {
+                let Some(ev) = ev else { bail!("the link stopped") };
+                match ev.event {
+                    LinkEvent::Sensor(tactus_core::board::SensorEvent::Snapshot(Sensed::Pieces(board))) => {
+                        let mut after = position.clone();
+                        after.play_unchecked(moves[seen.len()]);
+                        if *after.board() == board {
+                            seen.push(Seen {
+                                written: last_written.take(),
+                                pressed: None,
+                                counted: Instant::now(),
+                            });
+                            position = after;
+                        }
+                    }
+                    LinkEvent::Sensor(_) => {
+                        dump_at = Some(tokio::time::Instant::now() + PICOCHESS_QUIET);
+                    }
+                    LinkEvent::Disconnected { reason } => bail!("disconnected: {reason}"),
+                    _ => {}
+                }
+            }
+            w = written.recv() => {
+                if let Some(w) = w {
+                    last_written = w;
+                }
+            }
+            _ = async { match dump_at { Some(t) => tokio::time::sleep_until(t).await, None => std::future::pending().await } } => {
+                dump_at = None;
+                let _ = link.commands.try_send(LinkCommand::RequestSnapshot);
+            }
+            _ = tokio::time::sleep_until(limit) => bail!("only {} of {} moves read in time", seen.len(), moves.len()),
+        }
+    }
+    cancel.cancel();
+    let _ = link.task.await;
+    Ok(seen)
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     // Nearest rank.
     let rank = ((p / 100.0) * sorted.len() as f64).ceil().max(1.0) as usize;
@@ -294,13 +380,19 @@ fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
     let mut want = 200usize;
     let mut only: Option<String> = None;
+    // Print each move slower than this (to stderr), to look into a tail.
+    let mut slow: Option<Duration> = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--moves" => want = args.next().context("--moves N")?.parse()?,
             "--only" => only = args.next(),
+            "--slow" => {
+                let ms: u64 = args.next().context("--slow MS")?.parse()?;
+                slow = Some(Duration::from_millis(ms));
+            }
             // `cargo test --all-targets` builds examples only; `cargo bench` passes --bench.
             "--bench" => {}
-            other => bail!("unknown argument {other:?}; use --moves N, --only NAME"),
+            other => bail!("unknown argument {other:?}; use --moves N, --only NAME, --slow MS"),
         }
     }
     let dir = std::env::var_os("TACTUS_CHESS_DATA")
@@ -345,22 +437,38 @@ fn main() -> Result<()> {
                 (Sensing::Identity, None) => DGT_MOVE_PAUSE,
                 (Sensing::Identity, Some(d)) => d + DGT_MOVE_PAUSE,
             };
+            // The same sweep for every scenario's run of this game.
+            let sweep = sc.sweep.then(|| Sweep {
+                period_ms: SWEEP_MS,
+                offset_ms: (g.index as u64 * 97) % SWEEP_MS,
+            });
             let (path, written, board) =
-                start_board(sc.profile.clone(), game, pause, cancel.clone())?;
-            let seen = rt.block_on(host(
-                &path,
-                &sc.profile,
-                g.start.clone(),
-                &moves,
-                written,
-                sc.press_after,
-            ));
+                start_board(sc.profile.clone(), game, pause, sweep, cancel.clone())?;
+            let seen = rt.block_on(async {
+                match sc.reader {
+                    Reader::Tactus => {
+                        host(
+                            &path,
+                            &sc.profile,
+                            g.start.clone(),
+                            &moves,
+                            written,
+                            sc.press_after,
+                        )
+                        .await
+                    }
+                    Reader::Picochess => {
+                        picochess(&path, &sc.profile, g.start.clone(), &moves, written).await
+                    }
+                }
+            });
             cancel.cancel();
             let _ = board.join();
             let seen = seen.with_context(|| format!("{}: game {}", sc.name, g.index))?;
             let mut pos = g.start.clone();
-            for (s, &m) in seen.iter().zip(&moves) {
-                let passing = could_pass_through(&pos, m);
+            for (ply, (s, &m)) in seen.iter().zip(&moves).enumerate() {
+                let passing = may_still_change(&pos, m);
+                let san = tactus_core::rules::notation::san(&pos, m);
                 pos.play_unchecked(m);
                 let from = if sc.press_after.is_some() {
                     s.pressed
@@ -368,7 +476,17 @@ fn main() -> Result<()> {
                     s.written
                 };
                 if let Some(from) = from {
-                    latencies.push((s.counted.saturating_duration_since(from), passing));
+                    let latency = s.counted.saturating_duration_since(from);
+                    if slow.is_some_and(|limit| latency > limit) {
+                        eprintln!(
+                            "{}: game {} ply {} {san}: {}",
+                            sc.name,
+                            g.index,
+                            ply + 1,
+                            ms(latency)
+                        );
+                    }
+                    latencies.push((latency, passing));
                 }
             }
         }
@@ -384,15 +502,15 @@ fn main() -> Result<()> {
             latencies.iter().map(|l| l.0).collect(),
             wire.clone(),
         );
-        if sc.name == "dgt" || sc.name.starts_with("dgt-press") {
+        if sc.sweep {
             row(
-                &format!("{}: cannot be a passing square", sc.name),
+                &format!("{}: moves the board can tell at once", sc.name),
                 baud.clone(),
                 latencies.iter().filter(|l| !l.1).map(|l| l.0).collect(),
                 wire.clone(),
             );
             row(
-                &format!("{}: could be a passing square", sc.name),
+                &format!("{}: moves that wait a sweep", sc.name),
                 baud,
                 latencies.iter().filter(|l| l.1).map(|l| l.0).collect(),
                 wire,

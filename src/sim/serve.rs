@@ -35,7 +35,7 @@ use tactus_core::sim::{
 };
 use tactus_core::{
     board::{Sensing, profile::Profile},
-    rules::notation::san,
+    rules::{Millis, notation::san},
 };
 
 /// Bytes written at once before the pacer sleeps for their wire time: small enough that a long
@@ -141,6 +141,8 @@ enum Hands {
     Idle(tokio::time::Instant),
     /// Doing the steps of a move; the next one at this instant.
     Moving(tokio::time::Instant),
+    /// The move is made; a sweeping board has not found all of it yet.
+    Reporting,
     Done,
 }
 
@@ -168,12 +170,18 @@ pub async fn serve(
         let Some(wake) = s.wake() else {
             continue;
         };
+        // The sweep finds a change before the hands act again, or after.
+        let sample = s.sample_wake();
         let Some(port_stream) = s.stream.as_mut() else {
             continue;
         };
+        let timer = match (wake, sample) {
+            (Some(h), Some(t)) => Some(h.min(t)),
+            (h, t) => h.or(t),
+        };
         let sleep_until =
-            wake.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
-        let mut lost: Option<String> = None;
+            timer.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
+        let lost: Option<String>;
         let mut pulled = false;
         tokio::select! {
             _ = cancel.cancelled() => return Ok(()),
@@ -182,16 +190,22 @@ pub async fn serve(
                 Err(err) => lost = Some(format!("read failed: {err}")),
                 Ok(n) => lost = s.answer(&buf[..n]).await,
             },
-            _ = tokio::time::sleep_until(sleep_until), if wake.is_some() => {
-                match s.hands_act().await {
-                    Acted::Done => return Ok(()),
-                    Acted::Lost(reason) => lost = Some(reason),
-                    Acted::Pulled(reason) => {
-                        pulled = true;
-                        lost = Some(reason);
-                    }
-                    Acted::Fine => {}
-                }
+            _ = tokio::time::sleep_until(sleep_until), if timer.is_some() => {
+                let found = s.samples().await;
+                let hands_due = wake.is_some_and(|h| h <= tokio::time::Instant::now());
+                lost = match found {
+                    Some(reason) => Some(reason),
+                    None if hands_due => match s.hands_act().await {
+                        Acted::Done => return Ok(()),
+                        Acted::Lost(reason) => Some(reason),
+                        Acted::Pulled(reason) => {
+                            pulled = true;
+                            Some(reason)
+                        }
+                        Acted::Fine => None,
+                    },
+                    None => None,
+                };
             }
         }
         if let Some(reason) = lost
@@ -246,6 +260,8 @@ struct Serving {
     linger_until: Option<tokio::time::Instant>,
     cable_pulled: bool,
     ever_opened: bool,
+    /// The simulated board's time line starts here (its sweep and clock count from it).
+    epoch: tokio::time::Instant,
 }
 
 impl Serving {
@@ -255,7 +271,10 @@ impl Serving {
         game: SimGame,
         progress: Option<mpsc::UnboundedSender<SimProgress>>,
     ) -> Serving {
-        let board = SimBoard::new(&cfg.profile, game.start.board().clone(), cfg.orientation);
+        let mut board = SimBoard::new(&cfg.profile, game.start.board().clone(), cfg.orientation);
+        if let Some(sweep) = cfg.sweep {
+            board = board.with_sweep(sweep);
+        }
         let confirms =
             cfg.profile.timing.confirm_with_snapshot && cfg.profile.sensing == Sensing::Identity;
         Serving {
@@ -278,6 +297,7 @@ impl Serving {
             linger_until: None,
             cable_pulled: false,
             ever_opened: false,
+            epoch: tokio::time::Instant::now(),
             board,
             port,
             cfg,
@@ -375,8 +395,41 @@ impl Serving {
                 until
             }
             Hands::Idle(at) | Hands::Moving(at) => Some(at),
+            Hands::Reporting => {
+                if self.board.sample_due().is_none() {
+                    // Everything the hands did has been found: the move is reported.
+                    self.moved();
+                    return None;
+                }
+                None
+            }
             Hands::Done => self.linger_until,
         })
+    }
+
+    /// The board's time now.
+    fn millis(&self) -> Millis {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// When the sweep finds the next change, if one waits.
+    fn sample_wake(&self) -> Option<tokio::time::Instant> {
+        let due = self.board.sample_due()?;
+        Some(self.epoch + Duration::from_millis(due))
+    }
+
+    /// Write what the sweep has found by now. Returns why the port is lost, if it is.
+    async fn samples(&mut self) -> Option<String> {
+        let now = self.millis();
+        let found = self.board.sample(now);
+        let stream = self.stream.as_mut()?;
+        for msg in found {
+            match self.pacer.send(stream, &msg).await {
+                Ok(at) => self.last_written = Some(at),
+                Err(err) => return Some(format!("write failed: {err}")),
+            }
+        }
+        None
     }
 
     /// The board answers what the host sent. Returns why the port is lost, if it is.
@@ -401,6 +454,7 @@ impl Serving {
                 Acted::Fine
             }
             Hands::Done => Acted::Done,
+            Hands::Reporting => Acted::Fine,
             Hands::Idle(_) if self.cfg.disconnect_after == Some(self.ply) && !self.cable_pulled => {
                 // After the rest that follows move N (so the host has seen it), not right after
                 // its last event: a host that had not confirmed it yet would then find two moves
@@ -442,6 +496,8 @@ impl Serving {
     /// last, the move is reported and the hands rest.
     async fn step(&mut self) -> Acted {
         let mut lost = None;
+        // The sweep's time is now: a change is due from here.
+        self.board.sample(self.millis());
         if let Some(step) = self.steps.pop_front()
             && let Some(bytes) = self.board.act(&step.event)
             && let Some(stream) = self.stream.as_mut()
@@ -465,6 +521,8 @@ impl Serving {
                     tokio::time::Instant::now() + Duration::from_millis(step.delay_ms),
                 );
             }
+            // A sweeping board reports the move once it has found all of it.
+            None if self.board.sample_due().is_some() => self.hands = Hands::Reporting,
             None => self.moved(),
         }
         lost.map_or(Acted::Fine, Acted::Lost)

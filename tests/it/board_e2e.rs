@@ -39,7 +39,7 @@ fn dgt_test_profile() -> String {
     let text = text
         .replace("name = \"dgt\"", "name = \"dgt-test\"")
         .replace("baud = 9600", "baud = 38400")
-        .replace("scan_ms = 320", "scan_ms = 50")
+        .replace("scan_ms = 255", "scan_ms = 50")
         .replace("keepalive_ms = 2000", "keepalive_ms = 1000");
     assert!(
         text.contains("scan_ms = 50")

@@ -734,7 +734,7 @@ fn a_takeback_holds_both_boards_until_the_clocks_run_again() {
 const DGT_SWEEP: RecognizerConfig = RecognizerConfig {
     sensing: Sensing::Identity,
     settle_ms: 60,
-    scan_ms: 320,
+    scan_ms: 255,
     bounce_ms: 0,
     differs_after_ms: 2000,
     confirm_with_snapshot: true,
@@ -1050,12 +1050,14 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
 }
 
 /// 6.7 a: the sighted player presses his clock 50 ms after placing his piece: the press is kept
-/// and counts the move once the board can tell, its reading asked for at once and a sweep
-/// passed since the last change (a knocked piece put back may still be on its way).
+/// and counts the move once the board can tell: a knight's move (nothing else could have made it,
+/// its piece cannot still be travelling) at its reading, asked for at once; a pawn's single step
+/// from its first rank (it may be on its way to a double step) once a sweep has passed since the
+/// last change.
 #[test]
 fn a_press_right_after_the_placement_counts_the_move() {
     let cfg = sweep_config(Color::Black);
-    let mut a = Arbiter::new(cfg, Chess::default());
+    let mut a = Arbiter::new(cfg.clone(), Chess::default());
     a.handle(Input::Start, 0);
     let n = Piece::from_char('N').unwrap();
     sighted(&mut a, lift(Square::G1), 1_000);
@@ -1064,10 +1066,22 @@ fn a_press_right_after_the_placement_counts_the_move() {
     let out = a.handle(Input::ClockPress, 1_250);
     let mut all = placed.clone();
     all.extend(out.clone());
-    // The reading asked for when Nf3 appeared comes back 70 ms later and confirms it; the move
-    // counts once the board has rested a sweep since the placement.
+    // The reading asked for when Nf3 appeared comes back 70 ms later and confirms it.
     let out = readings(&mut a, &all, &shown, 1_270);
-    assert_eq!(a.game().ply(), 0, "{out:?}");
+    assert_eq!(a.game().ply(), 1, "{out:?}");
+    assert_eq!(a.game().moves()[0].at, 1_270);
+    assert!(move_said_to(&out, Audience::Blind).is_some());
+    let p = Piece::from_char('P').unwrap();
+    let mut a = Arbiter::new(cfg, Chess::default());
+    a.handle(Input::Start, 0);
+    sighted(&mut a, lift(Square::E2), 1_000);
+    let placed = sighted(&mut a, put_piece(Square::E3, p), 1_200);
+    let shown = pos_after("e3").board().clone();
+    let out = a.handle(Input::ClockPress, 1_250);
+    let mut all = placed.clone();
+    all.extend(out.clone());
+    let out = readings(&mut a, &all, &shown, 1_270);
+    assert_eq!(a.game().ply(), 0, "not before a sweep has passed: {out:?}");
     let out = run(&mut a, 2_000);
     assert_eq!(a.game().ply(), 1, "{out:?}");
     assert_eq!(a.game().moves()[0].at, 1_200 + DGT_SWEEP.scan_ms);

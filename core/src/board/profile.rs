@@ -45,10 +45,6 @@ const MAX_TIMING_MS: u64 = 60_000;
 /// takes up to 250 ms).
 const MIN_KEEPALIVE_MS: u64 = 500;
 
-/// The longest a slid piece rests on a square it passes over (a moving hand). A state that could
-/// be such a square must rest the board's scan time plus this before it counts.
-pub const SLIDE_REST_MS: Millis = 60;
-
 /// One kind of sensor board.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -308,18 +304,14 @@ impl Profile {
                 );
             }
         }
-        let longest_rest = timing.settle_ms.max(if timing.scan_ms > 0 {
-            timing.scan_ms + SLIDE_REST_MS
-        } else {
-            0
-        });
+        let longest_rest = timing.settle_ms.max(timing.scan_ms);
         if timing.differs_after_ms < longest_rest {
             return invalid(
                 "timing.differs_after_ms",
                 format!(
                     "{} ms is shorter than the longest rest a move may need ({longest_rest} ms: \
-                     settle_ms, or scan_ms + {} ms): a board must settle before it can differ",
-                    timing.differs_after_ms, SLIDE_REST_MS
+                     settle_ms or scan_ms): a board must settle before it can differ",
+                    timing.differs_after_ms
                 ),
             );
         }

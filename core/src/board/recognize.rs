@@ -29,17 +29,20 @@
 //!   square by square what is there and what belongs there.
 //!
 //! Timing follows the profile. On the tactile board a move is executed the moment the piece is
-//! placed into a different aperture (Appendix F.3 b), so `settle_ms` is 0 there. On a DGT board
-//! updates arrive reordered and sliding pieces show the squares they pass over, so a completing
-//! state must rest `settle_ms` and be confirmed by a full reading: the reading is asked for the
-//! moment such a state appears (not after the rest), so the two overlap. Where the player's clock
+//! placed into a different aperture (Appendix F.3 b), so `settle_ms` is 0 there. A DGT board
+//! samples its squares one after another, so a change is reported up to a sweep late, the halves
+//! of a move come in either order and a slid piece shows the squares it passes over. A completing
+//! state is confirmed by a full reading, asked for the moment it appears; a move the board can
+//! already tell (its piece cannot still be travelling, and no other piece of its kind could have
+//! gone there) counts at that reading; one it cannot tell yet ([`may_still_change`]) only once a
+//! whole sweep (`scan_ms`) has passed without a change. Where the player's clock
 //! press completes his move ([`Recognizer::with_press_completion`]), the rest is not waited for:
 //! the press counts what the board shows as soon as a reading confirms it, and a move that ends the
 //! game counts without a press.
 
 use shakmaty::{Bitboard, Board, Chess, Move, Piece, Position, Role, Square};
 
-use super::profile::{Profile, SLIDE_REST_MS};
+use super::profile::Profile;
 use super::{Sensed, Sensing, SensorEvent};
 use crate::rules::Millis;
 
@@ -54,11 +57,10 @@ pub struct RecognizerConfig {
     /// How long a completing state must rest before it counts (0: at once).
     pub settle_ms: Millis,
     /// How long the board may take to report a change (a DGT board samples its squares one after
-    /// another, a sweep of 200-250 ms, and a board dump may be on the line ahead of the report;
-    /// 0 for a board that reports every change at once). A
-    /// square a slid piece passed can show that long, so a move that could be such a square
-    /// rests this plus [`SLIDE_REST_MS`]; after a clock press, a reading taken this long after
-    /// it holds every change made before it.
+    /// another, a sweep of 200-250 ms; 0 for a board that reports every change at once). A move
+    /// the board cannot tell yet ([`may_still_change`]: a square a slid piece passed can show
+    /// that long) rests this long; after a clock press, a reading taken this long after it holds
+    /// every change made before it.
     pub scan_ms: Millis,
     /// A lift followed by a placement on the same square within this time is sensor bounce.
     pub bounce_ms: Millis,
@@ -594,7 +596,11 @@ impl Recognizer {
             && self.may_count(candidate)
             && !self.needs_confirmation()
         {
-            deadlines.push(self.changed_at + self.settle_for(candidate));
+            let rest = self.settle_for(candidate);
+            // Behind a reading still on the line, its arrival brings the state back.
+            if rest <= self.cfg.settle_ms || self.confirmation.requested.is_empty() {
+                deadlines.push(self.changed_at + rest);
+            }
         }
         if let Some(due) = self.press_wants_cover(self.now)
             && self.confirmation.requested_at().is_none_or(|r| r < due)
@@ -611,28 +617,22 @@ impl Recognizer {
     }
 
     /// How long a state that counts must rest: longer when it was read from a snapshot on an
-    /// occupancy board. On a board that reports changes late (`scan_ms`) a state is only the
-    /// board's true state once a whole scan has passed without a change: before that, a change
-    /// made earlier (a knocked piece put back, the pawn under a promoted piece) may still be on
-    /// its way, and what stands can look like a move nobody made. A state that could be a square
-    /// a slid piece is passing rests [`SLIDE_REST_MS`] more.
+    /// occupancy board. On a board that reports changes late (`scan_ms`, a DGT board's sweep) a
+    /// move counts at its confirming reading when the board can already tell it (the piece
+    /// cannot still be travelling, and no other piece could have made it: a knight's move, a
+    /// capture, castling done, a pawn's step that cannot become a double step, a slider against
+    /// the edge or a piece); a move the board cannot tell yet ([`Recognizer::may_still_change`])
+    /// is the board's true state only once a whole scan has passed without a change. An execution
+    /// of the opponent's move waits the scan too.
     fn settle_for(&self, candidate: Option<Move>) -> u64 {
         if self.from_snapshot && self.cfg.sensing == Sensing::Occupancy {
             return self.cfg.settle_ms.max(self.cfg.differs_after_ms);
         }
-        let passing = self.cfg.scan_ms > 0
-            && candidate.is_some_and(|m| could_pass_through(self.passing_from(), m));
-        let scan = if passing {
-            self.cfg.scan_ms + SLIDE_REST_MS
-        } else {
-            self.cfg.scan_ms
+        let scan = match candidate {
+            Some(m) if !may_still_change(&self.expected, m) => 0,
+            _ => self.cfg.scan_ms,
         };
         self.cfg.settle_ms.max(scan)
-    }
-
-    /// The position a candidate move is played from.
-    fn passing_from(&self) -> &Chess {
-        &self.expected
     }
 
     /// A wrong state is reported after resting this long from the later of its last change and
@@ -1070,7 +1070,13 @@ impl Recognizer {
         // Pressed or not, what the board shows is its true state only once it has rested (a
         // press cannot make the board's late reports come sooner). The deadline brings a state
         // that has not rested back; a press on a board that already rested counts at once.
-        if now.saturating_sub(self.changed_at) < self.settle_for(candidate) {
+        let rest = self.settle_for(candidate);
+        if now.saturating_sub(self.changed_at) < rest {
+            return;
+        }
+        if rest > self.cfg.settle_ms && !self.confirmation.requested.is_empty() {
+            // A reading on the line delays the updates behind it: the sweep's last word may
+            // still be queued. Its arrival brings the state back.
             return;
         }
         self.candidate = None;
@@ -1224,6 +1230,47 @@ impl Recognizer {
         }
         BoardDiff { squares }
     }
+}
+
+/// Whether a board that reports changes a sweep late can show `m` (played in `position`) while
+/// another move is being made: its piece may still be travelling ([`could_pass_through`]), or
+/// another piece of the same kind could have gone to its square (a knocked piece put back and a
+/// lift elsewhere not yet reported look exactly like it: cxd4 for exd4), or it is the rook's
+/// half of a castling the king may still complete. Such a move counts only once a whole sweep
+/// has passed; any other counts at its confirming reading.
+pub fn may_still_change(position: &Chess, m: Move) -> bool {
+    could_pass_through(position, m) || another_could(position, m) || castling_rook(position, m)
+}
+
+/// Whether another piece of `m`'s kind could legally go to `m`'s square.
+fn another_could(position: &Chess, m: Move) -> bool {
+    position
+        .legal_moves()
+        .iter()
+        .any(|o| o.role() == m.role() && o.to() == m.to() && o.from() != m.from())
+}
+
+/// Whether `m` puts a rook where castling would put it, with that castling still legal: the
+/// king may follow (castling by hand with the rook first).
+fn castling_rook(position: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role: Role::Rook,
+        from,
+        to,
+        capture: None,
+        ..
+    } = m
+    else {
+        return false;
+    };
+    position.legal_moves().iter().any(|c| match *c {
+        Move::Castle { rook, .. } => {
+            rook == from
+                && c.castling_side()
+                    .is_some_and(|side| side.rook_to(position.turn()) == to)
+        }
+        _ => false,
+    })
 }
 
 /// Whether `m` could be a square a piece only passed over on its way to a longer move: a slid
@@ -1876,6 +1923,42 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Which moves a sweeping board can tell at their confirming reading, and which only after a
+    /// whole sweep (issue 22: the DGT board as fast as it can be without a false move).
+    #[test]
+    fn a_move_another_piece_could_have_made_or_that_may_go_on_waits_a_sweep() {
+        let cases = [
+            // Knights, captures, castling done: at once.
+            ("", "Nf3", false),
+            ("e4 d5", "exd5", false),
+            ("e4 e5 Nf3 Nc6 Bc4 Bc5", "O-O", false),
+            ("e4 e5 Qh5 Nc6 Bc4 Nf6", "Qxf7#", false),
+            // A bishop or rook against the board's edge, a rook against its own piece.
+            ("e4 e5 Bc4 Nc6", "Ba6", false),
+            ("Nf3 e5 Rg1 d5", "Rh1", false),
+            ("e4 e5 Nf3 Nc6 Bc4 Bc5 Rg1 Nf6", "Rf1", false),
+            // A pawn's step from its first rank (may become a double step), from the third
+            // rank (cannot): the first waits.
+            ("", "e3", true),
+            ("e3 e6", "e4", false),
+            // A slider that could still be travelling: its line goes on.
+            ("e4 e5", "Bc4", true),
+            // Another piece of the kind could have gone there: cxd4 or exd4, Nbd2 or Nfd2.
+            ("c3 d5 e3 d4", "cxd4", true),
+            ("c3 d5 e3 d4", "exd4", true),
+            ("Nf3 d5 d3 e5", "Nbd2", true),
+            // The rook beside its king with castling still possible: the king may follow.
+            ("e4 e5 Nf3 Nc6 Bc4 Bc5", "Rf1", true),
+            // No castling left on that side: the rook's move is all there is.
+            ("e4 e5 Nf3 Nc6 Bc4 Bc5 Rg1 Nf6 Rh1 d6", "Rf1", false),
+        ];
+        for (before, san, waits) in cases {
+            let p = after(before);
+            let m = mv(&p, san);
+            assert_eq!(may_still_change(&p, m), waits, "{san} after '{before}'");
         }
     }
 }

@@ -14,6 +14,7 @@ use tracing::debug;
 
 use super::clock::EmulatedClock;
 use super::script::{CaptureOrder, CastlingOrder, PhysicalBoard, Style};
+use super::sweep::Sweep;
 use crate::board::{
     Orientation, Sensing, SensorEvent,
     dgt::{self, ClockMessage, Command, Message},
@@ -67,6 +68,18 @@ pub struct SimBoard {
     now: Millis,
     /// When the clock was last reported on its own.
     clock_reported: Option<Millis>,
+    /// DGT: the board samples its squares in a sweep and reports what it found (else every
+    /// change at once).
+    sampling: Option<Sampling>,
+}
+
+/// A sweeping board's electronics: what they have found, and when each changed square is next
+/// sampled.
+#[derive(Debug, Clone)]
+struct Sampling {
+    sweep: Sweep,
+    found: Board,
+    due: [Option<Millis>; 64],
 }
 
 impl SimBoard {
@@ -83,6 +96,74 @@ impl SimBoard {
             clock: None,
             now: 0,
             clock_reported: None,
+            sampling: None,
+        }
+    }
+
+    /// The same board sampling its squares in `sweep` (a DGT board only): a change is reported
+    /// when its field is next sampled, and a dump holds what has been found.
+    pub fn with_sweep(mut self, sweep: Sweep) -> SimBoard {
+        if self.protocol == Protocol::Dgt {
+            self.sampling = Some(Sampling {
+                sweep,
+                found: self.physical.board.clone(),
+                due: [None; 64],
+            });
+        }
+        self
+    }
+
+    /// When the sweep next finds a change, if one waits to be found.
+    pub fn sample_due(&self) -> Option<Millis> {
+        self.sampling.as_ref()?.due.iter().flatten().min().copied()
+    }
+
+    /// Time passed to `now` (see [`SimBoard::at`]): the squares sampled by then, in the order the
+    /// sweep reached them; the field updates of those that changed (in update mode).
+    pub fn sample(&mut self, now: Millis) -> Vec<Vec<u8>> {
+        self.now = self.now.max(now);
+        let Some(s) = &mut self.sampling else {
+            return Vec::new();
+        };
+        let mut reached: Vec<(Millis, shakmaty::Square)> = shakmaty::Square::ALL
+            .into_iter()
+            .filter_map(|sq| {
+                s.due[usize::from(sq)]
+                    .filter(|&t| t <= now)
+                    .map(|t| (t, sq))
+            })
+            .collect();
+        reached.sort_unstable();
+        let mut out = Vec::new();
+        for (_, sq) in reached {
+            s.due[usize::from(sq)] = None;
+            let piece = self.physical.board.piece_at(sq);
+            if s.found.piece_at(sq) == piece {
+                // Changed and changed back between two samples: never seen.
+                continue;
+            }
+            match piece {
+                Some(p) => s.found.set_piece_at(sq, p),
+                None => {
+                    s.found.discard_piece_at(sq);
+                }
+            }
+            if self.updates {
+                out.push(dgt::encode_message(&Message::FieldUpdate {
+                    field: dgt::square_to_field(self.orientation.apply(sq)),
+                    piece,
+                }));
+            }
+        }
+        out
+    }
+
+    /// What the board's electronics have found (what a dump holds): what stands on it, once the
+    /// sweep has reached every change.
+    fn found(&self) -> &Board {
+        match &self.sampling {
+            Some(s) => &s.found,
+            None => &self.physical.board,
         }
     }
 
@@ -237,7 +318,7 @@ impl SimBoard {
             }
             Command::SendBoard => {
                 self.reads += 1;
-                Message::BoardDump(dgt::board_to_dump(&self.physical.board, self.orientation))
+                Message::BoardDump(dgt::board_to_dump(self.found(), self.orientation))
             }
             Command::SendUpdate | Command::SendUpdateBoard | Command::SendUpdateNice => {
                 self.updates = true;
@@ -271,6 +352,15 @@ impl SimBoard {
     /// (a DGT board reports only in update mode).
     pub fn act(&mut self, event: &SensorEvent) -> Option<Vec<u8>> {
         self.physical.apply(event);
+        if let Some(s) = &mut self.sampling {
+            // Found when the sweep next reaches its field ([`SimBoard::sample`]).
+            if let SensorEvent::Lift { square } | SensorEvent::Place { square, .. } = event {
+                let field = dgt::square_to_field(self.orientation.apply(*square));
+                let due = &mut s.due[usize::from(*square)];
+                *due = Some(due.unwrap_or(s.sweep.next_sample(field, self.now)));
+            }
+            return None;
+        }
         match (self.protocol, event) {
             (Protocol::Dgt, _) if !self.updates => None,
             (Protocol::Dgt, SensorEvent::Lift { square }) => {
@@ -409,6 +499,9 @@ pub struct SimConfig {
     pub orientation: Orientation,
     /// After the last move, keep answering the host this long (`None`: until cancelled).
     pub linger: Option<Duration>,
+    /// A DGT board that samples its squares in this sweep (`None`: every change reported at
+    /// once).
+    pub sweep: Option<Sweep>,
 }
 
 impl SimConfig {
@@ -427,6 +520,7 @@ impl SimConfig {
             move_while_away: false,
             orientation: Orientation::Normal,
             linger: None,
+            sweep: None,
         }
     }
 
@@ -445,6 +539,19 @@ impl SimConfig {
             bail!(
                 "an occupancy board cannot be simulated reversed: its orientation is fixed by wiring"
             );
+        }
+        if let Some(sweep) = self.sweep {
+            if self.profile.protocol != Protocol::Dgt {
+                bail!(
+                    "only a DGT board sweeps its squares; the {} board reports every change at once",
+                    self.profile.name
+                );
+            }
+            if sweep.period_ms == 0 {
+                bail!(
+                    "a sweep of 0 ms: give how long the board takes to sample its 64 squares (200-250 ms on a DGT board)"
+                );
+            }
         }
         Ok(())
     }
@@ -495,6 +602,7 @@ mod tests {
 
     use super::*;
     use crate::board::{Sensed, profile::ProfileSet};
+    use crate::sim::sweep::Sweep;
 
     fn profile(name: &str) -> Profile {
         ProfileSet::builtin().get(name).unwrap().clone()
@@ -702,5 +810,66 @@ mod tests {
             PhysicalBoard::new(b.board().clone()).snapshot(Sensing::Occupancy),
             Sensed::Occupancy(Bitboard(0xFFFF_0000_0000_FFBF))
         );
+    }
+
+    /// A sweeping DGT board reports a change when the sweep reaches its field: a move's halves in
+    /// the sweep's order, a touch put back before its field came round never, and a dump holds
+    /// only what has been found.
+    #[test]
+    fn a_sweeping_dgt_board_reports_what_its_sweep_has_found() {
+        let sweep = Sweep {
+            period_ms: 256,
+            offset_ms: 0,
+        };
+        let mut b =
+            SimBoard::new(&profile("dgt"), Board::new(), Orientation::Normal).with_sweep(sweep);
+        b.host_bytes(&[0x44]);
+        b.sample(0);
+        let decode = |msgs: Vec<Vec<u8>>| -> Vec<Message> {
+            let mut dec = dgt::Decoder::new();
+            msgs.iter().for_each(|m| dec.push(m));
+            std::iter::from_fn(|| dec.next())
+                .map(|m| m.unwrap())
+                .collect()
+        };
+        // e2 is field 52 (sampled at 208 of 256), e4 field 36 (at 144).
+        b.sample(10);
+        assert_eq!(b.act(&SensorEvent::Lift { square: Square::E2 }), None);
+        let pawn = Board::new().piece_at(Square::E2);
+        b.act(&SensorEvent::Place {
+            square: Square::E4,
+            piece: pawn,
+        });
+        // A touch of g1 put back before the sweep reaches field 62 (at 248).
+        b.act(&SensorEvent::Lift { square: Square::G1 });
+        assert_eq!(b.sample_due(), Some(144));
+        b.act(&SensorEvent::Place {
+            square: Square::G1,
+            piece: Board::new().piece_at(Square::G1),
+        });
+        assert!(b.sample(143).is_empty());
+        // The placement first: a dump then shows the pawn on both squares.
+        assert_eq!(
+            decode(b.sample(144)),
+            [Message::FieldUpdate {
+                field: 36,
+                piece: pawn
+            }]
+        );
+        let Some(Message::BoardDump(dump)) = decode(b.host_bytes(&[0x42])).pop() else {
+            panic!("a dump")
+        };
+        let found = dgt::dump_to_board(&dump, Orientation::Normal);
+        assert_eq!(found.piece_at(Square::E2), pawn);
+        assert_eq!(found.piece_at(Square::E4), pawn);
+        assert_eq!(
+            decode(b.sample(300)),
+            [Message::FieldUpdate {
+                field: 52,
+                piece: None
+            }],
+            "the lift, and nothing of the touch"
+        );
+        assert_eq!(b.sample_due(), None);
     }
 }

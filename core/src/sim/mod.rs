@@ -10,7 +10,7 @@
 //! decides what a simulated player at the daemon's table does next (the shell's hands only sleep
 //! and send). [`table`] puts two
 //! boards, two players, speech and the arbiter around the pure arbiter on virtual time, for the
-//! randomized table test. [`hands`] drives the move recogniser with scripted events on virtual
+//! randomized table test; [`sweep`] is how a DGT board samples its squares, for both. [`hands`] drives the move recogniser with scripted events on virtual
 //! time, for the recogniser's tests and its benchmark. [`appendix_e`] is the demo's game.
 
 pub mod appendix_e;
@@ -19,4 +19,5 @@ pub mod clock;
 pub mod hands;
 pub mod player;
 pub mod script;
+pub mod sweep;
 pub mod table;

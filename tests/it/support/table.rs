@@ -107,7 +107,7 @@ pub fn fast_profiles(dir: &Path) -> (String, String) {
             ("name = \"dgt\"", "name = \"fast-dgt\""),
             ("baud = 9600", "baud = 38400"),
             // The simulator reports every change at once: no sweep to wait for.
-            ("scan_ms = 320", "scan_ms = 50"),
+            ("scan_ms = 255", "scan_ms = 50"),
             ("keepalive_ms = 2000", "keepalive_ms = 1000"),
         ],
     );

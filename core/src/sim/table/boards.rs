@@ -9,6 +9,7 @@ use crate::{
     arbiter::BoardId,
     board::{Sensing, SensorEvent},
     rules::Millis,
+    sim::sweep::Sweep,
 };
 
 /// One board's physical pieces and its line to the host.
@@ -54,11 +55,13 @@ impl World {
 /// When the sweep next samples `square` at or after `now`. The board numbers its fields a8 = 0
 /// to h1 = 63 and samples them in that order.
 pub(super) fn next_sample(b: &Physical, square: Square, now: Millis) -> Millis {
-    let field = u64::from(u32::from(square) ^ 56);
-    let phase = (b.sweep_offset + field * b.sweep_ms / 64) % b.sweep_ms;
-    let into = now % b.sweep_ms;
-    let wait = (phase + b.sweep_ms - into) % b.sweep_ms;
-    now + wait
+    // The table's DGT board lies the normal way round: a8 is field 0.
+    let field = (u32::from(square) ^ 56) as u8;
+    Sweep {
+        period_ms: b.sweep_ms,
+        offset_ms: b.sweep_offset,
+    }
+    .next_sample(field, now)
 }
 
 /// Apply one hand event to a board.

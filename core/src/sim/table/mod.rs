@@ -53,9 +53,9 @@ use crate::{
 /// A run without a new move for this long (virtual time) has stalled.
 pub const STALL_MS: Millis = 240_000;
 /// The longest a slid piece rests on a square it passes over (a moving hand).
-pub const SLIDE_REST_MAX_MS: u64 = crate::board::profile::SLIDE_REST_MS;
+pub const SLIDE_REST_MAX_MS: u64 = 60;
 /// The DGT board's sweep of its 64 squares takes between these (the profile's `scan_ms` must
-/// not be shorter than the longest).
+/// not be shorter than the longest, and a field update's wire time).
 pub const DGT_SWEEP_MS: (u64, u64) = (190, 250);
 /// Wire times: a DGT field update (5 bytes at 9600 baud), a DGT board dump (67 bytes), a line of
 /// the tactile board's protocol.
