@@ -79,6 +79,24 @@ impl Arbiter {
             Event::FlagFell { side } => {
                 self.say(Audience::Both, Announcement::FlagFell { side }, out);
             }
+            Event::FlagDown { side } => {
+                // Both players learn it as they would from the clock; what follows is theirs.
+                self.say(Audience::Both, Announcement::FlagFell { side }, out);
+                let appendix = match self.game.laws() {
+                    crate::rules::PlayMode::Blitz => "Appendix C",
+                    _ => "Appendix B",
+                };
+                let claimant = if !side == self.cfg.blind {
+                    "`flag`"
+                } else {
+                    "`flag sighted`"
+                };
+                out.push(Effect::Note(format!(
+                    "{side}'s flag has fallen: under {appendix} the arbiter does not signal it; the \
+                     game goes on until {} claims it ({claimant})",
+                    !side
+                )));
+            }
             Event::IllegalMovePenalty {
                 offender,
                 count,

@@ -278,8 +278,11 @@ impl Arbiter {
         for d in self.differing.iter().filter_map(|(_, d)| d.as_ref()) {
             deadlines.push(d.told_at + self.cfg.guidance_repeat_ms);
         }
+        // A flag already shown (rapid, blitz: the game goes on until it is claimed) is no
+        // deadline: its instant has passed and would be ticked at again and again.
         if let Some(clock) = self.game.clock()
             && let Some(side) = clock.running()
+            && !self.game.flag_shown(side)
         {
             deadlines.extend(clock.flag_instant(side));
         }

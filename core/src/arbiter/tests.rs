@@ -1533,3 +1533,57 @@ fn f9e_a_sighted_touch_is_told_after_the_move_and_only_of_a_piece_not_moved() {
         "{out:?}"
     );
 }
+
+/// A fallen flag is said at once to both players, with what follows under the play kind: in
+/// standard play the game ends (6.9); in blitz (Appendix C) the arbiter does not signal it, the
+/// game goes on until the opponent claims it, and the fallen flag is said once, never ticked at
+/// again.
+#[test]
+fn a_fallen_flag_is_said_to_both_and_in_blitz_the_game_goes_on_until_it_is_claimed() {
+    // Standard play: White (blind) does not move in his 300 s.
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let out = run(&mut a, 301_000);
+    let flag = Announcement::FlagFell { side: Color::White };
+    assert!(
+        said(&out)
+            .iter()
+            .any(|(_, aud, ann)| *aud == Audience::Both && *ann == flag),
+        "{out:?}"
+    );
+    assert!(a.game().is_over(), "6.9: the game is lost (or drawn)");
+
+    // Blitz: 180 s; White's flag falls, Black's assistant claims it at leisure.
+    let mut cfg = config(None, Completion::ClockPress);
+    cfg.rules.time_control = Some("180".parse::<TimeControl>().unwrap());
+    cfg.rules.play = crate::rules::PlayMode::Blitz;
+    let mut a = Arbiter::new(cfg, Chess::default());
+    a.handle(Input::Start, 0);
+    assert_eq!(a.next_deadline(), Some(180_000));
+    let out = run(&mut a, 181_000);
+    let says = said(&out);
+    assert_eq!(
+        says.iter()
+            .filter(|(_, aud, ann)| *aud == Audience::Both && *ann == flag)
+            .count(),
+        1,
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|e| matches!(e, Effect::Note(n)
+            if n.contains("white's flag has fallen: under Appendix C")
+                && n.contains("until black claims it (`flag sighted`)"))),
+        "{out:?}"
+    );
+    assert!(!a.game().is_over(), "Appendix C: only a claim decides");
+    // Said once: no deadline at the flag again, and later ticks say nothing.
+    assert!(a.next_deadline().is_none_or(|d| d > 181_000));
+    let out = a.handle(Input::Tick, 200_000);
+    assert!(said(&out).is_empty(), "{out:?}");
+    // The opponent claims: the game is over.
+    a.handle(
+        Input::Rules(game::Input::ClaimFlag { by: Color::Black }),
+        205_000,
+    );
+    assert!(a.game().is_over());
+}

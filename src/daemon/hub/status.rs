@@ -109,6 +109,17 @@ impl Hub {
                     format_clk(clock.remaining(Color::White, now)),
                     format_clk(clock.remaining(Color::Black, now))
                 ));
+                // Rapid and blitz: a fallen flag stands until it is claimed.
+                if !game.is_over() {
+                    for side in [Color::White, Color::Black] {
+                        if clock.flag_fallen(side, now) {
+                            lines.push(format!(
+                                "{side}'s flag has fallen; the game goes on until {} claims it",
+                                !side
+                            ));
+                        }
+                    }
+                }
             }
             None => lines.push("clocks none".into()),
         }

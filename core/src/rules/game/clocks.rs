@@ -23,13 +23,25 @@ impl Game {
     }
 
     pub(super) fn tick(&mut self, now: Millis, events: &mut Vec<Event>) {
-        if self.laws() != PlayMode::Standard || self.is_over() {
-            // Appendices B and C: the arbiter refrains from signalling a flag fall.
+        if self.is_over() {
             return;
         }
         let Some(clock) = self.clock.as_ref() else {
             return;
         };
+        if self.laws() != PlayMode::Standard {
+            // Appendices B and C: the arbiter refrains from signalling a flag fall, but the clock
+            // shows it to both (F.4: the blind player feels it), once; the game goes on until a
+            // player claims it.
+            for side in [Color::White, Color::Black] {
+                let fallen = clock.flag_fallen(side, now);
+                if fallen && !self.flags_shown[side] {
+                    events.push(Event::FlagDown { side });
+                }
+                self.flags_shown[side] = fallen;
+            }
+            return;
+        }
         let white = clock.fallen_at(Color::White, now);
         let black = clock.fallen_at(Color::Black, now);
         match (white, black) {

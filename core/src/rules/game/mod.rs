@@ -236,6 +236,12 @@ pub enum Event {
     FlagFell {
         side: Color,
     },
+    /// Rapid and blitz (Appendices B and C): a flag has fallen. The arbiter does not signal it;
+    /// the clock shows it (F.4: a flag the blind player can feel), and the game goes on until a
+    /// player claims it. Said once per fall (a flag raised again by the arbiter may fall again).
+    FlagDown {
+        side: Color,
+    },
     /// An incorrect flag claim (rapid/blitz): the opponent's flag was still up, or the claimant's
     /// own had fallen too (then [`EndReason::BothFlags`] follows).
     FlagClaimRejected {
@@ -393,6 +399,8 @@ pub struct Game {
     /// Clock changes by the arbiter or by a rule (6.13, 7.4 b, 9.5 b, 10.2, 13.4), each after the
     /// ply it happened at, for the PGN and the printed scoresheet.
     clock_notes: Vec<(usize, String)>,
+    /// Rapid and blitz: the fallen flags already shown ([`Event::FlagDown`]).
+    flags_shown: ByColor<bool>,
 }
 
 impl Game {
@@ -426,6 +434,7 @@ impl Game {
             dead_checks: Vec::new(),
             dead_answers: Vec::new(),
             clock_notes: Vec::new(),
+            flags_shown: ByColor::new_with(|_| false),
             next_ticket: 1,
             end: None,
             adjournment: None,
@@ -457,6 +466,11 @@ impl Game {
     }
     pub fn clock(&self) -> Option<&Clock> {
         self.clock.as_ref()
+    }
+    /// Rapid and blitz: whether `side`'s fallen flag has been shown ([`Event::FlagDown`]); a
+    /// shown flag is no deadline any more.
+    pub fn flag_shown(&self, side: Color) -> bool {
+        self.flags_shown[side]
     }
     pub fn end(&self) -> Option<&GameEnd> {
         self.end.as_ref()

@@ -373,10 +373,12 @@ fn a_late_tick_stops_the_clock_at_the_flag_instant() {
 fn rapid_flags_count_only_when_claimed() {
     let mut g = Game::new(config("60", Edition::Fide2001, PlayMode::Rapid));
     g.apply(Input::Start, 0).unwrap();
-    assert!(
-        g.apply(Input::Tick, 70_000).unwrap().is_empty(),
-        "the arbiter does not signal the flag"
+    // The arbiter does not signal the flag: the clock shows it (once), and the game goes on.
+    assert_eq!(
+        g.apply(Input::Tick, 70_000).unwrap(),
+        vec![Event::FlagDown { side: Color::White }]
     );
+    assert!(g.apply(Input::Tick, 70_500).unwrap().is_empty());
     assert!(!g.is_over());
     // Black claims: his own flag is up, White's is down.
     let mut events = g

@@ -307,8 +307,12 @@ fn appendices_b_c_2001_apply_whatever_the_supervision() {
     let mut g = game("900", Edition::Fide2001, PlayMode::RapidSupervised);
     assert_eq!(g.laws(), PlayMode::Rapid);
     g.apply(Input::Start, 0).unwrap();
-    // Appendix B: the flag has fallen only when validly claimed.
-    assert!(g.apply(Input::Tick, 901_000).unwrap().is_empty());
+    // Appendix B: the flag has fallen only when validly claimed; the clock shows it, once.
+    assert_eq!(
+        g.apply(Input::Tick, 901_000).unwrap(),
+        vec![Event::FlagDown { side: Color::White }]
+    );
+    assert!(g.apply(Input::Tick, 902_000).unwrap().is_empty());
     assert!(g.end().is_none());
     // Without the supervision word, both editions play the appendices.
     for edition in [Edition::Fide2001, Edition::Fide2009] {
