@@ -224,8 +224,19 @@ impl Wire {
     /// The board answers what the host sent.
     async fn answer(&mut self, bytes: &[u8]) {
         self.clock_reports().await;
+        let shown = self.sim.clock().and_then(|c| c.text());
         for msg in self.sim.host_bytes(bytes) {
             self.send(&msg).await;
+        }
+        // What the sighted player reads on the clock's display, for the tests to hold against
+        // what was said (the times again once the text is gone).
+        if let Some(clock) = self.sim.clock()
+            && clock.text() != shown
+        {
+            info!(
+                text = clock.text().as_deref().unwrap_or(""),
+                "the clock's display changed"
+            );
         }
     }
 

@@ -491,22 +491,14 @@ fn a_corrected_blind_move_counts_once_it_stands_on_his_board() {
 
 /// Issue 22, end to end over real pseudo-terminals: a DGT clock (an emulated DGT 3000 on the
 /// simulated DGT board's clock socket) is set by tactus at every change, White on its left. The
-/// sighted player (Black) completes each move with his side of the lever, not the console; at
-/// every press the physical clock shows both official times within a second.
+/// sighted player (Black) completes each move with his side of the lever, not the console. The
+/// arbiter pauses, gives Black two minutes and resumes; later he takes two moves back and
+/// confirms the clocks, and the game is played on to its end. At every press the physical clock
+/// shows both official times of that instant within a second.
 #[test]
 fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_move() {
     let mut run = Run::new("dgt-clock", Color::White, "press", TRAP);
-    let dgt = run.dir.join("fast-dgt.toml");
-    let text = fs::read_to_string(&dgt).unwrap();
-    assert!(text.contains("attached = false") && text.contains("lever_completes_move = false"));
-    fs::write(
-        &dgt,
-        text.replace("attached = false", "attached = true").replace(
-            "lever_completes_move = false",
-            "lever_completes_move = true",
-        ),
-    )
-    .unwrap();
+    attach_dgt_clock(&run);
     run.start("press=50", true);
     // The arbiter pauses the clocks, gives Black two minutes and resumes: the physical clock
     // follows each change (the presses after it are checked against the official times below).
@@ -520,14 +512,150 @@ fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_mo
         );
         thread::sleep(Duration::from_millis(300));
     }
+    // A takeback: both boards are guided back two moves, the clocks set to the times proposed
+    // once the arbiter confirms them, and the moves are played again.
+    run.wait("ply 8", |s| ply_of(s) >= 8);
+    let reply = run.command("takeback 6");
+    assert!(
+        reply.iter().any(|l| l.contains("confirm-clocks")),
+        "takeback 6: {reply:?}"
+    );
+    thread::sleep(Duration::from_millis(300));
+    let reply = run.command("confirm-clocks");
+    assert_eq!(reply.last().map(String::as_str), Some("ok"), "{reply:?}");
     run.finish();
     let transcript = run.transcript();
     assert!(transcript.contains("DGT clock connected"), "{transcript}");
     let log = run.stderr();
     assert!(!log.contains("drifted from the official clock"), "{log}");
-    // Every press was the lever's: six, one after each of Black's moves but the mate.
-    let presses: Vec<(u64, u64)> = log
-        .lines()
+    // Every press was the lever's, and reached the arbiter as Black's press; each one, taken
+    // again, has Black's part played after the takeback.
+    let presses = lever_presses(&log);
+    let read = journal::read(&run.folder().join("journal.jsonl")).unwrap();
+    let pressed: Vec<(usize, u64)> = read
+        .entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e {
+            Entry::Input {
+                t,
+                input: InputRecord::ClockPress,
+                ..
+            } => Some((i, *t)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        pressed.len(),
+        presses.len(),
+        "each lever press reached the arbiter as Black's press:\n{log}"
+    );
+    assert!(presses.len() > 6, "the moves taken back were pressed again");
+    let journaled = |record: &dyn Fn(&RulesRecord) -> bool| {
+        read.entries.iter().any(|e| {
+            matches!(e, Entry::Input { input: InputRecord::Rules { rules }, .. } if record(rules))
+        })
+    };
+    assert!(
+        journaled(&|r| matches!(
+            r,
+            RulesRecord::AdjustClock {
+                delta_ms: 120_000,
+                ..
+            }
+        )),
+        "the arbiter's two minutes are in the journal"
+    );
+    assert!(
+        journaled(&|r| matches!(r, RulesRecord::Retract { to_ply: 6 })),
+        "the takeback is in the journal"
+    );
+    // The official clock at each press: the journal replayed up to it.
+    for (n, ((index, t), (left, right))) in pressed.iter().zip(&presses).enumerate() {
+        let (white, black) = official_at(&read, *index, *t);
+        assert!(
+            (*left as i64 - white).abs() <= 1000 && (*right as i64 - black).abs() <= 1000,
+            "press {}: the clock showed {left} / {right}, the official clock {white} / {black}",
+            n + 1
+        );
+    }
+    run.done();
+}
+
+/// Issue 22: a flag that falls is said at once to both players in their voices, written in the
+/// transcript, shown on the DGT 3000's display, and ends a standard game (6.9).
+#[test]
+fn a_fallen_flag_is_said_to_both_players_and_shown_on_the_dgt_clock() {
+    let mut run = Run::new("dgt-flag", Color::White, "press", TRAP);
+    attach_dgt_clock(&run);
+    run.start("press=50", true);
+    // White (the blind player) to move with nothing left: the arbiter stops the clocks, sets
+    // White's to zero and lets them run.
+    let status = run.wait("White to move at ply 4 or later", |s| {
+        ply_of(s) >= 4 && s.iter().any(|l| l.contains("white to move"))
+    });
+    let reply = run.command("pause");
+    assert_eq!(reply.last().map(String::as_str), Some("ok"), "{status:?}");
+    let status = run.status();
+    if !status.iter().any(|l| l.contains("white to move")) {
+        // Black's move counted between the look and the pause: wait for White's turn again.
+        run.command("resume");
+        run.wait("White to move", |s| {
+            s.iter().any(|l| l.contains("white to move"))
+        });
+        run.command("pause");
+    }
+    for command in ["set-clock white 0:00:00", "resume"] {
+        let reply = run.command(command);
+        assert_eq!(
+            reply.last().map(String::as_str),
+            Some("ok"),
+            "{command}: {reply:?}"
+        );
+    }
+    let status = run.wait("the flag", |s| result_of(s).is_some());
+    assert!(
+        result_of(&status).is_some_and(|r| r.starts_with("0-1")),
+        "6.9: White loses on time: {status:?}"
+    );
+    let transcript_path = run.folder().join(TRANSCRIPT_FILE);
+    let flag = words(&Announcement::FlagFell { side: Color::White });
+    let result = words(&Announcement::Result(ResultWords::BlackWins));
+    let heard = wait_until(Duration::from_secs(20), || {
+        let text = fs::read_to_string(&transcript_path).unwrap_or_default();
+        said(&text, "both", &flag) == 1 && said(&text, "both", &result) == 1
+    });
+    assert!(heard, "{}", run.transcript());
+    let log_has = |needle: &str| run.stderr().contains(needle);
+    assert!(
+        wait_until(Duration::from_secs(10), || log_has("text=\"Zeit W\"")),
+        "the DGT 3000 shows which flag fell:\n{}",
+        run.stderr()
+    );
+    run.stop();
+    run.done();
+}
+
+/// The simulated DGT board of `run` with a DGT clock on it whose lever completes the sighted
+/// player's move.
+fn attach_dgt_clock(run: &Run) {
+    let dgt = run.dir.join("fast-dgt.toml");
+    let text = fs::read_to_string(&dgt).unwrap();
+    assert!(text.contains("attached = false") && text.contains("lever_completes_move = false"));
+    fs::write(
+        &dgt,
+        text.replace("attached = false", "attached = true").replace(
+            "lever_completes_move = false",
+            "lever_completes_move = true",
+        ),
+    )
+    .unwrap();
+}
+
+/// What the physical clock showed at each press of its lever (left, right, in ms), as the
+/// simulated player logged it.
+fn lever_presses(log: &str) -> Vec<(u64, u64)> {
+    log.lines()
         .filter(|l| l.contains("pressed the clock's lever"))
         .map(|l| {
             let field = |name: &str| -> u64 {
@@ -541,53 +669,18 @@ fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_mo
             };
             (field("left_ms"), field("right_ms"))
         })
-        .collect();
-    assert_eq!(presses.len(), 6, "{log}");
-    let read = journal::read(&run.folder().join("journal.jsonl")).unwrap();
-    let pressed = read
-        .entries
-        .iter()
-        .filter(|e| {
-            matches!(
-                e,
-                Entry::Input {
-                    input: InputRecord::ClockPress,
-                    ..
-                }
-            )
-        })
-        .count();
-    assert_eq!(
-        pressed, 6,
-        "each lever press reached the arbiter as Black's press"
-    );
-    let added = read.entries.iter().any(|e| {
-        matches!(
-            e,
-            Entry::Input {
-                input: InputRecord::Rules {
-                    rules: RulesRecord::AdjustClock {
-                        delta_ms: 120_000,
-                        ..
-                    }
-                },
-                ..
-            }
-        )
-    });
-    assert!(added, "the arbiter's two minutes are in the journal");
-    let game = replay(&read, |_, _| {}).unwrap().arbiter;
-    let game = game.game();
-    let increment = 30_000;
-    for (n, (left, right)) in presses.iter().enumerate() {
-        // Black's move n (ply 2n + 2): White's time stands as his move n left it, Black's runs.
-        let white = game.clocks_after_ply(2 * n + 1).unwrap().white;
-        let black = game.clocks_after_ply(2 * n + 2).unwrap().black - increment;
-        assert!(
-            (*left as i64 - white).abs() <= 1000 && (*right as i64 - black).abs() <= 1000,
-            "press {}: the clock showed {left} / {right}, the official clock {white} / {black}",
-            n + 1
-        );
-    }
-    run.done();
+        .collect()
+}
+
+/// The official clock (White's and Black's remaining ms) at `t`, just before the journal's
+/// entry `index`: the journal replayed up to it.
+fn official_at(read: &tactus_core::journal::JournalFile, index: usize, t: u64) -> (i64, i64) {
+    let mut before = read.clone();
+    before.entries.truncate(index);
+    let arbiter = replay(&before, |_, _| {}).unwrap().arbiter;
+    let clock = arbiter.game().clock().expect("a clock");
+    (
+        clock.remaining(Color::White, t),
+        clock.remaining(Color::Black, t),
+    )
 }
