@@ -45,7 +45,7 @@ impl StartBy {
     pub fn describe(self) -> &'static str {
         match self {
             StartBy::Arbiter => "at the arbiter's `start` at the console",
-            StartBy::Boards => "by themselves, once both boards show the position",
+            StartBy::Boards => "by themselves, once every board with sensors shows the position",
         }
     }
 }

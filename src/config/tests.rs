@@ -371,7 +371,7 @@ fn game_start_is_the_arbiters_by_default_the_boards_when_set_and_in_training() {
     assert_eq!(boards.start_by(), StartBy::Boards);
     let said = boards.describe("c.toml", None).unwrap().join("\n");
     assert!(
-        said.contains("once both boards show the position"),
+        said.contains("once every board with sensors shows the position"),
         "{said}"
     );
     // At home nobody else is at his table: the boards start a training game.
