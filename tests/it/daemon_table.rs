@@ -62,6 +62,8 @@ struct Run {
     blind: Color,
     guard: Option<Guard>,
     runs: usize,
+    /// The daemon's log filter (`RUST_LOG`), when not its own.
+    rust_log: Option<&'static str>,
 }
 
 impl Run {
@@ -97,6 +99,7 @@ impl Run {
             blind,
             guard: None,
             runs: 0,
+            rust_log: None,
         }
     }
 
@@ -107,11 +110,14 @@ impl Run {
     /// `tactus run` with these hands; `new`: a new game (else the unfinished one resumes).
     fn start(&mut self, hands: &str, new: bool) {
         self.runs += 1;
-        let env: Vec<(&str, &OsStr)> = self
+        let mut env: Vec<(&str, &OsStr)> = self
             .env_path
             .as_deref()
             .map(|p| vec![("ALSA_CONFIG_PATH", p.as_os_str())])
             .unwrap_or_default();
+        if let Some(filter) = self.rust_log {
+            env.push(("RUST_LOG", OsStr::new(filter)));
+        }
         let mut args = vec![
             "run",
             "--config",
@@ -499,6 +505,8 @@ fn a_corrected_blind_move_counts_once_it_stands_on_his_board() {
 fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_move() {
     let mut run = Run::new("dgt-clock", Color::White, "press", TRAP);
     attach_dgt_clock(&run);
+    // Every reading the clock reports (each second) is logged against the official clock.
+    run.rust_log = Some("info,tactus::daemon::hub::table_clock=debug");
     run.start("press=50", true);
     // The arbiter pauses the clocks, gives Black two minutes and resumes: the physical clock
     // follows each change (the presses after it are checked against the official times below).
@@ -510,7 +518,14 @@ fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_mo
             Some("ok"),
             "{command}: {reply:?}"
         );
-        thread::sleep(Duration::from_millis(300));
+        // Long enough for the clock's readings to be judged: at the simulation's pace the
+        // moves come faster than a reading may be (1.5 s after a setting it may still show the
+        // last one).
+        thread::sleep(Duration::from_millis(if command == "resume" {
+            300
+        } else {
+            3_500
+        }));
     }
     // A takeback: both boards are guided back two moves, the clocks set to the times proposed
     // once the arbiter confirms them, and the moves are played again.
@@ -569,6 +584,32 @@ fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_mo
     assert!(
         journaled(&|r| matches!(r, RulesRecord::Retract { to_ply: 6 })),
         "the takeback is in the journal"
+    );
+    // Between the changes: every reading the clock sent (once a second) that came 1.5 s or more
+    // after a setting (before, it may still show the last one: at the simulation's pace that is
+    // the pause and the arbiter's two minutes) within a second of the official clock.
+    let offsets: Vec<(i64, i64)> = log
+        .lines()
+        .filter(|l| l.contains("the DGT clock's reading against the official clock"))
+        .map(|l| {
+            let field = |name: &str| -> i64 {
+                let at = l.find(&format!("{name}=")).unwrap() + name.len() + 1;
+                l[at..]
+                    .split(|c: char| !c.is_ascii_digit() && c != '-')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            (field("left_ms"), field("right_ms"))
+        })
+        .collect();
+    assert!(offsets.len() >= 3, "a reading each second: {offsets:?}");
+    assert!(
+        offsets
+            .iter()
+            .all(|(l, r)| l.abs() <= 1000 && r.abs() <= 1000),
+        "{offsets:?}"
     );
     // The official clock at each press: the journal replayed up to it.
     for (n, ((index, t), (left, right))) in pressed.iter().zip(&presses).enumerate() {

@@ -322,6 +322,9 @@ pub enum ClockNote {
     /// The clock showed these times while the official clock said others (left, right, in ms,
     /// the clock's minus the official); it is set right.
     Drift { left_ms: i64, right_ms: i64 },
+    /// Telemetry: a reading within [`DRIFT_LIMIT_MS`] of the official clock, by this much (the
+    /// clock's minus the official, left and right). Logged, nothing to do.
+    Offset { left_ms: i64, right_ms: i64 },
 }
 
 /// The one command waiting for its ACK.
@@ -651,6 +654,11 @@ impl ClockDriver {
             });
             // Forget what it was believed to show: the next poll sends the official clock.
             self.shown = None;
+        } else {
+            notes.push(ClockNote::Offset {
+                left_ms: left,
+                right_ms: right,
+            });
         }
     }
 

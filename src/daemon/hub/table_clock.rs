@@ -187,6 +187,12 @@ impl Hub {
                     right_ms, "the DGT clock drifted from the official clock; set right"
                 );
             }
+            ClockNote::Offset { left_ms, right_ms } => {
+                debug!(
+                    left_ms,
+                    right_ms, "the DGT clock's reading against the official clock"
+                );
+            }
         }
         // Nothing to hand over again: the link's driver keeps the newest face and sets a clock
         // that is back or drifted to it itself.
