@@ -379,7 +379,15 @@ pub struct ClockDriver {
     said_not_pc: bool,
     said_absent: bool,
     version_asked: bool,
+    /// The clock shows ASCII text: a DGT 3000 (version 2 and later). A DGT XL (version 1) has
+    /// six seven-segment digits and no ASCII command; a clock that never said its version, or
+    /// refused a text, is sent none (an unknown command could go unanswered and make a good
+    /// clock look gone).
+    shows_text: bool,
 }
+
+/// The first version of a DGT clock that shows ASCII text (the DGT 3000; the DGT XL is 1.x).
+const TEXT_VERSION: u8 = 2;
 
 impl Default for ClockDriver {
     fn default() -> Self {
@@ -400,6 +408,7 @@ impl ClockDriver {
             said_not_pc: false,
             said_absent: false,
             version_asked: false,
+            shows_text: false,
         }
     }
 
@@ -471,6 +480,7 @@ impl ClockDriver {
         }
         if let Some((command, until)) = self.text.take()
             && until > now
+            && self.shows_text
         {
             self.text_shown = Some(until);
             return Some(command);
@@ -575,13 +585,23 @@ impl ClockDriver {
                 flight.resend = true;
                 return;
             }
+            let text = matches!(flight.command, ClockCommand::Text { .. });
             self.in_flight = None;
+            if text {
+                // A clock that takes the times but no text: it shows the times only.
+                self.shows_text = false;
+                self.text_shown = None;
+                return;
+            }
             self.away(Away::NotPcMode, now, notes);
             return;
         }
         let flight = self.in_flight.take().expect("checked above");
         let version = (flight.command == ClockCommand::Version)
             .then_some((ack.data[0] >> 4, ack.data[0] & 0x0f));
+        if let Some((major, _)) = version {
+            self.shows_text = major >= TEXT_VERSION;
+        }
         if let ClockCommand::SetAndRun {
             left_s,
             right_s,

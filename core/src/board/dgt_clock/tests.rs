@@ -379,3 +379,54 @@ fn the_official_face_puts_each_colour_on_its_side_and_holds_a_delay() {
     assert_eq!(runs, face(299, 300, Some(ClockSide::Left), 6000));
     assert_eq!(change, None);
 }
+
+/// A DGT XL (version 1.x) has no ASCII display: it is sent the times and never a text (an
+/// unknown command could go unanswered and make a good clock look gone). A clock that refuses a
+/// text twice keeps its times, and is sent no text again; it is not "out of PC mode".
+#[test]
+fn a_dgt_xl_gets_the_times_and_no_text_and_a_refused_text_is_not_a_clock_out_of_pc_mode() {
+    let mut xl = ClockDriver::new();
+    xl.poll_transmit(0);
+    let version_1_14 = ClockMessage::Ack {
+        raw: ClockAck {
+            accepted: true,
+            command: CMD_VERSION,
+            data: [0x1e, 0],
+        }
+        .to_raw(),
+    };
+    assert_eq!(
+        xl.received(&version_1_14, 10),
+        vec![ClockNote::Ready {
+            version: Some((1, 14))
+        }]
+    );
+    xl.set(face(600, 600, Some(ClockSide::Left), 0));
+    xl.show_text("Nf3", 0, 3000, 0);
+    let set = xl.poll_transmit(20).expect("the times");
+    assert_eq!(set[3], CMD_SET_AND_RUN);
+    xl.received(&ack(CMD_SET_AND_RUN, true), 30);
+    assert_eq!(xl.poll_transmit(40), None, "no text for a DGT XL");
+    assert_eq!(xl.tick(5_000), vec![]);
+    assert_eq!(xl.poll_transmit(5_000), None, "nor a display end");
+
+    // A DGT 3000 that refuses a text anyway.
+    let mut driver = ready_driver();
+    driver.set(face(600, 600, Some(ClockSide::Left), 0));
+    driver.poll_transmit(0);
+    driver.received(&ack(CMD_SET_AND_RUN, true), 10);
+    driver.show_text("Nf3", 0, 3000, 20);
+    let text = driver.poll_transmit(20).expect("a text");
+    assert_eq!(text[3], CMD_ASCII);
+    assert!(driver.received(&ack(CMD_ASCII, false), 30).is_empty());
+    assert_eq!(driver.poll_transmit(30), Some(text), "sent again once");
+    assert!(driver.received(&ack(CMD_ASCII, false), 40).is_empty());
+    assert!(driver.ready(), "still taking the times");
+    driver.show_text("Nc6", 0, 3000, 50);
+    assert_eq!(driver.poll_transmit(50), None, "no text again");
+    driver.set(face(590, 600, Some(ClockSide::Right), 100));
+    assert_eq!(
+        driver.poll_transmit(100).expect("the times")[3],
+        CMD_SET_AND_RUN
+    );
+}
