@@ -6,6 +6,11 @@
 //! on the default device; without a device the transcript still gets every line), and every file
 //! of the game folder is written. Then the daemon shuts down as on SIGTERM and the demo exits 0.
 //!
+//! `--table blind-blind` plays the same game as IBCA events play: two blind players, each on his
+//! own simulated tactile board, each hearing the other's moves and his own said back (White in
+//! the left ear, Black in the right), each with his own Braille and audio scoresheet. White
+//! executes one of Black's moves wrongly first and is guided; each asks the time with a button.
+//!
 //! This module owns the built-in configuration and its running; the game is the core's
 //! (`tactus_core::sim::appendix_e`), the rest is [`crate::daemon::run`]. It must
 //! not take shortcuts the daemon would not: everything goes through the wire, the recogniser,
@@ -34,6 +39,32 @@ pub fn demo_config(dir: &Path) -> Config {
     config
 }
 
+/// Which table the demo plays at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DemoTable {
+    /// A blind player (White) against a sighted one: `tactus demo`.
+    #[default]
+    BlindSighted,
+    /// Two blind players on two tactile boards (IBCA).
+    BlindBlind,
+}
+
+/// The demo's table with two blind players: both boards simulated pegged boards, each seat's
+/// speech on its own side of the default device.
+pub fn demo_config_blind_blind(dir: &Path) -> Config {
+    let mut config = demo_config(dir);
+    config.game.blind = crate::config::BlindName::Both;
+    config.game.white = Some("White, blind (simulated)".into());
+    config.game.black = Some("Black, blind (simulated)".into());
+    config.game.event =
+        Some("tactus demo: the sample game of Appendix E, two blind players".into());
+    config.boards.white = Some(crate::config::BoardSection::default_blind());
+    config.boards.black = Some(crate::config::BoardSection::default_blind());
+    // Headphones on the demo's machine: White hears his words left, Black right.
+    config.voice.shared_device_channels = true;
+    config
+}
+
 /// The speed checked and the demo's folder made. The folder is its own: made here (the console
 /// socket is placed in it, and a socket is never given a folder of its own making).
 fn prepare(dir: &Path, speed: f64) -> Result<()> {
@@ -46,16 +77,21 @@ fn prepare(dir: &Path, speed: f64) -> Result<()> {
         .with_context(|| format!("cannot create the demo's folder {}", dir.display()))
 }
 
-/// Run the demo into `dir` at `speed` (pauses divided by it).
+/// Run the demo at `table` into `dir` at `speed` (pauses divided by it).
 pub async fn run(
+    table: DemoTable,
     dir: PathBuf,
     speed: f64,
     voices_dir: PathBuf,
     cancel: tokio_util::sync::CancellationToken,
 ) -> Result<RunReport> {
     prepare(&dir, speed)?;
+    let config = match table {
+        DemoTable::BlindSighted => demo_config(&dir),
+        DemoTable::BlindBlind => demo_config_blind_blind(&dir),
+    };
     let opts = RunOptions {
-        config: demo_config(&dir),
+        config,
         origin: "the demo's built-in configuration".into(),
         resume: None,
         new_game: true,
@@ -65,6 +101,8 @@ pub async fn run(
             blind_mistake_ply: Some(MISTAKE_PLY),
             // Before his fourth move he asks for the time with a button of his board (F.9 d).
             blind_button: Some((7, 1)),
+            // With two blind players, Black asks too, before his fifth move.
+            second_blind_button: (table == DemoTable::BlindBlind).then_some((10, 1)),
             ..SimSettings::default()
         },
         echo: true,
@@ -95,12 +133,15 @@ pub async fn run_training(
         move_time_ms: Some(300),
         ..Default::default()
     });
-    config.boards.blind.buttons = Some(
-        [("1", "time"), ("2", "hint"), ("3", "eval"), ("4", "repeat")]
-            .into_iter()
-            .map(|(n, line)| (n.to_string(), line.to_string()))
-            .collect(),
-    );
+    config.boards.blind = Some(crate::config::BoardSection {
+        buttons: Some(
+            [("1", "time"), ("2", "hint"), ("3", "eval"), ("4", "repeat")]
+                .into_iter()
+                .map(|(n, line)| (n.to_string(), line.to_string()))
+                .collect(),
+        ),
+        ..crate::config::BoardSection::default_blind()
+    });
     let config = config.into_training();
     let opts = RunOptions {
         config,

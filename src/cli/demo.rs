@@ -3,6 +3,7 @@
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use anyhow::Result;
+use shakmaty::ByColor;
 use tokio_util::sync::CancellationToken;
 
 /// `tactus demo`.
@@ -19,8 +20,19 @@ pub struct DemoArgs {
     voices_dir: Option<PathBuf>,
     /// Training instead: the simulated blind player against Stockfish (`tactus train`), with a
     /// hint asked from his board's keypad, to the end of the game.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "table")]
     train: bool,
+    /// The table: a blind player against a sighted one (blind-sighted), or two blind players
+    /// on two tactile boards as IBCA events play (blind-blind).
+    #[arg(long, value_enum, default_value_t = Table::BlindSighted)]
+    table: Table,
+}
+
+/// `--table`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Table {
+    BlindSighted,
+    BlindBlind,
 }
 
 pub fn run(args: DemoArgs) -> Result<ExitCode> {
@@ -34,7 +46,11 @@ pub fn run(args: DemoArgs) -> Result<ExitCode> {
         if args.train {
             crate::demo::run_training(args.dir, args.speed, voices_dir, cancel).await
         } else {
-            crate::demo::run(args.dir, args.speed, voices_dir, cancel).await
+            let table = match args.table {
+                Table::BlindSighted => crate::demo::DemoTable::BlindSighted,
+                Table::BlindBlind => crate::demo::DemoTable::BlindBlind,
+            };
+            crate::demo::run(table, args.dir, args.speed, voices_dir, cancel).await
         }
     })?;
     rt.shutdown_timeout(Duration::from_millis(200));
@@ -42,7 +58,18 @@ pub fn run(args: DemoArgs) -> Result<ExitCode> {
     println!("{}", report.pgn.trim_end());
     println!();
     println!("The game's files are in {}:", report.folder.display());
-    for name in crate::daemon::files::all_files() {
+    let blind = match args.table {
+        _ if args.train => ByColor {
+            white: true,
+            black: false,
+        },
+        Table::BlindSighted => ByColor {
+            white: true,
+            black: false,
+        },
+        Table::BlindBlind => ByColor::new_with(|_| true),
+    };
+    for name in crate::daemon::files::all_files_at(blind) {
         println!("  {name}");
     }
     if report.played_out {

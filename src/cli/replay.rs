@@ -8,8 +8,12 @@ use std::{
 use anyhow::{Context, Result};
 
 use crate::daemon::journal;
+use shakmaty::{ByColor, Color};
 use tactus_core::journal::{JOURNAL_FILE, Step, replay_steps};
-use tactus_core::{announce::Audience, arbiter::Effect};
+use tactus_core::{
+    announce::Audience,
+    arbiter::{Effect, SeatNames},
+};
 
 /// `tactus replay`.
 #[derive(clap::Args)]
@@ -57,22 +61,43 @@ fn format_game_time(t: u64) -> String {
 fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
     let read = journal::read(path)?;
     let setup = &read.header.setup;
-    let pack = crate::store::voices::load_words(voices_dir, &setup.voice_pack)
-        .with_context(|| format!("the voice pack of {}", path.display()))?;
+    let names = SeatNames::new(&setup.arbiter_config()?.seats);
+    // Each seat's player hears his own pack; the transcript has an announcement once in each
+    // language it was said in, as the daemon's speech task writes it.
+    let packs = ByColor::new_with(|seat| setup.pack_of(seat).to_string());
+    let load = |name: &str| {
+        crate::store::voices::load_words(voices_dir, name)
+            .with_context(|| format!("the voice pack of {}", path.display()))
+    };
+    let words = ByColor {
+        white: load(&packs.white)?,
+        black: load(&packs.black)?,
+    };
     let style = setup.voice_style;
     let mut lines = Vec::new();
-    let blind = crate::speech::transcript::audience_word(Audience::Blind);
     let replayed = replay_steps(&read, |t, step| match step {
         Step::Effect(Effect::Say {
             audience,
             announcement,
             ..
-        }) => lines.push(format!(
-            "{} {} {}",
-            format_game_time(t),
-            crate::speech::transcript::audience_word(*audience),
-            pack.render(announcement, style).text
-        )),
+        }) => {
+            let heard: Vec<(Audience, Color)> = match *audience {
+                Audience::Player(seat) => vec![(*audience, seat)],
+                Audience::Both if packs.white == packs.black => vec![(*audience, Color::White)],
+                Audience::Both => Color::ALL
+                    .into_iter()
+                    .map(|seat| (Audience::Player(seat), seat))
+                    .collect(),
+            };
+            for (who, seat) in heard {
+                lines.push(format!(
+                    "{} {} {}",
+                    format_game_time(t),
+                    names.audience(who),
+                    words[seat].render(announcement, style).text
+                ));
+            }
+        }
         Step::Effect(Effect::Note(text)) => {
             lines.push(format!("{} note {text}", format_game_time(t)))
         }
@@ -84,8 +109,17 @@ fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
         // they were said, so a replay with another voice pack still quotes them exactly).
         Step::Request(request) => {
             lines.push(format!("{} note {}", format_game_time(t), request.note()));
+            let asker = request
+                .seat
+                .map(Color::from)
+                .or_else(|| names.blind_seats().next())
+                .expect("a table has a blind player");
             for said in &request.said {
-                lines.push(format!("{} {blind} {said}", format_game_time(t)));
+                lines.push(format!(
+                    "{} {} {said}",
+                    format_game_time(t),
+                    names.player(asker)
+                ));
             }
         }
     })?;
@@ -102,8 +136,6 @@ fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::Color;
-
     use super::*;
     use tactus_core::arbiter::Input;
     use tactus_core::journal::{AskedBy, Entry, Header, InputRecord, RequestRecord};
@@ -130,12 +162,14 @@ mod tests {
             asked: "time".into(),
             answer: vec!["no clock in this game".into()],
             said: Vec::new(),
+            seat: None,
         };
         let told = RequestRecord {
             by: AskedBy::Assistant,
             asked: "last".into(),
             answer: vec!["1. e2-e4".into()],
             said: vec!["Weiß: Eva vier".into()],
+            seat: None,
         };
         let line = |e: &Entry| serde_json::to_string(e).unwrap();
         let input = |t, i: &Input| Entry::Input {

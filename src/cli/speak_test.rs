@@ -197,10 +197,11 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
         Box::new(|_| Utterance::default()),
     );
     deps.transcript = args.transcript.clone();
-    deps.fallback_notice = Some(Utterance {
+    deps.voices[0].fallback_notice = Some(Utterance {
         text: "Sprachausgabe gestört".into(),
         clips: vec![PAUSE.into()],
     });
+    let names = deps.names;
     let cancel = CancellationToken::new();
     let mut handle = spawn(config, deps, cancel.clone());
     let mut results = Vec::new();
@@ -216,7 +217,7 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
         match event {
             SpeechEvent::Ready { outputs } => {
                 for (audience, speaker) in outputs {
-                    super::print(&format!("output {audience:?}: {speaker}\n"))?;
+                    super::print(&format!("output {}: {speaker}\n", names.audience(audience)))?;
                 }
                 super::print(&format!("startup_ms={}\n", ms(setup.elapsed())))?;
                 break;
@@ -235,7 +236,7 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
             .requests
             .send(SpeechRequest::Say {
                 id,
-                audience: Audience::Blind,
+                audience: Audience::Player(shakmaty::Color::White),
                 what: What::Utterance(utterance.clone()),
                 priority: Priority::Normal,
             })

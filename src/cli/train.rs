@@ -90,8 +90,8 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
     }
     if let Some(colour) = &args.colour {
         config.game.blind = match colour.to_ascii_lowercase().as_str() {
-            "white" | "w" => crate::config::SideName::White,
-            "black" | "b" => crate::config::SideName::Black,
+            "white" | "w" => crate::config::BlindName::White,
+            "black" | "b" => crate::config::BlindName::Black,
             other => bail!("--colour {other}: white or black"),
         };
     }

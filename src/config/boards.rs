@@ -1,46 +1,40 @@
-//! `[boards.blind]` and `[boards.sighted]`: each board's profile (built in or a file), its port
-//! (a serial port or `sim`), when the sighted player's move counts, the blind board's buttons,
-//! which player sits on the DGT clock's left (`[boards] clock_left`); and the board as the daemon
-//! sets it up ([`BoardSetup`]).
+//! The boards of the two seats: `[boards.blind]` and `[boards.sighted]` at a table with one blind
+//! player, `[boards.white]` and `[boards.black]` at a table with two (`game.blind = "both"`). Each
+//! board's profile (built in or a file), its port (a serial port or `sim`), when the sighted
+//! player's move counts, a blind player's buttons, which player sits on the DGT clock's left
+//! (`[boards] clock_left`); and the board as the daemon sets it up ([`BoardSetup`]).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use serde::Deserialize;
+use shakmaty::{ByColor, Color};
 use tactus_core::{
     arbiter::Completion,
     board::profile::{Profile, ProfileSet},
 };
 
-use super::paths::resolve;
+use super::{BlindName, paths::resolve};
 
 /// The `port` value that asks for a built-in board simulator on a real pseudo-terminal.
 pub const SIM_PORT: &str = "sim";
 /// The `profile` value of a sighted board without sensors (moves entered at the console).
 pub const MANUAL_PROFILE: &str = "manual";
 
-/// `[boards]`: the blind player's board and the sighted player's board.
-#[derive(Debug, Clone, Deserialize)]
+/// `[boards]`: each seat's board. A table with one blind player names them `blind` and `sighted`
+/// (absent: a simulated pegged board and a simulated DGT board); a table with two names them by
+/// colour (absent: a simulated pegged board each).
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardsSection {
-    #[serde(default = "BoardSection::default_blind")]
-    pub blind: BoardSection,
-    #[serde(default = "BoardSection::default_sighted")]
-    pub sighted: BoardSection,
+    pub blind: Option<BoardSection>,
+    pub sighted: Option<BoardSection>,
+    pub white: Option<BoardSection>,
+    pub black: Option<BoardSection>,
     /// A DGT clock on the sighted board: the colour of the player on the clock's left, as the
     /// arbiter placed it ("white", the default, or "black"). Its lever is that player's press.
     #[serde(default)]
     pub clock_left: super::SideName,
-}
-
-impl Default for BoardsSection {
-    fn default() -> Self {
-        BoardsSection {
-            blind: BoardSection::default_blind(),
-            sighted: BoardSection::default_sighted(),
-            clock_left: super::SideName::White,
-        }
-    }
 }
 
 /// When the sighted player's move counts as completed, as the file writes it.
@@ -67,7 +61,7 @@ fn default_buttons() -> std::collections::BTreeMap<String, String> {
     .collect()
 }
 
-/// `[boards.blind]` or `[boards.sighted]`.
+/// One seat's board: `[boards.blind]`, `[boards.sighted]`, `[boards.white]` or `[boards.black]`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardSection {
@@ -77,18 +71,19 @@ pub struct BoardSection {
     /// The serial port (prefer `/dev/serial/by-id/...`), or `sim` for a built-in simulator on a
     /// pseudo-terminal. Not needed with `profile = "manual"`.
     pub port: Option<String>,
-    /// Sighted board only: "press" or "settle" (default: "settle" for a board with sensors, the
-    /// console's `press` for a manual one).
+    /// A sighted player's board only: "press" or "settle" (default: "settle" for a board with
+    /// sensors, the console's `press` for a manual one).
     pub completion: Option<CompletionName>,
-    /// Blind board only: what its buttons (or keypad) ask, by button number: a request of the
-    /// blind player as the console writes it (`"time"`, `"t"`, `"moves 4"`, `"rp"`). Absent:
+    /// A blind player's board only: what its buttons (or keypad) ask, by button number: a
+    /// request of his as the console writes it (`"time"`, `"t"`, `"moves 4"`, `"rp"`). Absent:
     /// 1 time, 2 last, 3 count, 4 repeat.
     #[serde(default)]
     pub buttons: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl BoardSection {
-    fn default_blind() -> BoardSection {
+    /// A blind player's board when the file names none: a simulated pegged board.
+    pub fn default_blind() -> BoardSection {
         BoardSection {
             profile: "pegged-line".into(),
             port: Some(SIM_PORT.into()),
@@ -96,7 +91,9 @@ impl BoardSection {
             buttons: None,
         }
     }
-    fn default_sighted() -> BoardSection {
+    /// The sighted player's board when the file names none: a simulated DGT board that counts
+    /// his move when it settles.
+    pub fn default_sighted() -> BoardSection {
         BoardSection {
             profile: "dgt".into(),
             port: Some(SIM_PORT.into()),
@@ -142,76 +139,137 @@ pub enum PortSetup {
     Sim,
 }
 
+/// One seat's board as the file gives it, with the key that names it.
+#[derive(Debug, Clone)]
+pub struct SeatBoard {
+    /// `boards.blind`, `boards.sighted`, `boards.white` or `boards.black`.
+    pub key: &'static str,
+    pub section: BoardSection,
+    /// Its player is blind.
+    pub blind: bool,
+}
+
 impl BoardsSection {
-    /// The blind board's buttons: number -> console line (checked when the file was read).
-    pub fn buttons(&self) -> std::collections::BTreeMap<u8, String> {
-        self.blind_buttons()
-            .iter()
-            .filter_map(|(n, line)| Some((n.parse().ok()?, line.clone())))
-            .collect()
+    /// Each seat's board at a table whose blind players are `blind` (the sections it names, or
+    /// the defaults).
+    pub fn seats(&self, blind: BlindName) -> ByColor<SeatBoard> {
+        ByColor::new_with(|seat| match blind.color() {
+            Some(b) if b == seat => SeatBoard {
+                key: "boards.blind",
+                section: self
+                    .blind
+                    .clone()
+                    .unwrap_or_else(BoardSection::default_blind),
+                blind: true,
+            },
+            Some(_) => SeatBoard {
+                key: "boards.sighted",
+                section: self
+                    .sighted
+                    .clone()
+                    .unwrap_or_else(BoardSection::default_sighted),
+                blind: false,
+            },
+            None => SeatBoard {
+                key: seat.fold_wb("boards.white", "boards.black"),
+                section: seat
+                    .fold_wb(&self.white, &self.black)
+                    .clone()
+                    .unwrap_or_else(BoardSection::default_blind),
+                blind: true,
+            },
+        })
     }
 
-    fn blind_buttons(&self) -> std::collections::BTreeMap<String, String> {
-        self.blind.buttons.clone().unwrap_or_else(default_buttons)
+    /// Each seat's buttons: number -> console line (checked when the file was read); none for a
+    /// sighted player.
+    pub fn buttons(&self, blind: BlindName) -> ByColor<std::collections::BTreeMap<u8, String>> {
+        self.seats(blind).map(|seat| {
+            if !seat.blind {
+                return std::collections::BTreeMap::new();
+            }
+            seat.section
+                .buttons
+                .clone()
+                .unwrap_or_else(default_buttons)
+                .iter()
+                .filter_map(|(n, line)| Some((n.parse().ok()?, line.clone())))
+                .collect()
+        })
     }
 
-    /// The boards' buttons (the blind player's requests only), profiles and completion settings.
-    pub fn check(&self, origin: &str) -> Result<()> {
-        for (number, line) in &self.blind_buttons() {
-            if !number.parse::<u8>().is_ok_and(|n| n >= 1) {
-                bail!(
-                    "{origin}: boards.blind.buttons: \"{number}\" is not a button number; buttons \
-                     are numbered 1 to 255"
-                );
+    /// The sections fit the table (`blind`/`sighted` for one blind player, `white`/`black` for
+    /// two), and each board its player: buttons a blind player's only, a blind player's board
+    /// with sensors and without a completion setting, a sighted player's settling only with
+    /// sensors.
+    pub fn check(&self, origin: &str, blind: BlindName) -> Result<()> {
+        let misnamed = match blind {
+            BlindName::Both => [("blind", &self.blind), ("sighted", &self.sighted)]
+                .into_iter()
+                .find(|(_, s)| s.is_some())
+                .map(|(name, _)| {
+                    format!(
+                        "{origin}: [boards.{name}] names a board at a table with one blind player, \
+                         but game.blind = \"both\": name the boards [boards.white] and \
+                         [boards.black]"
+                    )
+                }),
+            _ => [("white", &self.white), ("black", &self.black)]
+                .into_iter()
+                .find(|(_, s)| s.is_some())
+                .map(|(name, _)| {
+                    format!(
+                        "{origin}: [boards.{name}] names a board by colour, which is for two blind \
+                         players (game.blind = \"both\"); with one blind player name the boards \
+                         [boards.blind] and [boards.sighted]"
+                    )
+                }),
+        };
+        if let Some(message) = misnamed {
+            bail!(message);
+        }
+        for seat in Color::ALL {
+            let SeatBoard {
+                key,
+                section,
+                blind,
+            } = &self.seats(blind)[seat];
+            if *blind {
+                check_buttons(origin, key, section)?;
+                if section.is_manual() {
+                    bail!(
+                        "{origin}: {key}.profile = \"manual\": a blind player's board needs \
+                         sensors; name its profile (pegged-line, dgt or a profile file)"
+                    );
+                }
+                if section.completion.is_some() {
+                    bail!(
+                        "{origin}: {key}.completion: only a sighted player's board has a \
+                         completion setting (a blind player's move counts once announced, F.3)"
+                    );
+                }
+            } else {
+                if section.buttons.is_some() {
+                    bail!(
+                        "{origin}: {key}.buttons: only a blind player's board has request \
+                         buttons"
+                    );
+                }
+                if section.is_manual() && section.completion == Some(CompletionName::Settle) {
+                    bail!(
+                        "{origin}: {key}.completion = \"settle\" needs a board with sensors; a \
+                         manual board completes a move with the console's `press`"
+                    );
+                }
             }
-            // A button is the blind player's own keypad: his requests only.
-            match tactus_core::console::parse(line, tactus_core::console::Role::Player) {
-                Ok(
-                    tactus_core::console::Command::Request(_)
-                    | tactus_core::console::Command::Training(_),
-                ) => {}
-                Ok(_) => bail!(
-                    "{origin}: boards.blind.buttons.{number} = \"{line}\": a button asks one of \
-                     the blind player's requests ({}), or in training hint, eval, takeback or \
-                     review",
-                    tactus_core::console::request_names().join(", ")
-                ),
-                Err(e) => bail!("{origin}: boards.blind.buttons.{number} = \"{line}\": {e}"),
-            }
-        }
-        if self.sighted.buttons.is_some() {
-            bail!(
-                "{origin}: boards.sighted.buttons: only the blind player's board has request \
-                 buttons"
-            );
-        }
-        let blind = &self.blind;
-        if blind.is_manual() {
-            bail!(
-                "{origin}: boards.blind.profile = \"manual\": the blind player's board needs sensors; \
-                 name its profile (pegged-line, dgt or a profile file)"
-            );
-        }
-        if blind.completion.is_some() {
-            bail!(
-                "{origin}: boards.blind.completion: only the sighted board has a completion setting \
-                 (the blind player's move counts once announced, F.3)"
-            );
-        }
-        let sighted = &self.sighted;
-        if sighted.is_manual() && sighted.completion == Some(CompletionName::Settle) {
-            bail!(
-                "{origin}: boards.sighted.completion = \"settle\" needs a board with sensors; a manual \
-                 board completes a move with the console's `press`"
-            );
         }
         Ok(())
     }
 
     /// Every board with sensors names its port.
-    pub fn check_ports(&self, origin: &str) -> Result<()> {
-        let (blind, sighted) = (&self.blind, &self.sighted);
-        for (key, board) in [("boards.blind", blind), ("boards.sighted", sighted)] {
+    pub fn check_ports(&self, origin: &str, blind: BlindName) -> Result<()> {
+        for seat in self.seats(blind) {
+            let (key, board) = (seat.key, &seat.section);
             if !board.is_manual() && board.port.as_deref().is_some_and(|p| p.trim().is_empty()) {
                 bail!(
                     "{origin}: {key}.port = \"\": name the board's serial port (e.g. \
@@ -228,17 +286,48 @@ impl BoardsSection {
         Ok(())
     }
 
-    /// When the sighted player's move counts.
-    pub fn completion(&self) -> Completion {
-        match self.sighted.completion {
+    /// When the sighted player's move counts (a table of two blind players has none: the
+    /// setting is not used).
+    pub fn completion(&self, blind: BlindName) -> Completion {
+        let Some(b) = blind.color() else {
+            return Completion::ClockPress;
+        };
+        let sighted = self.seats(blind)[!b].section.clone();
+        match sighted.completion {
             Some(CompletionName::Press) => Completion::ClockPress,
             Some(CompletionName::Settle) => Completion::Settle,
-            None if self.sighted.is_manual() => Completion::ClockPress,
+            None if sighted.is_manual() => Completion::ClockPress,
             None => Completion::Settle,
         }
     }
 }
 
+/// A blind player's buttons: numbered 1 to 255, each one of his requests.
+fn check_buttons(origin: &str, key: &str, section: &BoardSection) -> Result<()> {
+    let buttons = section.buttons.clone().unwrap_or_else(default_buttons);
+    for (number, line) in &buttons {
+        if !number.parse::<u8>().is_ok_and(|n| n >= 1) {
+            bail!(
+                "{origin}: {key}.buttons: \"{number}\" is not a button number; buttons are \
+                 numbered 1 to 255"
+            );
+        }
+        // A button is the blind player's own keypad: his requests only.
+        match tactus_core::console::parse(line, tactus_core::console::Role::Player) {
+            Ok(
+                tactus_core::console::Command::Request(_)
+                | tactus_core::console::Command::Training(_),
+            ) => {}
+            Ok(_) => bail!(
+                "{origin}: {key}.buttons.{number} = \"{line}\": a button asks one of the blind \
+                 player's requests ({}), or in training hint, eval, takeback or review",
+                tactus_core::console::request_names().join(", ")
+            ),
+            Err(e) => bail!("{origin}: {key}.buttons.{number} = \"{line}\": {e}"),
+        }
+    }
+    Ok(())
+}
 impl BoardSection {
     /// The board as the daemon sets it up: its profile read (a profile file relative to `base`,
     /// the configuration file's folder), its port resolved. `key` names it in errors.

@@ -26,28 +26,24 @@ impl Config {
     /// Who plays which colour, and on what.
     fn describe_players(&self) -> Vec<String> {
         let g = &self.game;
-        let blind = g.blind.color();
+        let blind = self.blind_seats();
+        let two_blind = blind.white && blind.black;
         let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "(no name given)".into());
         let mut lines = Vec::new();
-        for color in [Color::White, Color::Black] {
-            let who = if color == blind {
+        for color in Color::ALL {
+            let who = if two_blind {
+                "a blind player, on his own tactile board"
+            } else if blind[color] {
                 "the blind player, on the tactile board"
             } else if self.opponent.is_some() {
                 "the training engine"
             } else {
                 "the sighted player"
             };
-            let player = match color {
-                Color::White => name(&g.white),
-                Color::Black => name(&g.black),
-            };
+            let player = name(color.fold_wb(&g.white, &g.black));
             lines.push(format!(
                 "{}: {player} ({who})",
-                if color == Color::White {
-                    "White"
-                } else {
-                    "Black"
-                }
+                color.fold_wb("White", "Black")
             ));
         }
         lines
@@ -93,11 +89,16 @@ impl Config {
 
     /// Both boards and when the sighted player's move counts.
     fn describe_boards(&self, origin: &str, lines: &mut Vec<String>) -> Result<()> {
-        for (label, board) in [
-            ("tactile board", self.blind_board(origin)?),
-            ("sighted board", self.sighted_board(origin)?),
-        ] {
-            lines.push(match board {
+        let boards = self.boards_setup(origin)?;
+        let seats = self.seat_boards();
+        let two_blind = seats.white.blind && seats.black.blind;
+        for seat in Color::ALL {
+            let label = match (two_blind, seats[seat].blind) {
+                (true, _) => format!("{seat}'s tactile board ({})", seats[seat].key),
+                (false, true) => "tactile board".to_string(),
+                (false, false) => "sighted board".to_string(),
+            };
+            lines.push(match &boards[seat] {
                 BoardSetup::Manual if self.opponent.is_some() => {
                     format!("{label}: none, the engine's moves are entered at the console")
                 }
@@ -114,19 +115,27 @@ impl Config {
                 ),
             });
         }
-        if let BoardSetup::Sensor { profile, .. } = self.sighted_board(origin)?
-            && profile.clock.attached
-        {
+        let clock = Color::ALL.into_iter().find(|&seat| {
+            !seats[seat].blind
+                && matches!(&boards[seat], BoardSetup::Sensor { profile, .. } if profile.clock.attached)
+        });
+        if clock.is_some() {
             let (left, right) = match self.boards.clock_left.color() {
-                shakmaty::Color::White => ("White", "Black"),
-                shakmaty::Color::Black => ("Black", "White"),
+                Color::White => ("White", "Black"),
+                Color::Black => ("Black", "White"),
             };
             lines.push(format!(
                 "DGT clock on the sighted board, set by tactus: {left} on its left, {right} on its \
                  right (key boards.clock_left); each side of the lever is its player's press"
             ));
         }
-        if self.opponent.is_none() {
+        if two_blind {
+            lines.push(
+                "each player's move counts when his board rests on it (or his assistant enters \
+                 it); each hears the other's move and his own said back"
+                    .into(),
+            );
+        } else if self.opponent.is_none() {
             lines.push(format!(
                 "the sighted player's move counts {}",
                 match self.completion() {
@@ -157,16 +166,36 @@ impl Config {
             },
             speaker_words(v.speaker)
         ));
-        for (who, speaker) in [
-            ("the blind player", v.speaker_blind),
-            ("the sighted player", v.speaker_sighted),
-        ] {
-            if let Some(speaker) = speaker {
-                lines.push(format!("speech for {who}: {}", speaker_words(speaker)));
+        let blind = self.blind_seats();
+        let two_blind = blind.white && blind.black;
+        if two_blind {
+            let packs = v.packs(blind);
+            for seat in Color::ALL {
+                let own = seat.fold_wb(&v.white, &v.black).clone().unwrap_or_default();
+                let mut said = vec![format!("voice pack {}", packs[seat])];
+                said.push(speaker_words(v.speaker_of(seat, blind)).to_string());
+                if let Some(device) = &own.device {
+                    said.push(format!("on the device {device}"));
+                }
+                lines.push(format!("{seat} hears: {}", said.join(", ")));
+            }
+        } else {
+            for (who, speaker) in [
+                ("the blind player", v.speaker_blind),
+                ("the sighted player", v.speaker_sighted),
+            ] {
+                if let Some(speaker) = speaker {
+                    lines.push(format!("speech for {who}: {}", speaker_words(speaker)));
+                }
             }
         }
         lines.push(format!(
-            "the blind player {} his own move said back",
+            "{} {} his own move said back",
+            if two_blind {
+                "each blind player"
+            } else {
+                "the blind player"
+            },
             if g.say_own_move {
                 "hears"
             } else {
@@ -194,12 +223,20 @@ impl Config {
                 |p| p.display().to_string()
             )
         ));
-        let buttons: Vec<String> = self
-            .buttons()
-            .iter()
-            .map(|(n, line)| format!("{n} asks {line}"))
-            .collect();
-        lines.push(format!("tactile board's buttons: {}", buttons.join(", ")));
+        let buttons = self.buttons();
+        let seats = self.seat_boards();
+        for seat in Color::ALL.into_iter().filter(|&c| seats[c].blind) {
+            let said: Vec<String> = buttons[seat]
+                .iter()
+                .map(|(n, line)| format!("{n} asks {line}"))
+                .collect();
+            let whose = if seats.white.blind && seats.black.blind {
+                format!("{seat}'s tactile board's buttons")
+            } else {
+                "tactile board's buttons".to_string()
+            };
+            lines.push(format!("{whose}: {}", said.join(", ")));
+        }
     }
 }
 

@@ -28,6 +28,42 @@ impl SideName {
     }
 }
 
+/// Who is blind (`game.blind`): one colour, or both (two blind players on two tactile boards,
+/// as IBCA's events play).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlindName {
+    #[default]
+    White,
+    Black,
+    Both,
+}
+
+impl BlindName {
+    /// The one blind player's colour; `None` when both are blind.
+    pub fn color(self) -> Option<Color> {
+        match self {
+            BlindName::White => Some(Color::White),
+            BlindName::Black => Some(Color::Black),
+            BlindName::Both => None,
+        }
+    }
+
+    /// Whether `seat`'s player is blind.
+    pub fn is_blind(self, seat: Color) -> bool {
+        self.color().is_none_or(|c| c == seat)
+    }
+}
+
+impl From<Color> for BlindName {
+    fn from(c: Color) -> Self {
+        match c {
+            Color::White => BlindName::White,
+            Color::Black => BlindName::Black,
+        }
+    }
+}
+
 /// Who starts the clocks (`game.start`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -59,9 +95,10 @@ pub struct GameSection {
     pub event: Option<String>,
     pub site: Option<String>,
     pub round: Option<String>,
-    /// The blind player's colour: "white" (default) or "black".
+    /// The blind player's colour: "white" (default) or "black"; "both" for two blind players on
+    /// two tactile boards.
     #[serde(default)]
-    pub blind: SideName,
+    pub blind: BlindName,
     /// PGN TimeControl notation (`40/7200:3600`, `5400+30`, `300`, delay `5400d30`); absent: no clock.
     pub time_control: Option<String>,
     /// "2001" (default) or "2009" ("2005", the name tactus once gave the later text, is refused
@@ -105,7 +142,7 @@ impl Default for GameSection {
             event: None,
             site: None,
             round: None,
-            blind: SideName::White,
+            blind: BlindName::White,
             time_control: None,
             edition: Edition::default(),
             play: PlayMode::default(),

@@ -35,14 +35,15 @@ use std::{
 
 use anyhow::{Context, Result, anyhow};
 use serde::Deserialize;
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 use tactus_core::{arbiter::Completion, rules::game::RulesConfig};
 
 pub use boards::{
     BoardSection, BoardSetup, BoardsSection, CompletionName, MANUAL_PROFILE, PortSetup, SIM_PORT,
+    SeatBoard,
 };
 pub use console::ConsoleSection;
-pub use game::{DEFAULT_GUIDANCE_REPEAT_MS, GameSection, SideName, StartBy};
+pub use game::{BlindName, DEFAULT_GUIDANCE_REPEAT_MS, GameSection, SideName, StartBy};
 pub use opponent::{DEFAULT_ENGINE, OpponentSection, start_from_fen};
 pub use record::RecordSection;
 pub use settings::{Settings, braille_options};
@@ -95,8 +96,7 @@ impl Config {
             .unwrap_or_else(|| PathBuf::from("."));
         ConsoleSection::check_socket_path(&config.socket_path(), &origin)?;
         // Profile files are named relative to the file too: check them now that we know where.
-        config.blind_board(&origin)?;
-        config.sighted_board(&origin)?;
+        config.boards_setup(&origin)?;
         Ok(config)
     }
 
@@ -107,10 +107,19 @@ impl Config {
         if let Some(opponent) = &self.opponent {
             opponent.check(origin)?;
         }
-        self.boards.check(origin)?;
+        self.boards.check(origin, self.game.blind)?;
         self.game.check_guidance(origin)?;
         self.record.check(origin)?;
-        self.boards.check_ports(origin)?;
+        self.boards.check_ports(origin, self.game.blind)?;
+        self.voice
+            .check_seats(self.blind_seats())
+            .map_err(|e| anyhow!("{origin}: {e}"))?;
+        if self.opponent.is_some() && self.game.blind == BlindName::Both {
+            anyhow::bail!(
+                "{origin}: game.blind = \"both\" with [opponent]: a training game has one blind \
+                 player, against the engine; set game.blind to his colour"
+            );
+        }
         self.game.check_play(origin)?;
         Ok(())
     }
@@ -135,16 +144,29 @@ impl Config {
         self.game.tags()
     }
 
-    /// The blind player's board.
-    pub fn blind_board(&self, origin: &str) -> Result<BoardSetup> {
-        self.boards.blind.setup("boards.blind", origin, &self.base)
+    /// Which seats have a blind player.
+    pub fn blind_seats(&self) -> ByColor<bool> {
+        ByColor::new_with(|c| self.game.blind.is_blind(c))
     }
 
-    /// The sighted player's board.
-    pub fn sighted_board(&self, origin: &str) -> Result<BoardSetup> {
-        self.boards
-            .sighted
-            .setup("boards.sighted", origin, &self.base)
+    /// Each seat's board as the file gives it, with its key.
+    pub fn seat_boards(&self) -> ByColor<SeatBoard> {
+        self.boards.seats(self.game.blind)
+    }
+
+    /// Each seat's board as the daemon sets it up (profiles read, ports resolved).
+    pub fn boards_setup(&self, origin: &str) -> Result<ByColor<BoardSetup>> {
+        let seats = self.seat_boards();
+        Ok(ByColor {
+            white: seats
+                .white
+                .section
+                .setup(seats.white.key, origin, &self.base)?,
+            black: seats
+                .black
+                .section
+                .setup(seats.black.key, origin, &self.base)?,
+        })
     }
 
     /// Who starts play: `game.start`, else the arbiter, but the boards in a training game
@@ -159,12 +181,12 @@ impl Config {
 
     /// When the sighted player's move counts.
     pub fn completion(&self) -> Completion {
-        self.boards.completion()
+        self.boards.completion(self.game.blind)
     }
 
-    /// The blind board's buttons: number -> console line (checked when the file was read).
-    pub fn buttons(&self) -> BTreeMap<u8, String> {
-        self.boards.buttons()
+    /// Each blind player's buttons: number -> console line (checked when the file was read).
+    pub fn buttons(&self) -> ByColor<BTreeMap<u8, String>> {
+        self.boards.buttons(self.game.blind)
     }
 
     /// The output folder.
@@ -190,14 +212,14 @@ impl Config {
             .opponent
             .get_or_insert_with(OpponentSection::default)
             .engine_name();
-        config.boards.sighted = BoardSection {
+        config.boards.sighted = Some(BoardSection {
             profile: MANUAL_PROFILE.into(),
             port: None,
             completion: None,
             buttons: None,
-        };
+        });
         let g = &mut config.game;
-        let (mine, its) = match g.blind.color() {
+        let (mine, its) = match g.blind.color().unwrap_or(Color::White) {
             Color::White => (&mut g.white, &mut g.black),
             Color::Black => (&mut g.black, &mut g.white),
         };

@@ -11,8 +11,9 @@
 use std::{collections::BTreeMap, path::PathBuf};
 
 use anyhow::{Context, Result, anyhow};
+use shakmaty::ByColor;
 use tactus_core::{
-    arbiter::{ArbiterConfig, ByBoard},
+    arbiter::{ArbiterConfig, SeatConfig},
     board::recognize::RecognizerConfig,
     record::braille::{BrailleOptions, PageSize, Profile as BrailleProfile},
 };
@@ -25,9 +26,9 @@ use crate::speech::SpeechConfig;
 pub struct Settings {
     /// The configuration file's name, for messages that name one of its keys.
     pub origin: String,
-    /// Both boards: a sensor board's profile and port, or a board whose moves are entered.
-    pub boards: ByBoard<BoardSetup>,
-    /// What the arbiter is made with: the Laws, the colours, the boards' recognizers.
+    /// Each seat's board: a sensor board's profile and port, or a board whose moves are entered.
+    pub boards: ByColor<BoardSetup>,
+    /// What the arbiter is made with: the Laws, the seats, the boards' recognizers.
     pub arbiter: ArbiterConfig,
     /// The PGN tags the file sets (Event, Site, Round, White, Black), in that order.
     pub tags: Vec<(String, String)>,
@@ -45,8 +46,8 @@ pub struct Settings {
     pub group: Option<String>,
     /// The arbiter's token file, when the file names one (otherwise it goes in the game folder).
     pub token_file: Option<PathBuf>,
-    /// The blind board's buttons: number -> console line.
-    pub buttons: BTreeMap<u8, String>,
+    /// Each blind player's board's buttons: number -> console line (none for a sighted one).
+    pub buttons: ByColor<BTreeMap<u8, String>>,
     /// The colour of the player on the DGT clock's left (when the sighted board has one).
     pub clock_left: shakmaty::Color,
     /// Who starts the clocks: `game.start`, else the arbiter (a training game: the boards).
@@ -61,26 +62,27 @@ impl Settings {
     /// Resolve `config` (read from `origin`). Fails only on what [`Config::load`] checks too, so
     /// a loaded file resolves; a configuration built in code is checked here.
     pub fn resolve(config: &Config, origin: &str) -> Result<Settings> {
-        let boards = ByBoard {
-            blind: config.blind_board(origin)?,
-            sighted: config.sighted_board(origin)?,
-        };
+        let boards = config.boards_setup(origin)?;
         let recognizer = |setup: &BoardSetup| match setup {
             BoardSetup::Manual => None,
             BoardSetup::Sensor { profile, .. } => Some(RecognizerConfig::from_profile(profile)),
         };
+        let blind = config.blind_seats();
+        let completion = config.completion();
+        let seats = ByColor::new_with(|c| SeatConfig {
+            blind: blind[c],
+            board: recognizer(&boards[c]),
+            completion,
+        });
         let arbiter = ArbiterConfig {
             rules: config
                 .rules_config()
                 .with_context(|| format!("{origin}: key game.time_control"))?,
-            blind: config.game.blind.color(),
-            blind_board: recognizer(&boards.blind)
-                .ok_or_else(|| anyhow!("{origin}: the blind player's board needs sensors"))?,
-            sighted_board: recognizer(&boards.sighted),
-            sighted_completion: config.completion(),
+            seats,
             guidance_repeat_ms: config.game.guidance_repeat_ms,
             say_own_move: config.game.say_own_move,
         };
+        arbiter.check().map_err(|e| anyhow!("{origin}: {e}"))?;
         let record = &config.record;
         Ok(Settings {
             origin: origin.to_owned(),

@@ -14,12 +14,13 @@ fn the_shipped_config_parses_and_runs_the_demo() {
     let rules = config.rules_config().unwrap();
     assert_eq!(rules.edition, Edition::Fide2001);
     assert!(rules.time_control.is_some());
-    assert_eq!(config.game.blind, SideName::White);
-    assert!(config.boards.blind.is_sim() && config.boards.sighted.is_sim());
+    assert_eq!(config.game.blind, BlindName::White);
+    let seats = config.seat_boards();
+    assert!(seats.white.section.is_sim() && seats.black.section.is_sim());
     assert_eq!(config.completion(), Completion::Settle);
     assert_eq!(config.voice.voice, "de-fide");
     assert!(matches!(
-        config.blind_board("c").unwrap(),
+        config.boards_setup("c").unwrap().white,
         BoardSetup::Sensor {
             port: PortSetup::Sim,
             ..
@@ -32,16 +33,18 @@ fn the_blind_boards_buttons_ask_his_requests() {
     // Absent: the four requests a player makes most.
     let config = Config::parse("", "c.toml").unwrap();
     let buttons = config.buttons();
-    assert_eq!(buttons.get(&1).map(String::as_str), Some("time"));
-    assert_eq!(buttons.get(&4).map(String::as_str), Some("repeat"));
+    assert_eq!(buttons.white.get(&1).map(String::as_str), Some("time"));
+    assert_eq!(buttons.white.get(&4).map(String::as_str), Some("repeat"));
+    // The sighted player has no buttons to ask with.
+    assert!(buttons.black.is_empty());
     let config = Config::parse(
         "[boards.blind]\nprofile = \"pegged-line\"\nport = \"sim\"\n\
          buttons = { 1 = \"t\", 2 = \"moves 4\", 12 = \"pieces mine knight\" }\n",
         "c.toml",
     )
     .unwrap();
-    assert_eq!(config.buttons().len(), 3);
-    assert_eq!(config.buttons()[&12], "pieces mine knight");
+    assert_eq!(config.buttons().white.len(), 3);
+    assert_eq!(config.buttons().white[&12], "pieces mine knight");
     let bad = |buttons: &str| {
         Config::parse(
             &format!(
@@ -75,15 +78,20 @@ fn the_blind_boards_buttons_ask_his_requests() {
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("only the blind player's board"), "{e}");
+    assert!(e.contains("only a blind player's board"), "{e}");
 }
 
 #[test]
 fn an_empty_file_is_the_demo_table() {
     let config = Config::parse("", "c.toml").unwrap();
-    assert!(config.boards.blind.is_sim() && config.boards.sighted.is_sim());
-    assert_eq!(config.boards.blind.profile, "pegged-line");
-    assert_eq!(config.boards.sighted.profile, "dgt");
+    let seats = config.seat_boards();
+    assert!(seats.white.section.is_sim() && seats.black.section.is_sim());
+    assert_eq!(seats.white.section.profile, "pegged-line");
+    assert_eq!(seats.black.section.profile, "dgt");
+    assert_eq!(
+        (seats.white.key, seats.black.key),
+        ("boards.blind", "boards.sighted")
+    );
     assert_eq!(config.record.dir, PathBuf::from("played"));
 }
 
@@ -155,11 +163,18 @@ fn play_modes_and_the_blind_colour_parse() {
     .unwrap();
     assert_eq!(config.game.play, PlayMode::Blitz);
     assert_eq!(config.game.edition, Edition::Fide2009);
-    assert_eq!(config.game.blind.color(), Color::Black);
-    let err = Config::parse("[game]\nblind = \"both\"\n", "c.toml")
+    assert_eq!(config.game.blind.color(), Some(Color::Black));
+    // Issue 23: two blind players (IBCA).
+    let both = Config::parse("[game]\nblind = \"both\"\n", "c.toml").unwrap();
+    assert_eq!(both.game.blind, BlindName::Both);
+    assert_eq!(both.game.blind.color(), None);
+    let err = Config::parse("[game]\nblind = \"nobody\"\n", "c.toml")
         .unwrap_err()
         .to_string();
-    assert!(err.contains("white") && err.contains("black"), "{err}");
+    assert!(
+        err.contains("white") && err.contains("black") && err.contains("both"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -181,7 +196,7 @@ fn voice_keys_are_checked_under_their_section_name() {
 fn boards_are_checked() {
     let manual = Config::parse("[boards.sighted]\nprofile = \"manual\"\n", "c.toml").unwrap();
     assert!(matches!(
-        manual.sighted_board("c").unwrap(),
+        manual.boards_setup("c").unwrap().black,
         BoardSetup::Manual
     ));
     assert_eq!(manual.completion(), Completion::ClockPress);
@@ -205,7 +220,7 @@ fn boards_are_checked() {
         "c.toml",
     )
     .unwrap();
-    let err = format!("{:#}", config.sighted_board("c.toml").unwrap_err());
+    let err = format!("{:#}", config.boards_setup("c.toml").unwrap_err());
     assert!(
         err.contains("boards.sighted.profile") && err.contains("chessnut"),
         "{err}"
@@ -280,10 +295,10 @@ fn settings_are_the_file_resolved_once() {
         ("Anna", "")
     );
     assert_eq!(settings.tags, config.tags());
-    assert_eq!(settings.arbiter.blind, Color::Black);
+    assert_eq!(settings.arbiter.the_blind(), Some(Color::Black));
     assert_eq!(settings.arbiter.guidance_repeat_ms, 9000);
     assert!(settings.arbiter.rules.time_control.is_some());
-    assert_eq!(settings.arbiter.sighted_completion, config.completion());
+    assert_eq!(settings.arbiter.seats.white.completion, config.completion());
     assert_eq!(
         (settings.braille.page.cells, settings.braille.page.lines),
         (32, 20)
@@ -299,7 +314,10 @@ fn settings_are_the_file_resolved_once() {
 #[test]
 fn settings_refuse_a_blind_board_without_sensors() {
     let mut config = Config::default();
-    config.boards.blind.profile = MANUAL_PROFILE.into();
+    config.boards.blind = Some(BoardSection {
+        profile: MANUAL_PROFILE.into(),
+        ..BoardSection::default_blind()
+    });
     let err = format!("{:#}", Settings::resolve(&config, "c.toml").unwrap_err());
     assert!(err.contains("c.toml"), "{err}");
 }

@@ -425,7 +425,6 @@ mod tests {
     use shakmaty::{Color, Square};
     use tactus_core::{
         announce::{Announcement, Audience},
-        arbiter::BoardId,
         board::SensorEvent,
         journal::{JOURNAL_FILE, NothingPlayed, replay, test_header},
     };
@@ -750,7 +749,7 @@ mod tests {
         let path = dir.join(JOURNAL_FILE);
         let mut j = Journal::create(&path, &white_header()).unwrap();
         let blind = |event| Input::Board {
-            board: BoardId::Blind,
+            seat: Color::White,
             event,
         };
         j.input(0, &Input::Start).unwrap();
@@ -772,7 +771,7 @@ mod tests {
             .iter()
             .find(|(_, (_, a))| matches!(a, Announcement::Move(_)))
             .expect("the move's announcement is unfinished");
-        assert_eq!(*audience, Audience::Sighted);
+        assert_eq!(*audience, Audience::Player(Color::Black));
         assert!(matches!(announcement, Announcement::Move(w) if w.to == Square::E4));
 
         let mut j = Journal::append_to(&read(&path).unwrap()).unwrap();

@@ -55,7 +55,7 @@ use self::{
     link::MonotonicClock,
     played::watch_until_played,
     tasks::Tasks,
-    voice::Voice,
+    voice::Voices,
 };
 pub use self::{
     options::{RunOptions, RunReport, SimSettings},
@@ -85,10 +85,12 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         table.folder.display(),
         if resumed { " (resumed)" } else { "" }
     );
-    let voice = Voice::load(&settings, &opts.voices_dir, &table.header.setup)?;
+    let voices = Voices::load(&settings, &opts.voices_dir, &table.header.setup)?;
     if resumed {
-        print_resumed(&settings, &table, &voice);
+        print_resumed(&settings, &table, &voices);
     }
+    // The table as the game has it (a resumed game keeps its seats).
+    let names = table.arbiter.config().names();
 
     let link_clock = MonotonicClock::new();
     let (messages, inbox) = mpsc::channel::<HubMsg>(hub::HUB_QUEUE);
@@ -98,32 +100,55 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     let (progress_tx, progress_rx) = watch::channel::<Progress>(Hub::progress_of(&table.arbiter));
     let mut tasks = Tasks::new(cancel.child_token(), messages.clone());
 
-    let speech = tasks.speech(&settings.voice, &opts.voices_dir, &voice, &table.folder);
+    let speech = tasks.speech(
+        &settings.voice,
+        &opts.voices_dir,
+        &voices,
+        names,
+        &table.folder,
+    );
     // A resumed game's simulated board shows the game where it was, as a real one would.
     let mut sim = opts.sim.clone();
     if resumed {
         sim.blind_initial = None;
     }
     // A DGT clock on the sighted board: his hands press its lever on his side of it.
-    sim.sighted_lever = Some(if !settings.arbiter.blind == settings.clock_left {
-        ClockSide::Left
-    } else {
-        ClockSide::Right
+    let sighted = table.arbiter.config().the_sighted();
+    sim.sighted_lever = sighted.map(|seat| {
+        if seat == settings.clock_left {
+            ClockSide::Left
+        } else {
+            ClockSide::Right
+        }
     });
     // A board expected to show anything but the start position (a resumed game, a game set up
     // from a position) cannot have its orientation detected from it; its link says so rightly.
     let under_way =
         *shakmaty::Position::board(table.arbiter.game().position()) != shakmaty::Board::new();
-    let started = tasks.boards(&sim, &settings.boards, under_way, link_clock, &progress_rx)?;
+    let started = tasks.boards(
+        &sim,
+        &settings.boards,
+        names,
+        under_way,
+        link_clock,
+        &progress_rx,
+    )?;
     if started.simulated && settings.start_by == config::StartBy::Arbiter {
         tasks.sim_arbiter(&progress_rx, sim.speed);
     }
     tasks.console(socket, &settings, &table.folder, &broadcast_tx)?;
     let engine = settings.opponent.as_ref().map(|o| tasks.engine(o));
+    let blind = shakmaty::ByColor::new_with(|c| names.is_blind(c));
     let record = RecordWriter::spawn(RecordSettings {
         folder: table.folder.clone(),
         braille: settings.braille.clone(),
-        audio: voice.audio,
+        blind_scores: files::ScoreFiles::at_table(blind)
+            .into_iter()
+            .map(|(seat, files)| files::BlindScore {
+                files,
+                audio: voices.seats[seat].audio.clone(),
+            })
+            .collect(),
     });
     let played_out = watch_played(
         &opts,
@@ -146,15 +171,15 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         links: started.links,
         sensors: started.sensors,
         lever_completes_move: started.lever,
-        table_clock: match &settings.boards.sighted {
+        table_clock: sighted.and_then(|seat| match &settings.boards[seat] {
             config::BoardSetup::Sensor { profile, .. } if profile.clock.attached => {
-                Some(settings.clock_left)
+                Some((seat, settings.clock_left))
             }
             _ => None,
-        },
+        }),
         start_by_boards: settings.start_by == config::StartBy::Boards,
         record,
-        wording: voice.wording,
+        wording: voices.wordings(),
         broadcast: broadcast_tx,
         progress: progress_tx,
         messages,
@@ -202,14 +227,22 @@ fn bind_console(settings: &Settings) -> Result<ConsoleSocket> {
 
 /// What a resumed game's run prints: the settings the journal keeps, and (unless it is over) what
 /// both players hear, in the same words and order (the pack's language).
-fn print_resumed(settings: &Settings, table: &setup::Table, voice: &Voice) {
+fn print_resumed(settings: &Settings, table: &setup::Table, voices: &Voices) {
     for line in setup::saved_settings(settings, &table.header) {
         println!("tactus: {line}");
     }
     if !table.arbiter.game().is_over() {
+        // In the words the (first) blind player hears.
+        let seat = table
+            .arbiter
+            .config()
+            .names()
+            .blind_seats()
+            .next()
+            .unwrap_or(shakmaty::Color::White);
         let words: Vec<String> = hub::recovery_words(&table.arbiter)
             .iter()
-            .map(|a| voice.wording.text(a))
+            .map(|a| voices.seats[seat].wording.text(a))
             .collect();
         println!("tactus: {}", words.join(", "));
     }

@@ -17,6 +17,9 @@ pub struct SimSettings {
     pub speed: f64,
     /// The ply of an opponent's move the blind player first executes wrongly.
     pub blind_mistake_ply: Option<usize>,
+    /// He is sure of that mistaken execution: he keeps his board through the guidance, and
+    /// writes the move as he executed it (only the game taken back puts him right, F.8).
+    pub blind_keeps_mistake: bool,
     /// From this ply on, the blind player's first own move is preceded by touching another of
     /// his pieces that could move (a possible claim, Art. 4.3 a).
     pub blind_touch_ply: Option<usize>,
@@ -25,6 +28,9 @@ pub struct SimSettings {
     pub blind_unplug_ply: Option<usize>,
     /// Before his own move at this ply, the blind player presses this button (a request).
     pub blind_button: Option<(usize, u8)>,
+    /// At a table with two blind players, the other (Black) presses this button before his own
+    /// move at this ply. (Every other `blind_*` setting is the first blind player's: White's.)
+    pub second_blind_button: Option<(usize, u8)>,
     /// The blind player executes the opponent's move as soon as it stands on the sighted
     /// board (he heard it said aloud, F.1), this many ms later, before tactus announces it.
     pub blind_executes_early_ms: Option<u64>,
@@ -53,9 +59,11 @@ impl Default for SimSettings {
             moves: appendix_e::appendix_e_moves(),
             speed: 1.0,
             blind_mistake_ply: None,
+            blind_keeps_mistake: false,
             blind_touch_ply: None,
             blind_unplug_ply: None,
             blind_button: None,
+            second_blind_button: None,
             blind_executes_early_ms: None,
             blind_wrong_ply: None,
             sighted_press_ms: None,

@@ -45,7 +45,7 @@ pub(super) async fn watch_until_played(
             }
             p.started
                 && (p.over || p.ply >= plies)
-                && !p.modes.iter().any(|(_, m)| matches!(m, Mode::Execute(_)))
+                && !p.modes.iter().any(|m| matches!(m, Mode::Execute(_)))
                 && p.speaking == 0
         };
         if done {

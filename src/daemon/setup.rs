@@ -145,14 +145,10 @@ pub fn saved_settings(settings: &Settings, header: &Header) -> Vec<String> {
         },
         None => "none (no clock)".into(),
     };
-    let now = saved.start().ok().map(|start| {
-        SetupRecord::new(
-            &settings.arbiter,
-            &start,
-            &settings.voice.voice,
-            settings.voice.style,
-        )
-    });
+    let now = saved
+        .start()
+        .ok()
+        .map(|start| setup_record(settings, &start));
     for tag in ["White", "Black", "Event", "Site", "Round"] {
         let of = |tags: &[(String, String)]| {
             tags.iter()
@@ -183,16 +179,25 @@ pub fn saved_settings(settings: &Settings, header: &Header) -> Vec<String> {
             words(&now.time_control),
         );
         // A board's timing comes from its profile: named, not listed number by number.
+        let two_blind = saved.blind == tactus_core::journal::BlindRecord::Both;
         if saved.blind_board != now.blind_board {
             compare(
-                "tactile board timing",
+                if two_blind {
+                    "white's tactile board timing"
+                } else {
+                    "tactile board timing"
+                },
                 "profile".into(),
                 "other profile".into(),
             );
         }
         if saved.sighted_board != now.sighted_board || saved.completion != now.completion {
             compare(
-                "sighted board and when his move counts",
+                if two_blind {
+                    "black's tactile board timing"
+                } else {
+                    "sighted board and when his move counts"
+                },
                 "setting".into(),
                 "other setting".into(),
             );
@@ -207,11 +212,21 @@ pub fn saved_settings(settings: &Settings, header: &Header) -> Vec<String> {
             if saved.say_own_move { "yes" } else { "no" }.into(),
             if now.say_own_move { "yes" } else { "no" }.into(),
         );
-        compare(
-            "voice pack",
-            saved.voice_pack.clone(),
-            now.voice_pack.clone(),
-        );
+        if saved.seat_voice_packs.is_none() && now.seat_voice_packs.is_none() {
+            compare(
+                "voice pack",
+                saved.voice_pack.clone(),
+                now.voice_pack.clone(),
+            );
+        } else {
+            for seat in shakmaty::Color::ALL {
+                compare(
+                    &format!("{seat}'s voice pack"),
+                    saved.pack_of(seat).to_owned(),
+                    now.pack_of(seat).to_owned(),
+                );
+            }
+        }
         compare(
             "voice style",
             format!("{:?}", saved.voice_style).to_lowercase(),
@@ -234,6 +249,26 @@ pub fn saved_settings(settings: &Settings, header: &Header) -> Vec<String> {
         "the boards' ports, the speakers, the console and the folders follow {origin}"
     ));
     lines
+}
+
+/// The journal's record of the table the settings make, from `start`: the rules, the boards,
+/// and the voice pack of each seat (the blind player's, or White's, as `voice_pack`; the other's
+/// too where the two differ).
+fn setup_record(settings: &Settings, start: &shakmaty::Chess) -> SetupRecord {
+    let blind = settings.arbiter.names();
+    let blind = shakmaty::ByColor::new_with(|c| blind.is_blind(c));
+    let packs = settings.voice.packs(blind);
+    let first = settings
+        .arbiter
+        .the_blind()
+        .unwrap_or(shakmaty::Color::White);
+    SetupRecord::new(
+        &settings.arbiter,
+        start,
+        &packs[first],
+        settings.voice.style,
+    )
+    .with_seat_packs(packs)
 }
 
 /// `game.play` as the file writes it.
@@ -318,7 +353,7 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
         version: FORMAT_VERSION,
         created_unix_ms: created,
         tags,
-        setup: SetupRecord::new(&cfg, &start, &settings.voice.voice, settings.voice.style),
+        setup: setup_record(settings, &start),
     };
     let lock = lock_folder(&folder)?;
     let journal = Journal::create(&folder.join(JOURNAL_FILE), &header)?;

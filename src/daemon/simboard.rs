@@ -6,6 +6,8 @@
 
 use std::{path::PathBuf, time::Duration};
 
+use shakmaty::Color;
+
 use shakmaty::Board;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_serial::SerialStream;
@@ -16,7 +18,6 @@ use crate::sim::players::{self, Desk, Plan, Watched};
 use tracing::{info, warn};
 
 use tactus_core::{
-    arbiter::BoardId,
     board::{dgt_clock::ClockSide, profile::Profile},
     console::{self, Action, Command, wire::End},
     sim::player::{Intentions, Situation},
@@ -44,11 +45,12 @@ pub struct SimPlan {
 }
 
 impl Watched for Progress {
-    fn situation(&self, board: BoardId) -> Situation<'_> {
+    fn situation(&self, seat: Color) -> Situation<'_> {
+        let board = seat;
         Situation {
             ply: self.ply,
             expected: &self.expected[board],
-            other_shows: &self.shown[board.other()],
+            other_shows: &self.shown[!board],
             mode: self.modes[board],
             started: self.started,
             paused: self.paused,
@@ -58,9 +60,13 @@ impl Watched for Progress {
     }
 }
 
-/// The hub's inbox, as the assistant's console.
+/// The hub's inbox, as the console of a player's assistant.
 #[derive(Debug, Clone)]
-struct HubDesk(mpsc::Sender<HubMsg>);
+struct HubDesk {
+    hub: mpsc::Sender<HubMsg>,
+    /// Whose assistant: his player's seat.
+    seat: Color,
+}
 
 impl Desk for HubDesk {
     async fn enter(&self, action: Action) -> Option<End> {
@@ -68,17 +74,19 @@ impl Desk for HubDesk {
         let msg = HubMsg::Console {
             conn: SIM_CONN,
             role: console::Role::Assistant,
+            seat: Some(self.seat),
             command: Command::Game(action),
             reply: tx,
         };
-        self.0.send(msg).await.ok()?;
+        self.hub.send(msg).await.ok()?;
         rx.await.ok().map(|reply| reply.end)
     }
 }
 
 /// Play on the pty's `port` (the master side) until `cancel`.
 pub async fn play(
-    board: BoardId,
+    seat: Color,
+    name: String,
     profile: Profile,
     port: SerialStream,
     plan: SimPlan,
@@ -88,11 +96,11 @@ pub async fn play(
     let plan = Plan {
         intentions: plan.intentions,
         port_link: plan.port_link,
-        desk: plan.hub.map(HubDesk),
+        desk: plan.hub.map(|hub| HubDesk { hub, seat }),
         initial: plan.initial,
         lever: plan.lever,
     };
-    players::play(board, profile, port, plan, progress, cancel).await
+    players::play(seat, name, profile, port, plan, progress, cancel).await
 }
 
 /// A look at the table before the arbiter starts play, at a human pace (divided by the speed).
@@ -125,6 +133,7 @@ pub async fn arbiter(
             let msg = HubMsg::Console {
                 conn: SIM_CONN,
                 role: console::Role::Arbiter,
+                seat: None,
                 command: Command::Game(Action::Start { anyway: false }),
                 reply: tx,
             };

@@ -17,6 +17,8 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
+use shakmaty::{ByColor, Color};
+
 use super::{
     console::{self, ConsoleSocket},
     engine, files,
@@ -24,17 +26,14 @@ use super::{
     link::{self, LinkSettings, MonotonicClock},
     options::SimSettings,
     simboard::{self, SimPlan},
-    voice::Voice,
+    voice::Voices,
 };
 use crate::{
     config::{BoardSetup, PortSetup, Settings},
-    speech::{self, SpeechConfig, SpeechDeps},
+    speech::{self, SpeechConfig, SpeechDeps, VoiceDeps},
 };
 use tactus_core::{
-    announce::Announcement,
-    arbiter::{BoardId, ByBoard},
-    board::profile::Profile,
-    sim::player::Intentions,
+    announce::Announcement, arbiter::SeatNames, board::profile::Profile, sim::player::Intentions,
 };
 
 /// How long the tasks get to finish after the cancellation before the daemon goes anyway.
@@ -43,8 +42,8 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 /// What the board tasks give the hub.
 pub(super) struct StartedBoards {
     /// Each sensor board's command channel (a dump request).
-    pub(super) links: ByBoard<Option<mpsc::Sender<link::LinkCommand>>>,
-    pub(super) sensors: ByBoard<bool>,
+    pub(super) links: ByColor<Option<mpsc::Sender<link::LinkCommand>>>,
+    pub(super) sensors: ByColor<bool>,
     /// The sighted board's clock lever completes his move.
     pub(super) lever: bool,
     /// The folder of the links to simulated boards that get unplugged, removed at the end.
@@ -104,25 +103,47 @@ impl Tasks {
         });
     }
 
-    /// The speech task, with the game's voice; returns where to send what is to be said.
+    /// The speech task, with the game's voices (a pack per seat where they differ); returns
+    /// where to send what is to be said.
     pub(super) fn speech(
         &mut self,
         speech_config: &SpeechConfig,
         voices_dir: &Path,
-        voice: &Voice,
+        voices: &Voices,
+        names: SeatNames,
         folder: &Path,
     ) -> mpsc::Sender<speech::SpeechRequest> {
-        // The speakers as the file sets them, saying the game's own pack in its style.
+        // The speakers as the file sets them, saying the game's own packs in its style.
         let mut speech_config = speech_config.clone();
-        speech_config.voice = voice.spec.clone();
-        speech_config.style = voice.wording.style();
-        let mut deps = SpeechDeps::new(
-            voices_dir.join(&voice.pack_name).join("clips"),
-            voice.wording.renderer(),
-        );
-        deps.transcript = Some(folder.join(files::TRANSCRIPT_FILE));
-        deps.fallback_notice = Some(voice.wording.words(&Announcement::SpeechFallback));
-        deps.tts_language = Some(voice.wording.pack().language().to_owned());
+        let first = &voices.seats.white;
+        speech_config.voice = first.spec.clone();
+        speech_config.style = first.wording.style();
+        let mut list: Vec<&super::voice::Voice> = Vec::new();
+        let seat_voice = voices.seats.as_ref().map(|v| {
+            match list.iter().position(|known| known.spec == v.spec) {
+                Some(i) => i,
+                None => {
+                    list.push(v);
+                    list.len() - 1
+                }
+            }
+        });
+        let deps = SpeechDeps {
+            voices: list
+                .iter()
+                .map(|v| VoiceDeps {
+                    clips_dir: voices_dir.join(&v.pack_name).join("clips"),
+                    render: v.wording.renderer(),
+                    fallback_notice: Some(v.wording.words(&Announcement::SpeechFallback)),
+                    tts_language: Some(v.wording.pack().language().to_owned()),
+                })
+                .collect(),
+            seat_voice,
+            seats: ByColor::new_with(|c| names.is_blind(c)),
+            names,
+            transcript: Some(folder.join(files::TRANSCRIPT_FILE)),
+            time_of_day: Box::new(crate::wall::utc_time_of_day),
+        };
         let speech = speech::spawn(speech_config, deps, self.cancel.clone());
         self.forward(speech.events, speech.task, HubMsg::Speech);
         speech.requests
@@ -133,29 +154,36 @@ impl Tasks {
     pub(super) fn boards(
         &mut self,
         sim: &SimSettings,
-        boards: &ByBoard<BoardSetup>,
+        boards: &ByColor<BoardSetup>,
+        names: SeatNames,
         game_under_way: bool,
         clock: MonotonicClock,
         progress: &watch::Receiver<Progress>,
     ) -> Result<StartedBoards> {
         let mut started = StartedBoards {
-            links: ByBoard::default(),
-            sensors: ByBoard::default(),
+            links: ByColor::default(),
+            sensors: ByColor::default(),
             lever: false,
             sim_link_dir: None,
             simulated: false,
         };
-        for (board, setup) in boards.iter() {
-            let BoardSetup::Sensor { profile, port } = setup else {
+        let order = match names.blind_seats().collect::<Vec<_>>().as_slice() {
+            [blind] => [*blind, !*blind],
+            _ => Color::ALL,
+        };
+        for seat in order {
+            let BoardSetup::Sensor { profile, port } = &boards[seat] else {
                 continue;
             };
+            let board = seat;
+            let name = names.board(seat);
             started.sensors[board] = true;
-            if board == BoardId::Sighted {
+            if !names.is_blind(seat) {
                 started.lever = profile.clock.attached && profile.clock.lever_completes_move;
             }
             let settings = |path| LinkSettings {
                 game_under_way,
-                ..LinkSettings::new(board.name(), path, profile.clone())
+                ..LinkSettings::new(name.clone(), path, profile.clone())
             };
             let link = match port {
                 PortSetup::Path(path) => {
@@ -163,14 +191,19 @@ impl Tasks {
                 }
                 PortSetup::Sim => {
                     started.simulated = true;
-                    let (path, slave) =
-                        self.sim_board(sim, board, profile, progress, &mut started.sim_link_dir)?;
+                    let (path, slave) = self.sim_board(
+                        sim,
+                        (seat, &names),
+                        profile,
+                        progress,
+                        &mut started.sim_link_dir,
+                    )?;
                     link::spawn_with(settings(path), clock, self.cancel.clone(), Some(slave))
                 }
             };
             started.links[board] = Some(link.commands.clone());
             self.forward(link.events, link.task, move |event| HubMsg::Link {
-                board,
+                seat: board,
                 event,
             });
         }
@@ -182,7 +215,7 @@ impl Tasks {
     fn sim_board(
         &mut self,
         sim: &SimSettings,
-        board: BoardId,
+        (seat, names): (Color, &SeatNames),
         profile: &Profile,
         progress: &watch::Receiver<Progress>,
         sim_link_dir: &mut Option<PathBuf>,
@@ -192,9 +225,12 @@ impl Tasks {
         let mut path = tokio_serial::SerialPort::name(&slave)
             .map(PathBuf::from)
             .ok_or_else(|| anyhow!("the simulated board's pseudo-terminal has no name"))?;
-        let name = board.name();
+        let name = names.board(seat);
         info!(board = name, path = %path.display(), "simulated board");
-        let blind = board == BoardId::Blind;
+        // The settings of "the blind player" are the first blind seat's (with two, White's);
+        // the other blind player plays his moves plainly.
+        let first_blind = names.blind_seats().next() == Some(seat);
+        let blind = first_blind;
         let unplug_ply = sim.blind_unplug_ply.filter(|_| blind);
         let mut port_link = None;
         if unplug_ply.is_some() {
@@ -204,7 +240,7 @@ impl Tasks {
             std::fs::create_dir_all(&dir).with_context(|| {
                 format!("cannot create {} for a simulated board", dir.display())
             })?;
-            let link = dir.join(name);
+            let link = dir.join(name.replace(['\'', ' '], "-"));
             let _ = std::fs::remove_file(&link);
             std::os::unix::fs::symlink(&path, &link)
                 .with_context(|| format!("cannot link {} to {}", link.display(), path.display()))?;
@@ -216,23 +252,29 @@ impl Tasks {
                 moves: sim.moves.clone(),
                 speed: sim.speed,
                 mistake_ply: sim.blind_mistake_ply.filter(|_| blind),
+                keeps_mistake: sim.blind_keeps_mistake && blind,
                 touch_ply: sim.blind_touch_ply.filter(|_| blind),
                 unplug_ply,
                 can_unplug: port_link.is_some(),
-                button: sim.blind_button.filter(|_| blind),
+                button: if blind {
+                    sim.blind_button
+                } else {
+                    sim.second_blind_button.filter(|_| names.is_blind(seat))
+                },
                 executes_early_ms: sim.blind_executes_early_ms.filter(|_| blind),
                 wrong_ply: sim.blind_wrong_ply.filter(|_| blind),
-                press_ms: sim.sighted_press_ms.filter(|_| !blind),
+                press_ms: sim.sighted_press_ms.filter(|_| !names.is_blind(seat)),
                 move_while_paused: sim.move_while_paused,
                 choose: sim.blind_chooses.filter(|_| blind),
             },
             port_link,
             hub: Some(self.hub.clone()),
             initial: sim.blind_initial.clone().filter(|_| blind),
-            lever: sim.sighted_lever.filter(|_| !blind),
+            lever: sim.sighted_lever.filter(|_| !names.is_blind(seat)),
         };
         self.spawn(simboard::play(
-            board,
+            seat,
+            name.clone(),
             profile.clone(),
             master,
             plan,

@@ -25,7 +25,6 @@ use tracing::{debug, info, warn};
 
 use super::serve::Pacer;
 use tactus_core::{
-    arbiter::BoardId,
     board::{Orientation, dgt_clock::ClockSide, profile::Profile},
     console::{Action, wire::End},
     sim::{
@@ -48,8 +47,8 @@ const CORRECT_ATTEMPTS: usize = 10;
 
 /// What the player knows of the game, as the daemon publishes it.
 pub trait Watched: Clone + Send + Sync + 'static {
-    /// The game as the player at `board` knows it.
-    fn situation(&self, board: BoardId) -> Situation<'_>;
+    /// The game as the player of `seat` knows it.
+    fn situation(&self, seat: shakmaty::Color) -> Situation<'_>;
 }
 
 /// Where what a player says aloud goes: the console, as the assistant types it.
@@ -79,7 +78,8 @@ pub struct Plan<D> {
 
 /// The board under the player's hands: the simulated board, its port and its pacing.
 struct Wire {
-    name: &'static str,
+    /// The board's name in the logs ("tactile", "sighted", "white's tactile").
+    name: String,
     sim: SimBoard,
     port: Option<SerialStream>,
     // After a replug the hands keep a slave end of the new pty open: once every slave end of a
@@ -97,7 +97,8 @@ const CLOCK_POLL: Duration = Duration::from_millis(100);
 
 /// Play on the pty's `port` (the master side) until `cancel`.
 pub async fn play<W: Watched, D: Desk>(
-    board: BoardId,
+    board: shakmaty::Color,
+    name: String,
     profile: Profile,
     port: SerialStream,
     plan: Plan<D>,
@@ -114,7 +115,7 @@ pub async fn play<W: Watched, D: Desk>(
         sim = sim.with_clock(EmulatedClock::new());
     }
     let mut wire = Wire {
-        name: board.name(),
+        name: name.clone(),
         sim,
         port: Some(port),
         spare_slave: None,
@@ -134,7 +135,7 @@ pub async fn play<W: Watched, D: Desk>(
             let p = progress.borrow_and_update().clone();
             let decision = player.next(&p.situation(board), wire.sim.board());
             for note in &decision.notes {
-                log_note(board, note);
+                log_note(&name, note);
             }
             steps = decision.steps.into();
             next_at = wake_after(&steps);
@@ -181,8 +182,7 @@ fn wake_after(steps: &VecDeque<HandStep>) -> Option<tokio::time::Instant> {
 }
 
 /// The planner's reasons, in the daemon's log.
-fn log_note(board: BoardId, note: &Note) {
-    let board = board.name();
+fn log_note(board: &str, note: &Note) {
     match *note {
         Note::Correcting => info!(board, "guided: correcting the board"),
         Note::OffScript { ply } => warn!(
@@ -251,7 +251,7 @@ impl Wire {
 
     /// One act of the hands.
     async fn act<D: Desk>(&mut self, act: Act, plan: &Plan<D>, cancel: &CancellationToken) {
-        let name = self.name;
+        let name = self.name.clone();
         match act {
             Act::Sensor(event) => {
                 if let Some(bytes) = self.sim.act(&event)

@@ -1,5 +1,8 @@
-//! `[voice]` in `config.toml`: which speaker serves which audience, on which device, and how the
-//! engine speaks; and the plan of outputs that follows from it.
+//! `[voice]` in `config.toml`: which speaker serves which player, on which device, in which voice
+//! pack, and how the engine speaks; and the plan of outputs that follows from it. A seat's own
+//! `[voice.white]` / `[voice.black]` sets its pack, speaker, device and channel (two blind players
+//! from two countries each hear their own language); at a table with one blind player the
+//! `*_blind` / `*_sighted` keys say the same for his seat and the other.
 //!
 //! Pure: parsing (serde, strict like the rest of the configuration), checking and planning. It
 //! opens no device and starts no engine; [`super::task`] builds what the plan says.
@@ -8,6 +11,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use shakmaty::{ByColor, Color};
 use tactus_core::announce::{Audience, voice::Style};
 use tactus_core::rules::Millis;
 
@@ -34,7 +38,7 @@ pub enum Side {
 }
 
 impl Side {
-    fn other(self) -> Side {
+    pub fn other(self) -> Side {
         match self {
             Side::Left => Side::Right,
             Side::Right => Side::Left,
@@ -79,6 +83,23 @@ pub struct SpeechConfig {
     pub tts_volume: f32,
     /// How long the engine may take to start before the clips take over, in milliseconds.
     pub tts_startup_timeout_ms: Millis,
+    /// `[voice.white]`, `[voice.black]`: a seat's own voice.
+    pub white: Option<SeatVoice>,
+    pub black: Option<SeatVoice>,
+}
+
+/// `[voice.white]` or `[voice.black]`: what one seat's player hears, where it differs from
+/// `[voice]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatVoice {
+    /// His voice pack (`de-fide`, `en`, ...).
+    pub pack: Option<String>,
+    pub speaker: Option<SpeakerKind>,
+    /// His output device.
+    pub device: Option<String>,
+    /// With `shared_device_channels`: his side of the shared device.
+    pub channel: Option<Side>,
 }
 
 impl Default for SpeechConfig {
@@ -99,6 +120,8 @@ impl Default for SpeechConfig {
             tts_rate: 0.0,
             tts_volume: 100.0,
             tts_startup_timeout_ms: 5000,
+            white: None,
+            black: None,
         }
     }
 }
@@ -129,11 +152,21 @@ pub enum OutputKind {
     },
 }
 
-/// One output and the audiences it serves (`Both` when it serves both).
+/// One output and the audiences it serves (`Both` when it serves both), in its voice pack.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputPlan {
     pub audience: Audience,
     pub kind: OutputKind,
+    pub pack: String,
+}
+
+/// What one seat's player hears and where, the file's keys resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SeatPlan {
+    speaker: SpeakerKind,
+    device: Option<String>,
+    channel: Side,
+    pack: String,
 }
 
 impl SpeechConfig {
@@ -149,11 +182,81 @@ impl SpeechConfig {
         Duration::from_millis(self.tts_startup_timeout_ms)
     }
 
-    pub fn speaker_for(&self, audience: Audience) -> SpeakerKind {
-        match audience {
-            Audience::Blind => self.speaker_blind.unwrap_or(self.speaker),
-            Audience::Sighted => self.speaker_sighted.unwrap_or(self.speaker),
-            Audience::Both => self.speaker,
+    /// The seat of each colour's voice: its own `[voice.<colour>]` key, else at a table with one
+    /// blind player (`blind`) the `*_blind` / `*_sighted` key of its player, else `[voice]`'s.
+    fn seat(&self, seat: Color, blind: ByColor<bool>) -> SeatPlan {
+        let own = seat
+            .fold_wb(&self.white, &self.black)
+            .clone()
+            .unwrap_or_default();
+        let one_blind = blind.white != blind.black;
+        let (legacy_speaker, legacy_device) = match (one_blind, blind[seat]) {
+            (true, true) => (self.speaker_blind, self.device_blind.clone()),
+            (true, false) => (self.speaker_sighted, self.device_sighted.clone()),
+            // Two blind players: White keeps the first device's keys.
+            (false, _) => (None, seat.fold_wb(self.device_blind.clone(), None)),
+        };
+        // Sides of a shared device: the blind player (or White) on `blind_channel`.
+        let first = if one_blind {
+            blind[seat]
+        } else {
+            seat == Color::White
+        };
+        let channel = own.channel.unwrap_or(if first {
+            self.blind_channel
+        } else {
+            self.blind_channel.other()
+        });
+        SeatPlan {
+            speaker: own.speaker.or(legacy_speaker).unwrap_or(self.speaker),
+            device: own.device.or(legacy_device),
+            channel,
+            pack: own.pack.unwrap_or_else(|| self.voice.clone()),
+        }
+    }
+
+    /// Each seat's voice pack.
+    pub fn packs(&self, blind: ByColor<bool>) -> ByColor<String> {
+        ByColor::new_with(|c| self.seat(c, blind).pack)
+    }
+
+    /// The speaker of `seat`'s player.
+    pub fn speaker_of(&self, seat: Color, blind: ByColor<bool>) -> SpeakerKind {
+        self.seat(seat, blind).speaker
+    }
+
+    /// What cannot work at this table: two seats that sound from one place in two languages.
+    pub fn check_seats(&self, blind: ByColor<bool>) -> Result<(), String> {
+        let (w, b) = (
+            self.seat(Color::White, blind),
+            self.seat(Color::Black, blind),
+        );
+        if w.pack != b.pack && self.same_place(&w, &b) {
+            return Err(format!(
+                "voice.white.pack = \"{}\" and voice.black.pack = \"{}\" differ, but both players \
+                 hear the same {}: give each seat its own device (voice.white.device, \
+                 voice.black.device) or side (shared_device_channels = true), or one pack",
+                w.pack,
+                b.pack,
+                if w.speaker == SpeakerKind::Tts {
+                    "speech engine"
+                } else {
+                    "device"
+                }
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether two seats' speech would sound from the same place (the speech engine, or the same
+    /// device without a channel split).
+    fn same_place(&self, w: &SeatPlan, b: &SeatPlan) -> bool {
+        match (w.speaker, b.speaker) {
+            (SpeakerKind::Tts, SpeakerKind::Tts) => true,
+            (SpeakerKind::Clips, SpeakerKind::Clips) => {
+                !self.shared_device_channels && w.device == b.device
+            }
+            _ => false,
         }
     }
 
@@ -201,55 +304,52 @@ impl SpeechConfig {
         Ok(())
     }
 
-    /// The outputs this configuration asks for. Two audiences whose speech would sound from the
-    /// same place (the speech engine, or the same device without a channel split) share one
-    /// output, so an announcement to both is said once and never overlaps itself.
-    pub fn plan(&self) -> Vec<OutputPlan> {
-        let blind = self.speaker_for(Audience::Blind);
-        let sighted = self.speaker_for(Audience::Sighted);
-        let target = |audience: Audience| -> ClipTarget {
+    /// The outputs this configuration asks for at a table whose blind players are `blind`. Two
+    /// seats whose speech would sound from the same place (the speech engine, or the same device
+    /// without a channel split) share one output, so an announcement to both is said once and
+    /// never overlaps itself. The blind player's output comes first (with two, White's).
+    pub fn plan(&self, blind: ByColor<bool>) -> Vec<OutputPlan> {
+        let order = if blind.black && !blind.white {
+            [Color::Black, Color::White]
+        } else {
+            Color::ALL
+        };
+        let seats = ByColor::new_with(|c| self.seat(c, blind));
+        let target = |seat: &SeatPlan| -> ClipTarget {
             if self.shared_device_channels {
-                let side = match audience {
-                    Audience::Sighted => self.blind_channel.other(),
-                    _ => self.blind_channel,
-                };
                 ClipTarget {
                     device: self.device_blind.clone(),
-                    route: Route::Side(side),
+                    route: Route::Side(seat.channel),
                 }
             } else {
                 ClipTarget {
-                    device: match audience {
-                        Audience::Sighted => self.device_sighted.clone(),
-                        _ => self.device_blind.clone(),
-                    },
+                    device: seat.device.clone(),
                     route: Route::Whole,
                 }
             }
         };
-        let single = |audience: Audience, kind: SpeakerKind| -> Option<OutputPlan> {
-            let kind = match kind {
+        let single = |c: Color| -> Option<OutputPlan> {
+            let seat = &seats[c];
+            let kind = match seat.speaker {
                 SpeakerKind::None => return None,
-                SpeakerKind::Clips => OutputKind::Clips(target(audience)),
+                SpeakerKind::Clips => OutputKind::Clips(target(seat)),
                 SpeakerKind::Tts => OutputKind::Tts {
-                    fallback: target(audience),
+                    fallback: target(seat),
                 },
             };
-            Some(OutputPlan { audience, kind })
+            Some(OutputPlan {
+                audience: Audience::Player(c),
+                kind,
+                pack: seat.pack.clone(),
+            })
         };
-        let same_place = match (blind, sighted) {
-            (SpeakerKind::Tts, SpeakerKind::Tts) => true,
-            (SpeakerKind::Clips, SpeakerKind::Clips) => {
-                !self.shared_device_channels && self.device_blind == self.device_sighted
-            }
-            _ => false,
-        };
-        if same_place {
+        let first = &seats[order[0]];
+        if self.same_place(&seats.white, &seats.black) {
             let whole = ClipTarget {
-                device: self.device_blind.clone(),
+                device: first.device.clone(),
                 route: Route::Whole,
             };
-            let kind = if blind == SpeakerKind::Tts {
+            let kind = if first.speaker == SpeakerKind::Tts {
                 OutputKind::Tts { fallback: whole }
             } else {
                 OutputKind::Clips(whole)
@@ -257,21 +357,26 @@ impl SpeechConfig {
             return vec![OutputPlan {
                 audience: Audience::Both,
                 kind,
+                pack: first.pack.clone(),
             }];
         }
-        [
-            single(Audience::Blind, blind),
-            single(Audience::Sighted, sighted),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
+        order.into_iter().filter_map(single).collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A table whose blind player is White.
+    const ONE: ByColor<bool> = ByColor {
+        white: true,
+        black: false,
+    };
+    const TWO: ByColor<bool> = ByColor {
+        white: true,
+        black: true,
+    };
 
     fn parse(text: &str) -> Result<SpeechConfig, String> {
         #[derive(Deserialize)]
@@ -290,13 +395,14 @@ mod tests {
         let c = parse("").unwrap();
         assert_eq!(c, SpeechConfig::default());
         assert_eq!(
-            c.plan(),
+            c.plan(ONE),
             vec![OutputPlan {
                 audience: Audience::Both,
                 kind: OutputKind::Clips(ClipTarget {
                     device: None,
                     route: Route::Whole
-                })
+                }),
+                pack: "de-fide".into(),
             }]
         );
     }
@@ -327,23 +433,25 @@ tts_startup_timeout_ms = 8000
         assert_eq!(c.gap(), Duration::from_millis(80));
         assert_eq!(c.tts_rate, -20.0);
         assert_eq!(
-            c.plan(),
+            c.plan(ONE),
             vec![
                 OutputPlan {
-                    audience: Audience::Blind,
+                    audience: Audience::Player(Color::White),
                     kind: OutputKind::Tts {
                         fallback: ClipTarget {
                             device: Some("hw:1".into()),
                             route: Route::Whole
                         }
-                    }
+                    },
+                    pack: "es-fide".into(),
                 },
                 OutputPlan {
-                    audience: Audience::Sighted,
+                    audience: Audience::Player(Color::Black),
                     kind: OutputKind::Clips(ClipTarget {
                         device: Some("hw:2".into()),
                         route: Route::Whole
-                    })
+                    }),
+                    pack: "es-fide".into(),
                 },
             ]
         );
@@ -352,7 +460,7 @@ tts_startup_timeout_ms = 8000
     #[test]
     fn a_shared_device_puts_the_audiences_on_the_two_sides() {
         let c = parse("[voice]\nshared_device_channels = true\ndevice_blind = \"usb\"\n").unwrap();
-        let plan = c.plan();
+        let plan = c.plan(ONE);
         assert_eq!(plan.len(), 2);
         assert_eq!(
             plan[0].kind,
@@ -361,7 +469,7 @@ tts_startup_timeout_ms = 8000
                 route: Route::Side(Side::Left)
             })
         );
-        assert_eq!(plan[1].audience, Audience::Sighted);
+        assert_eq!(plan[1].audience, Audience::Player(Color::Black));
         assert_eq!(
             plan[1].kind,
             OutputKind::Clips(ClipTarget {
@@ -372,7 +480,7 @@ tts_startup_timeout_ms = 8000
         let c =
             parse("[voice]\nshared_device_channels = true\nblind_channel = \"right\"\n").unwrap();
         assert_eq!(
-            c.plan()[0].kind,
+            c.plan(ONE)[0].kind,
             OutputKind::Clips(ClipTarget {
                 device: None,
                 route: Route::Side(Side::Right)
@@ -383,18 +491,18 @@ tts_startup_timeout_ms = 8000
     #[test]
     fn the_engine_for_both_is_one_output_and_none_is_no_output() {
         let c = parse("[voice]\nspeaker = \"tts\"\n").unwrap();
-        let plan = c.plan();
+        let plan = c.plan(ONE);
         assert_eq!(plan.len(), 1);
         assert_eq!(plan[0].audience, Audience::Both);
         assert!(matches!(plan[0].kind, OutputKind::Tts { .. }));
 
         let c = parse("[voice]\nspeaker_sighted = \"none\"\n").unwrap();
-        let plan = c.plan();
+        let plan = c.plan(ONE);
         assert_eq!(plan.len(), 1);
-        assert_eq!(plan[0].audience, Audience::Blind);
+        assert_eq!(plan[0].audience, Audience::Player(Color::White));
 
         let c = parse("[voice]\nspeaker = \"none\"\n").unwrap();
-        assert!(c.plan().is_empty());
+        assert!(c.plan(ONE).is_empty());
     }
 
     #[test]
@@ -419,5 +527,60 @@ tts_startup_timeout_ms = 8000
         assert!(err.contains("clips") && err.contains("tts"), "{err}");
         let err = parse("[voice]\ngapms = 1\n").unwrap_err();
         assert!(err.contains("gap_ms"), "{err}");
+    }
+
+    #[test]
+    fn each_seat_may_have_its_own_pack_device_and_side() {
+        // Two blind players from two countries, each on his headphones.
+        let c = parse(
+            "[voice]\npack = \"de-fide\"\n[voice.white]\ndevice = \"hw:1\"\n\
+             [voice.black]\npack = \"en\"\ndevice = \"hw:2\"\n",
+        )
+        .unwrap();
+        assert!(c.check_seats(TWO).is_ok());
+        let plan = c.plan(TWO);
+        assert_eq!(
+            plan.iter()
+                .map(|p| (p.audience, p.pack.as_str()))
+                .collect::<Vec<_>>(),
+            vec![
+                (Audience::Player(Color::White), "de-fide"),
+                (Audience::Player(Color::Black), "en")
+            ]
+        );
+        assert_eq!(
+            plan[1].kind,
+            OutputKind::Clips(ClipTarget {
+                device: Some("hw:2".into()),
+                route: Route::Whole
+            })
+        );
+        // One device for both, split by channels: each on his side.
+        let c = parse(
+            "[voice]\nshared_device_channels = true\ndevice_blind = \"usb\"\n\
+             [voice.black]\nchannel = \"left\"\n[voice.white]\nchannel = \"right\"\n",
+        )
+        .unwrap();
+        let plan = c.plan(TWO);
+        assert_eq!(
+            plan[0].kind,
+            OutputKind::Clips(ClipTarget {
+                device: Some("usb".into()),
+                route: Route::Side(Side::Right)
+            })
+        );
+        // Two languages on one device, unsplit: refused, naming the keys.
+        let c = parse("[voice.black]\npack = \"en\"\n").unwrap();
+        let err = c.check_seats(TWO).unwrap_err();
+        assert!(
+            err.contains("voice.white.pack") && err.contains("voice.black.device"),
+            "{err}"
+        );
+        // A table with one blind player: Black's (the sighted player's) keys by colour too.
+        let c = parse("[voice.black]\nspeaker = \"none\"\n").unwrap();
+        assert_eq!(c.plan(ONE).len(), 1);
+        assert_eq!(c.plan(ONE)[0].audience, Audience::Player(Color::White));
+        let err = parse("[voice.white]\nvolume = 3\n").unwrap_err();
+        assert!(err.contains("volume") && err.contains("pack"), "{err}");
     }
 }

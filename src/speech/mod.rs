@@ -31,7 +31,7 @@ mod wording;
 use std::time::{Duration, Instant};
 
 pub use config::SpeechConfig;
-pub use start::{SpeechDeps, SpeechHandle, spawn};
+pub use start::{SpeechDeps, SpeechHandle, VoiceDeps, spawn};
 pub use wording::Wording;
 
 use tactus_core::announce::{Announcement, Audience, Priority, voice::Utterance};

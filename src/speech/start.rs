@@ -16,38 +16,64 @@ use super::{
     clips::{ClipLibrary, ClipSpeaker},
     config::{ClipTarget, OutputKind, OutputPlan},
     output::AudioEngine,
-    task::{OutputSpec, Render, SpeechTask, TimeOfDay},
+    task::{OutputSpec, Render, SpeechTask, TaskVoice, TimeOfDay},
     transcript::Transcript,
     tts::{TtsOptions, TtsSpeaker},
 };
-use tactus_core::announce::{Audience, voice::Utterance};
+use shakmaty::ByColor;
+use tactus_core::{
+    announce::{Audience, voice::Utterance},
+    arbiter::SeatNames,
+};
 
 /// How many requests may wait in the channel before senders wait.
 const REQUEST_CAPACITY: usize = 64;
 
-/// What the speech task needs besides the configuration.
-pub struct SpeechDeps {
+/// One voice pack as the speech task speaks it.
+pub struct VoiceDeps {
     /// The voice pack's clips (`voices/<pack>/clips`).
     pub clips_dir: PathBuf,
-    /// The game's `transcript.txt`; None: no transcript (tools and tests).
-    pub transcript: Option<PathBuf>,
     pub render: Render,
     /// Said once through the clips when the speech engine fails ("Sprachausgabe gestört ...",
     /// rendered by the pack).
     pub fallback_notice: Option<Utterance>,
     /// The pack's language, for the engine's voice when `voice.tts_voice` is not set.
     pub tts_language: Option<String>,
+}
+
+/// What the speech task needs besides the configuration.
+pub struct SpeechDeps {
+    /// The voices (two blind players may each hear their own pack); the first serves a table
+    /// that has one.
+    pub voices: Vec<VoiceDeps>,
+    /// Each seat's voice (an index into `voices`).
+    pub seat_voice: ByColor<usize>,
+    /// The table's seats: who is blind (which outputs the configuration plans), and how the
+    /// transcript names them.
+    pub seats: ByColor<bool>,
+    pub names: SeatNames,
+    /// The game's `transcript.txt`; None: no transcript (tools and tests).
+    pub transcript: Option<PathBuf>,
     pub time_of_day: TimeOfDay,
 }
 
 impl SpeechDeps {
+    /// One voice for a table with one blind player, White.
     pub fn new(clips_dir: impl Into<PathBuf>, render: Render) -> SpeechDeps {
         SpeechDeps {
-            clips_dir: clips_dir.into(),
+            voices: vec![VoiceDeps {
+                clips_dir: clips_dir.into(),
+                render,
+                fallback_notice: None,
+                tts_language: None,
+            }],
+            seat_voice: ByColor::new_with(|_| 0),
+            seats: ByColor {
+                white: true,
+                black: false,
+            },
+            names: super::task::default_names(),
             transcript: None,
-            render,
-            fallback_notice: None,
-            tts_language: None,
             time_of_day: Box::new(crate::wall::utc_time_of_day),
         }
     }
@@ -87,7 +113,7 @@ async fn build(
     cancel: &CancellationToken,
 ) -> Option<SpeechTask> {
     let (speaker_tx, speaker_rx) = mpsc::unbounded_channel();
-    let plan = config.plan();
+    let plan = config.plan(deps.seats);
     let engine = if plan.is_empty() {
         None
     } else {
@@ -102,25 +128,43 @@ async fn build(
     let mut builder = Builder {
         config,
         engine,
-        library: Arc::new(ClipLibrary::new(&deps.clips_dir)),
+        libraries: deps
+            .voices
+            .iter()
+            .map(|v| Arc::new(ClipLibrary::new(&v.clips_dir)))
+            .collect(),
         speaker_tx: speaker_tx.clone(),
         events: &events,
         cancel: cancel.clone(),
-        tts_language: deps.tts_language.clone(),
+        tts_languages: deps.voices.iter().map(|v| v.tts_language.clone()).collect(),
         probed: HashMap::new(),
     };
     let mut outputs = Vec::new();
     for output in plan {
-        outputs.push(builder.output(output).await?);
+        // An output speaks in its player's voice (one serving both: the first seat's).
+        let voice = match output.audience {
+            Audience::Player(seat) => deps.seat_voice[seat],
+            Audience::Both => deps.seat_voice.white,
+        };
+        outputs.push(builder.output(output, voice).await?);
     }
     let transcript = open_transcript(deps.transcript.as_ref(), &events);
-    let task = SpeechTask::new(
+    let voices = deps
+        .voices
+        .into_iter()
+        .map(|v| TaskVoice {
+            render: v.render,
+            notice: v.fallback_notice,
+        })
+        .collect();
+    let task = SpeechTask::with_voices(
         outputs,
         (speaker_tx, speaker_rx),
         events,
         transcript,
-        deps.render,
-        deps.fallback_notice,
+        voices,
+        deps.seat_voice,
+        deps.names,
         deps.time_of_day,
     );
     task.emit(SpeechEvent::Ready {
@@ -152,20 +196,23 @@ fn open_transcript(
 struct Builder<'a> {
     config: &'a SpeechConfig,
     engine: Option<AudioEngine>,
-    library: Arc<ClipLibrary>,
+    /// Each voice's clips.
+    libraries: Vec<Arc<ClipLibrary>>,
     speaker_tx: SpeakerEvents,
     events: &'a mpsc::UnboundedSender<SpeechEvent>,
     cancel: CancellationToken,
-    tts_language: Option<String>,
+    /// Each voice's language, for the engine.
+    tts_languages: Vec<Option<String>>,
     probed: HashMap<Option<String>, Result<(), String>>,
 }
 
 impl Builder<'_> {
     /// One planned output with its speakers in order of preference; None when cancelled.
-    async fn output(&mut self, output: OutputPlan) -> Option<OutputSpec> {
+    async fn output(&mut self, output: OutputPlan, voice: usize) -> Option<OutputSpec> {
         let mut spec = OutputSpec {
             audience: output.audience,
             speakers: Vec::new(),
+            voice,
             notice_now: false,
             no_output: None,
         };
@@ -173,7 +220,7 @@ impl Builder<'_> {
             OutputKind::Clips(target) => {
                 let cancel = self.cancel.clone();
                 spec.no_output = unless_cancelled(&cancel, self.probe(target)).await?.err();
-                spec.speakers.extend(self.clip_speaker(target));
+                spec.speakers.extend(self.clip_speaker(target, voice));
             }
             OutputKind::Tts { fallback } => self.tts(&mut spec, fallback).await?,
         }
@@ -192,7 +239,7 @@ impl Builder<'_> {
                 .config
                 .tts_voice
                 .clone()
-                .or_else(|| self.tts_language.clone()),
+                .or_else(|| self.tts_languages.get(spec.voice).cloned().flatten()),
             rate: self.config.tts_rate,
             volume: self.config.tts_volume,
             startup_timeout: self.config.tts_startup_timeout(),
@@ -218,15 +265,17 @@ impl Builder<'_> {
                 Err(reason) => spec.no_output = Some(format!("{e}; {reason}")),
             },
         }
-        spec.speakers.extend(self.clip_speaker(fallback));
+        spec.speakers
+            .extend(self.clip_speaker(fallback, spec.voice));
         Some(())
     }
 
-    /// The clips on `target`, if the audio thread runs.
-    fn clip_speaker(&self, target: &ClipTarget) -> Option<Box<dyn Speaker>> {
+    /// The clips of `voice` on `target`, if the audio thread runs.
+    fn clip_speaker(&self, target: &ClipTarget, voice: usize) -> Option<Box<dyn Speaker>> {
         let engine = self.engine.clone()?;
+        let library = self.libraries.get(voice).or(self.libraries.first())?;
         Some(Box::new(ClipSpeaker::new(
-            self.library.clone(),
+            library.clone(),
             engine,
             target.clone(),
             self.config.gap(),

@@ -26,9 +26,13 @@ use super::{
     queue::{Action, Queue},
     transcript::Transcript,
 };
-use tactus_core::announce::{
-    Announcement, Audience, Priority,
-    voice::{PAUSE, Utterance},
+use shakmaty::ByColor;
+use tactus_core::{
+    announce::{
+        Announcement, Audience, Priority,
+        voice::{PAUSE, Utterance},
+    },
+    arbiter::SeatNames,
 };
 
 /// The id of the task's own utterances (the fallback notice); never reported.
@@ -42,6 +46,8 @@ pub type TimeOfDay = Box<dyn Fn() -> Duration + Send>;
 pub struct OutputSpec {
     pub audience: Audience,
     pub speakers: Vec<Box<dyn Speaker>>,
+    /// The voice it speaks in (an index into the task's voices; 0 with one voice).
+    pub voice: usize,
     /// Say the fallback notice at once (the preferred speaker already failed at start-up).
     pub notice_now: bool,
     /// The start-up probe found no audio output for it, for this reason. The output starts as
@@ -66,6 +72,7 @@ struct Playing {
 struct Output {
     audience: Audience,
     speakers: Vec<Box<dyn Speaker>>,
+    voice: usize,
     active: usize,
     /// Put the fallback notice in front of the next utterance.
     notice_pending: bool,
@@ -96,11 +103,44 @@ pub struct SpeechTask {
     events: mpsc::UnboundedSender<SpeechEvent>,
     transcript: Option<Transcript>,
     transcript_failing: bool,
-    render: Render,
-    notice: Option<Utterance>,
+    /// The voices the outputs speak in (two blind players may each hear their own pack).
+    voices: Vec<TaskVoice>,
+    /// The voice of each seat's player, for what no output serves and for the transcript.
+    seat_voice: ByColor<usize>,
+    /// How the transcript names the audiences.
+    names: SeatNames,
     time_of_day: TimeOfDay,
     pending: HashMap<SpeechId, Pending>,
     next_token: Token,
+}
+
+/// One voice: its renderer, and the notice it says when the speech engine fails.
+pub struct TaskVoice {
+    pub render: Render,
+    pub notice: Option<Utterance>,
+}
+
+/// The transcript's names at a table with one blind player, White: the task's default until
+/// [`SpeechTask::with_table`] says otherwise.
+pub(super) fn default_names() -> SeatNames {
+    use tactus_core::{
+        arbiter::{Completion, one_blind},
+        board::{Sensing, recognize::RecognizerConfig},
+    };
+    let tactile = RecognizerConfig {
+        sensing: Sensing::Occupancy,
+        settle_ms: 0,
+        scan_ms: 0,
+        bounce_ms: 0,
+        differs_after_ms: 0,
+        confirm_with_snapshot: false,
+    };
+    SeatNames::new(&one_blind(
+        shakmaty::Color::White,
+        tactile,
+        None,
+        Completion::ClockPress,
+    ))
 }
 
 impl SpeechTask {
@@ -113,14 +153,40 @@ impl SpeechTask {
         notice: Option<Utterance>,
         time_of_day: TimeOfDay,
     ) -> SpeechTask {
+        SpeechTask::with_voices(
+            outputs,
+            speaker_events,
+            events,
+            transcript,
+            vec![TaskVoice { render, notice }],
+            ByColor::new_with(|_| 0),
+            default_names(),
+            time_of_day,
+        )
+    }
+
+    /// [`SpeechTask::new`] with a voice per seat: `voices`, each seat's index into them
+    /// (`seat_voice`), and the table's names for the transcript.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_voices(
+        outputs: Vec<OutputSpec>,
+        speaker_events: (SpeakerEvents, mpsc::UnboundedReceiver<SpeakerEvent>),
+        events: mpsc::UnboundedSender<SpeechEvent>,
+        transcript: Option<Transcript>,
+        voices: Vec<TaskVoice>,
+        seat_voice: ByColor<usize>,
+        names: SeatNames,
+        time_of_day: TimeOfDay,
+    ) -> SpeechTask {
         let mut task = SpeechTask {
             outputs: Vec::new(),
             speaker_events,
             events,
             transcript,
             transcript_failing: false,
-            render,
-            notice,
+            voices,
+            seat_voice,
+            names,
             time_of_day,
             pending: HashMap::new(),
             next_token: 0,
@@ -130,6 +196,7 @@ impl SpeechTask {
             task.outputs.push(Output {
                 audience: spec.audience,
                 speakers: spec.speakers,
+                voice: spec.voice.min(task.voices.len().saturating_sub(1)),
                 active: 0,
                 notice_pending: false,
                 queue: Queue::new(),
@@ -147,7 +214,7 @@ impl SpeechTask {
                 continue;
             }
             if spec.notice_now
-                && let Some(notice) = task.notice.clone()
+                && let Some(notice) = task.voices[task.outputs[index].voice].notice.clone()
             {
                 task.transcribe(spec.audience, &notice.text);
                 let actions = task.outputs[index]
@@ -222,10 +289,11 @@ impl SpeechTask {
     }
 
     fn transcribe(&mut self, audience: Audience, text: &str) {
+        let word = self.names.audience(audience);
         let Some(transcript) = &mut self.transcript else {
             return;
         };
-        match transcript.append((self.time_of_day)(), audience, text) {
+        match transcript.append((self.time_of_day)(), word, text) {
             Ok(()) => self.transcript_failing = false,
             Err(e) => {
                 // Log once per outage, not once per announcement.
@@ -262,11 +330,32 @@ impl SpeechTask {
                 what,
                 priority,
             } => {
-                let utterance = match what {
-                    What::Announcement(a) => (self.render)(&a),
-                    What::Utterance(u) => u,
+                // Each voice words it once; each output says it in its own.
+                let mut worded: HashMap<usize, Utterance> = HashMap::new();
+                let mut words = |task: &mut SpeechTask, voice: usize| -> Utterance {
+                    worded
+                        .entry(voice)
+                        .or_insert_with(|| match &what {
+                            What::Announcement(a) => (task.voices[voice].render)(a),
+                            What::Utterance(u) => u.clone(),
+                        })
+                        .clone()
                 };
-                self.transcribe(audience, &utterance.text);
+                // The transcript has it once in each language it was said in.
+                let heard: Vec<(Audience, usize)> = match audience {
+                    Audience::Player(c) => vec![(audience, self.seat_voice[c])],
+                    Audience::Both if self.seat_voice.white == self.seat_voice.black => {
+                        vec![(audience, self.seat_voice.white)]
+                    }
+                    Audience::Both => shakmaty::Color::ALL
+                        .into_iter()
+                        .map(|c| (Audience::Player(c), self.seat_voice[c]))
+                        .collect(),
+                };
+                for (who, voice) in heard {
+                    let text = words(self, voice).text;
+                    self.transcribe(who, &text);
+                }
                 let targets = self.targets(audience);
                 if targets.is_empty() {
                     self.emit(SpeechEvent::Finished {
@@ -278,10 +367,8 @@ impl SpeechTask {
                 }
                 self.expect(id, audience, targets.len());
                 for index in targets {
-                    let actions =
-                        self.outputs[index]
-                            .queue
-                            .enqueue(id, priority, utterance.clone());
+                    let utterance = words(self, self.outputs[index].voice);
+                    let actions = self.outputs[index].queue.enqueue(id, priority, utterance);
                     self.execute(index, actions);
                 }
             }
@@ -364,7 +451,7 @@ impl SpeechTask {
             let mut said = utterance.clone();
             let notice = if self.outputs[index].notice_pending {
                 self.outputs[index].notice_pending = false;
-                self.notice.clone()
+                self.voices[self.outputs[index].voice].notice.clone()
             } else {
                 None
             };
@@ -531,6 +618,7 @@ mod tests {
 
     use super::*;
     use crate::speech::SpeakError;
+    use shakmaty::Color;
 
     #[derive(Clone, Default)]
     struct Log(Arc<Mutex<Vec<String>>>);
@@ -650,6 +738,7 @@ mod tests {
         OutputSpec {
             audience,
             speakers,
+            voice: 0,
             notice_now: false,
             no_output: None,
         }
@@ -671,6 +760,7 @@ mod tests {
             vec![OutputSpec {
                 audience: Audience::Both,
                 speakers: vec![unplugged],
+                voice: 0,
                 // Not said: there is nothing to say it on.
                 notice_now: true,
                 no_output: Some("no sound card".into()),
@@ -712,8 +802,8 @@ mod tests {
         let log = Log::default();
         let mut rig = Rig::new(
             vec![
-                spec(Audience::Blind, vec![fake("left", &log)]),
-                spec(Audience::Sighted, vec![fake("right", &log)]),
+                spec(Audience::Player(Color::White), vec![fake("left", &log)]),
+                spec(Audience::Player(Color::Black), vec![fake("right", &log)]),
             ],
             None,
         );
@@ -757,16 +847,20 @@ mod tests {
         let log = Log::default();
         let mut rig = Rig::new(
             vec![
-                spec(Audience::Blind, vec![fake("blind", &log)]),
-                spec(Audience::Sighted, vec![fake("sighted", &log)]),
+                spec(Audience::Player(Color::White), vec![fake("blind", &log)]),
+                spec(Audience::Player(Color::Black), vec![fake("sighted", &log)]),
             ],
             None,
         );
-        rig.task
-            .on_request(say(1, Audience::Blind, "long reply", Priority::Normal));
+        rig.task.on_request(say(
+            1,
+            Audience::Player(Color::White),
+            "long reply",
+            Priority::Normal,
+        ));
         rig.task.on_request(say(
             2,
-            Audience::Sighted,
+            Audience::Player(Color::Black),
             "Springer Felix drei",
             Priority::Normal,
         ));
@@ -788,18 +882,21 @@ mod tests {
         let path = dir.join("transcript.txt");
         let log = Log::default();
         let mut rig = Rig::new(
-            vec![spec(Audience::Blind, vec![fake("blind", &log)])],
+            vec![spec(
+                Audience::Player(Color::White),
+                vec![fake("blind", &log)],
+            )],
             Some(Transcript::open(&path).unwrap()),
         );
         rig.task.on_request(SpeechRequest::announce(
             SpeechId(1),
-            Audience::Blind,
+            Audience::Player(Color::White),
             Announcement::IllegalMove,
         ));
         // No output serves the sighted side: transcript only, finished at once.
         rig.task.on_request(say(
             2,
-            Audience::Sighted,
+            Audience::Player(Color::Black),
             "Dame Hector fuenf",
             Priority::Normal,
         ));
@@ -807,7 +904,7 @@ mod tests {
         rig.speaker(0, SpeakerEventKind::Finished);
         rig.task.on_request(SpeechRequest::Repeat {
             id: SpeechId(3),
-            audience: Audience::Blind,
+            audience: Audience::Player(Color::White),
         });
         assert_eq!(
             log.take(),
@@ -828,19 +925,23 @@ mod tests {
         let log = Log::default();
         let mut rig = Rig::new(
             vec![spec(
-                Audience::Blind,
+                Audience::Player(Color::White),
                 vec![fake("tts", &log), fake("clips", &log)],
             )],
             None,
         );
         rig.task.on_request(say(
             1,
-            Audience::Blind,
+            Audience::Player(Color::White),
             "Springer Felix drei",
             Priority::Normal,
         ));
-        rig.task
-            .on_request(say(2, Audience::Blind, "Bauer Eva vier", Priority::Normal));
+        rig.task.on_request(say(
+            2,
+            Audience::Player(Color::White),
+            "Bauer Eva vier",
+            Priority::Normal,
+        ));
         rig.speaker(0, SpeakerEventKind::Failed("engine died".into()));
         assert_eq!(
             log.take(),
@@ -884,15 +985,23 @@ mod tests {
         }
         let mut rig = Rig::new(
             vec![spec(
-                Audience::Blind,
+                Audience::Player(Color::White),
                 vec![Box::new(Flaky(flaky.clone(), log.clone()))],
             )],
             None,
         );
-        rig.task
-            .on_request(say(1, Audience::Blind, "a", Priority::Normal));
-        rig.task
-            .on_request(say(2, Audience::Blind, "b", Priority::Normal));
+        rig.task.on_request(say(
+            1,
+            Audience::Player(Color::White),
+            "a",
+            Priority::Normal,
+        ));
+        rig.task.on_request(say(
+            2,
+            Audience::Player(Color::White),
+            "b",
+            Priority::Normal,
+        ));
         let events = rig.events();
         assert_eq!(
             finished(&events),
@@ -904,8 +1013,12 @@ mod tests {
             .count();
         assert_eq!(degraded, 1, "reported once per outage: {events:?}");
         *flaky.lock().unwrap() = false;
-        rig.task
-            .on_request(say(3, Audience::Blind, "c", Priority::Normal));
+        rig.task.on_request(say(
+            3,
+            Audience::Player(Color::White),
+            "c",
+            Priority::Normal,
+        ));
         assert_eq!(log.take(), ["start 2 c"]);
         rig.speaker(2, SpeakerEventKind::Finished);
         let events = rig.events();
@@ -921,8 +1034,9 @@ mod tests {
         let log = Log::default();
         let mut rig = Rig::new(
             vec![OutputSpec {
-                audience: Audience::Blind,
+                audience: Audience::Player(Color::White),
                 speakers: vec![fake("clips", &log)],
+                voice: 0,
                 notice_now: true,
                 no_output: None,
             }],
@@ -946,7 +1060,10 @@ mod tests {
             allowance: Duration::from_millis(50),
         });
         let mut rig = Rig::new(
-            vec![spec(Audience::Blind, vec![hung, fake("clips", &log)])],
+            vec![spec(
+                Audience::Player(Color::White),
+                vec![hung, fake("clips", &log)],
+            )],
             None,
         );
         let (requests, requests_rx) = mpsc::channel(8);
@@ -956,7 +1073,7 @@ mod tests {
         requests
             .send(say(
                 1,
-                Audience::Blind,
+                Audience::Player(Color::White),
                 "Dame Hector fuenf Schach",
                 Priority::Normal,
             ))
@@ -1018,11 +1135,21 @@ mod tests {
         let cancel = CancellationToken::new();
         let handle = tokio::spawn(task.run(requests_rx, cancel.clone()));
         requests
-            .send(say(1, Audience::Blind, "a", Priority::Normal))
+            .send(say(
+                1,
+                Audience::Player(Color::White),
+                "a",
+                Priority::Normal,
+            ))
             .await
             .unwrap();
         requests
-            .send(say(2, Audience::Sighted, "b", Priority::Normal))
+            .send(say(
+                2,
+                Audience::Player(Color::Black),
+                "b",
+                Priority::Normal,
+            ))
             .await
             .unwrap();
         // Wait until both were taken in (the first starts, the second waits).

@@ -1,4 +1,6 @@
-//! The game's `transcript.txt`: one line per announcement, `HH:MM:SS.mmm <audience> <text>`.
+//! The game's `transcript.txt`: one line per announcement, `HH:MM:SS.mmm <audience> <text>`, the
+//! audience named as the table names its players ([`SeatNames::audience`]: `blind`, `sighted`,
+//! `both`; with two blind players `white`, `black`, `both`).
 //!
 //! Owns the line format (pure, [`format_line`]), the escaping of control characters in every
 //! text the daemon writes for people to read ([`escape_controls`]: the transcript here, the
@@ -16,16 +18,9 @@ use std::{
 
 use anyhow::{Context, Result};
 
-use tactus_core::{announce::Audience, record::date::format_time_of_day};
-
-/// The word for an audience in the transcript.
-pub fn audience_word(audience: Audience) -> &'static str {
-    match audience {
-        Audience::Blind => "blind",
-        Audience::Sighted => "sighted",
-        Audience::Both => "both",
-    }
-}
+#[cfg(doc)]
+use tactus_core::arbiter::SeatNames;
+use tactus_core::record::date::format_time_of_day;
 
 /// `text` with every control character but the line feed written as `\xNN` (`\u{NN}` beyond
 /// ASCII), and `\r\n` read as `\n`. Text from a board, a file or a client can hold terminal
@@ -52,7 +47,7 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// One transcript line, with its newline. Line breaks inside the text become spaces so that every
 /// announcement stays one line; other control characters are escaped ([`escape_controls`]).
-pub fn format_line(since_midnight: Duration, audience: Audience, text: &str) -> String {
+pub fn format_line(since_midnight: Duration, audience: &str, text: &str) -> String {
     let text: String = escape_controls(text)
         .chars()
         .map(|c| if c == '\n' { ' ' } else { c })
@@ -60,7 +55,7 @@ pub fn format_line(since_midnight: Duration, audience: Audience, text: &str) -> 
     format!(
         "{} {} {}\n",
         format_time_of_day(since_midnight),
-        audience_word(audience),
+        audience,
         text.trim()
     )
 }
@@ -93,12 +88,7 @@ impl Transcript {
     }
 
     /// Appends one line and flushes it.
-    pub fn append(
-        &mut self,
-        since_midnight: Duration,
-        audience: Audience,
-        text: &str,
-    ) -> Result<()> {
+    pub fn append(&mut self, since_midnight: Duration, audience: &str, text: &str) -> Result<()> {
         let line = format_line(since_midnight, audience, text);
         self.file
             .write_all(line.as_bytes())
@@ -126,19 +116,15 @@ mod tests {
     #[test]
     fn lines_name_the_audience_and_stay_one_line() {
         assert_eq!(
-            format_line(hms(14, 3, 7, 250), Audience::Sighted, "Springer Felix drei"),
+            format_line(hms(14, 3, 7, 250), "sighted", "Springer Felix drei"),
             "14:03:07.250 sighted Springer Felix drei\n"
         );
         assert_eq!(
-            format_line(
-                hms(0, 0, 0, 1),
-                Audience::Blind,
-                "Dame Hector fünf\nSchach\n"
-            ),
+            format_line(hms(0, 0, 0, 1), "blind", "Dame Hector fünf\nSchach\n"),
             "00:00:00.001 blind Dame Hector fünf Schach\n"
         );
         assert_eq!(
-            format_line(Duration::ZERO, Audience::Both, "Remis"),
+            format_line(Duration::ZERO, "both", "Remis"),
             "00:00:00.000 both Remis\n"
         );
     }
@@ -148,7 +134,7 @@ mod tests {
         // A pegged board's error line as an adversarial probe sent it: retitle, then clear.
         let line = format_line(
             Duration::ZERO,
-            Audience::Both,
+            "both",
             "Fehler \u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\r\nweiter\rzurück",
         );
         assert_eq!(
@@ -168,7 +154,7 @@ mod tests {
         let path = dir.join("game").join("transcript.txt");
         let _ = std::fs::remove_dir_all(&dir);
         let mut t = Transcript::open(&path).unwrap();
-        t.append(hms(10, 0, 0, 0), Audience::Blind, "eins").unwrap();
+        t.append(hms(10, 0, 0, 0), "blind", "eins").unwrap();
         // Readable before any close or sync: the line is already in the file.
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
@@ -176,8 +162,7 @@ mod tests {
         );
         drop(t);
         let mut t = Transcript::open(&path).unwrap();
-        t.append(hms(10, 0, 1, 0), Audience::Sighted, "zwei")
-            .unwrap();
+        t.append(hms(10, 0, 1, 0), "sighted", "zwei").unwrap();
         t.sync().unwrap();
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),

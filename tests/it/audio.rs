@@ -358,7 +358,7 @@ fn the_tts_speaker_speaks_through_speech_dispatcher_twice_in_a_row() {
             "run {run}: the engine spoke, not the fallback: {stdout}"
         );
         assert!(
-            stdout.contains("output Blind: the speech engine"),
+            stdout.contains("output blind: the speech engine"),
             "run {run}: {stdout}"
         );
         assert!(

@@ -19,7 +19,7 @@ use shakmaty::{Chess, Color, KnownOutcome};
 use tactus::client;
 use tactus_core::{
     announce::{Announcement, Audience, ResultWords},
-    arbiter::{Arbiter, ArbiterConfig, Completion, Effect, Input},
+    arbiter::{Arbiter, ArbiterConfig, Completion, Effect, Input, one_blind},
     board::{Sensing, recognize::RecognizerConfig},
     console::{
         self, Command, ConsoleError, Role, Session, answer, format_reply, help_lines, to_input,
@@ -55,11 +55,8 @@ fn arbiter_with(rules: RulesConfig) -> Arbiter {
     Arbiter::new(
         ArbiterConfig {
             rules,
-            blind: Color::Black,
-            blind_board: tactile,
             // A sighted board without sensors: the assistant enters his moves.
-            sighted_board: None,
-            sighted_completion: Completion::ClockPress,
+            seats: one_blind(Color::Black, tactile, None, Completion::ClockPress),
             guidance_repeat_ms: 10_000,
             say_own_move: true,
         },
@@ -75,12 +72,12 @@ fn hub_line(
     line: &str,
     now: Millis,
 ) -> Result<Vec<String>, String> {
-    let blind = a.config().blind;
+    let blind = a.config().the_blind().expect("one blind player");
     let command = session.parse(line).map_err(|e| e.to_string())?;
     if let Command::Request(r) = &command {
         return Ok(format_reply(&answer(r, a.game(), blind, now)));
     }
-    let input = to_input(&command, a.game(), blind).map_err(|e| e.to_string())?;
+    let input = to_input(&command, a.game(), Some(blind)).map_err(|e| e.to_string())?;
     Ok(match input {
         None => vec![format!("{command:?}")],
         Some(input) => a
@@ -101,9 +98,9 @@ fn line_effects(
     line: &str,
     now: Millis,
 ) -> Result<Vec<Effect>, String> {
-    let blind = a.config().blind;
+    let blind = a.config().the_blind().expect("one blind player");
     let command = session.parse(line).map_err(|e| e.to_string())?;
-    let input = to_input(&command, a.game(), blind)
+    let input = to_input(&command, a.game(), Some(blind))
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("{line}: not an input"))?;
     let mut effects = a.handle(input, now);
@@ -209,8 +206,8 @@ fn resign_5_1_b_from_the_console_is_said_to_both_players() {
         said(&effects, Audience::Both),
         [Announcement::Result(ResultWords::BlackWins)]
     );
-    assert!(said(&effects, Audience::Blind).is_empty());
-    assert!(said(&effects, Audience::Sighted).is_empty());
+    assert!(said(&effects, Audience::Player(Color::Black)).is_empty());
+    assert!(said(&effects, Audience::Player(Color::White)).is_empty());
 }
 
 #[test]
@@ -379,7 +376,7 @@ fn serve(stream: UnixStream, behaviour: Behaviour, log: &Log) {
                     Reply::ok(format_reply(&answer(&r, &game, Color::Black, 0)))
                 }
                 Ok(Command::Help(topic)) => Reply::ok(help_lines(session.role(), topic)),
-                Ok(Command::Role(_) | Command::Login { .. }) => Reply {
+                Ok(Command::Role { .. } | Command::Login { .. }) => Reply {
                     body: vec![],
                     end: End::Ok(format!("role {}", session.role())),
                 },

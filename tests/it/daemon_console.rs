@@ -304,7 +304,7 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
     assert_eq!(
         assistant.refused("role arbiter"),
         "role: the arbiter's role needs the arbiter's token: login TOKEN; write: role \
-         player|assistant"
+         player|assistant [white|black]"
     );
 
     // The assistant's console becomes the player's keypad, and stays it: a keypad that could

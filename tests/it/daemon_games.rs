@@ -527,17 +527,9 @@ fn watch_console(socket: PathBuf) -> (Arc<Mutex<Vec<String>>>, thread::JoinHandl
     (lines, handle)
 }
 
-/// Where the simulated player puts a piece he executes wrongly (as `tactus_core::sim::player` does):
-/// next to its destination, empty, not its origin, on the destination's rank if possible.
+/// Where the simulated player puts a piece he executes wrongly.
 fn wrong_square(before: &Chess, m: Move) -> Square {
-    let to = m.to();
-    let from = m.from().unwrap();
-    let mut near: Vec<Square> = shakmaty::attacks::king_attacks(to)
-        .into_iter()
-        .filter(|&sq| sq != from && before.board().piece_at(sq).is_none())
-        .collect();
-    near.sort_by_key(|sq| (sq.rank() != to.rank(), *sq));
-    near[0]
+    tactus_core::sim::player::wrong_square(before, m).expect("a simple move has a wrong square")
 }
 
 fn is_simple(m: Move) -> bool {

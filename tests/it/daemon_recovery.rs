@@ -166,10 +166,11 @@ fn stood(path: &Path) -> Stood {
         })
         .unwrap_or(0);
     let moving = |mode: Mode| !matches!(mode, Mode::Hold);
-    let blind = arbiter.blind_board();
+    let blind_seat = arbiter.config().the_blind().expect("one blind player");
+    let blind = arbiter.board(blind_seat).expect("a tactile board");
     let blind_mid = moving(blind.mode()) && blind.occupied() != blind.expected().board().occupied();
     let sighted_mid = arbiter
-        .sighted_board()
+        .board(!blind_seat)
         .is_some_and(|r| moving(r.mode()) && r.pieces() != r.expected().board());
     let moves: Vec<&(Audience, Announcement)> = replayed
         .unfinished
@@ -183,7 +184,9 @@ fn stood(path: &Path) -> Stood {
         paused: clock.is_paused(),
         last_wall,
         mid_announcement: !moves.is_empty(),
-        blind_move_pending: moves.iter().any(|(a, _)| *a == Audience::Sighted),
+        blind_move_pending: moves
+            .iter()
+            .any(|(a, _)| *a == Audience::Player(!blind_seat)),
         mid_move: blind_mid || sighted_mid,
         good_len: read.good_len,
         unfinished: moves

@@ -300,6 +300,7 @@ fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
         run.stderr()
     );
     // ...and each stood on the tactile board before tactus counted it.
+    // (The journal names each board by its seat: the blind player is White.)
     let folder = run.folder();
     let read = journal::read(&folder.join("journal.jsonl")).unwrap();
     let replayed = replay(&read, |_, _| {}).unwrap();
@@ -312,7 +313,7 @@ fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
                 t,
                 input:
                     InputRecord::Board {
-                        board: BoardRecord::Blind,
+                        board: BoardRecord::White,
                         event: SensorRecord::Place { square, .. },
                     },
                 ..
@@ -432,7 +433,7 @@ fn a_press_right_after_the_placement_counts_and_a_mate_needs_no_press() {
                         && matches!(
                             i,
                             InputRecord::Board {
-                                board: BoardRecord::Sighted,
+                                board: BoardRecord::Black,
                                 event: SensorRecord::Place { .. } | SensorRecord::Lift { .. },
                             }
                         )

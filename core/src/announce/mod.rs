@@ -19,21 +19,21 @@ use crate::rules::ClockMillis;
 use crate::rules::game::Article;
 
 /// Who hears an announcement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Audience {
-    /// The blind player (headphones).
-    Blind,
-    /// The sighted player's side (speaker or screen).
-    Sighted,
+    /// One player, by his colour: a blind player's headphones, a sighted player's speaker or
+    /// screen. Nothing said to one player reaches the other's ear.
+    Player(Color),
     Both,
 }
 
 impl Audience {
-    pub fn includes_blind(self) -> bool {
-        matches!(self, Audience::Blind | Audience::Both)
-    }
-    pub fn includes_sighted(self) -> bool {
-        matches!(self, Audience::Sighted | Audience::Both)
+    /// Whether `player` hears it.
+    pub fn includes(self, player: Color) -> bool {
+        match self {
+            Audience::Player(c) => c == player,
+            Audience::Both => true,
+        }
     }
 }
 
@@ -196,10 +196,12 @@ pub enum Guidance {
 /// Which board a system notice is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WhichBoard {
-    /// The blind player's tactile board.
+    /// The blind player's tactile board (at a table with one).
     Tactile,
     /// The sighted player's board.
     Sighted,
+    /// The tactile board of the player of this colour (two blind players, two tactile boards).
+    TactileOf(Color),
 }
 
 /// Everything tactus says. See the module docs.

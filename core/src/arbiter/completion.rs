@@ -1,12 +1,15 @@
-//! When a move counts. The blind player's move counts once it has been announced to the sighted
-//! side and stands on the tactile board (F.3 b, F.3 c): his clock runs until the announcement has
-//! finished (F.9 c). The sighted player's move counts when he stops his clock (6.7 a), or, on a
-//! board without a clock button, when his board settles on it; the blind player then hears it
-//! and executes it on his board.
+//! When a move counts. A blind player's move counts once it has been announced to his opponent
+//! and stands on his tactile board (F.3 b, F.3 c): his clock runs until the announcement has
+//! finished (F.9 c). A sighted player's move counts when he stops his clock (6.7 a), or, on a
+//! board without a clock button, when his board settles on it; the blind opponent then hears it
+//! and executes it on his board. At a table with two blind players each move is announced to the
+//! other, who executes it on his own board.
 
 use shakmaty::{Move, Position};
 
-use super::{Arbiter, BoardId, Effect, intake::holds};
+use shakmaty::Color;
+
+use super::{Arbiter, Effect, intake::holds};
 use crate::{
     announce::{Announcement, Audience, MoveWords},
     board::recognize::Mode,
@@ -22,11 +25,13 @@ pub enum Completion {
     Settle,
 }
 
-/// The blind player's move, waiting to count: it counts once it has been announced (F.3 c) and
-/// stands on the tactile board (F.3 b; after a correction under F.6 he must make the corrected
+/// A blind player's move, waiting to count: it counts once it has been announced (F.3 c) and
+/// stands on his tactile board (F.3 b; after a correction under F.6 he must make the corrected
 /// move first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct PendingAnnouncement {
+    /// The blind player who moved.
+    pub(super) seat: Color,
     pub(super) id: u64,
     pub(super) mv: Move,
     pub(super) announced: bool,
@@ -44,23 +49,31 @@ impl Arbiter {
             ));
             return;
         }
+        let Some(sighted) = self.cfg.the_sighted() else {
+            out.push(Effect::Refused(
+                "nobody needs to press: each blind player's move counts once it is announced \
+                 (F.3)"
+                    .into(),
+            ));
+            return;
+        };
         if let Some(m) = self.sighted_candidate.take() {
-            self.complete_sighted(m, now, out);
+            self.complete_sighted(sighted, m, now, out);
             return;
         }
-        let sighted = !self.cfg.blind;
-        let sensors = self.sighted_board.is_some();
+        let sensors = self.boards[sighted].is_some();
         let blind_move_coming =
-            self.pending_blind.is_some() || self.held.is_some_and(|h| h.board == BoardId::Blind);
+            self.pending.is_some() || self.held.is_some_and(|h| h.seat != sighted);
         if self.game.to_move() == sighted && !sensors {
             self.refuse_press(
+                sighted,
                 "clock pressed, but no move has been entered for the sighted player; enter it \
                  with `move`",
                 out,
             );
         } else if self.game.to_move() == sighted {
             self.press_pending = true;
-            self.press_sighted_board(now, out);
+            self.press_board(sighted, now, out);
         } else if blind_move_coming && sensors {
             self.press_pending = true;
             out.push(Effect::Note(
@@ -70,38 +83,49 @@ impl Arbiter {
             ));
         } else {
             let side = self.game.to_move();
-            self.say(Audience::Sighted, Announcement::ToMove { side }, out);
+            self.say(
+                Audience::Player(sighted),
+                Announcement::ToMove { side },
+                out,
+            );
             out.push(Effect::Refused(format!(
                 "clock pressed, but it is {side}'s move; the sighted player has no move to complete"
             )));
         }
     }
 
-    pub(super) fn press_sighted_board(&mut self, now: Millis, out: &mut Vec<Effect>) {
-        if let Some(board) = self.sighted_board.as_mut() {
+    /// The press of `seat`'s player, to his board.
+    pub(super) fn press_board(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
+        if let Some(board) = self.recognizer(seat) {
             let r = board.press(now);
-            self.recognized(BoardId::Sighted, r, now, out);
+            self.recognized(seat, r, now, out);
         }
     }
 
-    /// A press that completes nothing: the sighted side hears it, the console reads why.
-    pub(super) fn refuse_press(&mut self, why: &str, out: &mut Vec<Effect>) {
-        self.say(Audience::Sighted, Announcement::NoMoveToCount, out);
+    /// A press that completes nothing: its player hears it, the console reads why.
+    pub(super) fn refuse_press(&mut self, seat: Color, why: &str, out: &mut Vec<Effect>) {
+        self.say(Audience::Player(seat), Announcement::NoMoveToCount, out);
         out.push(Effect::Refused(why.into()));
     }
 
-    /// The sighted player's move is complete: his clock stops, the blind player's starts, and the
-    /// blind player hears the move and executes it on his board.
-    pub(super) fn complete_sighted(&mut self, mv: Move, now: Millis, out: &mut Vec<Effect>) {
+    /// The sighted player's (`seat`'s) move is complete: his clock stops, the blind player's
+    /// starts, and the blind player hears the move and executes it on his board.
+    pub(super) fn complete_sighted(
+        &mut self,
+        seat: Color,
+        mv: Move,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
         let before = self.game.position().clone();
-        if self.game.to_move() == self.cfg.blind || !before.is_legal(mv) {
+        if self.game.to_move() != seat || !before.is_legal(mv) {
             out.push(Effect::Note("no sighted move to complete".into()));
             return;
         }
         match self.check_move(mv, now) {
             Ok(()) => {}
-            Err(e) if holds(&e) => return self.hold(BoardId::Sighted, mv, false, &e, out),
-            Err(e) => return self.refuse_move(BoardId::Sighted, mv, &e, now, out),
+            Err(e) if holds(&e) => return self.hold(seat, mv, false, &e, out),
+            Err(e) => return self.refuse_move(seat, mv, &e, now, out),
         }
         // The move is said before whatever it causes (check, mate, stalemate, the result).
         let mut consequences = Vec::new();
@@ -110,39 +134,42 @@ impl Arbiter {
             return;
         }
         self.say(
-            Audience::Blind,
+            Audience::Player(!seat),
             Announcement::Move(MoveWords::new(&before, mv)),
             out,
         );
         out.extend(consequences);
         // He executes it on his board, even when it ended the game; until he does, his board
         // simply still shows the position before it, which is no difference to complain about.
-        let r = self
-            .blind_board
-            .set_expected(before, Mode::Execute(mv), now);
-        self.recognized(BoardId::Blind, r, now, out);
-        if let Some(board) = self.sighted_board.as_mut() {
-            let mode = if self.game.is_over() {
-                Mode::Hold
-            } else {
-                Mode::Await
-            };
-            let r = board.set_expected(self.game.position().clone(), mode, now);
-            self.recognized(BoardId::Sighted, r, now, out);
+        if let Some(board) = self.recognizer(!seat) {
+            let r = board.set_expected(before, Mode::Execute(mv), now);
+            self.recognized(!seat, r, now, out);
+        }
+        let mode = if self.game.is_over() {
+            Mode::Hold
+        } else {
+            Mode::Await
+        };
+        let position = self.game.position().clone();
+        if let Some(board) = self.recognizer(seat) {
+            let r = board.set_expected(position, mode, now);
+            self.recognized(seat, r, now, out);
         }
     }
 
-    /// F.3: the blind player's move stands on the tactile board; it counts once announced. His
-    /// clock runs until the announcement has finished (F.3 c, F.9 c).
-    pub(super) fn announce_blind(&mut self, mv: Move, out: &mut Vec<Effect>) {
-        self.promotion_ahead = None;
+    /// F.3: a blind player's (`seat`'s) move stands on his tactile board; it counts once
+    /// announced to his opponent. His clock runs until the announcement has finished (F.3 c,
+    /// F.9 c). He hears it said back (F.1).
+    pub(super) fn announce_blind(&mut self, seat: Color, mv: Move, out: &mut Vec<Effect>) {
+        self.promotion_ahead[seat] = None;
         let before = self.game.position().clone();
         let words = MoveWords::new(&before, mv);
-        let id = self.say(Audience::Sighted, Announcement::Move(words), out);
+        let id = self.say(Audience::Player(!seat), Announcement::Move(words), out);
         if self.cfg.say_own_move {
-            self.say(Audience::Blind, Announcement::OwnMove(words), out);
+            self.say(Audience::Player(seat), Announcement::OwnMove(words), out);
         }
-        self.pending_blind = Some(PendingAnnouncement {
+        self.pending = Some(PendingAnnouncement {
+            seat,
             id,
             mv,
             announced: false,
@@ -151,29 +178,35 @@ impl Arbiter {
     }
 
     pub(super) fn speech_finished(&mut self, id: u64, now: Millis, out: &mut Vec<Effect>) {
-        let Some(pending) = self.pending_blind.filter(|p| p.id == id) else {
+        let Some(pending) = self.pending.filter(|p| p.id == id) else {
             return;
         };
         if !pending.on_board {
             // Corrected (F.6) and not yet made on his board: it counts once it stands there.
-            self.pending_blind = Some(PendingAnnouncement {
+            self.pending = Some(PendingAnnouncement {
                 announced: true,
                 ..pending
             });
             return;
         }
-        self.pending_blind = None;
-        self.count_blind(pending.mv, now, out);
+        self.pending = None;
+        self.count_blind(pending.seat, pending.mv, now, out);
     }
 
-    /// The blind player's move counts (announced and on his board): his clock stops, the
-    /// sighted player executes it on his board.
-    pub(super) fn count_blind(&mut self, mv: Move, now: Millis, out: &mut Vec<Effect>) {
+    /// A blind player's (`seat`'s) move counts (announced and on his board): his clock stops,
+    /// his opponent executes it on his board.
+    pub(super) fn count_blind(
+        &mut self,
+        seat: Color,
+        mv: Move,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
         let before = self.game.position().clone();
         match self.check_move(mv, now) {
             Ok(()) => {}
-            Err(e) if holds(&e) => return self.hold(BoardId::Blind, mv, true, &e, out),
-            Err(e) => return self.refuse_move(BoardId::Blind, mv, &e, now, out),
+            Err(e) if holds(&e) => return self.hold(seat, mv, true, &e, out),
+            Err(e) => return self.refuse_move(seat, mv, &e, now, out),
         }
         if !self.rules(game::Input::Move(mv), now, out) {
             return;
@@ -182,15 +215,15 @@ impl Arbiter {
             self.set_modes(now, out);
             return;
         }
-        // The sighted player executes the blind player's move on his board; the tactile board
-        // awaits his reply.
-        let r = self
-            .blind_board
-            .set_expected(self.game.position().clone(), Mode::Await, now);
-        self.recognized(BoardId::Blind, r, now, out);
-        if let Some(board) = self.sighted_board.as_mut() {
+        // The opponent executes the move on his board; this board awaits his reply.
+        let position = self.game.position().clone();
+        if let Some(board) = self.recognizer(seat) {
+            let r = board.set_expected(position, Mode::Await, now);
+            self.recognized(seat, r, now, out);
+        }
+        if let Some(board) = self.recognizer(!seat) {
             let r = board.set_expected(before, Mode::Execute(mv), now);
-            self.recognized(BoardId::Sighted, r, now, out);
+            self.recognized(!seat, r, now, out);
         }
     }
 }

@@ -1,10 +1,10 @@
-//! F.6: a move announced wrongly may be corrected until the opponent's clock has started. The
+//! F.6: a move announced wrongly may be corrected until the opponent's clock has started. A
 //! blind player's corrected move is announced again and counts once it stands on his board; a
 //! move entered for the sighted player is replaced before his press.
 
 use shakmaty::Position;
 
-use super::{Arbiter, BoardId, Effect, completion::PendingAnnouncement};
+use super::{Arbiter, Effect, completion::PendingAnnouncement};
 use crate::{
     announce::{Announcement, Audience, MoveWords},
     board::recognize::Mode,
@@ -14,7 +14,7 @@ use crate::{
 impl Arbiter {
     /// F.6: a move announced wrongly may be corrected until the opponent's clock has started.
     pub(super) fn correct(&mut self, text: &str, now: Millis, out: &mut Vec<Effect>) {
-        if self.pending_blind.is_none() && self.sighted_candidate.is_none() {
+        if self.pending.is_none() && self.sighted_candidate.is_none() {
             out.push(Effect::Refused(
                 "too late to correct: the opponent's clock has started (F.6)".into(),
             ));
@@ -30,7 +30,7 @@ impl Arbiter {
                 return;
             }
         };
-        if let Some(pending) = self.pending_blind {
+        if let Some(pending) = self.pending {
             out.push(Effect::Note(format!(
                 "announcement corrected: {} instead of {}",
                 notation::san(&position, corrected),
@@ -38,22 +38,26 @@ impl Arbiter {
             )));
             let mut after = position.clone();
             after.play_unchecked(corrected);
+            let seat = pending.seat;
             let id = self.say(
-                Audience::Sighted,
+                Audience::Player(!seat),
                 Announcement::Move(MoveWords::new(&position, corrected)),
                 out,
             );
             // F.3 b: the corrected move counts once it stands on his board too; until then his
             // board is guided to it.
-            self.pending_blind = Some(PendingAnnouncement {
+            self.pending = Some(PendingAnnouncement {
+                seat,
                 id,
                 mv: corrected,
                 announced: false,
                 on_board: false,
             });
-            let r = self.blind_board.set_expected(after, Mode::Hold, now);
-            self.recognized(BoardId::Blind, r, now, out);
-            self.board_caught_up(BoardId::Blind, now, out);
+            if let Some(board) = self.recognizer(seat) {
+                let r = board.set_expected(after, Mode::Hold, now);
+                self.recognized(seat, r, now, out);
+            }
+            self.board_caught_up(seat, now, out);
         } else {
             out.push(Effect::Note(format!(
                 "entered move corrected to {}",

@@ -4,7 +4,7 @@
 
 use shakmaty::Color;
 
-use super::{Arbiter, BoardId, Effect};
+use super::{Arbiter, Effect};
 use crate::{
     announce::{Announcement, Audience, MoveWords},
     board::recognize::Mode,
@@ -14,7 +14,7 @@ use crate::{
 impl Arbiter {
     /// The arbiter has a move sealed (adjourned games).
     pub(super) fn seal(&mut self, by: Color, text: String, now: Millis, out: &mut Vec<Effect>) {
-        if self.pending_blind.is_some() || self.sighted_candidate.is_some() || self.held.is_some() {
+        if self.pending.is_some() || self.sighted_candidate.is_some() || self.held.is_some() {
             // A move already made on a board is the sealed move (adjourned games); let it count
             // or correct it first.
             out.push(Effect::Refused(
@@ -51,15 +51,13 @@ impl Arbiter {
             out,
         );
         out.extend(consequences);
-        // Neither board shows the sealed move yet: each player's board waits for it (the blind
+        // Neither board shows the sealed move yet: each player's board waits for it (a blind
         // player makes it himself, whoever sealed it).
-        let r = self
-            .blind_board
-            .set_expected(before.clone(), Mode::Execute(mv), now);
-        self.recognized(BoardId::Blind, r, now, out);
-        if let Some(board) = self.sighted_board.as_mut() {
-            let r = board.set_expected(before, Mode::Execute(mv), now);
-            self.recognized(BoardId::Sighted, r, now, out);
+        for seat in self.seats() {
+            if let Some(board) = self.recognizer(seat) {
+                let r = board.set_expected(before.clone(), Mode::Execute(mv), now);
+                self.recognized(seat, r, now, out);
+            }
         }
     }
 }

@@ -33,23 +33,15 @@ impl Arbiter {
     /// The player whose clock the arbiter (or a rule) changed is told so; his time only when he
     /// asks (F.9 d).
     fn clock_changed(&mut self, side: Color, out: &mut Vec<Effect>) {
-        let audience = if side == self.cfg.blind {
-            Audience::Blind
-        } else {
-            Audience::Sighted
-        };
-        self.say(audience, Announcement::ClockChanged { side }, out);
+        self.say(
+            Audience::Player(side),
+            Announcement::ClockChanged { side },
+            out,
+        );
     }
 
     pub(super) fn game_event(&mut self, event: Event, now: Millis, out: &mut Vec<Effect>) {
-        let blind = self.cfg.blind;
-        let to = |side: Color| {
-            if side == blind {
-                Audience::Blind
-            } else {
-                Audience::Sighted
-            }
-        };
+        let to = Audience::Player;
         match event {
             Event::MovePlayed { .. } | Event::Retracted { .. } | Event::PositionSet { .. } => {
                 // An adjustment announced before a move is over with it.
@@ -86,11 +78,7 @@ impl Arbiter {
                     crate::rules::PlayMode::Blitz => "Appendix C",
                     _ => "Appendix B",
                 };
-                let claimant = if !side == self.cfg.blind {
-                    "`flag`"
-                } else {
-                    "`flag sighted`"
-                };
+                let claimant = format!("`flag {}`", self.names().player(!side));
                 out.push(Effect::Note(format!(
                     "{side}'s flag has fallen: under {appendix} the arbiter does not signal it; the \
                      game goes on until {} claims it ({claimant})",
@@ -208,7 +196,7 @@ impl Arbiter {
     /// The game is adjourned: no move waits to count any more, and both boards hold still until
     /// the envelope is opened.
     fn adjourned(&mut self, by: Color, move_number: u32, now: Millis, out: &mut Vec<Effect>) {
-        self.pending_blind = None;
+        self.pending = None;
         self.sighted_candidate = None;
         self.press_pending = false;
         self.say(Audience::Both, Announcement::Adjourned { by }, out);
@@ -246,7 +234,7 @@ impl Arbiter {
         self.say(Audience::Both, Announcement::Result(result), out);
         out.push(Effect::RecordChanged);
         out.push(Effect::GameOver(end));
-        self.pending_blind = None;
+        self.pending = None;
         self.sighted_candidate = None;
         self.press_pending = false;
         self.hold_both(now, out);

@@ -3,9 +3,9 @@
 //! the configured time while it stays wrong; on his own move it is a move that is not possible
 //! (Art. 4.3; the arbiter rules whether it was an illegal move completed, 7.4).
 
-use shakmaty::{Piece, Square};
+use shakmaty::{Color, Piece, Square};
 
-use super::{Arbiter, BoardId, Effect};
+use super::{Arbiter, Effect};
 use crate::{
     announce::{Announcement, Audience, Guidance, count},
     board::recognize::{BoardDiff, Found, Mode},
@@ -25,32 +25,22 @@ impl Arbiter {
     /// board must be corrected (F.7). Either way he hears precisely what is wrong.
     pub(super) fn differs(
         &mut self,
-        board: BoardId,
+        seat: Color,
         diff: BoardDiff,
         now: Millis,
         out: &mut Vec<Effect>,
     ) {
-        let audience = match board {
-            BoardId::Blind => Audience::Blind,
-            BoardId::Sighted => Audience::Sighted,
-        };
-        let own_move = match board {
-            BoardId::Blind => self.blind_board.mode() == Mode::Move,
-            BoardId::Sighted => self
-                .sighted_board
-                .as_ref()
-                .is_some_and(|r| r.mode() == Mode::Move),
-        };
+        let audience = Audience::Player(seat);
+        let own_move = self.board(seat).is_some_and(|r| r.mode() == Mode::Move);
+        let board = self.names().board(seat);
         if own_move {
             self.say(audience, Announcement::IllegalMove, out);
             // The player is told and guided; whether it was an illegal move completed (7.4) is
             // the arbiter's ruling, so he hears of every one.
-            let player = self.player(board);
             let squares: Vec<String> = diff.squares.iter().map(|d| d.square.to_string()).collect();
             out.push(Effect::Note(format!(
-                "illegal move on the {} board by {player} (7.4): it stands on {}; not counted, the \
-                 player is guided back. If the arbiter rules it completed: `illegal {player}`",
-                board.name(),
+                "illegal move on the {board} board by {seat} (7.4): it stands on {}; not counted, \
+                 the player is guided back. If the arbiter rules it completed: `illegal {seat}`",
                 squares.join(" ")
             )));
         }
@@ -58,29 +48,23 @@ impl Arbiter {
             self.say(audience, Announcement::Guidance(g), out);
         }
         out.push(Effect::Note(format!(
-            "{} board differs on {}",
-            board.name(),
+            "{board} board differs on {}",
             count(diff.squares.len(), "square", "squares")
         )));
-        self.differing[board] = Some(Differing { diff, told_at: now });
+        self.differing[seat] = Some(Differing { diff, told_at: now });
     }
 
     pub(super) fn repeat_guidance(&mut self, now: Millis, out: &mut Vec<Effect>) {
-        for board in [BoardId::Blind, BoardId::Sighted] {
-            let due = self.differing[board]
+        for seat in self.seats() {
+            let due = self.differing[seat]
                 .as_ref()
                 .filter(|d| now >= d.told_at + self.cfg.guidance_repeat_ms)
                 .map(|d| d.diff.clone());
             if let Some(diff) = due {
-                let audience = if board == BoardId::Blind {
-                    Audience::Blind
-                } else {
-                    Audience::Sighted
-                };
                 for g in guidance(&diff) {
-                    self.say(audience, Announcement::Guidance(g), out);
+                    self.say(Audience::Player(seat), Announcement::Guidance(g), out);
                 }
-                if let Some(d) = self.differing[board].as_mut() {
+                if let Some(d) = self.differing[seat].as_mut() {
                     d.told_at = now;
                 }
             }

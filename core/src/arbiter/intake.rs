@@ -3,12 +3,9 @@
 //! becomes of a move the game cannot take yet (held until play goes on) or refuses (said to be
 //! impossible, its board guided back). When a move counts is `completion`'s.
 
-use shakmaty::{Move, Position, Role, Square};
+use shakmaty::{ByColor, Color, Move, Position, Role, Square};
 
-use super::{
-    Arbiter, BoardId, ByBoard, Effect, PendingAnnouncement, boards::audience_of, touch,
-    touch::describe,
-};
+use super::{Arbiter, Effect, PendingAnnouncement, touch, touch::describe};
 use crate::{
     announce::{Announcement, Audience, MoveWords, count},
     board::{
@@ -22,28 +19,29 @@ use crate::{
 /// result awaiting the arbiter): it counts when play goes on, unless the arbiter takes it back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Held {
-    pub(super) board: BoardId,
+    /// Whose move it is.
+    pub(super) seat: Color,
     pub(super) mv: Move,
-    /// The blind player's move was already announced to the sighted side.
+    /// A blind player's move was already announced to his opponent.
     pub(super) announced: bool,
 }
 
 impl Arbiter {
-    /// A sensor event from `board`, through its recogniser (none for a sighted board without
+    /// A sensor event from `seat`'s board, through its recogniser (none for a board without
     /// sensors).
     pub(super) fn board_event(
         &mut self,
-        board: BoardId,
+        seat: Color,
         event: SensorEvent,
         now: Millis,
         out: &mut Vec<Effect>,
     ) {
-        let recognized = match self.recognizer(board) {
+        let recognized = match self.recognizer(seat) {
             Some(r) => r.event(event, now),
             None => Vec::new(),
         };
-        self.recognized(board, recognized, now, out);
-        self.board_caught_up(board, now, out);
+        self.recognized(seat, recognized, now, out);
+        self.board_caught_up(seat, now, out);
     }
 
     /// A move typed at the console for the sighted player: it counts at his clock press.
@@ -55,7 +53,14 @@ impl Arbiter {
             )));
             return;
         }
-        if self.game.to_move() == self.cfg.blind || self.game.is_over() {
+        let Some(sighted) = self.cfg.the_sighted() else {
+            out.push(Effect::Refused(format!(
+                "'{text}' not entered: both players are blind and make their moves on their own \
+                 boards"
+            )));
+            return;
+        };
+        if self.game.to_move() != sighted || self.game.is_over() {
             out.push(Effect::Refused(format!(
                 "'{text}' not entered: it is not the sighted player's move"
             )));
@@ -73,7 +78,7 @@ impl Arbiter {
                 )));
                 let words = MoveWords::new(self.game.position(), required);
                 self.say(
-                    Audience::Sighted,
+                    Audience::Player(sighted),
                     Announcement::MoveRequired { mv: words },
                     out,
                 );
@@ -89,80 +94,100 @@ impl Arbiter {
         }
     }
 
-    /// The piece the blind player says for his promotion.
+    /// The piece a blind player says for his promotion: the promotion waiting on the board of
+    /// the player to move, else one made ahead on the other blind player's board.
     pub(super) fn promote(&mut self, role: Role, now: Millis, out: &mut Vec<Effect>) {
-        let recognized = self.blind_board.promotion(role, now);
-        let ahead = self.blind_board.shows_promotion_ahead();
-        if recognized.is_empty() && ahead {
-            // He promoted on his board ahead of the opponent's move being counted: the piece he
-            // said stands for that promotion once it is his move.
-            self.promotion_ahead = Some(role);
-            out.push(Effect::Note(format!(
-                "promotion piece {role:?} noted: it counts for the blind player's promotion once \
-                 his move is recognised"
-            )));
-        } else if recognized.is_empty() {
-            out.push(Effect::Refused(
-                "no promotion is waiting for its piece".into(),
-            ));
+        let to_move = self.game.to_move();
+        let order = [to_move, !to_move];
+        for seat in order {
+            if !self.is_blind(seat) {
+                continue;
+            }
+            let Some(board) = self.recognizer(seat) else {
+                continue;
+            };
+            let recognized = board.promotion(role, now);
+            if !recognized.is_empty() {
+                self.recognized(seat, recognized, now, out);
+                self.board_caught_up(seat, now, out);
+                return;
+            }
         }
-        self.recognized(BoardId::Blind, recognized, now, out);
-        self.board_caught_up(BoardId::Blind, now, out);
+        let ahead = order.into_iter().find(|&seat| {
+            self.is_blind(seat) && self.board(seat).is_some_and(|b| b.shows_promotion_ahead())
+        });
+        match ahead {
+            Some(seat) => {
+                // He promoted on his board ahead of the opponent's move being counted: the piece
+                // he said stands for that promotion once it is his move.
+                self.promotion_ahead[seat] = Some(role);
+                out.push(Effect::Note(format!(
+                    "promotion piece {role:?} noted: it counts for the {} player's promotion once \
+                     his move is recognised",
+                    self.names().player(seat)
+                )));
+            }
+            None => out.push(Effect::Refused(
+                "no promotion is waiting for its piece".into(),
+            )),
+        }
     }
 
     pub(super) fn recognized(
         &mut self,
-        board: BoardId,
+        seat: Color,
         recognized: Vec<Recognized>,
         now: Millis,
         out: &mut Vec<Effect>,
     ) {
         for r in recognized {
             match r {
-                Recognized::Touched { square, piece } if self.adjusting(board, square) => {
+                Recognized::Touched { square, piece } if self.adjusting(seat, square) => {
                     // 4.2: announced as an adjustment, so it is no touch (and rejects no offer).
                     out.push(Effect::Note(format!(
                         "{} player adjusted {}",
-                        board.player(),
+                        self.names().player(seat),
                         describe(square, piece)
                     )));
                 }
                 Recognized::Touched { square, piece } => {
                     // F.9 e: the assistant can see when the sighted player touched a piece.
-                    self.record_touch(board, square, piece, board == BoardId::Sighted, out);
+                    let noted = !self.is_blind(seat);
+                    self.record_touch(seat, square, piece, noted, out);
                     if piece.is_some() {
-                        self.touch_to_rules(board, square, now, out);
+                        self.touch_to_rules(seat, square, now, out);
                     }
                 }
                 Recognized::Lifted { square, piece } => {
-                    if self.touched_while_executing(board, square, piece) {
+                    if self.touched_while_executing(seat, square, piece) {
                         // F.2 holds while he executes the opponent's move too: lifting one of
                         // his own pieces that the move does not involve is a touch, and he has
                         // the move.
-                        self.record_touch(board, square, piece, true, out);
+                        self.record_touch(seat, square, piece, true, out);
                         let ply = self.game.ply();
-                        match &mut self.early_touches[board] {
+                        match &mut self.early_touches[seat] {
                             Some((at, squares)) if *at == ply => squares.push(square),
                             slot => *slot = Some((ply, vec![square])),
                         }
-                        self.touch_to_rules(board, square, now, out);
+                        self.touch_to_rules(seat, square, now, out);
                     } else {
                         out.push(Effect::Touch {
-                            board,
+                            seat,
                             square,
                             piece,
                         });
                     }
                 }
                 Recognized::MoveCompleted { mv, touches } => {
-                    self.move_completed(board, mv, &touches, now, out)
+                    self.move_completed(seat, mv, &touches, now, out)
                 }
                 Recognized::PromotionPending { to, .. } => {
-                    if board == BoardId::Blind
-                        && let Some(role) = self.promotion_ahead.take()
+                    if self.is_blind(seat)
+                        && let Some(role) = self.promotion_ahead[seat].take()
+                        && let Some(board) = self.recognizer(seat)
                     {
-                        let r = self.blind_board.promotion(role, now);
-                        self.recognized(BoardId::Blind, r, now, out);
+                        let r = board.promotion(role, now);
+                        self.recognized(seat, r, now, out);
                     } else {
                         out.push(Effect::Note(format!(
                             "promotion on {to}: the player announces the piece; enter it with \
@@ -171,37 +196,35 @@ impl Arbiter {
                     }
                 }
                 Recognized::Executed => {
-                    self.differing[board] = None;
+                    self.differing[seat] = None;
                     // The other player's move now stands on this board: its player is to move.
                     // A board that still has to make the move (both do after a sealed move)
                     // keeps waiting for it.
-                    let other = match board {
-                        BoardId::Blind => self.sighted_board.as_ref().map(Recognizer::mode),
-                        BoardId::Sighted => Some(self.blind_board.mode()),
-                    };
+                    let other = self.board(!seat).map(Recognizer::mode);
                     let other_executes = matches!(other, Some(Mode::Execute(_)));
-                    let boards = ByBoard::new_with(|b| b == board || !other_executes);
+                    let boards = ByColor::new_with(|c| c == seat || !other_executes);
                     self.set_modes_of(boards, now, out);
                 }
-                Recognized::Differs(diff) => self.differs(board, diff, now, out),
+                Recognized::Differs(diff) => self.differs(seat, diff, now, out),
                 Recognized::Matches => {
-                    self.differing[board] = None;
+                    self.differing[seat] = None;
                     out.push(Effect::Note(format!(
                         "{} board matches the game again",
-                        board.name()
+                        self.names().board(seat)
                     )));
                 }
                 Recognized::SnapshotCorrected { squares } => {
                     out.push(Effect::Note(format!(
                         "{} board: a full reading changed {}",
-                        board.name(),
+                        self.names().board(seat),
                         count(squares.count(), "square", "squares")
                     )));
                 }
-                Recognized::RequestSnapshot => out.push(Effect::RequestSnapshot { board }),
+                Recognized::RequestSnapshot => out.push(Effect::RequestSnapshot { seat }),
                 Recognized::NoMove => {
                     self.press_pending = false;
                     self.refuse_press(
+                        seat,
                         "clock pressed, but no completed move stands on the sighted board; his \
                          clock runs on",
                         out,
@@ -213,27 +236,27 @@ impl Arbiter {
 
     fn move_completed(
         &mut self,
-        board: BoardId,
+        seat: Color,
         mv: Move,
         touches: &[Square],
         now: Millis,
         out: &mut Vec<Effect>,
     ) {
         let before = self.game.position().clone();
-        if !before.is_legal(mv) || self.game.to_move() != self.player(board) {
+        if !before.is_legal(mv) || self.game.to_move() != seat {
             // Cannot happen while the modes follow the game; never act on it, and guide the
             // board back to the game.
             out.push(Effect::Note(format!(
                 "{} board: ignored a move out of turn",
-                board.name()
+                self.names().board(seat)
             )));
-            self.put_back(board, now, out);
+            self.put_back(seat, now, out);
             return;
         }
-        self.differing[board] = None;
+        self.differing[seat] = None;
         // His own pieces lifted while he executed the opponent's move count first (F.2); a piece
         // adjusted with j'adoube was not touched (4.2).
-        let early = match std::mem::take(&mut self.early_touches[board]) {
+        let early = match std::mem::take(&mut self.early_touches[seat]) {
             Some((ply, squares)) if ply == self.game.ply() => squares,
             _ => Vec::new(),
         };
@@ -241,10 +264,10 @@ impl Arbiter {
             .iter()
             .chain(touches)
             .copied()
-            .filter(|&sq| !self.adjusting(board, sq))
+            .filter(|&sq| !self.adjusting(seat, sq))
             .collect();
         self.adjusting = None;
-        self.tell_touches(board, Some(mv), out);
+        self.tell_touches(seat, Some(mv), out);
         // Art. 4.3, 4.4, 4.6: what the touches may give the opponent to claim. The arbiter
         // rules only on a claim (4.7): reported, and the game goes on.
         for claim in touch::possible_claims(&before, mv, &touches) {
@@ -253,22 +276,21 @@ impl Arbiter {
         match self.check_move(mv, now) {
             Ok(()) => {}
             Err(e) if holds(&e) => {
-                self.hold(board, mv, false, &e, out);
+                self.hold(seat, mv, false, &e, out);
                 return;
             }
             Err(e) => {
-                self.refuse_move(board, mv, &e, now, out);
+                self.refuse_move(seat, mv, &e, now, out);
                 return;
             }
         }
-        match board {
-            BoardId::Blind => self.announce_blind(mv, out),
+        if self.is_blind(seat) {
+            self.announce_blind(seat, mv, out);
+        } else {
             // His move counts when he presses his clock; the recogniser reports it only then
             // (or without a press when it ends the game, 5.1 a, 5.2).
-            BoardId::Sighted => {
-                self.press_pending = false;
-                self.complete_sighted(mv, now, out);
-            }
+            self.press_pending = false;
+            self.complete_sighted(seat, mv, now, out);
         }
     }
 
@@ -284,7 +306,7 @@ impl Arbiter {
     /// counts when play goes on ([`Arbiter::release_held`]).
     pub(super) fn hold(
         &mut self,
-        board: BoardId,
+        seat: Color,
         mv: Move,
         announced: bool,
         why: &game::RulesError,
@@ -292,15 +314,15 @@ impl Arbiter {
     ) {
         let san = notation::san(self.game.position(), mv);
         self.held = Some(Held {
-            board,
+            seat,
             mv,
             announced,
         });
-        self.say(audience_of(board), Announcement::MoveHeld, out);
+        self.say(Audience::Player(seat), Announcement::MoveHeld, out);
         out.push(Effect::Note(format!(
             "{} player's move {san} is held ({why}); it counts when play goes on, or the \
              arbiter takes it back with `takeback {}`",
-            board.player(),
+            self.names().player(seat),
             self.game.ply()
         )));
     }
@@ -321,7 +343,7 @@ impl Arbiter {
             Err(e) if holds(&e) => {}
             Err(e) => {
                 self.held = None;
-                self.refuse_move(held.board, held.mv, &e, now, out);
+                self.refuse_move(held.seat, held.mv, &e, now, out);
             }
             Ok(()) => {
                 self.held = None;
@@ -329,10 +351,11 @@ impl Arbiter {
                     "the held move {} counts now",
                     notation::san(self.game.position(), held.mv)
                 )));
-                match held.board {
-                    BoardId::Blind if held.announced => self.count_blind(held.mv, now, out),
-                    BoardId::Blind => self.announce_blind(held.mv, out),
-                    BoardId::Sighted => self.complete_sighted(held.mv, now, out),
+                let seat = held.seat;
+                match self.is_blind(seat) {
+                    true if held.announced => self.count_blind(seat, held.mv, now, out),
+                    true => self.announce_blind(seat, held.mv, out),
+                    false => self.complete_sighted(seat, held.mv, now, out),
                 }
             }
         }
@@ -343,7 +366,7 @@ impl Arbiter {
     /// holds the game's position until he has put it back.
     pub(super) fn refuse_move(
         &mut self,
-        board: BoardId,
+        seat: Color,
         mv: Move,
         why: &game::RulesError,
         now: Millis,
@@ -358,68 +381,60 @@ impl Arbiter {
             }
             _ => Announcement::IllegalMove,
         };
-        self.say(audience_of(board), announcement, out);
+        self.say(Audience::Player(seat), announcement, out);
         out.push(Effect::Refused(format!(
             "{} player's move {} refused: {why}; his board is guided back",
-            board.player(),
+            self.names().player(seat),
             notation::san(&position, mv)
         )));
-        if self.game.to_move() != self.player(board) || self.game.is_over() {
-            self.put_back(board, now, out);
+        if self.game.to_move() != seat || self.game.is_over() {
+            self.put_back(seat, now, out);
             return;
         }
         // His move still: any other move he makes counts (the refused one is guided back).
-        let Some(r) = self.recognizer(board) else {
+        let Some(r) = self.recognizer(seat) else {
             return;
         };
         let r = r.set_expected_refusing(position, mv, now);
-        self.recognized(board, r, now, out);
+        self.recognized(seat, r, now, out);
     }
 
     /// The board holds the game's position (guided if it differs) until it shows it again; its
     /// player then moves as before.
-    fn put_back(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
+    fn put_back(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
         let position = self.game.position().clone();
-        let Some(r) = self.recognizer(board) else {
+        let Some(r) = self.recognizer(seat) else {
             return;
         };
         let r = r.set_expected(position, Mode::Hold, now);
-        self.putting_back[board] = true;
-        self.recognized(board, r, now, out);
-        self.board_caught_up(board, now, out);
+        self.putting_back[seat] = true;
+        self.recognized(seat, r, now, out);
+        self.board_caught_up(seat, now, out);
     }
 
     /// After a board changed: a board put back shows the game again (its player moves again);
-    /// the tactile board shows the blind player's corrected move (it counts once announced).
-    pub(super) fn board_caught_up(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
-        let shows = match board {
-            BoardId::Blind => self.blind_board.shows_expected(),
-            BoardId::Sighted => self
-                .sighted_board
-                .as_ref()
-                .is_some_and(Recognizer::shows_expected),
-        };
-        if self.putting_back[board] && shows {
-            self.putting_back[board] = false;
-            self.set_modes_of(ByBoard::new_with(|b| b == board), now, out);
+    /// a blind player's board shows his corrected move (it counts once announced).
+    pub(super) fn board_caught_up(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
+        let shows = self.board(seat).is_some_and(Recognizer::shows_expected);
+        if self.putting_back[seat] && shows {
+            self.putting_back[seat] = false;
+            self.set_modes_of(ByColor::new_with(|c| c == seat), now, out);
         }
-        if board == BoardId::Blind
-            && shows
-            && let Some(p) = self.pending_blind.filter(|p| !p.on_board)
-        {
+        if shows && let Some(p) = self.pending.filter(|p| p.seat == seat && !p.on_board) {
             let mut after = self.game.position().clone();
             after.play_unchecked(p.mv);
-            if self.blind_board.expected() == &after {
-                self.pending_blind = Some(PendingAnnouncement {
+            if self.board(seat).is_some_and(|b| b.expected() == &after) {
+                self.pending = Some(PendingAnnouncement {
                     on_board: true,
                     ..p
                 });
-                out.push(Effect::Note(
-                    "the corrected move stands on the tactile board".into(),
-                ));
+                out.push(Effect::Note(format!(
+                    "the corrected move stands on the {} board",
+                    self.names().board(seat)
+                )));
                 if p.announced {
-                    self.pending_blind = None;
-                    self.count_blind(p.mv, now, out);
+                    self.pending = None;
+                    self.count_blind(seat, p.mv, now, out);
                 }
             }
         }

@@ -2,7 +2,9 @@
 //! comes back and goes again within [`FLAP_WINDOW_MS`]) is not said each time; a loss that lasts
 //! [`FLAP_SETTLE_MS`] is said then.
 
-use super::{Arbiter, BoardId, Effect, boards::which};
+use shakmaty::Color;
+
+use super::{Arbiter, Effect};
 use crate::{
     announce::{Announcement, Audience},
     rules::Millis,
@@ -37,27 +39,27 @@ impl LinkNews {
 
 impl Arbiter {
     /// `board`'s link went: its recogniser knows it cannot tell anything until it is back.
-    pub(super) fn disconnected(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
-        if let Some(r) = self.recognizer(board) {
+    pub(super) fn disconnected(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
+        if let Some(r) = self.recognizer(seat) {
             r.disconnected(now);
         }
-        self.link_lost(board, now, out);
+        self.link_lost(seat, now, out);
     }
 
     /// `board`'s link is back: it is asked for a full reading.
-    pub(super) fn connected(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
-        self.link_back(board, now, out);
-        out.push(Effect::RequestSnapshot { board });
+    pub(super) fn connected(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
+        self.link_back(seat, now, out);
+        out.push(Effect::RequestSnapshot { seat });
     }
 
     /// A loss not said because the board was flapping is said once it has lasted.
     pub(super) fn say_lasting_losses(&mut self, now: Millis, out: &mut Vec<Effect>) {
-        for board in BoardId::ALL {
-            if self.links[board]
+        for seat in self.seats() {
+            if self.links[seat]
                 .unsaid_loss_due()
                 .is_some_and(|due| now >= due)
             {
-                self.say_link_lost(board, now, out);
+                self.say_link_lost(seat, now, out);
             }
         }
     }
@@ -65,8 +67,8 @@ impl Arbiter {
     /// A board's link went. Said at once, unless the board is flapping (it came back and went
     /// again within [`FLAP_WINDOW_MS`] of the last thing said about it): then it is said only if
     /// it stays away for [`FLAP_SETTLE_MS`].
-    fn link_lost(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
-        let link = &mut self.links[board];
+    fn link_lost(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
+        let link = &mut self.links[seat];
         link.away_since = Some(now);
         if link.said_away {
             return;
@@ -74,18 +76,18 @@ impl Arbiter {
         if link.last_said.is_some_and(|t| now < t + FLAP_WINDOW_MS) {
             out.push(Effect::Note(format!(
                 "{} board's link went again; said if it stays away",
-                board.name()
+                self.names().board(seat)
             )));
             return;
         }
-        self.say_link_lost(board, now, out);
+        self.say_link_lost(seat, now, out);
     }
 
-    fn say_link_lost(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
-        let link = &mut self.links[board];
+    fn say_link_lost(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
+        let link = &mut self.links[seat];
         link.said_away = true;
         link.last_said = Some(now);
-        let which = which(board);
+        let which = self.names().which_board(seat);
         self.say(
             Audience::Both,
             Announcement::BoardDisconnected { board: which },
@@ -94,15 +96,15 @@ impl Arbiter {
     }
 
     /// A board's link is back: "reconnected" once, when its loss was said.
-    fn link_back(&mut self, board: BoardId, now: Millis, out: &mut Vec<Effect>) {
-        let link = &mut self.links[board];
+    fn link_back(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
+        let link = &mut self.links[seat];
         link.away_since = None;
         if !link.said_away {
             return;
         }
         link.said_away = false;
         link.last_said = Some(now);
-        let which = which(board);
+        let which = self.names().which_board(seat);
         self.say(
             Audience::Both,
             Announcement::BoardReconnected { board: which },

@@ -1,11 +1,13 @@
 //! Appendix F at the table: one game, two boards, two scoresheets.
 //!
-//! This module owns what the blind player's assistant does that a machine can do: it recognises
-//! moves on both boards, decides when a move counts as executed, announces it to the other side,
-//! starts the opponent's clock only once the announcement has finished (F.3 c, F.9 c), has each
-//! player execute the other's move on his own board, guides a player whose board differs (F.7),
-//! retraces the game when the scoresheets disagree (F.8), and reports touch sequences that may
-//! give a claim (Art. 4). It owns the [`Game`] and both [`Recognizer`]s.
+//! This module owns what a blind player's assistant does that a machine can do: it recognises
+//! moves on both boards, decides when a move counts as executed, announces it to the other
+//! player, starts the opponent's clock only once the announcement has finished (F.3 c, F.9 c),
+//! has each player execute the other's move on his own board, guides a player whose board differs
+//! (F.7), retraces the game when the scoresheets disagree (F.8), and reports touch sequences that
+//! may give a claim (Art. 4). The table has a seat per colour ([`SeatConfig`]): one blind player
+//! against a sighted one, or two blind players on two tactile boards; everything is keyed by the
+//! seat's colour. It owns the [`Game`] and the boards' [`Recognizer`]s.
 //!
 //! Nothing a player does is dropped in silence. A move the game cannot take yet (the clocks
 //! stand, a claim awaits the arbiter) is held and counts when play goes on; a move the game
@@ -20,10 +22,10 @@
 //! ([`Effect`]), how the table is set up ([`ArbiterConfig`]) and the dispatch ([`Arbiter::handle`],
 //! the clock's tick). Each duty has a file of its own, as `impl Arbiter` blocks over the same
 //! private state:
-//! - `boards`: which board ([`BoardId`], [`ByBoard`]) and who hears about it;
+//! - `seats`: the two seats ([`SeatConfig`]), and how people are told about them ([`SeatNames`]);
 //! - `modes`: what each board waits for (its player's move, the other's, nothing);
 //! - `intake`: moves recognised on the boards or entered at the console, held moves, refusals;
-//! - `completion`: when a move counts: the blind player's once announced (F.3 c), the sighted
+//! - `completion`: when a move counts: a blind player's once announced (F.3 c), a sighted
 //!   player's at his clock press (6.7 a, F.9 c);
 //! - `correction`: a move announced wrongly (F.6);
 //! - `retrace`: scoresheets compared and the game retraced (F.8), the clocks confirmed;
@@ -33,7 +35,6 @@
 //! - [`touch`]: touches (F.2, F.9 e, 4.2) and what they may give to claim (4.3, 4.4, 4.6);
 //! - `envelope`: the sealed move and the envelope opened (adjourned games).
 
-mod boards;
 mod completion;
 mod correction;
 mod envelope;
@@ -43,18 +44,19 @@ mod intake;
 mod links;
 mod modes;
 mod retrace;
+mod seats;
 pub mod touch;
 
 #[cfg(test)]
 mod tests;
 
-use shakmaty::{Chess, Color, Move, Piece, Role, Square};
+use shakmaty::{ByColor, Chess, Color, Move, Piece, Role, Square};
 
 use crate::{
     announce::{Announcement, Audience},
     board::{
         SensorEvent,
-        recognize::{Mode, Recognizer, RecognizerConfig},
+        recognize::{Mode, Recognizer},
     },
     rules::{
         Millis,
@@ -64,10 +66,10 @@ use crate::{
     },
 };
 
-pub use boards::{BoardId, ByBoard};
 pub use completion::Completion;
 pub use guide::guidance;
 pub use links::{FLAP_SETTLE_MS, FLAP_WINDOW_MS};
+pub use seats::{SeatConfig, SeatNames, one_blind, two_blind};
 pub use touch::touch_note;
 
 use completion::PendingAnnouncement;
@@ -79,18 +81,45 @@ use links::LinkNews;
 #[derive(Debug, Clone)]
 pub struct ArbiterConfig {
     pub rules: RulesConfig,
-    /// The blind player's colour.
-    pub blind: Color,
-    pub blind_board: RecognizerConfig,
-    /// `None`: the sighted board has no sensors; his moves are entered at the console.
-    pub sighted_board: Option<RecognizerConfig>,
-    pub sighted_completion: Completion,
+    /// The seat of each colour: its player and his board.
+    pub seats: ByColor<SeatConfig>,
     /// A board that still differs is described again after this long (F.7: guided until it is
     /// right).
     pub guidance_repeat_ms: Millis,
-    /// The blind player hears his own move as it was announced in his name (F.1), so that a
+    /// A blind player hears his own move as it was announced in his name (F.1), so that a
     /// misread move can be corrected in time (F.6).
     pub say_own_move: bool,
+}
+
+impl ArbiterConfig {
+    /// Why this table cannot be played (no blind player, a blind player without a board).
+    pub fn check(&self) -> Result<(), String> {
+        seats::check(&self.seats)
+    }
+
+    /// How the seats are named to people.
+    pub fn names(&self) -> SeatNames {
+        SeatNames::new(&self.seats)
+    }
+
+    /// Whether `seat`'s player is blind.
+    pub fn is_blind(&self, seat: Color) -> bool {
+        self.seats[seat].blind
+    }
+
+    /// The blind player's colour at a table with one blind player; `None` when both are.
+    pub fn the_blind(&self) -> Option<Color> {
+        match (self.seats.white.blind, self.seats.black.blind) {
+            (true, false) => Some(Color::White),
+            (false, true) => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// The sighted player's colour, if one plays.
+    pub fn the_sighted(&self) -> Option<Color> {
+        Color::ALL.into_iter().find(|&c| !self.seats[c].blind)
+    }
 }
 
 /// Everything the arbiter reacts to.
@@ -98,25 +127,28 @@ pub struct ArbiterConfig {
 pub enum Input {
     /// The start of play: White's clock starts.
     Start,
+    /// A sensor event of `seat`'s board.
     Board {
-        board: BoardId,
+        seat: Color,
         event: SensorEvent,
     },
     BoardDisconnected {
-        board: BoardId,
+        seat: Color,
     },
     BoardConnected {
-        board: BoardId,
+        seat: Color,
     },
     /// A speaker finished saying the announcement with this id.
     SpeechFinished {
         id: u64,
     },
-    /// The sighted player stops his clock.
+    /// The sighted player stops his clock (at a table with two blind players nobody needs to:
+    /// each move counts once announced).
     ClockPress,
     /// The sighted player's move, entered at the console (boards without sensors).
     EnterMove(String),
-    /// The promotion piece the blind player announced (occupancy boards cannot see it).
+    /// The promotion piece a blind player announced (occupancy boards cannot see it): for the
+    /// promotion waiting on the board of the player to move, or made ahead on the other.
     Promote(Role),
     /// F.6: the move just announced was announced wrongly; this is the right one.
     Correct(String),
@@ -148,7 +180,7 @@ pub enum Effect {
         announcement: Announcement,
     },
     RequestSnapshot {
-        board: BoardId,
+        seat: Color,
     },
     /// Run the mateability search and answer with `Input::Rules(game::Input::Verdict { .. })`.
     Analyse {
@@ -157,7 +189,7 @@ pub enum Effect {
     },
     /// A touch, for `touches.txt` (and F.9 e: the assistant sees the sighted player's touches).
     Touch {
-        board: BoardId,
+        seat: Color,
         square: Square,
         piece: Option<Piece>,
     },
@@ -175,15 +207,15 @@ pub enum Effect {
 pub struct Arbiter {
     cfg: ArbiterConfig,
     game: Game,
-    blind_board: Recognizer,
-    sighted_board: Option<Recognizer>,
+    /// Each seat's board (none: a plain board).
+    boards: ByColor<Option<Recognizer>>,
     next_id: u64,
-    pending_blind: Option<PendingAnnouncement>,
-    /// The sighted player's move recognised on his board or entered at the console, waiting for
-    /// his clock press.
+    /// A blind player's move, announced and waiting to count (F.3 c).
+    pending: Option<PendingAnnouncement>,
+    /// The sighted player's move entered at the console, waiting for his clock press.
     sighted_candidate: Option<Move>,
     proposed_clocks: Option<shakmaty::ByColor<i64>>,
-    differing: ByBoard<Option<Differing>>,
+    differing: ByColor<Option<Differing>>,
     started: bool,
     /// A piece being adjusted (4.2): its player's touches of that square do not count.
     adjusting: Option<(Color, Square)>,
@@ -195,22 +227,22 @@ pub struct Arbiter {
     /// board can tell (his reply made ahead counts once the blind player's move has).
     press_pending: bool,
     /// A board whose refused move is being put back: it holds the game's position and its
-    /// player moves again once it shows it (tactile, sighted).
-    putting_back: ByBoard<bool>,
-    /// The piece the blind player said for a promotion he made ahead of the count.
-    promotion_ahead: Option<Role>,
+    /// player moves again once it shows it.
+    putting_back: ByColor<bool>,
+    /// The piece each blind player said for a promotion he made ahead of the count.
+    promotion_ahead: ByColor<Option<Role>>,
     /// Who claimed under 10.2: his opponent's clock changes with the ruling.
     quickplay_claimant: Option<Color>,
     /// What the players were told of each board's link, so that a flapping cable is said once.
-    links: ByBoard<LinkNews>,
+    links: ByColor<LinkNews>,
     /// Each board's player's own pieces lifted while he executed his opponent's move, at the
     /// ply he then had the move: touches of his coming move (F.2, 4.3).
-    early_touches: ByBoard<Option<(usize, Vec<Square>)>>,
-    /// Touches of each board's player not yet told to the assistant and arbiter: held until his
-    /// move is complete, then told only if the piece touched was not one the move moved (a
-    /// touch of the piece he then moves is the move itself, and no news), or when the game
-    /// ends without that move.
-    held_touches: ByBoard<Vec<(Square, Option<Piece>)>>,
+    early_touches: ByColor<Option<(usize, Vec<Square>)>>,
+    /// Touches of each player not yet told to the assistant and arbiter: held until his move
+    /// is complete, then told only if the piece touched was not one the move moved (a touch of
+    /// the piece he then moves is the move itself, and no news), or when the game ends without
+    /// that move.
+    held_touches: ByColor<Vec<(Square, Option<Piece>)>>,
     /// Each player's scoresheet as last entered (F.8), compared with the record.
     sheets: shakmaty::ByColor<Option<sheet::Comparison>>,
 }
@@ -218,33 +250,38 @@ pub struct Arbiter {
 impl Arbiter {
     pub fn new(cfg: ArbiterConfig, start: Chess) -> Arbiter {
         let game = Game::from_position(cfg.rules.clone(), start.clone());
-        let blind_board = Recognizer::new(cfg.blind_board, start.clone(), Mode::Hold);
-        let press = cfg.sighted_completion == Completion::ClockPress;
-        let sighted_board = cfg.sighted_board.map(|c| {
-            let r = Recognizer::new(c, start.clone(), Mode::Hold);
-            if press { r.with_press_completion() } else { r }
+        let boards = cfg.seats.map(|seat| {
+            seat.board.map(|c| {
+                let r = Recognizer::new(c, start.clone(), Mode::Hold);
+                // A sighted player's press counts his move; a blind player's counts once
+                // announced.
+                if !seat.blind && seat.completion == Completion::ClockPress {
+                    r.with_press_completion()
+                } else {
+                    r
+                }
+            })
         });
         Arbiter {
             cfg,
             game,
-            blind_board,
-            sighted_board,
+            boards,
             next_id: 1,
-            pending_blind: None,
+            pending: None,
             sighted_candidate: None,
             proposed_clocks: None,
-            differing: ByBoard::default(),
+            differing: ByColor::default(),
             started: false,
             adjusting: None,
             retraced: false,
             held: None,
             press_pending: false,
-            putting_back: ByBoard::default(),
-            promotion_ahead: None,
+            putting_back: ByColor::default(),
+            promotion_ahead: ByColor::default(),
             quickplay_claimant: None,
-            links: ByBoard::default(),
-            early_touches: ByBoard::default(),
-            held_touches: ByBoard::default(),
+            links: ByColor::default(),
+            early_touches: ByColor::default(),
+            held_touches: ByColor::default(),
             sheets: shakmaty::ByColor::default(),
         }
     }
@@ -255,11 +292,9 @@ impl Arbiter {
     pub fn config(&self) -> &ArbiterConfig {
         &self.cfg
     }
-    pub fn blind_board(&self) -> &Recognizer {
-        &self.blind_board
-    }
-    pub fn sighted_board(&self) -> Option<&Recognizer> {
-        self.sighted_board.as_ref()
+    /// `seat`'s board, if it has sensors.
+    pub fn board(&self, seat: Color) -> Option<&Recognizer> {
+        self.boards[seat].as_ref()
     }
     /// Whether play has started ([`Input::Start`] was handled).
     pub fn started(&self) -> bool {
@@ -269,13 +304,10 @@ impl Arbiter {
     /// When [`Input::Tick`] should come next: a settle time, a repeated guidance, a flag.
     pub fn next_deadline(&self) -> Option<Millis> {
         let mut deadlines = Vec::new();
-        deadlines.extend(self.blind_board.next_deadline());
-        deadlines.extend(
-            self.sighted_board
-                .as_ref()
-                .and_then(Recognizer::next_deadline),
-        );
-        for d in self.differing.iter().filter_map(|(_, d)| d.as_ref()) {
+        for board in self.boards.iter().flatten() {
+            deadlines.extend(board.next_deadline());
+        }
+        for d in self.differing.iter().flatten() {
             deadlines.push(d.told_at + self.cfg.guidance_repeat_ms);
         }
         // A flag already shown (rapid, blitz: the game goes on until it is claimed) is no
@@ -286,7 +318,7 @@ impl Arbiter {
         {
             deadlines.extend(clock.flag_instant(side));
         }
-        for (_, link) in self.links.iter() {
+        for link in self.links.iter() {
             deadlines.extend(link.unsaid_loss_due());
         }
         deadlines.into_iter().min()
@@ -297,9 +329,9 @@ impl Arbiter {
         let mut out = Vec::new();
         match input {
             Input::Start => self.start(now, &mut out),
-            Input::Board { board, event } => self.board_event(board, event, now, &mut out),
-            Input::BoardDisconnected { board } => self.disconnected(board, now, &mut out),
-            Input::BoardConnected { board } => self.connected(board, now, &mut out),
+            Input::Board { seat, event } => self.board_event(seat, event, now, &mut out),
+            Input::BoardDisconnected { seat } => self.disconnected(seat, now, &mut out),
+            Input::BoardConnected { seat } => self.connected(seat, now, &mut out),
             Input::SpeechFinished { id } => self.speech_finished(id, now, &mut out),
             Input::ClockPress => self.press(now, &mut out),
             Input::EnterMove(text) => self.enter_move(&text, &mut out),
@@ -322,8 +354,8 @@ impl Arbiter {
         self.release_held(now, &mut out);
         if self.game.is_over() {
             // Abandoned: no move of his will come to tell them with.
-            for board in BoardId::ALL {
-                self.tell_touches(board, None, &mut out);
+            for seat in self.seats() {
+                self.tell_touches(seat, None, &mut out);
             }
         }
         out
@@ -352,13 +384,10 @@ impl Arbiter {
             self.rules(game::Input::Start, now, out);
         }
         self.refresh_modes(now, out);
-        out.push(Effect::RequestSnapshot {
-            board: BoardId::Blind,
-        });
-        if self.sighted_board.is_some() {
-            out.push(Effect::RequestSnapshot {
-                board: BoardId::Sighted,
-            });
+        for seat in self.seats() {
+            if self.boards[seat].is_some() {
+                out.push(Effect::RequestSnapshot { seat });
+            }
         }
     }
 
@@ -370,30 +399,38 @@ impl Arbiter {
         if !self.game.is_over() && self.game.clock().is_some_and(|c| c.running().is_some()) {
             self.rules(game::Input::Tick, now, out);
         }
-        for board in BoardId::ALL {
-            if let Some(r) = self.recognizer(board) {
+        for seat in self.seats() {
+            if let Some(r) = self.recognizer(seat) {
                 let recognized = r.tick(now);
-                self.recognized(board, recognized, now, out);
-                self.board_caught_up(board, now, out);
+                self.recognized(seat, recognized, now, out);
+                self.board_caught_up(seat, now, out);
             }
         }
         self.repeat_guidance(now, out);
     }
 
-    /// The recogniser of `board`; none for a sighted board without sensors.
-    fn recognizer(&mut self, board: BoardId) -> Option<&mut Recognizer> {
-        match board {
-            BoardId::Blind => Some(&mut self.blind_board),
-            BoardId::Sighted => self.sighted_board.as_mut(),
+    /// The recogniser of `seat`'s board; none for a board without sensors.
+    fn recognizer(&mut self, seat: Color) -> Option<&mut Recognizer> {
+        self.boards[seat].as_mut()
+    }
+
+    /// The seats in the order the table is served: the blind player's first (at a table with
+    /// one), else White's.
+    fn seats(&self) -> [Color; 2] {
+        match self.cfg.the_blind() {
+            Some(blind) => [blind, !blind],
+            None => Color::ALL,
         }
     }
 
-    /// The colour of `board`'s player.
-    fn player(&self, board: BoardId) -> Color {
-        match board {
-            BoardId::Blind => self.cfg.blind,
-            BoardId::Sighted => !self.cfg.blind,
-        }
+    /// Whether `seat`'s player is blind.
+    fn is_blind(&self, seat: Color) -> bool {
+        self.cfg.is_blind(seat)
+    }
+
+    /// How seats are named in notes.
+    fn names(&self) -> SeatNames {
+        self.cfg.names()
     }
 
     /// Say `announcement` to `audience`; returns the id its speaker reports when it has been said.

@@ -3,9 +3,9 @@
 //! `takeback`), the clocks held and the times recorded after that move proposed for the arbiter
 //! to confirm; nobody moves until the clocks run again.
 
-use shakmaty::{Color, Move};
+use shakmaty::{ByColor, Color, Move};
 
-use super::{Arbiter, BoardId, ByBoard, Effect};
+use super::{Arbiter, Effect};
 use crate::{
     announce::{Announcement, Audience},
     board::recognize::Recognizer,
@@ -79,7 +79,7 @@ impl Arbiter {
 
     /// Whether a board rests on another position than the one it should show (F.8's condition).
     fn boards_differ(&self) -> bool {
-        self.differing.iter().any(|(_, d)| d.is_some())
+        self.differing.iter().any(|d| d.is_some())
     }
 
     /// Take the game back to `to_ply` half-moves (F.8, or the arbiter's `takeback`): the clocks
@@ -87,19 +87,19 @@ impl Arbiter {
     /// back to its position and nobody moves until the clocks are confirmed or resumed.
     pub(super) fn retrace(&mut self, to_ply: usize, now: Millis, out: &mut Vec<Effect>) {
         let kept = (
-            self.pending_blind,
+            self.pending,
             self.sighted_candidate,
             self.held,
             self.press_pending,
         );
-        self.pending_blind = None;
+        self.pending = None;
         self.sighted_candidate = None;
         self.held = None;
         self.press_pending = false;
-        self.promotion_ahead = None;
+        self.promotion_ahead = ByColor::default();
         if !self.rules(game::Input::Retract { to_ply }, now, out) {
             (
-                self.pending_blind,
+                self.pending,
                 self.sighted_candidate,
                 self.held,
                 self.press_pending,
@@ -109,7 +109,7 @@ impl Arbiter {
         if let Some(held) = kept.2 {
             out.push(Effect::Note(format!(
                 "the {} player's held move is taken back",
-                held.board.player()
+                self.names().player(held.seat)
             )));
         }
         self.proposed_clocks = Some(self.game.clocks_after_ply(to_ply).unwrap_or_else(|| {
@@ -144,16 +144,12 @@ impl Arbiter {
         if !std::mem::take(&mut self.retraced) {
             return;
         }
-        for board in [BoardId::Blind, BoardId::Sighted] {
-            let shows = match board {
-                BoardId::Blind => Some(self.blind_board.shows_expected()),
-                BoardId::Sighted => self.sighted_board.as_ref().map(Recognizer::shows_expected),
-            };
-            match shows {
+        for seat in self.seats() {
+            match self.board(seat).map(Recognizer::shows_expected) {
                 Some(true) => {
-                    self.set_modes_of(ByBoard::new_with(|b| b == board), now, out);
+                    self.set_modes_of(ByColor::new_with(|c| c == seat), now, out);
                 }
-                Some(false) => self.putting_back[board] = true,
+                Some(false) => self.putting_back[seat] = true,
                 None => {}
             }
         }

@@ -33,10 +33,7 @@ fn config(sighted: Option<RecognizerConfig>, completion: Completion) -> ArbiterC
             time_control: Some("300".parse::<TimeControl>().unwrap()),
             ..RulesConfig::default()
         },
-        blind: Color::White,
-        blind_board: TACTILE,
-        sighted_board: sighted,
-        sighted_completion: completion,
+        seats: one_blind(Color::White, TACTILE, sighted, completion),
         guidance_repeat_ms: 10_000,
         say_own_move: true,
     }
@@ -57,24 +54,30 @@ fn put_piece(sq: Square, p: Piece) -> SensorEvent {
         piece: Some(p),
     }
 }
+/// The colour of the blind player (the tests' tables have one).
+fn blind_seat(a: &Arbiter) -> Color {
+    a.config().the_blind().expect("one blind player")
+}
 fn blind(a: &mut Arbiter, e: SensorEvent, t: Millis) -> Vec<Effect> {
-    a.handle(
-        Input::Board {
-            board: BoardId::Blind,
-            event: e,
-        },
-        t,
-    )
+    let seat = blind_seat(a);
+    a.handle(Input::Board { seat, event: e }, t)
 }
 fn sighted(a: &mut Arbiter, e: SensorEvent, t: Millis) -> Vec<Effect> {
-    a.handle(
-        Input::Board {
-            board: BoardId::Sighted,
-            event: e,
-        },
-        t,
-    )
+    let seat = !blind_seat(a);
+    a.handle(Input::Board { seat, event: e }, t)
 }
+/// The blind player's tactile board.
+fn tactile(a: &Arbiter) -> &crate::board::recognize::Recognizer {
+    a.board(blind_seat(a)).expect("a tactile board")
+}
+/// The sighted player's board, if it has sensors.
+fn sighted_board(a: &Arbiter) -> Option<&crate::board::recognize::Recognizer> {
+    a.board(!blind_seat(a))
+}
+/// Who hears what concerns the players at the tests' usual table (`config`: the blind player is
+/// White).
+const BLIND: Audience = Audience::Player(Color::White);
+const SIGHTED: Audience = Audience::Player(Color::Black);
 fn said(effects: &[Effect]) -> Vec<(u64, Audience, Announcement)> {
     effects
         .iter()
@@ -127,17 +130,14 @@ fn the_blind_players_move_counts_when_its_announcement_has_finished() {
     // Announced to the sighted player, and said back to the blind player (F.1).
     assert_eq!(says.len(), 2, "{says:?}");
     let (id, audience, announcement) = says[0].clone();
-    assert_eq!(audience, Audience::Sighted);
+    assert_eq!(audience, SIGHTED);
     assert_eq!(
         announcement,
         Announcement::Move(words(&Chess::default(), "e4"))
     );
     assert_eq!(
         (says[1].1, says[1].2.clone()),
-        (
-            Audience::Blind,
-            Announcement::OwnMove(words(&Chess::default(), "e4"))
-        )
+        (BLIND, Announcement::OwnMove(words(&Chess::default(), "e4")))
     );
     // Not yet executed under F.3 c: White's clock still runs while the move is announced.
     assert_eq!(a.game().ply(), 0);
@@ -152,7 +152,7 @@ fn the_blind_players_move_counts_when_its_announcement_has_finished() {
     assert_eq!(a.game().clock().unwrap().running(), Some(Color::Black));
     // The sighted player executes 1.e4 on his board; then it is his move there.
     assert_eq!(
-        a.sighted_board().unwrap().mode(),
+        sighted_board(&a).unwrap().mode(),
         Mode::Execute(Move::Normal {
             role: Role::Pawn,
             from: Square::E2,
@@ -164,7 +164,7 @@ fn the_blind_players_move_counts_when_its_announcement_has_finished() {
     sighted(&mut a, lift(Square::E2), 7_000);
     sighted(&mut a, put_piece(Square::E4, Color::White.pawn()), 7_200);
     run(&mut a, 8_000);
-    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Move);
+    assert_eq!(sighted_board(&a).unwrap().mode(), Mode::Move);
 }
 
 #[test]
@@ -186,7 +186,7 @@ fn the_sighted_move_completes_on_the_press_and_the_blind_player_is_guided_to_exe
     let after_e4 = a.game().position().clone();
     let out = a.handle(Input::ClockPress, 11_000);
     assert_eq!(a.game().ply(), 2);
-    assert_eq!(said(&out)[0].1, Audience::Blind);
+    assert_eq!(said(&out)[0].1, BLIND);
     assert_eq!(said(&out)[0].2, Announcement::Move(words(&after_e4, "e5")));
     assert_eq!(
         a.game().clock().unwrap().running(),
@@ -212,7 +212,7 @@ fn the_sighted_move_completes_on_the_press_and_the_blind_player_is_guided_to_exe
     // Corrected: now it is his move on his board.
     blind(&mut a, lift(Square::E6), 25_000);
     blind(&mut a, put(Square::E5), 25_500);
-    assert_eq!(a.blind_board().mode(), Mode::Move);
+    assert_eq!(tactile(&a).mode(), Mode::Move);
     let out = run(&mut a, 40_000);
     assert!(
         said(&out).is_empty(),
@@ -229,11 +229,11 @@ fn an_impossible_move_on_the_tactile_board_is_not_announced() {
     assert!(said(&out).is_empty());
     let out = run(&mut a, 3_000);
     let says: Vec<_> = said(&out).into_iter().map(|s| (s.1, s.2)).collect();
-    assert_eq!(says[0], (Audience::Blind, Announcement::IllegalMove));
+    assert_eq!(says[0], (BLIND, Announcement::IllegalMove));
     assert_eq!(
         says[1],
         (
-            Audience::Blind,
+            BLIND,
             Announcement::Guidance(Guidance::Misplaced {
                 piece: Color::White.knight(),
                 found: Square::G3,
@@ -258,7 +258,7 @@ fn a_touch_sequence_that_may_give_a_claim_is_reported_and_play_goes_on() {
     // The knight is lifted and put back, then the e-pawn is played.
     let out = blind(&mut a, lift(Square::G1), 1_000);
     assert!(out.contains(&Effect::Touch {
-        board: BoardId::Blind,
+        seat: Color::White,
         square: Square::G1,
         piece: Some(Color::White.knight())
     }));
@@ -273,7 +273,7 @@ fn a_touch_sequence_that_may_give_a_claim_is_reported_and_play_goes_on() {
     );
     let to_sighted = said(&out)
         .into_iter()
-        .filter(|(_, audience, _)| *audience == Audience::Sighted)
+        .filter(|(_, audience, _)| *audience == SIGHTED)
         .count();
     assert_eq!(to_sighted, 1, "the move is announced all the same");
 }
@@ -288,7 +288,7 @@ fn a_wrongly_announced_move_is_corrected_before_the_opponents_clock_starts() {
     // He meant e3 (F.6: corrected before the opponent's clock starts).
     let out = a.handle(Input::Correct("e3".into()), 2_000);
     let (second, audience, announcement) = said(&out)[0].clone();
-    assert_eq!(audience, Audience::Sighted);
+    assert_eq!(audience, SIGHTED);
     assert_eq!(
         announcement,
         Announcement::Move(words(&Chess::default(), "e3"))
@@ -304,7 +304,7 @@ fn a_wrongly_announced_move_is_corrected_before_the_opponents_clock_starts() {
     assert!(
         said(&out)
             .iter()
-            .any(|(_, audience, announcement)| *audience == Audience::Blind
+            .any(|(_, audience, announcement)| *audience == BLIND
                 && matches!(announcement, Announcement::Guidance(_))),
         "{out:?}"
     );
@@ -342,7 +342,7 @@ fn manual_sighted_moves_count_when_the_clock_is_pressed() {
     assert_eq!(a.game().ply(), 1);
     let out = a.handle(Input::ClockPress, 6_000);
     assert_eq!(a.game().ply(), 2);
-    assert_eq!(said(&out)[0].1, Audience::Blind);
+    assert_eq!(said(&out)[0].1, BLIND);
     let out = a.handle(Input::EnterMove("Qxh7".into()), 7_000);
     assert!(
         notes(&out)
@@ -412,10 +412,7 @@ fn disputed_scoresheets_retrace_the_game_and_the_clocks_are_confirmed() {
     assert!(a.game().clock().unwrap().is_paused());
     // Both boards must go back to the position after 1...e5: the tactile board shows Nf3 and Nc6.
     let out = run(&mut a, t + 2_000);
-    let guidance: Vec<_> = said(&out)
-        .into_iter()
-        .filter(|s| s.1 == Audience::Blind)
-        .collect();
+    let guidance: Vec<_> = said(&out).into_iter().filter(|s| s.1 == BLIND).collect();
     assert_eq!(
         guidance.into_iter().map(|s| s.2).collect::<Vec<_>>(),
         vec![
@@ -452,15 +449,17 @@ fn a_draw_offer_reaches_the_other_player_and_a_touch_rejects_it() {
         Input::Rules(game::Input::OfferDraw { by: Color::Black }),
         500,
     );
-    assert_eq!(said(&out)[0].1, Audience::Blind);
+    assert_eq!(said(&out)[0].1, BLIND);
     assert_eq!(
         said(&out)[0].2,
         Announcement::DrawOffered { by: Color::Black }
     );
     let out = blind(&mut a, lift(Square::E2), 1_000);
-    assert!(said(&out).iter().any(
-        |s| s.1 == Audience::Sighted && s.2 == Announcement::DrawDeclined { by: Color::White }
-    ));
+    assert!(
+        said(&out)
+            .iter()
+            .any(|s| s.1 == SIGHTED && s.2 == Announcement::DrawDeclined { by: Color::White })
+    );
     assert_eq!(a.game().draw_offer(), None);
 }
 
@@ -498,7 +497,7 @@ fn mate_ends_the_game_with_the_result_for_both() {
             .iter()
             .any(|s| s.1 == Audience::Both && s.2 == Announcement::Result(ResultWords::WhiteWins))
     );
-    assert_eq!(a.blind_board().mode(), Mode::Hold);
+    assert_eq!(tactile(&a).mode(), Mode::Hold);
     assert!(a.game().position().is_checkmate());
 }
 
@@ -514,10 +513,7 @@ fn a_sighted_move_that_ends_the_game_is_said_before_the_result() {
     a.handle(Input::EnterMove("Qh4#".into()), 1_000);
     let out = a.handle(Input::ClockPress, 2_000);
     let says: Vec<_> = said(&out).into_iter().map(|s| (s.1, s.2)).collect();
-    assert_eq!(
-        says[0],
-        (Audience::Blind, Announcement::Move(words(&p, "Qh4#")))
-    );
+    assert_eq!(says[0], (BLIND, Announcement::Move(words(&p, "Qh4#"))));
     assert_eq!(
         says.last().unwrap(),
         &(Audience::Both, Announcement::Result(ResultWords::BlackWins))
@@ -571,8 +567,8 @@ fn a_sealed_move_is_made_on_both_boards_when_the_envelope_is_opened() {
         "{out:?}"
     );
     // Both boards hold still; nothing Black does on his board counts.
-    assert_eq!(a.blind_board().mode(), Mode::Hold);
-    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Hold);
+    assert_eq!(tactile(&a).mode(), Mode::Hold);
+    assert_eq!(sighted_board(&a).unwrap().mode(), Mode::Hold);
     let before = a.game().position().clone();
     let out = a.handle(Input::Rules(game::Input::OpenEnvelope), 20_000);
     let says = said(&out);
@@ -585,8 +581,8 @@ fn a_sealed_move_is_made_on_both_boards_when_the_envelope_is_opened() {
         .find(|m| m.to() == Square::C5)
         .unwrap();
     // Neither board shows it yet: each waits for it.
-    assert_eq!(a.blind_board().mode(), Mode::Execute(c5));
-    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Execute(c5));
+    assert_eq!(tactile(&a).mode(), Mode::Execute(c5));
+    assert_eq!(sighted_board(&a).unwrap().mode(), Mode::Execute(c5));
     // The sighted player makes it first; the tactile board keeps waiting for it.
     sighted(&mut a, lift(Square::C7), 21_000);
     sighted(
@@ -595,13 +591,13 @@ fn a_sealed_move_is_made_on_both_boards_when_the_envelope_is_opened() {
         21_100,
     );
     run(&mut a, 22_000);
-    assert_eq!(a.blind_board().mode(), Mode::Execute(c5));
+    assert_eq!(tactile(&a).mode(), Mode::Execute(c5));
     blind(&mut a, lift(Square::C7), 23_000);
     blind(&mut a, put(Square::C5), 23_100);
     run(&mut a, 24_000);
     // Now White (blind) is to move on his board; the sighted board awaits his move.
-    assert_eq!(a.blind_board().mode(), Mode::Move);
-    assert_eq!(a.sighted_board().unwrap().mode(), Mode::Await);
+    assert_eq!(tactile(&a).mode(), Mode::Move);
+    assert_eq!(sighted_board(&a).unwrap().mode(), Mode::Await);
 }
 
 #[test]
@@ -684,7 +680,7 @@ fn a_takeback_holds_both_boards_until_the_clocks_run_again() {
     blind(&mut a, lift(Square::E7), 5_000);
     blind(&mut a, put(Square::E5), 5_100);
     run(&mut a, 6_000);
-    assert_eq!(a.blind_board().mode(), Mode::Move);
+    assert_eq!(tactile(&a).mode(), Mode::Move);
     let out = a.handle(Input::Rules(game::Input::Retract { to_ply: 1 }), 7_000);
     assert!(
         notes(&out)
@@ -701,18 +697,18 @@ fn a_takeback_holds_both_boards_until_the_clocks_run_again() {
     assert_eq!(a.game().ply(), 1);
     assert!(a.game().clock().unwrap().is_paused());
     // The tactile board still shows e5: it is guided back and nobody moves.
-    assert_eq!(a.blind_board().mode(), Mode::Hold);
+    assert_eq!(tactile(&a).mode(), Mode::Hold);
     let out = run(&mut a, 7_000 + 1_600);
     assert!(
         said(&out)
             .iter()
-            .any(|s| s.1 == Audience::Blind && matches!(s.2, Announcement::Guidance(_))),
+            .any(|s| s.1 == BLIND && matches!(s.2, Announcement::Guidance(_))),
         "{out:?}"
     );
     blind(&mut a, lift(Square::E5), 8_800);
     blind(&mut a, put(Square::E7), 8_900);
     run(&mut a, 9_500);
-    assert_eq!(a.blind_board().mode(), Mode::Hold);
+    assert_eq!(tactile(&a).mode(), Mode::Hold);
     // The arbiter lets the game go on: Black (sighted) to move; the tactile board holds.
     let out = a.handle(Input::Rules(game::Input::Resume), 10_000);
     assert!(
@@ -726,7 +722,7 @@ fn a_takeback_holds_both_boards_until_the_clocks_run_again() {
     let out = a.handle(Input::ClockPress, 11_100);
     assert!(out.contains(&Effect::RecordChanged), "{out:?}");
     assert_eq!(a.game().ply(), 2);
-    assert!(matches!(a.blind_board().mode(), Mode::Execute(_)));
+    assert!(matches!(tactile(&a).mode(), Mode::Execute(_)));
 }
 
 // --- The table never gets stuck: boards judged by what they show, every refusal said. ---
@@ -743,8 +739,7 @@ const DGT_SWEEP: RecognizerConfig = RecognizerConfig {
 /// A table with a sweeping DGT board whose moves count on the clock press; `blind`'s colour.
 fn sweep_config(blind: Color) -> ArbiterConfig {
     ArbiterConfig {
-        blind,
-        sighted_board: Some(DGT_SWEEP),
+        seats: one_blind(blind, TACTILE, Some(DGT_SWEEP), Completion::ClockPress),
         ..config(None, Completion::ClockPress)
     }
 }
@@ -764,7 +759,7 @@ fn readings(a: &mut Arbiter, out: &[Effect], shown: &shakmaty::Board, t: Millis)
     for e in out {
         if *e
             == (Effect::RequestSnapshot {
-                board: BoardId::Sighted,
+                seat: !blind_seat(a),
             })
         {
             more.extend(sighted(
@@ -798,11 +793,7 @@ fn finish_speech(a: &mut Arbiter, out: &[Effect], t: Millis) -> Vec<Effect> {
 /// repro of the issue).
 #[test]
 fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
-    let cfg = ArbiterConfig {
-        sighted_board: Some(DGT_SWEEP),
-        sighted_completion: Completion::Settle,
-        ..config(None, Completion::Settle)
-    };
+    let cfg = config(Some(DGT_SWEEP), Completion::Settle);
     let start = pos_after("e4 e5 Nf3");
     let mut a = Arbiter::new(cfg, start.clone());
     a.handle(Input::Start, 0);
@@ -823,12 +814,12 @@ fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
     let mut out = readings(&mut a, &out, &shown, 1_270);
     out.extend(run(&mut a, 2_000));
     assert_eq!(a.game().ply(), 1, "{out:?}");
-    assert!(move_said_to(&out, Audience::Blind).is_some());
+    assert!(move_said_to(&out, BLIND).is_some());
     // His board already shows it: executed, it is his move now.
-    assert_eq!(a.blind_board().mode(), Mode::Move);
+    assert_eq!(tactile(&a).mode(), Mode::Move);
     blind(&mut a, lift(Square::F1), 3_000);
     let out = blind(&mut a, put(Square::C4), 3_300);
-    let words = move_said_to(&out, Audience::Sighted).expect("3.Bc4 is announced");
+    let words = move_said_to(&out, SIGHTED).expect("3.Bc4 is announced");
     assert_eq!(
         words,
         MoveWords::new(
@@ -866,7 +857,7 @@ fn a_capture_executed_ahead_in_either_order_counts_as_executed() {
     assert!(notes(&out).iter().any(|n| n.contains("Qxd5 entered")));
     let out = a.handle(Input::ClockPress, 3_100);
     assert_eq!(a.game().ply(), 2, "{out:?}");
-    assert_eq!(a.blind_board().mode(), Mode::Move, "executed already");
+    assert_eq!(tactile(&a).mode(), Mode::Move, "executed already");
 }
 
 /// 6.12: a move made while the clocks stand is held, its player hears so, and it counts when
@@ -882,17 +873,14 @@ fn a_move_made_while_the_clocks_are_paused_counts_when_they_run_again() {
     assert_eq!(says.len(), 1, "{out:?}");
     assert_eq!(
         (says[0].1, says[0].2.clone()),
-        (Audience::Blind, Announcement::MoveHeld)
+        (BLIND, Announcement::MoveHeld)
     );
-    assert!(
-        move_said_to(&out, Audience::Sighted).is_none(),
-        "not announced yet"
-    );
+    assert!(move_said_to(&out, SIGHTED).is_none(), "not announced yet");
     assert_eq!(a.game().ply(), 0);
     let white_before = a.game().clock().unwrap().remaining(Color::White, 9_000);
     // Resumed: the held move is announced now and counts when said.
     let out = a.handle(Input::Rules(game::Input::Resume), 9_000);
-    assert!(move_said_to(&out, Audience::Sighted).is_some(), "{out:?}");
+    assert!(move_said_to(&out, SIGHTED).is_some(), "{out:?}");
     let out = finish_speech(&mut a, &out, 9_400);
     assert!(out.contains(&Effect::RecordChanged));
     assert_eq!(a.game().ply(), 1);
@@ -921,19 +909,19 @@ fn the_arbiter_takes_a_held_move_back() {
         "{out:?}"
     );
     let out = a.handle(Input::Rules(game::Input::Resume), 4_000);
-    assert!(move_said_to(&out, Audience::Sighted).is_none(), "{out:?}");
+    assert!(move_said_to(&out, SIGHTED).is_none(), "{out:?}");
     // He is guided back, puts the pawn back, and plays d4 instead.
     let out = run(&mut a, 8_000);
     assert!(
-        said(&out).iter().any(
-            |(_, aud, ann)| *aud == Audience::Blind && matches!(ann, Announcement::Guidance(_))
-        )
+        said(&out)
+            .iter()
+            .any(|(_, aud, ann)| *aud == BLIND && matches!(ann, Announcement::Guidance(_)))
     );
     blind(&mut a, lift(Square::E4), 9_000);
     blind(&mut a, put(Square::E2), 9_200);
     blind(&mut a, lift(Square::D2), 10_000);
     let out = blind(&mut a, put(Square::D4), 10_200);
-    let w = move_said_to(&out, Audience::Sighted).expect("d4 announced");
+    let w = move_said_to(&out, SIGHTED).expect("d4 announced");
     assert_eq!(w.to, Square::D4);
 }
 
@@ -962,13 +950,13 @@ fn a_move_made_while_a_quickplay_claim_awaits_the_ruling_is_held() {
     assert!(
         said(&out)
             .iter()
-            .any(|(_, aud, ann)| *aud == Audience::Blind && *ann == Announcement::MoveHeld)
+            .any(|(_, aud, ann)| *aud == BLIND && *ann == Announcement::MoveHeld)
     );
     let out = a.handle(
         Input::Rules(game::Input::QuickplayRuling(game::QuickplayRuling::Reject)),
         5_000,
     );
-    assert!(move_said_to(&out, Audience::Sighted).is_some(), "{out:?}");
+    assert!(move_said_to(&out, SIGHTED).is_some(), "{out:?}");
     finish_speech(&mut a, &out, 5_300);
     assert_eq!(a.game().ply(), 1);
 }
@@ -994,7 +982,7 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
     let out = blind(&mut a, put(Square::E4), 1_500);
     let says = said(&out);
     assert!(
-        says.iter().any(|(_, aud, ann)| *aud == Audience::Blind
+        says.iter().any(|(_, aud, ann)| *aud == BLIND
             && *ann
                 == Announcement::MoveRequired {
                     mv: MoveWords::new(&Chess::default(), nf3)
@@ -1006,7 +994,7 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
             |e| matches!(e, Effect::Refused(r) if r.contains("9.5") || r.contains("intended"))
         )
     );
-    assert!(move_said_to(&out, Audience::Sighted).is_none());
+    assert!(move_said_to(&out, SIGHTED).is_none());
     // Guided back; once the pawn is back he makes the required move, and it counts.
     let out = run(&mut a, 4_000);
     assert!(
@@ -1017,7 +1005,7 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
     blind(&mut a, lift(Square::E4), 5_000);
     let out = blind(&mut a, put(Square::E2), 5_200);
     assert!(said(&out).is_empty(), "{out:?}");
-    assert_eq!(a.blind_board().mode(), Mode::Move);
+    assert_eq!(tactile(&a).mode(), Mode::Move);
     blind(&mut a, lift(Square::G1), 6_000);
     let out = blind(&mut a, put(Square::F3), 6_300);
     let out = finish_speech(&mut a, &out, 6_500);
@@ -1045,7 +1033,7 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
     );
     blind(&mut b, lift(Square::H3), 2_000);
     let out = blind(&mut b, put(Square::F3), 2_300);
-    let w = move_said_to(&out, Audience::Sighted).expect("Nf3 announced");
+    let w = move_said_to(&out, SIGHTED).expect("Nf3 announced");
     assert_eq!(w, MoveWords::new(&Chess::default(), nf3));
 }
 
@@ -1070,7 +1058,7 @@ fn a_press_right_after_the_placement_counts_the_move() {
     let out = readings(&mut a, &all, &shown, 1_270);
     assert_eq!(a.game().ply(), 1, "{out:?}");
     assert_eq!(a.game().moves()[0].at, 1_270);
-    assert!(move_said_to(&out, Audience::Blind).is_some());
+    assert!(move_said_to(&out, Audience::Player(Color::Black)).is_some());
     let p = Piece::from_char('P').unwrap();
     let mut a = Arbiter::new(cfg, Chess::default());
     a.handle(Input::Start, 0);
@@ -1085,7 +1073,7 @@ fn a_press_right_after_the_placement_counts_the_move() {
     let out = run(&mut a, 2_000);
     assert_eq!(a.game().ply(), 1, "{out:?}");
     assert_eq!(a.game().moves()[0].at, 1_200 + DGT_SWEEP.scan_ms);
-    assert!(move_said_to(&out, Audience::Blind).is_some());
+    assert!(move_said_to(&out, Audience::Player(Color::Black)).is_some());
     // A press when the board already shows the move (confirmed, rested): counted at once.
     let r = Piece::from_char('R').unwrap();
     let mut b = Arbiter::new(sweep_config(Color::Black), pos_after("h4 a6"));
@@ -1119,14 +1107,14 @@ fn a_press_with_no_move_on_the_board_is_answered_aloud() {
     assert_eq!(says.len(), 1, "{out2:?}");
     assert_eq!(
         (says[0].1, says[0].2.clone()),
-        (Audience::Sighted, Announcement::NoMoveToCount)
+        (Audience::Player(Color::White), Announcement::NoMoveToCount)
     );
     assert!(out2.iter().any(|e| matches!(e, Effect::Refused(_))));
     assert_eq!(a.game().ply(), 0);
     // On a plain board: at once.
     let mut b = Arbiter::new(
         ArbiterConfig {
-            blind: Color::Black,
+            seats: one_blind(Color::Black, TACTILE, None, Completion::ClockPress),
             ..config(None, Completion::ClockPress)
         },
         Chess::default(),
@@ -1136,7 +1124,8 @@ fn a_press_with_no_move_on_the_board_is_answered_aloud() {
     assert!(
         said(&out)
             .iter()
-            .any(|(_, aud, ann)| *aud == Audience::Sighted && *ann == Announcement::NoMoveToCount)
+            .any(|(_, aud, ann)| *aud == Audience::Player(Color::White)
+                && *ann == Announcement::NoMoveToCount)
     );
 }
 
@@ -1188,7 +1177,7 @@ fn a_promotion_piece_said_ahead_of_the_count_is_kept() {
     // counts with the piece said before.
     a.handle(Input::EnterMove("Kb3".into()), 2_500);
     let out = a.handle(Input::ClockPress, 2_600);
-    let words = move_said_to(&out, Audience::Sighted).expect("e8=Q announced");
+    let words = move_said_to(&out, SIGHTED).expect("e8=Q announced");
     assert_eq!(words.promotion, Some(Role::Queen));
     assert_eq!(words.to, Square::E8);
 }
@@ -1204,7 +1193,7 @@ fn f1_the_blind_player_hears_his_own_move_as_it_was_announced_in_his_name() {
         let out = blind(&mut a, put(Square::F3), 1_500);
         let to_him: Vec<Announcement> = said(&out)
             .into_iter()
-            .filter(|(_, audience, _)| *audience == Audience::Blind)
+            .filter(|(_, audience, _)| *audience == BLIND)
             .map(|(_, _, a)| a)
             .collect();
         let expected = if say_own_move {
@@ -1221,10 +1210,7 @@ fn a6_13_the_player_whose_clock_the_arbiter_changed_is_told_but_not_his_time() {
     // The blind player is White in `config`.
     let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
     a.handle(Input::Start, 0);
-    for (side, audience) in [
-        (Color::White, Audience::Blind),
-        (Color::Black, Audience::Sighted),
-    ] {
+    for (side, audience) in [(Color::White, BLIND), (Color::Black, SIGHTED)] {
         let out = a.handle(
             Input::Rules(game::Input::AdjustClock {
                 side,
@@ -1247,7 +1233,7 @@ fn a6_13_the_player_whose_clock_the_arbiter_changed_is_told_but_not_his_time() {
         2_000,
     );
     assert!(
-        said(&out).iter().any(|(_, au, an)| *au == Audience::Sighted
+        said(&out).iter().any(|(_, au, an)| *au == SIGHTED
             && *an == Announcement::ClockChanged { side: Color::Black }),
         "{out:?}"
     );
@@ -1349,7 +1335,7 @@ fn a7_4_an_illegal_move_on_the_tactile_board_is_reported_to_the_arbiter() {
     assert!(
         said(&out)
             .iter()
-            .any(|s| s.1 == Audience::Blind && s.2 == Announcement::IllegalMove),
+            .any(|s| s.1 == BLIND && s.2 == Announcement::IllegalMove),
         "he is told: {out:?}"
     );
     let n = notes(&out);
@@ -1408,13 +1394,13 @@ fn f2_a_lift_of_his_own_piece_while_executing_the_opponents_move_is_a_touch() {
 fn a_flapping_cable_is_said_once_and_a_loss_that_lasts_is_said() {
     let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
     a.handle(Input::Start, 0);
-    let board = BoardId::Blind;
+    let seat = Color::White;
     let mut said_now = Vec::new();
     // Ten losses and returns in ten seconds.
     for i in 0..10u64 {
         let t = 1_000 + i * 1_000;
-        said_now.extend(said(&a.handle(Input::BoardDisconnected { board }, t)));
-        said_now.extend(said(&a.handle(Input::BoardConnected { board }, t + 400)));
+        said_now.extend(said(&a.handle(Input::BoardDisconnected { seat }, t)));
+        said_now.extend(said(&a.handle(Input::BoardConnected { seat }, t + 400)));
         said_now.extend(said(&run(&mut a, t + 900)));
     }
     let words: Vec<Announcement> = said_now.into_iter().map(|s| s.2).collect();
@@ -1430,7 +1416,7 @@ fn a_flapping_cable_is_said_once_and_a_loss_that_lasts_is_said() {
         ]
     );
     // It goes once more and stays away: said once it has lasted FLAP_SETTLE_MS.
-    assert!(said(&a.handle(Input::BoardDisconnected { board }, 11_000)).is_empty());
+    assert!(said(&a.handle(Input::BoardDisconnected { seat }, 11_000)).is_empty());
     assert!(said(&run(&mut a, 11_000 + FLAP_SETTLE_MS - 1)).is_empty());
     let out = run(&mut a, 11_000 + FLAP_SETTLE_MS);
     assert_eq!(
@@ -1440,7 +1426,7 @@ fn a_flapping_cable_is_said_once_and_a_loss_that_lasts_is_said() {
         }]
     );
     // And its return is said.
-    let out = a.handle(Input::BoardConnected { board }, 20_000);
+    let out = a.handle(Input::BoardConnected { seat }, 20_000);
     assert_eq!(
         said(&out).into_iter().map(|s| s.2).collect::<Vec<_>>(),
         vec![Announcement::BoardReconnected {
@@ -1487,7 +1473,7 @@ fn f9e_a_sighted_touch_is_told_after_the_move_and_only_of_a_piece_not_moved() {
     );
     // The touches went to touches.txt as they happened.
     assert!(before.contains(&Effect::Touch {
-        board: BoardId::Sighted,
+        seat: Color::Black,
         square: Square::G8,
         piece: Some(Color::Black.knight()),
     }));

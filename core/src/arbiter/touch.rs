@@ -12,7 +12,7 @@
 
 use shakmaty::{Board, Chess, Color, Move, MoveList, Piece, Position, Square};
 
-use super::{Arbiter, BoardId, Effect};
+use super::{Arbiter, Effect, SeatNames};
 use crate::{
     board::recognize::Mode,
     rules::{Millis, game, notation},
@@ -256,15 +256,10 @@ impl Arbiter {
         now: Millis,
         out: &mut Vec<Effect>,
     ) {
-        let board = if by == self.cfg.blind {
-            BoardId::Blind
-        } else {
-            BoardId::Sighted
-        };
         let piece = self.game.position().board().piece_at(square);
         // The assistant reports it to the arbiter on purpose (F.9 e): told at once.
-        self.record_touch(board, square, piece, false, out);
-        out.push(Effect::Note(touch_note(board, square, piece)));
+        self.record_touch(by, square, piece, false, out);
+        out.push(Effect::Note(touch_note(&self.names(), by, square, piece)));
         self.rules(game::Input::Touch { by, square }, now, out);
     }
 
@@ -272,26 +267,26 @@ impl Arbiter {
     /// once the move is complete (see [`Arbiter::tell_touches`]).
     pub(super) fn record_touch(
         &mut self,
-        board: BoardId,
+        seat: Color,
         square: Square,
         piece: Option<Piece>,
         noted: bool,
         out: &mut Vec<Effect>,
     ) {
         out.push(Effect::Touch {
-            board,
+            seat,
             square,
             piece,
         });
         if noted {
-            self.held_touches[board].push((square, piece));
+            self.held_touches[seat].push((square, piece));
         }
     }
 
-    /// The touches held for `board`'s player, told now that his move `mv` is complete (None:
+    /// The touches held for `seat`'s player, told now that his move `mv` is complete (None:
     /// abandoned, the game is over): each piece touched that the move did not move or take,
     /// once.
-    pub(super) fn tell_touches(&mut self, board: BoardId, mv: Option<Move>, out: &mut Vec<Effect>) {
+    pub(super) fn tell_touches(&mut self, seat: Color, mv: Option<Move>, out: &mut Vec<Effect>) {
         let involved = |square: Square| match mv {
             None => false,
             Some(Move::Castle { king, rook }) => square == king || square == rook,
@@ -303,12 +298,13 @@ impl Arbiter {
             Some(m) => Some(square) == m.from() || square == m.to(),
         };
         let mut told = Vec::new();
-        for (square, piece) in std::mem::take(&mut self.held_touches[board]) {
+        let names = self.names();
+        for (square, piece) in std::mem::take(&mut self.held_touches[seat]) {
             if involved(square) || told.contains(&square) {
                 continue;
             }
             told.push(square);
-            out.push(Effect::Note(touch_note(board, square, piece)));
+            out.push(Effect::Note(touch_note(&names, seat, square, piece)));
         }
     }
 
@@ -317,12 +313,11 @@ impl Arbiter {
     /// not take (the game over or adjourned) is no news.
     pub(super) fn touch_to_rules(
         &mut self,
-        board: BoardId,
+        by: Color,
         square: Square,
         now: Millis,
         out: &mut Vec<Effect>,
     ) {
-        let by = self.player(board);
         if let Ok(events) = self.game.apply(game::Input::Touch { by, square }, now) {
             for e in events {
                 self.game_event(e, now, out);
@@ -330,16 +325,15 @@ impl Arbiter {
         }
     }
 
-    /// Whether a lift on `board` while it executes the opponent's move is its player's touch:
+    /// Whether a lift on `player`'s board while it executes the opponent's move is his touch:
     /// one of his own pieces, not part of the move, while he has the move.
     pub(super) fn touched_while_executing(
         &mut self,
-        board: BoardId,
+        player: Color,
         square: Square,
         piece: Option<Piece>,
     ) -> bool {
-        let player = self.player(board);
-        let Some(Mode::Execute(m)) = self.recognizer(board).map(|r| r.mode()) else {
+        let Some(Mode::Execute(m)) = self.recognizer(player).map(|r| r.mode()) else {
             return false;
         };
         let involved = match m {
@@ -357,17 +351,17 @@ impl Arbiter {
             && !self.game.is_over()
     }
 
-    /// Whether `square` on `board` is the piece its player announced he adjusts.
-    pub(super) fn adjusting(&self, board: BoardId, square: Square) -> bool {
-        self.adjusting == Some((self.player(board), square))
+    /// Whether `square` on `seat`'s board is the piece its player announced he adjusts.
+    pub(super) fn adjusting(&self, seat: Color, square: Square) -> bool {
+        self.adjusting == Some((seat, square))
     }
 }
 
-/// The note of a touch, for the assistant and the arbiter (F.9 e).
-pub fn touch_note(board: BoardId, square: Square, piece: Option<Piece>) -> String {
+/// The note of a touch by `seat`'s player, for the assistant and the arbiter (F.9 e).
+pub fn touch_note(names: &SeatNames, seat: Color, square: Square, piece: Option<Piece>) -> String {
     format!(
         "{} player touched {}",
-        board.player(),
+        names.player(seat),
         describe(square, piece)
     )
 }

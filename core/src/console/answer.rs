@@ -87,8 +87,9 @@ impl Answer {
     }
 }
 
-/// The answer to `request` about `game` at `now`; `blind` is the blind player's colour ("mine").
-pub fn answer(request: &Request, game: &Game, blind: Color, now: Millis) -> Answer {
+/// The answer to `request` about `game` at `now`; `me` is the colour of the blind player who asks
+/// ("mine").
+pub fn answer(request: &Request, game: &Game, me: Color, now: Millis) -> Answer {
     let board = game.position().board();
     let say = |a: Announcement| Answer::Say(vec![a]);
     match request {
@@ -134,8 +135,8 @@ pub fn answer(request: &Request, game: &Game, blind: Color, now: Millis) -> Answ
         Request::Pieces { side, kind } => {
             // Without a side, his own pieces first, then his opponent's.
             let colors = match side {
-                Some(side) => vec![side.color(blind)],
-                None => vec![blind, !blind],
+                Some(side) => vec![side.color(Some(me)).unwrap_or(me)],
+                None => vec![me, !me],
             };
             let mut list = Vec::new();
             for color in colors {
@@ -500,9 +501,10 @@ fn piece_name(p: Piece) -> String {
     format!("{color} {role}")
 }
 
-fn board_name(b: WhichBoard) -> &'static str {
+fn board_name(b: WhichBoard) -> String {
     match b {
-        WhichBoard::Tactile => "tactile board",
-        WhichBoard::Sighted => "sighted board",
+        WhichBoard::Tactile => "tactile board".into(),
+        WhichBoard::Sighted => "sighted board".into(),
+        WhichBoard::TactileOf(side) => format!("{side}'s tactile board"),
     }
 }

@@ -97,13 +97,17 @@ pub enum Side {
 }
 
 impl Side {
-    /// The colour meant, given the blind player's.
-    pub fn color(self, blind: Color) -> Color {
-        match self {
-            Side::White => Color::White,
-            Side::Black => Color::Black,
-            Side::Blind => blind,
-            Side::Sighted => !blind,
+    /// The colour meant, where `me` is the blind player this console speaks for (at a table with
+    /// one blind player, he; at a player's keypad, its seat; none: the console speaks for
+    /// neither of two blind players, who are named by colour).
+    pub fn color(self, me: Option<Color>) -> Result<Color, ConsoleError> {
+        match (self, me) {
+            (Side::White, _) => Ok(Color::White),
+            (Side::Black, _) => Ok(Color::Black),
+            (Side::Blind, Some(c)) => Ok(c),
+            (Side::Sighted, Some(c)) => Ok(!c),
+            (Side::Blind, None) => Err(ConsoleError::WhichPlayer { word: "blind" }),
+            (Side::Sighted, None) => Err(ConsoleError::WhichPlayer { word: "sighted" }),
         }
     }
 }
@@ -332,8 +336,13 @@ pub enum Command {
     /// `help`, or `help COMMAND` (the command's long name).
     Help(Option<&'static str>),
     Quit,
-    /// Switch to the player's or the assistant's commands (never the arbiter's: see `Login`).
-    Role(Role),
+    /// Switch to the player's or the assistant's commands (never the arbiter's: see `Login`); at
+    /// a table with two blind players a keypad, or a player's assistant, names his seat (`role
+    /// player white`, `role assistant black`).
+    Role {
+        role: Role,
+        seat: Option<Color>,
+    },
     /// Become the arbiter; [`Session::parse`] checks the token.
     Login {
         token: String,
@@ -370,6 +379,12 @@ pub enum ConsoleError {
          become the assistant's); only the arbiter's login raises it: login TOKEN"
     )]
     RoleStays { role: Role },
+    /// A player's keypad speaks for one seat.
+    #[error("this keypad is {seat}'s and stays his; the other player has his own")]
+    SeatStays { seat: Color },
+    /// "blind" or "sighted" where two blind players sit, or "sighted" where none does.
+    #[error("'{word}' names nobody at this table: say white or black")]
+    WhichPlayer { word: &'static str },
     #[error(
         "the line is {len} bytes long, more than the {max} a command may have; nothing was done"
     )]
@@ -433,6 +448,9 @@ fn how_to_become(needs: Role) -> &'static str {
 #[derive(Debug, Clone)]
 pub struct Session {
     role: Role,
+    /// The seat a player's keypad (or a player's assistant's console) speaks for (None: the
+    /// table's one blind player).
+    seat: Option<Color>,
     arbiter_token: Option<String>,
 }
 
@@ -442,6 +460,7 @@ impl Session {
     pub fn new(role: Role, arbiter_token: Option<String>) -> Session {
         Session {
             role,
+            seat: None,
             arbiter_token,
         }
     }
@@ -450,15 +469,35 @@ impl Session {
         self.role
     }
 
+    /// The seat this keypad speaks for, if it named one.
+    pub fn seat(&self) -> Option<Color> {
+        self.seat
+    }
+
     /// Parse a line in this session's role. `role` and a `login` whose token matches change
     /// the role (and are returned, for the reply); a wrong token changes nothing.
     pub fn parse(&mut self, line: &str) -> Result<Command, ConsoleError> {
         let command = parse(line, self.role)?;
         match &command {
-            Command::Role(role) if *role > self.role => {
+            Command::Role { role, .. } if *role > self.role => {
                 return Err(ConsoleError::RoleStays { role: self.role });
             }
-            Command::Role(role) => self.role = *role,
+            // A player's keypad stays his: another seat is another player's.
+            Command::Role {
+                seat: Some(seat), ..
+            } if self.role == Role::Player && self.seat.is_some_and(|s| s != *seat) => {
+                return Err(ConsoleError::SeatStays {
+                    seat: self.seat.unwrap_or(*seat),
+                });
+            }
+            Command::Role { role, seat } => {
+                // A keypad keeps its seat; an assistant's console takes the one it names.
+                self.seat = match (self.role, *role) {
+                    (Role::Player, Role::Player) => seat.or(self.seat),
+                    _ => *seat,
+                };
+                self.role = *role;
+            }
             Command::Login { token } => match &self.arbiter_token {
                 None => return Err(ConsoleError::NoToken),
                 Some(expected) if token::matches(expected, token) => self.role = Role::Arbiter,
@@ -489,23 +528,23 @@ pub fn request_names() -> Vec<&'static str> {
 pub fn to_input(
     command: &Command,
     game: &Game,
-    blind: Color,
+    me: Option<Color>,
 ) -> Result<Option<Input>, ConsoleError> {
     let Command::Game(action) = command else {
         return Ok(None);
     };
     let rules = |input: game::Input| Ok(Some(Input::Rules(input)));
-    let c = |side: &Side| side.color(blind);
+    let c = |side: &Side| side.color(me);
     match action {
         Action::Start { .. } => Ok(Some(Input::Start)),
         Action::Press => Ok(Some(Input::ClockPress)),
         Action::Move(text) => Ok(Some(Input::EnterMove(text.clone()))),
         Action::Correct(text) => Ok(Some(Input::Correct(text.clone()))),
         Action::Promote(role) => Ok(Some(Input::Promote(*role))),
-        Action::Offer(by) => rules(game::Input::OfferDraw { by: c(by) }),
-        Action::Accept(by) => rules(game::Input::AcceptDraw { by: c(by) }),
-        Action::Decline(by) => rules(game::Input::DeclineDraw { by: c(by) }),
-        Action::Resign(by) => rules(game::Input::Resign { by: c(by) }),
+        Action::Offer(by) => rules(game::Input::OfferDraw { by: c(by)? }),
+        Action::Accept(by) => rules(game::Input::AcceptDraw { by: c(by)? }),
+        Action::Decline(by) => rules(game::Input::DeclineDraw { by: c(by)? }),
+        Action::Resign(by) => rules(game::Input::Resign { by: c(by)? }),
         Action::Claim { by, kind, intended } => {
             let intended = match intended {
                 None => None,
@@ -520,17 +559,17 @@ pub fn to_input(
                 ClaimKind::Repetition => DrawClaim::Repetition { intended },
                 ClaimKind::FiftyMoves => DrawClaim::FiftyMoves { intended },
             };
-            rules(game::Input::Claim { by: c(by), claim })
+            rules(game::Input::Claim { by: c(by)?, claim })
         }
-        Action::ClaimIllegal(by) => rules(game::Input::ClaimIllegalMove { by: c(by) }),
-        Action::Flag(by) => rules(game::Input::ClaimFlag { by: c(by) }),
-        Action::Quickplay(by) => rules(game::Input::ClaimQuickplayDraw { by: c(by) }),
+        Action::ClaimIllegal(by) => rules(game::Input::ClaimIllegalMove { by: c(by)? }),
+        Action::Flag(by) => rules(game::Input::ClaimFlag { by: c(by)? }),
+        Action::Quickplay(by) => rules(game::Input::ClaimQuickplayDraw { by: c(by)? }),
         Action::Touch { by, square } => rules(game::Input::Touch {
-            by: c(by),
+            by: c(by)?,
             square: *square,
         }),
         Action::Adjust { by, square } => Ok(Some(Input::Adjust {
-            by: c(by),
+            by: c(by)?,
             square: *square,
         })),
         // The player having the move seals it.
@@ -544,21 +583,21 @@ pub fn to_input(
         Action::Pause => rules(game::Input::Pause),
         Action::Resume => rules(game::Input::Resume),
         Action::SetClock { side, remaining_ms } => rules(game::Input::SetClock {
-            side: c(side),
+            side: c(side)?,
             remaining_ms: *remaining_ms,
         }),
         Action::AddTime { side, delta_ms } => rules(game::Input::AdjustClock {
-            side: c(side),
+            side: c(side)?,
             delta_ms: *delta_ms,
         }),
         Action::SetMoves { side, moves } => rules(game::Input::SetMoveCounter {
-            side: c(side),
+            side: c(side)?,
             moves: *moves,
         }),
         Action::Rule(ruling) => rules(game::Input::QuickplayRuling(*ruling)),
-        Action::Illegal(by) => rules(game::Input::IllegalMove { by: c(by) }),
+        Action::Illegal(by) => rules(game::Input::IllegalMove { by: c(by)? }),
         Action::Scoresheet { side, sans } => Ok(Some(Input::Scoresheet {
-            side: c(side),
+            side: c(side)?,
             sans: sans.clone(),
         })),
         Action::ConfirmClocks => Ok(Some(Input::ConfirmClocks)),
@@ -569,7 +608,7 @@ pub fn to_input(
             penalty,
             ms,
         } => {
-            let offender = c(offender);
+            let offender = c(offender)?;
             rules(match penalty {
                 Penalty::Bonus => game::Input::AdjustClock {
                     side: !offender,

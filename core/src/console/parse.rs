@@ -201,16 +201,25 @@ fn help(a: &mut Args) -> Result<Command, ConsoleError> {
     }
 }
 
-/// `role player|assistant`; the arbiter's role is taken with `login`.
+/// `role player|assistant [white|black]`; the arbiter's role is taken with `login`.
 fn role(a: &mut Args) -> Result<Command, ConsoleError> {
-    match a.need("player or assistant")?.to_ascii_lowercase().as_str() {
-        "player" => Ok(Command::Role(Role::Player)),
-        "assistant" => Ok(Command::Role(Role::Assistant)),
+    let role = match a.need("player or assistant")?.to_ascii_lowercase().as_str() {
+        "player" => Role::Player,
+        "assistant" => Role::Assistant,
         "arbiter" => {
-            a.usage("the arbiter's role needs the arbiter's token: login TOKEN".to_string())
+            return a
+                .usage("the arbiter's role needs the arbiter's token: login TOKEN".to_string());
         }
-        other => a.usage(format!("'{}' is not a role", quote(other))),
-    }
+        other => return a.usage(format!("'{}' is not a role", quote(other))),
+    };
+    // Two blind players: each keypad, and each player's assistant, says whose it is.
+    let seat = match a.next() {
+        None => None,
+        Some(w) if w.eq_ignore_ascii_case("white") => Some(shakmaty::Color::White),
+        Some(w) if w.eq_ignore_ascii_case("black") => Some(shakmaty::Color::Black),
+        Some(w) => return a.usage(format!("'{}' is not a seat: white or black", quote(w))),
+    };
+    Ok(Command::Role { role, seat })
 }
 
 /// `moves`, `moves all` (every move) or `moves N` (the last N).

@@ -76,8 +76,9 @@ pub const COMMANDS: &[Spec] = &[
         "role",
         "ro",
         Player,
-        "player|assistant",
-        "switch this console to the player's or the assistant's commands",
+        "player|assistant [white|black]",
+        "switch this console to the player's or the assistant's commands (at a table with two \
+         blind players a keypad, or a player's assistant, says whose: role player white)",
         "role assistant",
     ),
     spec(

@@ -251,11 +251,17 @@ fn session_commands() {
     assert!(err("quit now", Role::Player).contains("takes no arguments"));
     assert_eq!(
         ok("role player", Role::Arbiter),
-        Command::Role(Role::Player)
+        Command::Role {
+            role: Role::Player,
+            seat: None
+        }
     );
     assert_eq!(
         ok("ro Assistant", Role::Player),
-        Command::Role(Role::Assistant)
+        Command::Role {
+            role: Role::Assistant,
+            seat: None
+        }
     );
     assert!(err("role arbiter", Role::Assistant).contains("login TOKEN"));
     assert!(err("role king", Role::Assistant).contains("'king' is not a role"));
@@ -684,7 +690,13 @@ fn a_session_switches_roles_and_needs_the_token_for_the_arbiter() {
     assert_eq!(s.role(), Role::Arbiter);
     assert_eq!(s.parse("pause"), Ok(Command::Game(Action::Pause)));
     // Down to the player's keypad: the assistant's commands are refused now.
-    assert_eq!(s.parse("role player"), Ok(Command::Role(Role::Player)));
+    assert_eq!(
+        s.parse("role player"),
+        Ok(Command::Role {
+            role: Role::Player,
+            seat: None
+        })
+    );
     assert!(s.parse("resign blind").is_err());
     assert!(s.parse("time").is_ok());
     // The keypad stays the player's (issue 15): `role` does not raise it, only a login does.
@@ -709,7 +721,7 @@ fn a_session_switches_roles_and_needs_the_token_for_the_arbiter() {
 // ---- Commands as the arbiter's inputs ----
 
 fn input(line: &str, game: &Game, blind: Color) -> Option<arbiter::Input> {
-    to_input(&ok(line, Role::Arbiter), game, blind).unwrap()
+    to_input(&ok(line, Role::Arbiter), game, Some(blind)).unwrap()
 }
 
 use crate::arbiter;
@@ -887,7 +899,7 @@ fn claims_read_the_intended_move_in_the_position() {
     use arbiter::Input as I;
     let mut g = Game::new(RulesConfig::default());
     play(&mut g, "e4 e5", 0);
-    let claim = |line: &str| to_input(&ok(line, Role::Assistant), &g, Color::White);
+    let claim = |line: &str| to_input(&ok(line, Role::Assistant), &g, Some(Color::White));
     let nf3 = mv(g.position(), "Nf3");
     assert_eq!(
         claim("claim repetition Nf3"),
@@ -1471,13 +1483,21 @@ fn resign_5_1_b_needs_the_side_explicitly() {
 fn claim_illegal_appendix_c_reaches_the_rules() {
     let g = Game::new(RulesConfig::default());
     assert_eq!(
-        to_input(&ok("claim illegal", Role::Assistant), &g, Color::White),
+        to_input(
+            &ok("claim illegal", Role::Assistant),
+            &g,
+            Some(Color::White)
+        ),
         Ok(Some(Input::Rules(game::Input::ClaimIllegalMove {
             by: Color::White
         })))
     );
     assert_eq!(
-        to_input(&ok("cl sighted ILLEGAL", Role::Assistant), &g, Color::White),
+        to_input(
+            &ok("cl sighted ILLEGAL", Role::Assistant),
+            &g,
+            Some(Color::White)
+        ),
         Ok(Some(Input::Rules(game::Input::ClaimIllegalMove {
             by: Color::Black
         })))
@@ -1566,4 +1586,37 @@ fn a_request_written_as_a_line_reads_back_as_itself() {
     assert_eq!(request("moves").line(), "moves all");
     assert_eq!(request("p mine n").line(), "pieces mine n");
     assert_eq!(request("s Eva4").line(), "square e4");
+}
+
+/// Two blind players: each keypad names its seat and keeps it; "blind" and "sighted" name nobody
+/// there, colours do.
+#[test]
+fn a_keypad_names_its_seat_and_blind_or_sighted_name_nobody_at_a_table_of_two_blind_players() {
+    let mut s = Session::new(Role::Assistant, None);
+    assert_eq!(
+        s.parse("role player white"),
+        Ok(Command::Role {
+            role: Role::Player,
+            seat: Some(Color::White)
+        })
+    );
+    assert_eq!(s.seat(), Some(Color::White));
+    assert_eq!(
+        s.parse("role player black"),
+        Err(ConsoleError::SeatStays { seat: Color::White })
+    );
+    assert_eq!(s.seat(), Some(Color::White));
+    assert!(s.parse("role player white").is_ok());
+    assert!(err("role player green", Role::Assistant).contains("'green' is not a seat"));
+    let g = Game::new(RulesConfig::default());
+    assert_eq!(
+        to_input(&ok("resign blind", Role::Assistant), &g, None),
+        Err(ConsoleError::WhichPlayer { word: "blind" })
+    );
+    assert_eq!(
+        to_input(&ok("resign black", Role::Assistant), &g, None),
+        Ok(Some(Input::Rules(game::Input::Resign { by: Color::Black })))
+    );
+    let e = ConsoleError::WhichPlayer { word: "sighted" }.to_string();
+    assert!(e.contains("white or black"), "{e}");
 }

@@ -6,14 +6,14 @@
 use anyhow::{Result, anyhow};
 use serde::{Deserialize, Serialize};
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Piece, Role,
-    Square, fen::Fen, uci::UciMove,
+    Bitboard, Board, ByColor, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Piece,
+    Role, Square, fen::Fen, uci::UciMove,
 };
 
 use crate::rules::ClockMillis;
 use crate::{
     announce::voice::Style,
-    arbiter::{ArbiterConfig, BoardId, Completion, Input},
+    arbiter::{ArbiterConfig, Completion, Input, SeatConfig},
     board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
     rules::{
         Edition, Millis, PlayMode,
@@ -68,13 +68,16 @@ fn say_own_move_default() -> bool {
 /// A serialisable [`ArbiterConfig`] plus the start position and the voice used for replays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetupRecord {
-    pub blind: ColorRecord,
+    /// The blind player's colour, or both (two blind players, two tactile boards).
+    pub blind: BlindRecord,
     pub edition: Edition,
     pub play: PlayMode,
     /// PGN TimeControl notation; absent: no clock.
     pub time_control: Option<String>,
+    /// The blind player's board; with two blind players, White's.
     pub blind_board: RecognizerRecord,
-    /// Absent: the sighted board has no sensors.
+    /// The other board: the sighted player's (absent: it has no sensors), or with two blind
+    /// players Black's.
     pub sighted_board: Option<RecognizerRecord>,
     pub completion: CompletionRecord,
     pub guidance_repeat_ms: Millis,
@@ -86,6 +89,17 @@ pub struct SetupRecord {
     /// The voice pack and style, so that `tactus replay` words the transcript as it was said.
     pub voice_pack: String,
     pub voice_style: Style,
+    /// Each seat's pack where the two differ (two blind players from two countries); absent:
+    /// both hear `voice_pack`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_voice_packs: Option<SeatPacksRecord>,
+}
+
+/// Each seat's voice pack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatPacksRecord {
+    pub white: String,
+    pub black: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,14 +150,22 @@ pub enum CompletionRecord {
 impl SetupRecord {
     /// The record of a table set up with `cfg`, starting from `start`.
     pub fn new(cfg: &ArbiterConfig, start: &Chess, voice_pack: &str, style: Style) -> Self {
+        let seats = &cfg.seats;
+        let (blind, first, second) = match cfg.the_blind() {
+            Some(blind) => (blind.into(), seats[blind], seats[!blind]),
+            None => (BlindRecord::Both, seats.white, seats.black),
+        };
         SetupRecord {
-            blind: cfg.blind.into(),
+            blind,
             edition: cfg.rules.edition,
             play: cfg.rules.play,
             time_control: cfg.rules.time_control.as_ref().map(ToString::to_string),
-            blind_board: cfg.blind_board.into(),
-            sighted_board: cfg.sighted_board.map(Into::into),
-            completion: match cfg.sighted_completion {
+            blind_board: first
+                .board
+                .expect("a blind player's board has sensors (seats::check)")
+                .into(),
+            sighted_board: second.board.map(Into::into),
+            completion: match second.completion {
                 Completion::ClockPress => CompletionRecord::Press,
                 Completion::Settle => CompletionRecord::Settle,
             },
@@ -152,6 +174,27 @@ impl SetupRecord {
             start_fen: Fen::from_position(start, EnPassantMode::Legal).to_string(),
             voice_pack: voice_pack.to_owned(),
             voice_style: style,
+            seat_voice_packs: None,
+        }
+    }
+
+    /// The same record with each seat's pack (kept only where they differ; `voice_pack` is then
+    /// the blind player's, or White's).
+    pub fn with_seat_packs(mut self, packs: ByColor<String>) -> Self {
+        if packs.white != packs.black {
+            self.seat_voice_packs = Some(SeatPacksRecord {
+                white: packs.white,
+                black: packs.black,
+            });
+        }
+        self
+    }
+
+    /// The voice pack `seat`'s player hears.
+    pub fn pack_of(&self, seat: Color) -> &str {
+        match &self.seat_voice_packs {
+            Some(packs) => seat.fold_wb(&packs.white, &packs.black),
+            None => &self.voice_pack,
         }
     }
 
@@ -163,19 +206,34 @@ impl SetupRecord {
             ),
             None => None,
         };
+        let completion = match self.completion {
+            CompletionRecord::Press => Completion::ClockPress,
+            CompletionRecord::Settle => Completion::Settle,
+        };
+        let seats = match self.blind {
+            BlindRecord::Both => {
+                let black = self.sighted_board.ok_or_else(|| {
+                    anyhow!("the journal's table has two blind players but one board")
+                })?;
+                ByColor {
+                    white: SeatConfig::blind(self.blind_board.into()),
+                    black: SeatConfig::blind(black.into()),
+                }
+            }
+            BlindRecord::White | BlindRecord::Black => crate::arbiter::one_blind(
+                self.blind.color().expect("one blind player"),
+                self.blind_board.into(),
+                self.sighted_board.map(Into::into),
+                completion,
+            ),
+        };
         Ok(ArbiterConfig {
             rules: RulesConfig {
                 edition: self.edition,
                 play: self.play,
                 time_control,
             },
-            blind: self.blind.into(),
-            blind_board: self.blind_board.into(),
-            sighted_board: self.sighted_board.map(Into::into),
-            sighted_completion: match self.completion {
-                CompletionRecord::Press => Completion::ClockPress,
-                CompletionRecord::Settle => Completion::Settle,
-            },
+            seats,
             guidance_repeat_ms: self.guidance_repeat_ms,
             say_own_move: self.say_own_move,
         })
@@ -217,27 +275,67 @@ impl From<ColorRecord> for Color {
     }
 }
 
+/// Who is blind, in the journal: a colour, or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum BoardRecord {
-    Blind,
-    Sighted,
+pub enum BlindRecord {
+    White,
+    Black,
+    Both,
 }
 
-impl From<BoardId> for BoardRecord {
-    fn from(b: BoardId) -> Self {
-        match b {
-            BoardId::Blind => BoardRecord::Blind,
-            BoardId::Sighted => BoardRecord::Sighted,
+impl BlindRecord {
+    /// The one blind player's colour (none: both are blind).
+    pub fn color(self) -> Option<Color> {
+        match self {
+            BlindRecord::White => Some(Color::White),
+            BlindRecord::Black => Some(Color::Black),
+            BlindRecord::Both => None,
         }
     }
 }
 
-impl From<BoardRecord> for BoardId {
-    fn from(b: BoardRecord) -> Self {
-        match b {
-            BoardRecord::Blind => BoardId::Blind,
-            BoardRecord::Sighted => BoardId::Sighted,
+impl From<Color> for BlindRecord {
+    fn from(c: Color) -> Self {
+        match c {
+            Color::White => BlindRecord::White,
+            Color::Black => BlindRecord::Black,
+        }
+    }
+}
+
+/// A seat's board in the journal: by its colour. Journals written before seats were keyed by
+/// colour name the blind player's board and the sighted player's; they read with the header's
+/// blind colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardRecord {
+    White,
+    Black,
+    Blind,
+    Sighted,
+}
+
+impl From<Color> for BoardRecord {
+    fn from(c: Color) -> Self {
+        match c {
+            Color::White => BoardRecord::White,
+            Color::Black => BoardRecord::Black,
+        }
+    }
+}
+
+impl BoardRecord {
+    /// The seat this board is, at a table whose blind players are `blind`.
+    pub fn seat(self, blind: BlindRecord) -> Result<Color> {
+        match (self, blind.color()) {
+            (BoardRecord::White, _) => Ok(Color::White),
+            (BoardRecord::Black, _) => Ok(Color::Black),
+            (BoardRecord::Blind, Some(c)) => Ok(c),
+            (BoardRecord::Sighted, Some(c)) => Ok(!c),
+            (_, None) => Err(anyhow!(
+                "a board named 'blind' or 'sighted' at a table with two blind players"
+            )),
         }
     }
 }
@@ -352,6 +450,10 @@ pub struct RequestRecord {
     /// What was said to the blind player, as the voice pack worded it; empty when the answer
     /// went to the console only (a request typed by the assistant or the arbiter without `tell`).
     pub said: Vec<String>,
+    /// Whose request it is at a table with two blind players (absent: the table's one blind
+    /// player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<ColorRecord>,
 }
 
 impl RequestRecord {
@@ -363,12 +465,16 @@ impl RequestRecord {
         } else {
             self.answer.join("; ")
         };
-        let whom = if self.said.is_empty() {
-            "answered on the console only"
-        } else {
-            "said to the blind player"
+        let whom = match (self.said.is_empty(), self.seat) {
+            (true, _) => "answered on the console only".to_string(),
+            (false, None) => "said to the blind player".to_string(),
+            (false, Some(seat)) => format!("said to {}", Color::from(seat)),
         };
-        format!("request '{}' by {}, {whom}: {answer}", self.asked, self.by)
+        let by = match self.seat {
+            Some(seat) => format!("{} ({})", self.by, Color::from(seat)),
+            None => self.by.to_string(),
+        };
+        format!("request '{}' by {by}, {whom}: {answer}", self.asked)
     }
 }
 
@@ -724,15 +830,15 @@ impl From<&Input> for InputRecord {
     fn from(input: &Input) -> Self {
         match input {
             Input::Start => InputRecord::Start,
-            Input::Board { board, event } => InputRecord::Board {
-                board: (*board).into(),
+            Input::Board { seat, event } => InputRecord::Board {
+                board: (*seat).into(),
                 event: event.into(),
             },
-            Input::BoardDisconnected { board } => InputRecord::BoardDisconnected {
-                board: (*board).into(),
+            Input::BoardDisconnected { seat } => InputRecord::BoardDisconnected {
+                board: (*seat).into(),
             },
-            Input::BoardConnected { board } => InputRecord::BoardConnected {
-                board: (*board).into(),
+            Input::BoardConnected { seat } => InputRecord::BoardConnected {
+                board: (*seat).into(),
             },
             Input::SpeechFinished { id } => InputRecord::SpeechFinished { id: *id },
             Input::ClockPress => InputRecord::ClockPress,
@@ -758,18 +864,18 @@ impl From<&Input> for InputRecord {
 
 impl InputRecord {
     /// The input, with moves read in `position` (the game's position when it was accepted).
-    pub fn to_input(&self, position: &Chess) -> Result<Input> {
+    pub fn to_input(&self, position: &Chess, blind: BlindRecord) -> Result<Input> {
         Ok(match self {
             InputRecord::Start => Input::Start,
             InputRecord::Board { board, event } => Input::Board {
-                board: (*board).into(),
+                seat: board.seat(blind)?,
                 event: event.to_event()?,
             },
             InputRecord::BoardDisconnected { board } => Input::BoardDisconnected {
-                board: (*board).into(),
+                seat: board.seat(blind)?,
             },
             InputRecord::BoardConnected { board } => Input::BoardConnected {
-                board: (*board).into(),
+                seat: board.seat(blind)?,
             },
             InputRecord::SpeechFinished { id } => Input::SpeechFinished { id: *id },
             InputRecord::ClockPress => Input::ClockPress,

@@ -31,22 +31,20 @@ pub fn test_header(blind: shakmaty::Color, time_control: Option<&str>) -> Header
         board::{Sensing, recognize::RecognizerConfig},
         rules::game::RulesConfig,
     };
+    let tactile = RecognizerConfig {
+        sensing: Sensing::Occupancy,
+        settle_ms: 0,
+        scan_ms: 0,
+        bounce_ms: 0,
+        differs_after_ms: 1500,
+        confirm_with_snapshot: false,
+    };
     let cfg = ArbiterConfig {
         rules: RulesConfig {
             time_control: time_control.map(|tc| tc.parse().unwrap()),
             ..RulesConfig::default()
         },
-        blind,
-        blind_board: RecognizerConfig {
-            sensing: Sensing::Occupancy,
-            settle_ms: 0,
-            scan_ms: 0,
-            bounce_ms: 0,
-            differs_after_ms: 1500,
-            confirm_with_snapshot: false,
-        },
-        sighted_board: None,
-        sighted_completion: Completion::ClockPress,
+        seats: crate::arbiter::one_blind(blind, tactile, None, Completion::ClockPress),
         guidance_repeat_ms: 10_000,
         say_own_move: true,
     };
@@ -64,7 +62,7 @@ mod tests {
 
     use super::*;
     use crate::{
-        arbiter::{BoardId, Input},
+        arbiter::Input,
         board::{Sensed, SensorEvent},
         rules::{
             dead::Mateability,
@@ -155,11 +153,11 @@ mod tests {
         let mut inputs: Vec<Input> = vec![
             Input::Start,
             Input::Board {
-                board: BoardId::Blind,
+                seat: Color::White,
                 event: SensorEvent::Lift { square: Square::E2 },
             },
             Input::Board {
-                board: BoardId::Sighted,
+                seat: Color::Black,
                 event: SensorEvent::Place {
                     square: Square::F3,
                     piece: Some(Piece {
@@ -169,30 +167,26 @@ mod tests {
                 },
             },
             Input::Board {
-                board: BoardId::Blind,
+                seat: Color::White,
                 event: SensorEvent::Place {
                     square: Square::E4,
                     piece: None,
                 },
             },
             Input::Board {
-                board: BoardId::Blind,
+                seat: Color::White,
                 event: SensorEvent::Snapshot(Sensed::Occupancy(board.occupied())),
             },
             Input::Board {
-                board: BoardId::Sighted,
+                seat: Color::Black,
                 event: SensorEvent::Snapshot(Sensed::Pieces(board.clone())),
             },
             Input::Board {
-                board: BoardId::Blind,
+                seat: Color::White,
                 event: SensorEvent::Button(3),
             },
-            Input::BoardDisconnected {
-                board: BoardId::Sighted,
-            },
-            Input::BoardConnected {
-                board: BoardId::Blind,
-            },
+            Input::BoardDisconnected { seat: Color::Black },
+            Input::BoardConnected { seat: Color::White },
             Input::SpeechFinished { id: 42 },
             Input::ClockPress,
             Input::EnterMove("Nf3".into()),
@@ -219,7 +213,11 @@ mod tests {
             let Entry::Input { input: j, .. } = back else {
                 panic!("{line}");
             };
-            assert_eq!(j.to_input(&pos).unwrap(), input, "{line}");
+            assert_eq!(
+                j.to_input(&pos, BlindRecord::White).unwrap(),
+                input,
+                "{line}"
+            );
         }
         let _ = ByColor::new_with(|_| 0);
     }
@@ -237,7 +235,7 @@ mod tests {
         let back: Entry = serde_json::from_str(&line).unwrap();
         assert_eq!(back, Entry::Header(h.clone()));
         let cfg = h.setup.arbiter_config().unwrap();
-        assert_eq!(cfg.blind, Color::White);
+        assert_eq!(cfg.the_blind(), Some(Color::White));
         assert_eq!(
             cfg.rules.time_control.unwrap().to_string(),
             h.setup.time_control.clone().unwrap()

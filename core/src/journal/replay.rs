@@ -83,7 +83,7 @@ pub fn replay_steps(
             on_step(*t, Step::Request(request));
             continue;
         }
-        let input = match input.to_input(arbiter.game().position()) {
+        let input = match input.to_input(arbiter.game().position(), setup.blind) {
             Ok(input) => input,
             Err(e) => {
                 out.skipped.push(format!("at {t} ms: {e:#}"));
@@ -154,6 +154,7 @@ mod tests {
             asked: "count".into(),
             answer: vec!["moves completed: White 1, Black 0".into()],
             said: said.iter().map(|s| s.to_string()).collect(),
+            seat: None,
         }
     }
 
@@ -232,7 +233,10 @@ mod tests {
         assert_eq!(serde_json::from_str::<Entry>(&line).unwrap(), entry);
         let button = serde_json::to_string(&AskedBy::Button { number: 2 }).unwrap();
         assert_eq!(button, r#"{"button":{"number":2}}"#);
-        let e = record.to_input(&Chess::default()).unwrap_err().to_string();
+        let e = record
+            .to_input(&Chess::default(), crate::journal::BlindRecord::White)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("'count' is a question to the daemon"), "{e}");
     }
 }

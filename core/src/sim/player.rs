@@ -54,6 +54,10 @@ pub struct Intentions {
     pub speed: f64,
     /// The 1-based ply of an opponent's move this board's player executes wrongly at first.
     pub mistake_ply: Option<usize>,
+    /// He is sure his mistaken execution is right: he does not follow the guidance for it, and
+    /// only the game taken back (F.8's retrace, or the arbiter's `takeback`) puts his board
+    /// right. (He writes the move as he executed it, so the scoresheets differ.)
+    pub keeps_mistake: bool,
     /// From this 1-based ply on, the player's first own move is preceded by lifting and putting
     /// back another of his pieces that could move (a possible claim under Art. 4.3 a).
     pub touch_ply: Option<usize>,
@@ -187,8 +191,12 @@ pub struct Player {
     done: Option<(u8, usize)>,
     /// The game's ply last seen: a smaller one is a retrace, after which moves are played again.
     last_ply: usize,
-    /// After a wrong placement: the guidance count seen then, and the correcting steps.
+    /// After a wrong placement: the guidance count seen then (`u64::MAX`: he keeps his board
+    /// whatever he is told), and the correcting steps.
     awaiting_guidance: Option<(u64, Vec<HandStep>)>,
+    /// He has made his one mistaken execution (a retrace that plays the move again does not
+    /// bring it back).
+    mistake_made: bool,
     /// The board rests on something it should not show while nobody moves on it: the guidance
     /// count seen then (the hands put it right once the player has been told).
     restore_after: Option<u64>,
@@ -219,6 +227,7 @@ impl Player {
             done: None,
             last_ply: 0,
             awaiting_guidance: None,
+            mistake_made: false,
             restore_after: None,
             touched: false,
             unplugged: false,
@@ -236,8 +245,10 @@ impl Player {
     pub fn next(&mut self, s: &Situation<'_>, physical: &Board) -> Decision {
         let out = Decision::default();
         if s.ply < self.last_ply {
-            // Retraced (F.8): the moves from there on are played again.
+            // Retraced (F.8): the moves from there on are played again, and a correction meant
+            // for the position before is void (his board is guided to the retraced one).
             self.done = None;
+            self.awaiting_guidance = None;
         }
         self.last_ply = s.ply;
         // While the clocks are paused, or after the game, nobody moves; a board is still put
@@ -421,6 +432,7 @@ impl Player {
         let delay = self.style.step_ms;
         let simple = !m.is_capture() && !m.is_castle() && !m.is_promotion();
         if self.plan.mistake_ply == Some(s.ply)
+            && !self.mistake_made
             && simple
             && let (Some(from), Some(wrong)) = (m.from(), wrong_square(expected, m))
             && let Some(piece) = expected.board().piece_at(from)
@@ -438,7 +450,13 @@ impl Player {
                 HandStep::sensor(delay, SensorEvent::Lift { square: wrong }),
                 HandStep::sensor(delay, place(m.to())),
             ];
-            self.awaiting_guidance = Some((s.guidance, correction));
+            self.mistake_made = true;
+            let seen = if self.plan.keeps_mistake {
+                u64::MAX
+            } else {
+                s.guidance
+            };
+            self.awaiting_guidance = Some((seen, correction));
             out.queue(wrong_steps, pause)
         } else {
             out.queue(hand_steps(script(expected, m, &self.style)), pause)
@@ -518,8 +536,9 @@ pub fn chosen_move(pos: &Chess, seed: u64) -> Option<Move> {
     pool.get(rng.below(pool.len() as u64) as usize).copied()
 }
 
-/// A wrong square for `m`'s piece: next to its destination, empty, and not its origin.
-fn wrong_square(before: &Chess, m: Move) -> Option<Square> {
+/// A wrong square for `m`'s piece: next to its destination, empty, and not its origin. Public
+/// so that tests can say which square a mistaken execution uses.
+pub fn wrong_square(before: &Chess, m: Move) -> Option<Square> {
     let to = m.to();
     let from = m.from()?;
     let mut near: Vec<Square> = shakmaty::attacks::king_attacks(to)
@@ -750,6 +769,50 @@ mod tests {
                 piece: pos.board().piece_at(Square::E2)
             })
         );
+    }
+
+    /// A player sure of his mistaken execution keeps his board through any guidance; the game
+    /// taken back (F.8) voids it, his board is put back to the retraced position once he is
+    /// guided, and the move played again is executed rightly.
+    #[test]
+    fn a_kept_mistake_stands_until_the_game_is_retraced_and_is_not_made_twice() {
+        let pos = Chess::default();
+        let m = mv(&pos, "e2e4");
+        let plan = Intentions {
+            moves: vec![m],
+            speed: 1.0,
+            mistake_ply: Some(1),
+            keeps_mistake: true,
+            ..Intentions::default()
+        };
+        let mut player = Player::new(&profile("pegged-line"), plan);
+        let mut s = situation(&pos, pos.board(), Mode::Execute(m));
+        s.ply = 1;
+        let d = player.next(&s, pos.board());
+        let [Note::Mistake { wrong, .. }] = d.notes[..] else {
+            panic!("{d:?}");
+        };
+        let mut mistaken = pos.board().clone();
+        let pawn = mistaken.remove_piece_at(Square::E2).unwrap();
+        mistaken.set_piece_at(wrong, pawn);
+        // Guided again and again: he keeps his board.
+        for guidance in 1..5 {
+            s.guidance = guidance;
+            assert!(player.next(&s, &mistaken).steps.is_empty());
+        }
+        // The game goes back to the start: guided there, he puts his board right.
+        s.ply = 0;
+        s.mode = Mode::Hold;
+        assert!(player.next(&s, &mistaken).steps.is_empty());
+        s.guidance = 5;
+        let d = player.next(&s, &mistaken);
+        assert_eq!(d.notes, vec![Note::PuttingBack { ply: 0 }]);
+        // The move played again: executed rightly this time.
+        s.ply = 1;
+        s.mode = Mode::Execute(m);
+        let d = player.next(&s, pos.board());
+        assert!(d.notes.is_empty(), "{d:?}");
+        assert!(!d.steps.is_empty());
     }
 
     #[test]

@@ -4,11 +4,15 @@
 //! wrong square and correct it when told, knock pieces over, move while the clocks stand, press
 //! their clock early, late or too soon, pull a board's cable in the middle of a move; speech
 //! finishes fast or slow. For every seed: no move counted that nobody made, no stall, no refusal
-//! unheard, the PGN equals the moves played.
+//! unheard, nothing said into the wrong player's ear, the PGN equals the moves played. Tables with
+//! one blind player (against a sighted one on a DGT board or a plain one) and tables with two
+//! blind players on two tactile boards (IBCA's), each drawn from its seed.
 //!
-//! - `TACTUS_TABLE_SEEDS=N` runs seeds 0..N (default 300, the CI run);
-//! - `TACTUS_TABLE_SEED=S` replays seed S alone and prints its whole trace (with
-//!   `TACTUS_TABLE_DEBUG=1`, the sighted board's recogniser after every input too);
+//! - `TACTUS_TABLE_SEEDS=N` runs seeds 0..N with one blind player and 0..N/2 with two (default
+//!   300, the CI run);
+//! - `TACTUS_TABLE_SEED=S` replays seed S alone (with `TACTUS_TABLE_TWO_BLIND=1` as a table of two
+//!   blind players) and prints its whole trace (with `TACTUS_TABLE_DEBUG=1`, the sighted board's
+//!   recogniser after every input too);
 //! - every seed that ever failed is in [`REGRESSIONS`] and runs every time.
 
 use crate::support;
@@ -52,11 +56,10 @@ fn corpus() -> Option<Vec<(String, Vec<Move>)>> {
 
 fn describe(r: &RunReport) -> String {
     format!(
-        "seed {} ({}; blind {}, sighted {:?}): {} plies in {} s virtual, {} inputs, {} refusals",
+        "seed {} ({}; {}): {} plies in {} s virtual, {} inputs, {} refusals",
         r.setup.seed,
         r.setup.source,
-        r.setup.blind,
-        r.setup.sighted,
+        r.setup.describe(),
         r.plies,
         r.virtual_ms / 1000,
         r.inputs,
@@ -64,10 +67,21 @@ fn describe(r: &RunReport) -> String {
     )
 }
 
-fn run_seeds(seeds: impl Iterator<Item = u64>, games: &[(String, Vec<Move>)]) -> Vec<RunReport> {
-    seeds
-        .map(|seed| table::run(TableSetup::draw(seed, games)))
-        .collect()
+/// A table: its seed, and whether both players are blind.
+type Table = (u64, bool);
+
+fn setup(table: Table, games: &[(String, Vec<Move>)]) -> TableSetup {
+    match table {
+        (seed, false) => TableSetup::draw(seed, games),
+        (seed, true) => TableSetup::draw_two_blind(seed, games),
+    }
+}
+
+fn run_tables(
+    tables: impl Iterator<Item = Table>,
+    games: &[(String, Vec<Move>)],
+) -> Vec<RunReport> {
+    tables.map(|t| table::run(setup(t, games))).collect()
 }
 
 #[test]
@@ -77,7 +91,8 @@ fn the_table_never_gets_stuck() {
         .ok()
         .and_then(|s| s.parse().ok())
     {
-        let mut setup = TableSetup::draw(seed, &games);
+        let two_blind = std::env::var_os("TACTUS_TABLE_TWO_BLIND").is_some();
+        let mut setup = setup((seed, two_blind), &games);
         setup.trace_sighted = std::env::var_os("TACTUS_TABLE_DEBUG").is_some();
         let report = table::run(setup);
         for line in &report.trace {
@@ -94,12 +109,14 @@ fn the_table_never_gets_stuck() {
         .unwrap_or(DEFAULT_SEEDS);
     let started = Instant::now();
     // Both cores: two halves at once.
-    let (first, second): (Vec<u64>, Vec<u64>) = (0..count)
+    let (first, second): (Vec<Table>, Vec<Table>) = (0..count)
         .chain(REGRESSIONS.iter().copied())
-        .partition(|s| s % 2 == 0);
+        .map(|seed| (seed, false))
+        .chain((0..count / 2).map(|seed| (seed, true)))
+        .partition(|(s, _)| s % 2 == 0);
     let reports = std::thread::scope(|scope| {
-        let a = scope.spawn(|| run_seeds(first.into_iter(), &games));
-        let b = scope.spawn(|| run_seeds(second.into_iter(), &games));
+        let a = scope.spawn(|| run_tables(first.into_iter(), &games));
+        let b = scope.spawn(|| run_tables(second.into_iter(), &games));
         let mut all = a.join().expect("the first half panicked");
         all.extend(b.join().expect("the second half panicked"));
         all
@@ -113,9 +130,10 @@ fn the_table_never_gets_stuck() {
         if let Some(why) = &r.failure {
             let tail = r.trace[r.trace.len().saturating_sub(25)..].join("\n");
             failures.push(format!(
-                "{}\n  FAILED: {why}\n  replay: TACTUS_TABLE_SEED={} cargo test --test table_random -- --nocapture\n  last inputs:\n{tail}",
+                "{}\n  FAILED: {why}\n  replay: TACTUS_TABLE_SEED={}{} cargo test -p tactus-core --test it table_random -- --nocapture\n  last inputs:\n{tail}",
                 describe(r),
-                r.setup.seed
+                r.setup.seed,
+                if r.setup.describe() == "blind both" { " TACTUS_TABLE_TWO_BLIND=1" } else { "" }
             ));
         }
     }

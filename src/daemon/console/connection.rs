@@ -130,7 +130,10 @@ impl Connection {
     /// command, and for its role). False: the connection ends.
     async fn event(&mut self, event: Result<Broadcast, broadcast::error::RecvError>) -> bool {
         let text = match event {
-            Ok(b) if b.origin != Some(self.id) && b.to.reach(self.session.role()) => {
+            Ok(b)
+                if b.origin != Some(self.id)
+                    && b.to.reach(self.session.role(), self.session.seat()) =>
+            {
                 wire::encode_event(&escape_controls(&b.text))
             }
             Ok(_) => return true,
@@ -178,9 +181,12 @@ impl Connection {
                 return Step::Close;
             }
             Ok(Command::Help(topic)) => Reply::ok(help_lines(role, topic)),
-            Ok(Command::Role(role)) => {
-                info!(%role, "console role");
-                ended(format!("role {role}"))
+            Ok(Command::Role { role, seat }) => {
+                info!(%role, ?seat, "console role");
+                match self.session.seat() {
+                    Some(seat) => ended(format!("role {role} {seat}")),
+                    None => ended(format!("role {role}")),
+                }
             }
             Ok(Command::Login { .. }) => {
                 info!("console logged in as the arbiter");
@@ -195,7 +201,7 @@ impl Connection {
                     text.trim()
                 };
                 info!(role = %role, command = logged, "console command");
-                ask_hub(&self.hub, self.id, role, command).await
+                ask_hub(&self.hub, self.id, role, self.session.seat(), command).await
             }
         };
         Step::Reply(reply)
@@ -259,11 +265,18 @@ fn end_reply(summary: &str) -> String {
     ended(summary.to_string()).encode()
 }
 
-async fn ask_hub(hub: &mpsc::Sender<HubMsg>, conn: u64, role: Role, command: Command) -> Reply {
+async fn ask_hub(
+    hub: &mpsc::Sender<HubMsg>,
+    conn: u64,
+    role: Role,
+    seat: Option<shakmaty::Color>,
+    command: Command,
+) -> Reply {
     let (tx, rx) = oneshot::channel();
     let msg = HubMsg::Console {
         conn,
         role,
+        seat,
         command,
         reply: tx,
     };

@@ -14,7 +14,7 @@ use shakmaty::{Piece, Square};
 use tracing::{error, info, warn};
 
 use crate::wall::time_of_day;
-use tactus_core::{arbiter::BoardId, rules::Millis};
+use tactus_core::rules::Millis;
 
 /// An append-only text file written line by line (touches, transcript notes): each line one
 /// `write` and flushed, so a crash loses at most the line being written. Failures are logged
@@ -102,8 +102,7 @@ pub fn note_line(text: &str) -> String {
 }
 
 /// A `touches.txt` line: time of day, game time in seconds, board, square, piece.
-pub fn touch_line(t: Millis, board: BoardId, square: Square, piece: Option<Piece>) -> String {
-    let board = board.name();
+pub fn touch_line(t: Millis, board: &str, square: Square, piece: Option<Piece>) -> String {
     let piece = match piece {
         Some(p) => format!("{} {}", p.color, role_name(p.role)),
         None => "piece".to_string(),

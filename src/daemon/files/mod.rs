@@ -28,8 +28,8 @@ pub use self::{
     lines::{LineLog, note_line, touch_line},
     outage::{outage_news, outage_status},
     record::{
-        AudioSettings, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth, RecordSettings,
-        RecordSnapshot, RecordWriter, write_envelope, write_record,
+        AudioSettings, BlindScore, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth,
+        RecordSettings, RecordSnapshot, RecordWriter, write_envelope, write_record,
     },
 };
 use super::journal;
@@ -53,27 +53,93 @@ pub const ENVELOPE_PREFIX: &str = "envelope-";
 
 /// The cue list of the audio scoresheet (`blind-score.cues.txt`).
 pub fn cues_file() -> String {
-    AudioScoresheet::cue_path_for(Path::new(WAV_FILE))
-        .to_string_lossy()
-        .into_owned()
+    ScoreFiles::of(None).cues()
 }
 
-/// Every file a game folder holds once the first record has been written.
+/// A blind player's own scoresheets (F.5): the Braille score for an embosser (`.brf`) and for a
+/// display (`.txt`), and the audio recording (`.wav`) with its cue list. `blind-score.*` at a
+/// table with one blind player; with two, `blind-score-white.*` and `blind-score-black.*`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoreFiles {
+    stem: String,
+}
+
+impl ScoreFiles {
+    /// The scoresheets of the blind player of `seat` (None: the table's one blind player).
+    pub fn of(seat: Option<shakmaty::Color>) -> ScoreFiles {
+        ScoreFiles {
+            stem: match seat {
+                None => "blind-score".into(),
+                Some(c) => format!("blind-score-{c}"),
+            },
+        }
+    }
+
+    /// The scoresheets of each blind player at a table whose blind seats are `blind`.
+    pub fn at_table(blind: shakmaty::ByColor<bool>) -> Vec<(shakmaty::Color, ScoreFiles)> {
+        let one = blind.white != blind.black;
+        shakmaty::Color::ALL
+            .into_iter()
+            .filter(|&c| blind[c])
+            .map(|c| (c, ScoreFiles::of((!one).then_some(c))))
+            .collect()
+    }
+
+    pub fn brf(&self) -> String {
+        format!("{}.brf", self.stem)
+    }
+    pub fn braille(&self) -> String {
+        format!("{}.txt", self.stem)
+    }
+    pub fn wav(&self) -> String {
+        format!("{}.wav", self.stem)
+    }
+    pub fn cues(&self) -> String {
+        AudioScoresheet::cue_path_for(Path::new(&self.wav()))
+            .to_string_lossy()
+            .into_owned()
+    }
+    /// The recording is made in this hidden file, then renamed over [`ScoreFiles::wav`].
+    pub(super) fn audio_temp(&self) -> String {
+        format!(".{}.tmp.wav", self.stem)
+    }
+    pub(super) fn audio_temp_cues(&self) -> String {
+        AudioScoresheet::cue_path_for(Path::new(&self.audio_temp()))
+            .to_string_lossy()
+            .into_owned()
+    }
+    /// Every file of these scoresheets.
+    pub fn all(&self) -> Vec<String> {
+        vec![self.brf(), self.braille(), self.wav(), self.cues()]
+    }
+}
+
+/// Every file a game folder holds once the first record has been written, at a table with one
+/// blind player.
 pub fn all_files() -> Vec<String> {
-    [
+    all_files_at(shakmaty::ByColor {
+        white: true,
+        black: false,
+    })
+}
+
+/// Every file a game folder holds once the first record has been written, at a table whose
+/// blind seats are `blind`.
+pub fn all_files_at(blind: shakmaty::ByColor<bool>) -> Vec<String> {
+    let mut files: Vec<String> = [
         PGN_FILE,
-        BRF_FILE,
-        BRAILLE_FILE,
         TEXT_FILE,
-        WAV_FILE,
         TRANSCRIPT_FILE,
         TOUCHES_FILE,
         JOURNAL_FILE,
     ]
     .iter()
     .map(|s| s.to_string())
-    .chain([cues_file()])
-    .collect()
+    .collect();
+    for (_, scores) in ScoreFiles::at_table(blind) {
+        files.extend(scores.all());
+    }
+    files
 }
 
 /// A name safe in a folder name: letters, digits and `-`, at most 24 characters.
@@ -281,8 +347,15 @@ pub fn remove_leftovers(folder: &Path) {
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let ours = name.starts_with('.')
-            && (name.contains(".tmp-") || name == AUDIO_TEMP || name == audio_temp_cues());
+        let audio_temp = [
+            None,
+            Some(shakmaty::Color::White),
+            Some(shakmaty::Color::Black),
+        ]
+        .into_iter()
+        .map(ScoreFiles::of)
+        .any(|f| name == f.audio_temp() || name == f.audio_temp_cues());
+        let ours = name.starts_with('.') && (name.contains(".tmp-") || audio_temp);
         if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
             match std::fs::remove_file(entry.path()) {
                 Ok(()) => debug!("removed the leftover {}", entry.path().display()),
@@ -290,15 +363,6 @@ pub fn remove_leftovers(folder: &Path) {
             }
         }
     }
-}
-
-/// The audio scoresheet is rendered into this file, then renamed over [`WAV_FILE`].
-pub(super) const AUDIO_TEMP: &str = ".blind-score.tmp.wav";
-
-pub(super) fn audio_temp_cues() -> String {
-    AudioScoresheet::cue_path_for(Path::new(AUDIO_TEMP))
-        .to_string_lossy()
-        .into_owned()
 }
 
 #[cfg(test)]
@@ -353,5 +417,18 @@ mod tests {
             "{files:?}"
         );
         assert_eq!(files.len(), 9);
+        let two = all_files_at(shakmaty::ByColor {
+            white: true,
+            black: true,
+        });
+        assert_eq!(two.len(), 13);
+        for name in [
+            "blind-score-white.brf",
+            "blind-score-black.brf",
+            "blind-score-black.wav",
+            "blind-score-white.cues.txt",
+        ] {
+            assert!(two.contains(&name.to_string()), "{name}: {two:?}");
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! The record writer: a thread that rewrites every record file of the game folder after every
-//! move (`game.pgn`, `scoresheet.txt`, `blind-score.brf`, `blind-score.txt`, the audio
+//! move (`game.pgn`, `scoresheet.txt`, each blind player's `blind-score.brf`, `blind-score.txt`, the audio
 //! scoresheet `blind-score.wav` with its cue list, an adjourned game's envelope), each file
 //! atomically, the newest record first.
 //!
@@ -18,10 +18,7 @@ use std::{
 use anyhow::{Context, Result};
 use tracing::{debug, error, info};
 
-use super::{
-    AUDIO_TEMP, BRAILLE_FILE, BRF_FILE, ENVELOPE_PREFIX, PGN_FILE, TEXT_FILE, WAV_FILE,
-    audio_temp_cues, cues_file, remove_leftovers,
-};
+use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
 use crate::{
     store::{atomic::write_atomically, audio::AudioScoresheet, voices::Clips},
     wall::unix_ms,
@@ -57,13 +54,21 @@ pub type AudioSettings = (
     Clips,
 );
 
+/// One blind player's own scoresheets (F.5): their files, and the voice his recording is made
+/// in.
+pub struct BlindScore {
+    pub files: ScoreFiles,
+    /// His voice pack and style, the silences between words, with the clips (None: no WAV, the
+    /// reason was reported when the clips failed to load).
+    pub audio: Option<AudioSettings>,
+}
+
 /// How the writer renders.
 pub struct RecordSettings {
     pub folder: PathBuf,
     pub braille: BrailleOptions,
-    /// The voice pack and style of the audio scoresheet, with its clips (None: no WAV, the
-    /// reason was reported when the clips failed to load).
-    pub audio: Option<AudioSettings>,
+    /// Each blind player's scoresheets.
+    pub blind_scores: Vec<BlindScore>,
 }
 
 /// The first wait before a failed record is written again; it doubles up to
@@ -275,13 +280,25 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
     write_atomically(&dir.join(TEXT_FILE), text.as_bytes())?;
     let brf = format::render(&score, Format::Brf, &settings.braille)
         .context("cannot lay out the Braille score (keys record.page_cells, record.page_lines)")?;
-    write_atomically(&dir.join(BRF_FILE), brf.as_bytes())?;
     let braille = format::render(&score, Format::Braille, &settings.braille)
         .context("cannot lay out the Braille score")?;
-    write_atomically(&dir.join(BRAILLE_FILE), braille.as_bytes())?;
+    for blind in &settings.blind_scores {
+        write_atomically(&dir.join(blind.files.brf()), brf.as_bytes())?;
+        write_atomically(&dir.join(blind.files.braille()), braille.as_bytes())?;
+    }
     write_envelope(settings, snapshot)?;
-    if let Some((pack, style, spacing, clips)) = &settings.audio {
-        write_audio(dir, &snapshot.game, pack, *style, *spacing, clips)?;
+    for blind in &settings.blind_scores {
+        if let Some((pack, style, spacing, clips)) = &blind.audio {
+            write_audio(
+                dir,
+                &blind.files,
+                &snapshot.game,
+                pack,
+                *style,
+                *spacing,
+                clips,
+            )?;
+        }
     }
     Ok(())
 }
@@ -332,22 +349,23 @@ const SEALED_PREFIX: &str = "Sealed: ";
 /// whole into a temporary file and renamed over the old one with its cue list.
 fn write_audio(
     dir: &Path,
+    files: &ScoreFiles,
     game: &Game,
     pack: &tactus_core::announce::voice::VoicePack,
     style: Style,
     spacing: Spacing,
     clips: &Clips,
 ) -> Result<()> {
-    let temp = dir.join(AUDIO_TEMP);
+    let temp = dir.join(files.audio_temp());
     let written = render_audio(&temp, game, pack, style, spacing, clips);
     if written.is_err() {
         // A full disk leaves a half-written recording: it must not fill the disk further.
         let _ = std::fs::remove_file(&temp);
-        let _ = std::fs::remove_file(dir.join(audio_temp_cues()));
+        let _ = std::fs::remove_file(dir.join(files.audio_temp_cues()));
     }
     let temp_cues = written?;
-    let wav_path = dir.join(WAV_FILE);
-    let cues_path = dir.join(cues_file());
+    let wav_path = dir.join(files.wav());
+    let cues_path = dir.join(files.cues());
     std::fs::rename(&temp, &wav_path).with_context(|| {
         format!(
             "cannot replace {} with {}",
@@ -420,7 +438,10 @@ mod tests {
                 25,
             )
             .unwrap(),
-            audio: None,
+            blind_scores: vec![BlindScore {
+                files: ScoreFiles::of(None),
+                audio: None,
+            }],
         });
         writer.write(RecordSnapshot {
             game,

@@ -19,8 +19,9 @@ use crate::{
         files::{self, RecordSnapshot},
         link::LinkCommand,
     },
-    speech::{SpeechId, SpeechRequest, transcript::audience_word},
+    speech::{SpeechId, SpeechRequest},
 };
+use shakmaty::Color;
 use tactus_core::{
     announce::{Announcement, Audience},
     arbiter::{Effect, Input},
@@ -77,14 +78,25 @@ pub enum Views {
     Everyone,
     /// The assistant's and the arbiter's consoles.
     Staff,
+    /// The staff's and the keypad of the player of this seat (what is said to him alone);
+    /// `seatless`: a keypad that named no seat is his (a table with one blind player).
+    Player {
+        seat: Color,
+        seatless: bool,
+    },
 }
 
 impl Views {
-    /// Whether a console in `role` sees an event for these views.
-    pub fn reach(self, role: Role) -> bool {
+    /// Whether a console in `role`, speaking for `seat` if it named one, sees an event for these
+    /// views.
+    pub fn reach(self, role: Role, seat: Option<Color>) -> bool {
         match self {
             Views::Everyone => true,
             Views::Staff => role >= Role::Assistant,
+            Views::Player {
+                seat: his,
+                seatless,
+            } => role >= Role::Assistant || seat.map_or(seatless, |s| s == his),
         }
     }
 }
@@ -106,30 +118,30 @@ impl Hub {
                     announcement,
                 } => {
                     if matches!(announcement, Announcement::Guidance(_)) {
-                        if audience.includes_blind() {
-                            self.guidance.blind += 1;
-                        }
-                        if audience.includes_sighted() {
-                            self.guidance.sighted += 1;
+                        for seat in Color::ALL {
+                            if audience.includes(seat) {
+                                self.guidance[seat] += 1;
+                            }
                         }
                     }
                     self.says.insert(id, (audience, announcement.clone()));
                     self.speak(id, audience, announcement, true);
                 }
-                Effect::RequestSnapshot { board } => {
-                    if let Some(tx) = &self.links[board] {
+                Effect::RequestSnapshot { seat } => {
+                    if let Some(tx) = &self.links[seat] {
                         // A full queue or a board away: every (re)connection takes a snapshot.
                         let _ = tx.try_send(LinkCommand::RequestSnapshot);
                     }
                 }
                 Effect::Analyse { ticket, query } => self.analyse(ticket, query),
                 Effect::Touch {
-                    board,
+                    seat,
                     square,
                     piece,
                 } => {
+                    let board = self.arbiter.config().names().board(seat);
                     self.touches
-                        .append(&files::touch_line(now, board, square, piece));
+                        .append(&files::touch_line(now, &board, square, piece));
                 }
                 Effect::Note(text) => {
                     self.note(text.clone(), origin);
@@ -213,34 +225,38 @@ impl Hub {
         announcement: Announcement,
         shown: bool,
     ) -> bool {
-        let text = self.wording.text(&announcement);
+        let text = self.wording_for(audience).text(&announcement);
         self.show_on_table_clock(audience, &announcement);
+        let names = self.arbiter.config().names();
+        let word = names.audience(audience);
         // `repeat` is for what he was told; his own move said back is not what he asks again,
         // and neither is a reply (said unshown, see `request`).
-        if audience.includes_blind() && shown && !matches!(announcement, Announcement::OwnMove(_)) {
-            self.last_to_blind = Some(announcement.clone());
-        }
-        if self.echo {
-            println!(
-                "{}  to {:<7}  {text}",
-                crate::wall::time_of_day(),
-                audience_word(audience)
-            );
-        }
-        if shown {
-            let line = format!("said to {}: {text}", audience_word(audience));
-            // His console shows what his ear hears.
-            if audience.includes_blind() {
-                self.broadcast(line, None);
-            } else {
-                self.broadcast_staff(line, None);
+        if shown && !matches!(announcement, Announcement::OwnMove(_)) {
+            for seat in names.blind_seats() {
+                if audience.includes(seat) {
+                    self.last_told[seat] = Some(announcement.clone());
+                }
             }
         }
-        debug!(
-            id,
-            audience = audience_word(audience),
-            "announcement handed to speech"
-        );
+        if self.echo {
+            println!("{}  to {word:<7}  {text}", crate::wall::time_of_day());
+        }
+        if shown {
+            let line = format!("said to {word}: {text}");
+            // A player's console shows what his ear hears.
+            match audience {
+                Audience::Both => self.broadcast(line, None),
+                Audience::Player(seat) if names.is_blind(seat) => self.broadcast_to(
+                    line,
+                    Views::Player {
+                        seat,
+                        seatless: !names.both_blind(),
+                    },
+                ),
+                Audience::Player(_) => self.broadcast_staff(line, None),
+            }
+        }
+        debug!(id, audience = word, "announcement handed to speech");
         let request = SpeechRequest::announce(SpeechId(id), audience, announcement);
         let sent = match &self.speech {
             Some(tx) => tx.try_send(request).map_err(|e| e.to_string()),
@@ -253,9 +269,8 @@ impl Hub {
             );
             // Marked, so that the transcript never claims it was heard.
             self.notes.append(&format!(
-                "{} {} {text} (not spoken: {e})",
+                "{} {word} {text} (not spoken: {e})",
                 crate::wall::time_of_day(),
-                audience_word(audience)
             ));
             if id < HUB_SPEECH_BASE {
                 self.unspoken.push(id);
@@ -316,6 +331,15 @@ impl Hub {
             origin,
             text,
             to: Views::Everyone,
+        });
+    }
+
+    /// A line for the consoles of `views`.
+    pub(super) fn broadcast_to(&self, text: String, views: Views) {
+        let _ = self.broadcast.send(Broadcast {
+            origin: None,
+            text,
+            to: views,
         });
     }
 

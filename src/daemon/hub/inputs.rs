@@ -9,13 +9,10 @@ use shakmaty::Color;
 use tracing::{debug, info, warn};
 
 use super::{Hub, Outcome};
-use crate::{
-    daemon::link::LinkEvent,
-    speech::{SpeechEvent, transcript::audience_word},
-};
+use crate::{daemon::link::LinkEvent, speech::SpeechEvent};
 use tactus_core::{
     announce::count,
-    arbiter::{BoardId, Input},
+    arbiter::Input,
     board::{SensorEvent, dgt::ClockMessage},
     console::{self, Command, Role, wire::Reply},
     rules::{Millis, dead::Mateability, game, pgn::format_clk},
@@ -94,66 +91,63 @@ impl Hub {
         }
     }
 
-    pub(super) fn link_event(&mut self, board: BoardId, event: LinkEvent, t: Millis) {
+    pub(super) fn link_event(&mut self, seat: Color, event: LinkEvent, t: Millis) {
+        let name = self.arbiter.config().names().board(seat);
         match event {
             LinkEvent::Connected { info } => {
-                info!(board = board.name(), "board connected: {info}");
-                let reconnection = self.board_links[board].lost;
-                self.board_links[board].connected = true;
-                self.board_links[board].lost = false;
-                self.broadcast_staff(format!("{} board connected: {info}", board.name()), None);
+                info!(board = name, "board connected: {info}");
+                let reconnection = self.board_links[seat].lost;
+                self.board_links[seat].connected = true;
+                self.board_links[seat].lost = false;
+                self.broadcast_staff(format!("{name} board connected: {info}"), None);
                 if reconnection {
-                    self.accept(Input::BoardConnected { board }, t, None);
+                    self.accept(Input::BoardConnected { seat }, t, None);
                 }
                 self.maybe_start(t);
             }
-            LinkEvent::Sensor(SensorEvent::Button(n)) if board == BoardId::Blind => {
-                self.button(n);
+            LinkEvent::Sensor(SensorEvent::Button(n)) if self.arbiter.config().is_blind(seat) => {
+                self.button(seat, n);
             }
             LinkEvent::Sensor(event) => {
                 if matches!(event, SensorEvent::Snapshot(_)) {
-                    self.board_links[board].read = true;
+                    self.board_links[seat].read = true;
                 }
-                self.accept(Input::Board { board, event }, t, None);
+                self.accept(Input::Board { seat, event }, t, None);
                 self.maybe_start(t);
             }
             LinkEvent::Clock(ClockMessage::Times {
                 lever_right_high,
                 no_clock: false,
                 ..
-            }) if board == BoardId::Sighted => self.lever(lever_right_high, t),
+            }) if self.table_clock.as_ref().is_some_and(|c| c.seat == seat) => {
+                self.lever(lever_right_high, t)
+            }
             LinkEvent::Clock(_) => {}
             LinkEvent::ClockNote(note) => self.clock_note(note),
             LinkEvent::Disconnected { reason } => {
-                warn!(board = board.name(), "board disconnected: {reason}");
-                self.board_links[board].connected = false;
-                self.board_links[board].read = false;
-                self.board_links[board].lost = true;
-                self.note(
-                    format!("{} board disconnected: {reason}", board.name()),
-                    None,
-                );
-                self.accept(Input::BoardDisconnected { board }, t, None);
+                warn!(board = name, "board disconnected: {reason}");
+                self.board_links[seat].connected = false;
+                self.board_links[seat].read = false;
+                self.board_links[seat].lost = true;
+                self.note(format!("{name} board disconnected: {reason}"), None);
+                self.accept(Input::BoardDisconnected { seat }, t, None);
             }
             LinkEvent::Unavailable { reason } => {
-                warn!(board = board.name(), "board unavailable: {reason}");
-                self.note(
-                    format!("{} board not available: {reason}", board.name()),
-                    None,
-                );
-                if !self.board_links[board].lost && !self.board_links[board].connected {
+                warn!(board = name, "board unavailable: {reason}");
+                self.note(format!("{name} board not available: {reason}"), None);
+                if !self.board_links[seat].lost && !self.board_links[seat].connected {
                     // Never found: the players hear that the board is missing, once; its
                     // connection then counts as a reconnection and is announced.
-                    self.board_links[board].lost = true;
-                    self.accept(Input::BoardDisconnected { board }, t, None);
+                    self.board_links[seat].lost = true;
+                    self.accept(Input::BoardDisconnected { seat }, t, None);
                 }
             }
             LinkEvent::BoardFault { text } => {
-                self.note(format!("{} board reports: {text}", board.name()), None);
+                self.note(format!("{name} board reports: {text}"), None);
             }
-            LinkEvent::Garbage { bytes } => debug!(board = board.name(), bytes, "garbage"),
-            LinkEvent::Rejected { reason } => debug!(board = board.name(), reason, "rejected"),
-            LinkEvent::Unknown { message } => debug!(board = board.name(), message, "unknown"),
+            LinkEvent::Garbage { bytes } => debug!(board = name, bytes, "garbage"),
+            LinkEvent::Rejected { reason } => debug!(board = name, reason, "rejected"),
+            LinkEvent::Unknown { message } => debug!(board = name, message, "unknown"),
         }
     }
 
@@ -168,23 +162,17 @@ impl Hub {
                 }
             }
             SpeechEvent::Degraded { audience, message } => {
-                self.note(
-                    format!("speech for {} degraded: {message}", audience_word(audience)),
-                    None,
-                );
+                let who = self.arbiter.config().names().audience(audience);
+                self.note(format!("speech for {who} degraded: {message}"), None);
             }
             SpeechEvent::Recovered { audience, message } => {
-                self.note(
-                    format!(
-                        "speech for {} works again: {message}",
-                        audience_word(audience)
-                    ),
-                    None,
-                );
+                let who = self.arbiter.config().names().audience(audience);
+                self.note(format!("speech for {who} works again: {message}"), None);
             }
             SpeechEvent::Ready { outputs } => {
+                let names = self.arbiter.config().names();
                 for (audience, speaker) in outputs {
-                    info!("speech for {}: {speaker}", audience_word(audience));
+                    info!("speech for {}: {speaker}", names.audience(audience));
                 }
             }
             SpeechEvent::Started { .. } => {}
@@ -207,12 +195,17 @@ impl Hub {
     }
 
     /// A game command typed at the console: the arbiter's input, or why it is none.
-    pub(super) fn game_command(&mut self, conn: u64, role: Role, command: &Command) -> Reply {
+    pub(super) fn game_command(
+        &mut self,
+        conn: u64,
+        role: Role,
+        me: Option<Color>,
+        command: &Command,
+    ) -> Reply {
         if let Some(refused) = self.start_command(role, command) {
             return refused;
         }
-        let blind = self.arbiter.config().blind;
-        match console::to_input(command, self.arbiter.game(), blind) {
+        match console::to_input(command, self.arbiter.game(), me) {
             Err(e) => Reply::error(e.to_string()),
             Ok(None) => Reply::error("not a game command; nothing was done"),
             Ok(Some(input)) => {

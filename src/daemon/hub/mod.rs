@@ -39,7 +39,7 @@ mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::info;
@@ -64,7 +64,7 @@ use crate::{
 };
 use tactus_core::{
     announce::{Announcement, Audience},
-    arbiter::{Arbiter, BoardId, ByBoard, Input},
+    arbiter::{Arbiter, Input},
     console::{Command, Role, wire::Reply},
     rules::{Millis, dead::Mateability},
 };
@@ -83,8 +83,9 @@ pub const HUB_QUEUE: usize = 1024;
 /// What the hub hears.
 #[derive(Debug)]
 pub enum HubMsg {
+    /// An event of `seat`'s board's link.
     Link {
-        board: BoardId,
+        seat: Color,
         event: Timed<LinkEvent>,
     },
     Speech(SpeechEvent),
@@ -92,6 +93,8 @@ pub enum HubMsg {
     Console {
         conn: u64,
         role: Role,
+        /// The seat a player's keypad named (`role player white`).
+        seat: Option<Color>,
         command: Command,
         reply: oneshot::Sender<Reply>,
     },
@@ -111,19 +114,21 @@ pub struct HubParts {
     pub folder: std::path::PathBuf,
     pub tags: Vec<(String, String)>,
     pub speech: Option<mpsc::Sender<SpeechRequest>>,
-    pub links: ByBoard<Option<mpsc::Sender<LinkCommand>>>,
-    /// Whether each board has sensors (a link).
-    pub sensors: ByBoard<bool>,
+    /// Each seat's board's link.
+    pub links: ByColor<Option<mpsc::Sender<LinkCommand>>>,
+    /// Whether each seat's board has sensors (a link).
+    pub sensors: ByColor<bool>,
     /// A DGT clock lever completes the sighted player's move.
     pub lever_completes_move: bool,
-    /// A DGT clock on the sighted board: the colour of the player on its left.
-    pub table_clock: Option<Color>,
+    /// A DGT clock on the sighted player's board: its seat, and the colour of the player on the
+    /// clock's left.
+    pub table_clock: Option<(Color, Color)>,
     /// Play starts by itself once every board with sensors shows the position (`game.start =
     /// "boards"`); otherwise only at the console's `start` (the arbiter's).
     pub start_by_boards: bool,
     pub record: RecordWriter,
-    /// The game's words: what is said, and what is printed of it.
-    pub wording: Wording,
+    /// Each seat's words: what is said to him, and what is printed of it.
+    pub wording: ByColor<Wording>,
     pub broadcast: broadcast::Sender<Broadcast>,
     pub progress: watch::Sender<Progress>,
     /// For the hub's own helpers (analyses) to report back.
@@ -132,8 +137,8 @@ pub struct HubParts {
     pub echo: bool,
     /// A resumed game: replay leftovers.
     pub recovery: Option<Recovery>,
-    /// The tactile board's buttons: the blind player's requests, by button number.
-    pub buttons: BTreeMap<u8, String>,
+    /// Each blind player's board's buttons: his requests, by button number.
+    pub buttons: ByColor<BTreeMap<u8, String>>,
     /// A training game: the engine task that plays the other side.
     pub engine: Option<mpsc::Sender<EngineRequest>>,
 }
@@ -156,9 +161,9 @@ pub struct Hub {
     journal_failing: bool,
     tags: Vec<(String, String)>,
     speech: Option<mpsc::Sender<SpeechRequest>>,
-    links: ByBoard<Option<mpsc::Sender<LinkCommand>>>,
-    sensors: ByBoard<bool>,
-    board_links: ByBoard<BoardLink>,
+    links: ByColor<Option<mpsc::Sender<LinkCommand>>>,
+    sensors: ByColor<bool>,
+    board_links: ByColor<BoardLink>,
     lever_completes_move: bool,
     table_clock: Option<table_clock::TableClock>,
     start_by_boards: bool,
@@ -169,7 +174,7 @@ pub struct Hub {
     record_dirty: bool,
     touches: LineLog,
     notes: LineLog,
-    wording: Wording,
+    wording: ByColor<Wording>,
     broadcast: broadcast::Sender<Broadcast>,
     progress: watch::Sender<Progress>,
     messages: mpsc::Sender<HubMsg>,
@@ -182,18 +187,18 @@ pub struct Hub {
     unspoken: Vec<u64>,
     analyses: BTreeSet<u64>,
     next_own_speech: u64,
-    /// The last announcement said to the blind player, for `repeat`: the game's, not a reply
-    /// to a request (what he asks again is what he was told, not what he asked).
-    last_to_blind: Option<Announcement>,
-    /// The rest of a reply said to him one announcement after the other (a game read back, a
-    /// list of pieces): the next goes when the one with this speech id has been said. A new
-    /// request or `stop` drops it.
-    reply: Option<(u64, std::collections::VecDeque<Announcement>)>,
+    /// The last announcement said to each player, for `repeat`: the game's, not a reply to a
+    /// request (what he asks again is what he was told, not what he asked).
+    last_told: ByColor<Option<Announcement>>,
+    /// The rest of a reply said to a player one announcement after the other (a game read back,
+    /// a list of pieces): the next goes when the one with this speech id has been said. A new
+    /// request of his or `stop` drops it.
+    reply: ByColor<Option<(u64, std::collections::VecDeque<Announcement>)>>,
     last_t: Millis,
     last_tick: Option<Millis>,
-    guidance: ByBoard<u64>,
+    guidance: ByColor<u64>,
     recovery: Option<Recovery>,
-    buttons: BTreeMap<u8, String>,
+    buttons: ByColor<BTreeMap<u8, String>>,
     opponent: Option<opponent::Opponent>,
 }
 
@@ -211,9 +216,11 @@ impl Hub {
             speech: parts.speech,
             links: parts.links,
             sensors: parts.sensors,
-            board_links: ByBoard::default(),
+            board_links: ByColor::default(),
             lever_completes_move: parts.lever_completes_move,
-            table_clock: parts.table_clock.map(table_clock::TableClock::new),
+            table_clock: parts
+                .table_clock
+                .map(|(seat, left)| table_clock::TableClock::new(seat, left)),
             start_by_boards: parts.start_by_boards,
             ready_told: false,
             record: Some(parts.record),
@@ -230,11 +237,11 @@ impl Hub {
             unspoken: Vec::new(),
             analyses: BTreeSet::new(),
             next_own_speech: HUB_SPEECH_BASE,
-            last_to_blind: None,
-            reply: None,
+            last_told: ByColor::default(),
+            reply: ByColor::default(),
             last_t,
             last_tick: None,
-            guidance: ByBoard::default(),
+            guidance: ByColor::default(),
             recovery: parts.recovery,
             buttons: parts.buttons,
             opponent: parts.engine.map(opponent::Opponent::new),
@@ -307,19 +314,20 @@ impl Hub {
 
     fn message(&mut self, msg: HubMsg) {
         match msg {
-            HubMsg::Link { board, event } => {
+            HubMsg::Link { seat, event } => {
                 let t = self.clock.from_link(event.at);
-                self.link_event(board, event.event, t);
+                self.link_event(seat, event.event, t);
             }
             HubMsg::Speech(event) => self.speech_event(event),
             HubMsg::Engine(event) => self.engine_event(event),
             HubMsg::Console {
                 conn,
                 role,
+                seat,
                 command,
                 reply,
             } => {
-                let answer = self.console(conn, role, command);
+                let answer = self.console(conn, role, seat, command);
                 // A client that went away does not need its reply.
                 let _ = reply.send(answer);
             }
@@ -331,24 +339,97 @@ impl Hub {
     }
 
     /// A console command the connection's role may use (checked there): `status` is answered
-    /// here, a request is answered to the blind player and printed, a training request goes to
-    /// the engine's seat, a game action to the arbiter like any input.
-    fn console(&mut self, conn: u64, role: Role, command: Command) -> Reply {
+    /// here, a request is answered to its blind player and printed, a training request goes to
+    /// the engine's seat, a game action to the arbiter like any input. `seat`: the seat a
+    /// player's keypad named.
+    fn console(&mut self, conn: u64, role: Role, seat: Option<Color>, command: Command) -> Reply {
+        // Whom the console speaks for: the seat a keypad or a player's assistant named; at a
+        // table with one blind player, he; with two and no seat, nobody (colours name them).
+        let me = seat.or(self.arbiter.config().the_blind());
+        if role == Role::Player
+            && let Some(reason) = self.keypad_refusal(seat)
+        {
+            return Reply::error(reason);
+        }
         match command {
             Command::Status => Reply::ok(self.status()),
             // F.9 d: his own keypad speaks to him; the assistant's or the arbiter's question is
             // theirs, and reaches his ear only when they pass it on with `tell`.
             Command::Request(request) => {
                 let by = asked_by(role);
-                self.request(&request, by, role == Role::Player)
+                match me {
+                    Some(me) if self.arbiter.config().is_blind(me) => {
+                        self.request(&request, by, me, role == Role::Player)
+                    }
+                    Some(me) => Self::sighted_asks(me),
+                    None => self.which_player(),
+                }
             }
-            Command::Tell(request) => self.request(&request, asked_by(role), true),
+            Command::Tell(request) => match me {
+                Some(me) if self.arbiter.config().is_blind(me) => {
+                    self.request(&request, asked_by(role), me, true)
+                }
+                Some(me) => Self::sighted_asks(me),
+                None => self.which_player(),
+            },
             Command::Training(request) => self.training(conn, role, request),
-            Command::Game(_) => self.game_command(conn, role, &command),
+            Command::Game(_) => self.game_command(conn, role, me, &command),
             // The connection answers these itself.
-            Command::Help(_) | Command::Quit | Command::Role(_) | Command::Login { .. } => {
+            Command::Help(_) | Command::Quit | Command::Role { .. } | Command::Login { .. } => {
                 Reply::error("not a game command; nothing was done")
             }
+        }
+    }
+
+    /// Why a player's keypad cannot ask: at a table with two blind players it must say whose it
+    /// is; a seat must be a blind player's.
+    fn keypad_refusal(&self, seat: Option<Color>) -> Option<String> {
+        let names = self.arbiter.config().names();
+        match seat {
+            None if names.both_blind() => Some(
+                "this keypad does not say whose it is; two blind players play here: `role player \
+                 white` or `role player black` (tactus console --role player --seat white)"
+                    .into(),
+            ),
+            Some(seat) if !names.is_blind(seat) => Some(format!(
+                "{seat}'s player is sighted: his keypad has no requests (F.9 d is the blind \
+                 player's)"
+            )),
+            _ => None,
+        }
+    }
+
+    /// A request for a sighted player: F.9 d is the blind player's.
+    fn sighted_asks(seat: Color) -> Reply {
+        Reply::error(format!(
+            "{seat}'s player is sighted: the requests are the blind player's (F.9 d)"
+        ))
+    }
+
+    /// At a table with two blind players a request from a console that speaks for neither must
+    /// say whose it is.
+    fn which_player(&self) -> Reply {
+        Reply::error(
+            "two blind players play here: whose request? Ask at his keypad (role player white), \
+             or from his assistant's console (role assistant white)",
+        )
+    }
+
+    /// The seats in the order the table is served: the blind player's first (at a table with
+    /// one), else White's.
+    fn seat_order(&self) -> [Color; 2] {
+        match self.arbiter.config().the_blind() {
+            Some(blind) => [blind, !blind],
+            None => Color::ALL,
+        }
+    }
+
+    /// The words of what is said to `audience`: the player's pack (to both: the first seat's,
+    /// as the transcript's `both` line has it when both hear one pack).
+    fn wording_for(&self, audience: Audience) -> &Wording {
+        match audience {
+            Audience::Player(seat) => &self.wording[seat],
+            Audience::Both => &self.wording[self.seat_order()[0]],
         }
     }
 

@@ -7,7 +7,7 @@
 //! When the engine fails the clocks stop (the game waits for its opponent), both hear it, and
 //! when a new engine answers the clocks run again and the move still wanted is asked of it.
 
-use shakmaty::{Move, Position};
+use shakmaty::{Color, Move, Position};
 use tokio::sync::mpsc;
 use tracing::{info, warn};
 
@@ -78,6 +78,11 @@ impl Opponent {
 }
 
 impl Hub {
+    /// The blind player who trains (a training table has one).
+    pub(super) fn trainee(&self) -> Color {
+        self.arbiter.config().the_blind().unwrap_or(Color::White)
+    }
+
     /// A recovered training game stopped its clocks (6.12): nobody at home can type `resume`,
     /// so they run again once the engine answers, as after the engine's own restart.
     pub(super) fn training_recovered(&mut self) {
@@ -133,7 +138,7 @@ impl Hub {
             return;
         }
         let game = self.arbiter.game();
-        let engine_side = !self.arbiter.config().blind;
+        let engine_side = !self.trainee();
         let ply = game.ply();
         let its_move = self.arbiter.started()
             && !game.is_over()
@@ -214,7 +219,11 @@ impl Hub {
                 let back = std::mem::take(&mut op.was_away);
                 self.note(format!("training opponent ready: {name}"), None);
                 if back {
-                    self.say_own(Audience::Blind, Announcement::OpponentBack, true);
+                    self.say_own(
+                        Audience::Player(self.trainee()),
+                        Announcement::OpponentBack,
+                        true,
+                    );
                 }
                 if resume {
                     self.accept(Input::Rules(game::Input::Resume), now, None);
@@ -247,7 +256,11 @@ impl Hub {
                     ),
                     None,
                 );
-                self.say_own(Audience::Blind, Announcement::OpponentAway, true);
+                self.say_own(
+                    Audience::Player(self.trainee()),
+                    Announcement::OpponentAway,
+                    true,
+                );
                 if pause {
                     self.accept(Input::Rules(game::Input::Pause), now, None);
                 }
@@ -304,7 +317,7 @@ impl Hub {
                     (Purpose::Eval, _, Some(score)) => Announcement::Standing(Standing::of(score)),
                     _ => return,
                 };
-                self.say_own(Audience::Blind, announcement, true);
+                self.say_own(Audience::Player(self.trainee()), announcement, true);
             }
         }
     }
@@ -312,7 +325,7 @@ impl Hub {
     /// Once every position is judged: the moments; a `review` that waited hears the first.
     fn review_progress(&mut self) {
         let game = self.arbiter.game();
-        let blind = self.arbiter.config().blind;
+        let blind = self.trainee();
         let start = game.start_position().clone();
         let moves: Vec<Move> = game.moves().iter().map(|r| r.mv).collect();
         let Some(review) = self.opponent.as_mut().and_then(|op| op.review.as_mut()) else {
@@ -376,7 +389,7 @@ impl Hub {
             }
         };
         let text = tactus_core::console::format_announcement(&announcement);
-        self.say_own(Audience::Blind, announcement, true);
+        self.say_own(Audience::Player(self.trainee()), announcement, true);
         text
     }
 
@@ -385,7 +398,11 @@ impl Hub {
         if self.opponent.is_none() {
             // Never a silent refusal: his keypad hears it too.
             if role == Role::Player {
-                self.say_own(Audience::Blind, Announcement::TrainingOnly, false);
+                self.say_own(
+                    Audience::Player(self.trainee()),
+                    Announcement::TrainingOnly,
+                    false,
+                );
             }
             return not_training();
         }
@@ -446,7 +463,7 @@ impl Hub {
     /// `hint` (his move only) or `eval`: asked of the engine, said when it answers.
     fn ask_help(&mut self, request: Training) -> Reply {
         let game = self.arbiter.game();
-        let blind = self.arbiter.config().blind;
+        let blind = self.trainee();
         let (ply, over, to_move) = (game.ply(), game.is_over(), game.to_move());
         let Some(op) = &mut self.opponent else {
             return not_training();
@@ -503,7 +520,7 @@ impl Hub {
     fn take_back(&mut self, conn: u64) -> Reply {
         let now = self.clock.now();
         let game = self.arbiter.game();
-        let blind = self.arbiter.config().blind;
+        let blind = self.trainee();
         let (ply, over, to_move) = (game.ply(), game.is_over(), game.to_move());
         let back = if to_move == blind { 2 } else { 1 };
         let first_blind = usize::from(game.start_position().turn() != blind);

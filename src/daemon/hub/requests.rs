@@ -1,13 +1,15 @@
-//! The blind player's requests (F.9 d): a request from his keypad, his board's buttons or the
+//! A blind player's requests (F.9 d): a request from his keypad, his board's buttons or his
 //! assistant's `tell` is answered on the console and said to him in his voice; the assistant's
 //! and the arbiter's own questions are answered on their consoles only. The game does not
-//! change; the transcript and the journal note who asked what and what was answered.
+//! change; the transcript and the journal note who asked what and what was answered. At a table
+//! with two blind players each has his own requests, answered into his own ear only.
 //!
 //! Also `repeat` (the last announcement of the game said to him), and the reply said one part
 //! after the other (a game read back, a list of pieces), which his next request or `stop` cuts.
 
 use std::collections::VecDeque;
 
+use shakmaty::Color;
 use tracing::{info, warn};
 
 use super::Hub;
@@ -15,7 +17,7 @@ use crate::{daemon::files, speech::SpeechRequest};
 use tactus_core::{
     announce::{Announcement, Audience},
     console::{self, Answer, Command, Request, Role, wire::Reply},
-    journal::{AskedBy, InputRecord, RequestRecord},
+    journal::{AskedBy, ColorRecord, InputRecord, RequestRecord},
 };
 
 /// Who asked, by the role of the console that typed the request.
@@ -28,17 +30,24 @@ pub(super) fn asked_by(role: Role) -> AskedBy {
 }
 
 impl Hub {
-    /// A button of the tactile board: the blind player's own request (F.9 d), as configured.
-    pub(super) fn button(&mut self, n: u8) {
-        let Some(line) = self.buttons.get(&n).cloned() else {
+    /// A button of `seat`'s tactile board: its blind player's own request (F.9 d), as
+    /// configured.
+    pub(super) fn button(&mut self, seat: Color, n: u8) {
+        let names = self.arbiter.config().names();
+        let Some(line) = self.buttons[seat].get(&n).cloned() else {
             // Any key cuts a long reply, as his next request would.
-            if self.reply.take().is_some() {
-                self.silence_reply();
+            if self.reply[seat].take().is_some() {
+                self.silence_reply(seat);
             }
+            let key = if names.both_blind() {
+                format!("boards.{seat}.buttons")
+            } else {
+                "boards.blind.buttons".to_string()
+            };
             self.note(
                 format!(
-                    "tactile board: button {n} pressed; no request is set for it (key \
-                     boards.blind.buttons)"
+                    "{} board: button {n} pressed; no request is set for it (key {key})",
+                    names.board(seat)
                 ),
                 None,
             );
@@ -48,7 +57,7 @@ impl Hub {
         let reply = match console::parse(&line, Role::Player) {
             Ok(Command::Request(request)) => {
                 info!(button = n, request = line, "button request");
-                self.request(&request, AskedBy::Button { number: n }, true)
+                self.request(&request, AskedBy::Button { number: n }, seat, true)
             }
             // A training request (`hint`, `review` ...) from his board's keypad.
             Ok(Command::Training(request)) => {
@@ -64,20 +73,26 @@ impl Hub {
         self.broadcast(format!("button {n} ({line}): {}", text.trim()), None);
     }
 
-    /// F.9 d: a request, answered on the console and, when `to_him` (his keypad, his board's
-    /// buttons, the assistant's `tell`), said to the blind player in his voice. The game does
-    /// not change; the transcript notes who asked what and what was answered.
-    pub(super) fn request(&mut self, request: &Request, by: AskedBy, to_him: bool) -> Reply {
+    /// F.9 d: a request of `seat`'s blind player, answered on the console and, when `to_him`
+    /// (his keypad, his board's buttons, his assistant's `tell`), said to him in his voice. The
+    /// game does not change; the transcript notes who asked what and what was answered.
+    pub(super) fn request(
+        &mut self,
+        request: &Request,
+        by: AskedBy,
+        seat: Color,
+        to_him: bool,
+    ) -> Reply {
         let now = self.clock.now();
-        let blind = self.arbiter.config().blind;
-        let answer = console::answer(request, self.arbiter.game(), blind, now);
+        let answer = console::answer(request, self.arbiter.game(), seat, now);
         let said = match &answer {
-            Answer::RepeatLast => self.last_to_blind.clone().into_iter().collect(),
+            Answer::RepeatLast => self.last_told[seat].clone().into_iter().collect(),
             other => other.announcements(),
         };
-        // Printed in the words he hears, in the pack's language: a Braille display shows what
+        // Printed in the words he hears, in his pack's language: a Braille display shows what
         // the ear hears.
-        let mut body: Vec<String> = said.iter().map(|a| self.wording.text(a)).collect();
+        let wording = self.wording[seat].clone();
+        let mut body: Vec<String> = said.iter().map(|a| wording.text(a)).collect();
         if body.is_empty() {
             body = match &answer {
                 Answer::RepeatLast => vec!["nothing has been said yet".to_string()],
@@ -89,7 +104,14 @@ impl Hub {
             by,
             asked: request.line(),
             answer: body.clone(),
-            said: said.iter().map(|a| self.wording.text(a)).collect(),
+            said: said.iter().map(|a| wording.text(a)).collect(),
+            // Named only where two blind players ask (one-blind journals stay as they were).
+            seat: self
+                .arbiter
+                .config()
+                .names()
+                .both_blind()
+                .then(|| ColorRecord::from(seat)),
         };
         // The note goes before the words said, as `tactus replay` writes them. Not shown to every
         // console: the reply carries the answer, and a flood of requests must not drown the
@@ -107,11 +129,11 @@ impl Hub {
         if to_him {
             // A new request to him (or `stop`) cuts what is left of the last reply; the speech
             // queue replaces the part being said by the new reply.
-            let cut = self.reply.take().is_some();
+            let cut = self.reply[seat].take().is_some();
             if answer == Answer::Silence && cut {
-                self.silence_reply();
+                self.silence_reply(seat);
             }
-            self.say_reply(said.into());
+            self.say_reply(seat, said.into());
         }
         Reply::ok(body)
     }
@@ -119,12 +141,12 @@ impl Hub {
     /// The parts of a reply to him from `parts` on: the first that speech takes is said, the
     /// rest wait for it (see `reply_part_done`); a part speech cannot take is in the
     /// transcript as not spoken, and the next goes at once.
-    pub(super) fn say_reply(&mut self, mut parts: VecDeque<Announcement>) {
-        self.reply = None;
+    pub(super) fn say_reply(&mut self, seat: Color, mut parts: VecDeque<Announcement>) {
+        self.reply[seat] = None;
         while let Some(part) = parts.pop_front() {
-            if let Some(id) = self.say_own(Audience::Blind, part, false) {
+            if let Some(id) = self.say_own(Audience::Player(seat), part, false) {
                 if !parts.is_empty() {
-                    self.reply = Some((id, parts));
+                    self.reply[seat] = Some((id, parts));
                 }
                 return;
             }
@@ -134,15 +156,15 @@ impl Hub {
     /// `stop`: the reply being said to him is cut, unless something of the game is being said
     /// to him (a move, guidance: never cut; the rest of the reply is dropped all the same, and
     /// the part being said ends by itself).
-    pub(super) fn silence_reply(&mut self) {
-        let game_speaking = self.says.values().any(|(a, _)| a.includes_blind())
-            || self.deferred.iter().any(|(_, a, _)| a.includes_blind());
+    pub(super) fn silence_reply(&mut self, seat: Color) {
+        let game_speaking = self.says.values().any(|(a, _)| a.includes(seat))
+            || self.deferred.iter().any(|(_, a, _)| a.includes(seat));
         if game_speaking {
             return;
         }
         if let Some(tx) = &self.speech {
             let _ = tx.try_send(SpeechRequest::Stop {
-                audience: Audience::Blind,
+                audience: Audience::Player(seat),
             });
         }
     }
@@ -151,20 +173,23 @@ impl Hub {
     /// heard to the end.
     pub(super) fn reply_part_done(&mut self, id: u64, outcome: crate::speech::Outcome) {
         use crate::speech::Outcome;
-        let Some((playing, rest)) = &mut self.reply else {
+        let Some(seat) = Color::ALL.into_iter().find(|&c| {
+            self.reply[c]
+                .as_ref()
+                .is_some_and(|(playing, _)| *playing == id)
+        }) else {
             return;
         };
-        if *playing != id {
-            return;
-        }
         let goes_on = matches!(
             outcome,
             Outcome::Spoken | Outcome::Failed | Outcome::NoOutput
         );
-        let rest = std::mem::take(rest);
-        self.reply = None;
+        let rest = self.reply[seat]
+            .take()
+            .map(|(_, rest)| rest)
+            .unwrap_or_default();
         if goes_on {
-            self.say_reply(rest);
+            self.say_reply(seat, rest);
         }
     }
 }

@@ -13,7 +13,7 @@ use tracing::info;
 use super::Hub;
 use tactus_core::{
     announce::count,
-    arbiter::{BoardId, Input},
+    arbiter::Input,
     console::{Action, Command, Role, wire::Reply},
     rules::Millis,
 };
@@ -23,16 +23,14 @@ impl Hub {
     /// yet, or does not show the position, in words for the console. Empty: ready.
     pub(super) fn start_blockers(&self) -> Vec<String> {
         let mut blockers = Vec::new();
-        for board in BoardId::ALL {
-            if !self.sensors[board] {
+        let names = self.arbiter.config().names();
+        for seat in self.seat_order() {
+            if !self.sensors[seat] {
                 continue;
             }
-            let link = self.board_links[board];
-            let recognizer = match board {
-                BoardId::Blind => Some(self.arbiter.blind_board()),
-                BoardId::Sighted => self.arbiter.sighted_board(),
-            };
-            let name = board.name();
+            let link = self.board_links[seat];
+            let recognizer = self.arbiter.board(seat);
+            let name = names.board(seat);
             if !link.connected {
                 blockers.push(format!("the {name} board is not connected"));
             } else if !link.read {

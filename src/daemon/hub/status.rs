@@ -2,15 +2,11 @@
 //! clocks, the boards, the files that are not being written, an adjournment, the result), and
 //! the [`Progress`] the simulated boards, the demo and tests watch, published after every input.
 
-use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position, fen::Fen};
 
 use super::Hub;
 use crate::daemon::files;
-use tactus_core::{
-    arbiter::{Arbiter, BoardId, ByBoard},
-    board::recognize::Mode,
-    rules::pgn::format_clk,
-};
+use tactus_core::{arbiter::Arbiter, board::recognize::Mode, rules::pgn::format_clk};
 
 /// Where the game stands, for the simulated boards (which cannot hear speech and act as the
 /// players would on what they heard), the demo and tests.
@@ -18,52 +14,49 @@ use tactus_core::{
 pub struct Progress {
     pub ply: usize,
     pub position: Chess,
-    /// What each board should show (blind, sighted) and what is expected of it.
-    pub expected: ByBoard<Chess>,
+    /// What each seat's board should show and what is expected of it.
+    pub expected: ByColor<Chess>,
     /// What each board shows as its recogniser sees it (a player watching the other's board).
-    pub shown: ByBoard<shakmaty::Board>,
-    pub modes: ByBoard<Mode>,
+    pub shown: ByColor<shakmaty::Board>,
+    pub modes: ByColor<Mode>,
     pub started: bool,
     /// Before the start: every board with sensors shows the position (the arbiter may type
     /// `start`).
     pub ready: bool,
     pub paused: bool,
     pub over: bool,
-    /// Guidance announcements said so far to each board's player.
-    pub guidance: ByBoard<u64>,
+    /// Guidance announcements said so far to each player.
+    pub guidance: ByColor<u64>,
     /// Announcements handed to speech and not yet finished.
     pub speaking: usize,
-    pub connected: ByBoard<bool>,
+    pub connected: ByColor<bool>,
 }
 
 impl Hub {
     /// The state the simulated boards and the demo watch.
     pub fn progress_of(arbiter: &Arbiter) -> Progress {
         let game = arbiter.game();
-        let sighted = arbiter.sighted_board();
         Progress {
             ply: game.ply(),
             position: game.position().clone(),
-            expected: ByBoard {
-                blind: arbiter.blind_board().expected().clone(),
-                sighted: sighted.map_or_else(|| game.position().clone(), |r| r.expected().clone()),
-            },
-            shown: ByBoard {
-                blind: arbiter.blind_board().pieces().clone(),
-                sighted: sighted
-                    .map_or_else(|| game.position().board().clone(), |r| r.pieces().clone()),
-            },
-            modes: ByBoard {
-                blind: arbiter.blind_board().mode(),
-                sighted: sighted.map_or(Mode::Hold, |r| r.mode()),
-            },
+            expected: ByColor::new_with(|seat| {
+                arbiter
+                    .board(seat)
+                    .map_or_else(|| game.position().clone(), |r| r.expected().clone())
+            }),
+            shown: ByColor::new_with(|seat| {
+                arbiter
+                    .board(seat)
+                    .map_or_else(|| game.position().board().clone(), |r| r.pieces().clone())
+            }),
+            modes: ByColor::new_with(|seat| arbiter.board(seat).map_or(Mode::Hold, |r| r.mode())),
             started: false,
             ready: false,
             paused: game.clock().is_some_and(|c| c.is_paused()),
             over: game.is_over(),
-            guidance: ByBoard::default(),
+            guidance: ByColor::default(),
             speaking: 0,
-            connected: ByBoard::default(),
+            connected: ByColor::default(),
         }
     }
 
@@ -123,20 +116,22 @@ impl Hub {
             }
             None => lines.push("clocks none".into()),
         }
-        let board_state = |board: BoardId| {
-            if !self.sensors[board] {
+        let board_state = |seat: Color| {
+            if !self.sensors[seat] {
                 "manual"
-            } else if self.board_links[board].connected {
+            } else if self.board_links[seat].connected {
                 "connected"
             } else {
                 "not connected"
             }
         };
-        lines.push(format!(
-            "boards tactile {}, sighted {}",
-            board_state(BoardId::Blind),
-            board_state(BoardId::Sighted)
-        ));
+        let names = self.arbiter.config().names();
+        let boards: Vec<String> = self
+            .seat_order()
+            .into_iter()
+            .map(|seat| format!("{} {}", names.board(seat), board_state(seat)))
+            .collect();
+        lines.push(format!("boards {}", boards.join(", ")));
         // Files that are not being written: the arbiter must know while it lasts.
         lines.extend(files::outage_status(
             self.journal.as_ref(),

@@ -18,7 +18,7 @@ use super::Hub;
 use crate::daemon::link::LinkCommand;
 use tactus_core::{
     announce::{Announcement, Audience, ResultWords},
-    arbiter::{BoardId, Input},
+    arbiter::Input,
     board::dgt_clock::{ClockFace, ClockNote},
     rules::Millis,
 };
@@ -26,6 +26,8 @@ use tactus_core::{
 /// The clock on the sighted board, as the hub keeps it.
 #[derive(Debug, Clone)]
 pub(super) struct TableClock {
+    /// The seat whose board the clock is plugged into (the sighted player's).
+    pub(super) seat: Color,
     /// The colour of the player on the clock's left.
     left: Color,
     /// The face last handed to the link.
@@ -37,8 +39,9 @@ pub(super) struct TableClock {
 }
 
 impl TableClock {
-    pub(super) fn new(left: Color) -> TableClock {
+    pub(super) fn new(seat: Color, left: Color) -> TableClock {
         TableClock {
+            seat,
             left,
             last: None,
             changes: None,
@@ -56,14 +59,18 @@ impl Hub {
     /// Show what the sighted player is told on the DGT 3000's display too: the blind player's
     /// move, his offer or claim, a flag, the result.
     pub(super) fn show_on_table_clock(&mut self, audience: Audience, announcement: &Announcement) {
-        let (Some(_), Some(link)) = (&self.table_clock, &self.links[BoardId::Sighted]) else {
+        let Some(seat) = self.table_clock.as_ref().map(|c| c.seat) else {
             return;
         };
-        if !audience.includes_sighted() {
+        let Some(link) = &self.links[seat] else {
+            return;
+        };
+        if !audience.includes(seat) {
             return;
         }
-        let blind = self.arbiter.config().blind;
-        let german = self.wording.pack().language().starts_with("de");
+        // The clock's player reads what his opponent did.
+        let blind = !seat;
+        let german = self.wording[seat].pack().language().starts_with("de");
         let colour = |c: Color| match c {
             Color::White => "W",
             Color::Black if german => "S",
@@ -99,9 +106,10 @@ impl Hub {
 
     /// Hand the official clock to the clock's link when it changed (called after every input).
     pub(super) fn sync_table_clock(&mut self) {
-        let (Some(table_clock), Some(link)) =
-            (&mut self.table_clock, &self.links[BoardId::Sighted])
-        else {
+        let Some(table_clock) = &mut self.table_clock else {
+            return;
+        };
+        let Some(link) = &self.links[table_clock.seat] else {
             return;
         };
         let Some(clock) = self.arbiter.game().clock() else {
@@ -138,7 +146,7 @@ impl Hub {
         } else {
             table_clock.left
         };
-        let sighted = !self.arbiter.config().blind;
+        let sighted = table_clock.seat;
         if presser == sighted && self.lever_completes_move {
             self.accept(Input::ClockPress, t, None);
         } else {

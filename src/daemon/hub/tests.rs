@@ -32,7 +32,7 @@ use tactus_core::{
         Guidance, MoveWords, WhichBoard,
         voice::{Style, VoicePack},
     },
-    arbiter::{ArbiterConfig, Completion},
+    arbiter::{ArbiterConfig, Completion, one_blind},
     board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
     console::{self, wire::End},
     journal::{
@@ -134,10 +134,7 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
                 .map(|t| t.parse::<TimeControl>().unwrap()),
             ..RulesConfig::default()
         },
-        blind: Color::Black,
-        blind_board: TACTILE,
-        sighted_board: None,
-        sighted_completion: Completion::ClockPress,
+        seats: one_blind(Color::Black, TACTILE, None, Completion::ClockPress),
         guidance_repeat_ms: GUIDANCE_REPEAT_MS,
         say_own_move: true,
     };
@@ -231,7 +228,10 @@ impl Rig {
                 25,
             )
             .unwrap(),
-            audio: None,
+            blind_scores: vec![files::BlindScore {
+                files: files::ScoreFiles::of(None),
+                audio: None,
+            }],
         });
         let hub = Hub::new(HubParts {
             arbiter: begin.arbiter,
@@ -243,25 +243,28 @@ impl Rig {
             folder: dir.clone(),
             tags: tags(),
             speech: speech_tx,
-            links: ByBoard {
-                blind: Some(commands_tx),
-                sighted: sighted_tx,
+            links: ByColor {
+                black: Some(commands_tx),
+                white: sighted_tx,
             },
-            sensors: ByBoard {
-                blind: true,
-                sighted: false,
+            sensors: ByColor {
+                black: true,
+                white: false,
             },
             lever_completes_move: setup.table_clock,
-            table_clock: setup.table_clock.then_some(Color::White),
+            table_clock: setup.table_clock.then_some((Color::White, Color::White)),
             start_by_boards: setup.start_by_boards,
             record,
-            wording: Wording::new(pack(), Style::San),
+            wording: ByColor::new_with(|_| Wording::new(pack(), Style::San)),
             broadcast: broadcast_tx,
             progress: progress_tx,
             messages: inbox.clone(),
             echo: false,
             recovery: begin.recovery,
-            buttons: BTreeMap::from([(1, "time".to_string()), (4, "repeat".to_string())]),
+            buttons: ByColor {
+                black: BTreeMap::from([(1, "time".to_string()), (4, "repeat".to_string())]),
+                white: BTreeMap::new(),
+            },
             engine: None,
         });
         let cancel = CancellationToken::new();
@@ -306,7 +309,7 @@ impl Rig {
     /// The DGT clock's lever as the sighted board's link reads it.
     async fn lever(&self, lever_right_high: bool) {
         self.send(HubMsg::Link {
-            board: BoardId::Sighted,
+            seat: Color::White,
             event: Timed {
                 at: self.link.now(),
                 event: LinkEvent::Clock(ClockMessage::Times {
@@ -339,6 +342,7 @@ impl Rig {
         self.send(HubMsg::Console {
             conn: CONN,
             role,
+            seat: None,
             command,
             reply,
         })
@@ -383,7 +387,7 @@ impl Rig {
     /// An event of the tactile board's link, stamped `at` on the link's clock.
     async fn link_at(&self, at: Millis, event: LinkEvent) {
         self.send(HubMsg::Link {
-            board: BoardId::Blind,
+            seat: Color::Black,
             event: Timed { at, event },
         })
         .await;
@@ -439,7 +443,7 @@ impl Rig {
     async fn finished(&self, id: u64) {
         self.speech_event(SpeechEvent::Finished {
             id: SpeechId(id),
-            audience: Audience::Blind,
+            audience: Audience::Player(Color::Black),
             outcome: Spoken::Spoken,
         })
         .await;
@@ -564,7 +568,10 @@ async fn start_and_play_e4(rig: &mut Rig) -> u64 {
         .filter(|(_, _, a)| matches!(a, Announcement::Move(_)))
         .collect();
     assert_eq!(moves.len(), 1, "{said:?}");
-    assert_eq!((moves[0].1, &moves[0].2), (Audience::Blind, &e4()));
+    assert_eq!(
+        (moves[0].1, &moves[0].2),
+        (Audience::Player(Color::Black), &e4())
+    );
     moves[0].0
 }
 
@@ -595,7 +602,7 @@ async fn every_input_is_journaled_at_its_time_on_the_game_time_line_even_a_refus
     let reading = (
         1_500,
         InputRecord::Board {
-            board: BoardRecord::Blind,
+            board: BoardRecord::Black,
             event: (&SensorEvent::Snapshot(Sensed::Occupancy(start))).into(),
         },
     );
@@ -631,7 +638,7 @@ async fn every_input_is_journaled_at_its_time_on_the_game_time_line_even_a_refus
             (
                 2_000,
                 InputRecord::BoardDisconnected {
-                    board: BoardRecord::Blind
+                    board: BoardRecord::Black
                 }
             ),
         ]
@@ -669,7 +676,7 @@ async fn effects_go_to_speech_the_consoles_the_transcript_and_the_touches_file()
         vec![
             without_time_of_day(&files::touch_line(
                 1_250,
-                BoardId::Sighted,
+                "sighted",
                 Square::G1,
                 Some(Color::White.knight())
             ))
@@ -693,7 +700,10 @@ async fn effects_go_to_speech_the_consoles_the_transcript_and_the_touches_file()
         .find(|(_, _, a)| matches!(a, Announcement::Move(_)))
         .cloned()
         .unwrap_or_else(|| panic!("{said:?}"));
-    assert_eq!((audience, &announcement), (Audience::Blind, &e4()));
+    assert_eq!(
+        (audience, &announcement),
+        (Audience::Player(Color::Black), &e4())
+    );
     assert!(id < HUB_SPEECH_BASE, "the arbiter's id");
     let told = rig.told();
     assert!(
@@ -724,7 +734,7 @@ async fn speech_events_count_only_for_announcements_in_flight() {
     rig.finished(id + 1_000).await;
     rig.speech_event(SpeechEvent::Started {
         id: SpeechId(id),
-        audience: Audience::Blind,
+        audience: Audience::Player(Color::Black),
         at: std::time::Instant::now(),
     })
     .await;
@@ -742,7 +752,7 @@ async fn speech_events_count_only_for_announcements_in_flight() {
     assert_eq!(rig.progress.borrow().speaking, 0);
     // A speaker that fails is a note for the transcript and the consoles.
     rig.speech_event(SpeechEvent::Degraded {
-        audience: Audience::Blind,
+        audience: Audience::Player(Color::Black),
         message: "no device".into(),
     })
     .await;
@@ -821,7 +831,10 @@ async fn guidance_is_repeated_every_guidance_repeat_ms_until_the_board_is_right(
     let mut times = Vec::new();
     for _ in 0..3 {
         let (t, id, audience, announcement) = rig.next_said().await;
-        assert_eq!((audience, &announcement), (Audience::Blind, &guidance));
+        assert_eq!(
+            (audience, &announcement),
+            (Audience::Player(Color::Black), &guidance)
+        );
         times.push(t);
         rig.finished(id).await;
     }
@@ -838,7 +851,7 @@ async fn guidance_is_repeated_every_guidance_repeat_ms_until_the_board_is_right(
     for t in &times {
         assert!(rig.ticks().contains(t), "a tick at {t}: {:?}", rig.ticks());
     }
-    assert_eq!(rig.progress.borrow().guidance.blind, 3);
+    assert_eq!(rig.progress.borrow().guidance.black, 3);
     // He puts it right: nothing more is said, however long he then thinks.
     rig.sensor(SensorEvent::Lift { square: Square::E3 }).await;
     rig.sensor(SensorEvent::Place {
@@ -849,7 +862,7 @@ async fn guidance_is_repeated_every_guidance_repeat_ms_until_the_board_is_right(
     sleep_ms(4 * GUIDANCE_REPEAT_MS).await;
     rig.settle().await;
     assert_eq!(rig.said(), vec![]);
-    assert_eq!(rig.progress.borrow().guidance.blind, 3);
+    assert_eq!(rig.progress.borrow().guidance.black, 3);
     rig.stop().await;
 }
 
@@ -929,7 +942,7 @@ async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
     };
     let mut rig = Rig::new(&folder, setup);
     let disconnected = InputRecord::BoardDisconnected {
-        board: BoardRecord::Blind,
+        board: BoardRecord::Black,
     };
     // The tactile board is not there at all: the players hear it once.
     for _ in 0..2 {
@@ -967,7 +980,7 @@ async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
         [(
             300,
             InputRecord::BoardConnected {
-                board: BoardRecord::Blind
+                board: BoardRecord::Black
             }
         )],
         "not before the board is read"
@@ -980,7 +993,7 @@ async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
             (
                 300,
                 InputRecord::Board {
-                    board: BoardRecord::Blind,
+                    board: BoardRecord::Black,
                     event: (&start).into(),
                 }
             ),
@@ -999,7 +1012,7 @@ async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
             .any(|b| b.text == "tactile board connected: pegged test")
     );
     let progress = rig.progress.borrow().clone();
-    assert!(progress.connected.blind && progress.started);
+    assert!(progress.connected.black && progress.started);
     // Lost while playing.
     rig.link(LinkEvent::Disconnected {
         reason: "cable pulled".into(),
@@ -1010,7 +1023,7 @@ async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
         rig.transcript()
             .contains(&"note tactile board disconnected: cable pulled".to_string())
     );
-    assert!(!rig.progress.borrow().connected.blind);
+    assert!(!rig.progress.borrow().connected.black);
     rig.stop().await;
 }
 
@@ -1026,7 +1039,10 @@ async fn the_tactile_boards_buttons_ask_his_requests_journaled_as_requests_only(
     let said = rig.said();
     assert_eq!(said.len(), 1, "{said:?}");
     let (own, audience, announcement) = said[0].clone();
-    assert_eq!((audience, announcement), (Audience::Blind, e4()));
+    assert_eq!(
+        (audience, announcement),
+        (Audience::Player(Color::Black), e4())
+    );
     assert!(own >= HUB_SPEECH_BASE, "the hub's own id: {own}");
     assert!(rig.told().iter().any(|b| b.text
         == format!(
@@ -1037,7 +1053,7 @@ async fn the_tactile_boards_buttons_ask_his_requests_journaled_as_requests_only(
     rig.sensor(SensorEvent::Button(1)).await;
     let said = rig.said();
     assert!(
-        matches!(said[..], [(id, Audience::Blind, Announcement::Times { .. })] if id == own + 1),
+        matches!(said[..], [(id, Audience::Player(Color::Black), Announcement::Times { .. })] if id == own + 1),
         "{said:?}"
     );
     // Button 9 asks nothing.
@@ -1187,7 +1203,10 @@ async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
     sleep_ms(2_000).await;
     rig.ok(Role::Arbiter, "resume").await;
     let said = rig.said();
-    assert!(said.contains(&(id, Audience::Blind, e4())), "{said:?}");
+    assert!(
+        said.contains(&(id, Audience::Player(Color::Black), e4())),
+        "{said:?}"
+    );
     assert!(
         !said
             .iter()
@@ -1215,7 +1234,9 @@ async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it()
     let kinds = |said: &[(u64, Audience, Announcement)]| -> Vec<shakmaty::Role> {
         said.iter()
             .map(|(_, audience, a)| match a {
-                Announcement::PiecesOfKind { piece, .. } if *audience == Audience::Blind => {
+                Announcement::PiecesOfKind { piece, .. }
+                    if *audience == Audience::Player(Color::Black) =>
+                {
                     piece.role
                 }
                 other => panic!("not a part of the reply: {other:?}"),
@@ -1238,14 +1259,14 @@ async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it()
         matches!(
             rx.try_recv(),
             Ok(SpeechRequest::Stop {
-                audience: Audience::Blind
+                audience: Audience::Player(Color::Black)
             })
         ),
         "speech is stopped"
     );
     rig.speech_event(SpeechEvent::Finished {
         id: SpeechId(said[0].0),
-        audience: Audience::Blind,
+        audience: Audience::Player(Color::Black),
         outcome: Spoken::Interrupted,
     })
     .await;
@@ -1259,13 +1280,17 @@ async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it()
     assert!(
         matches!(
             turn[..],
-            [(_, Audience::Blind, Announcement::ToMove { .. })]
+            [(
+                _,
+                Audience::Player(Color::Black),
+                Announcement::ToMove { .. }
+            )]
         ),
         "{turn:?}"
     );
     rig.speech_event(SpeechEvent::Finished {
         id: SpeechId(said[0].0),
-        audience: Audience::Blind,
+        audience: Audience::Player(Color::Black),
         outcome: Spoken::Replaced,
     })
     .await;
@@ -1281,7 +1306,7 @@ async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it()
         matches!(
             rx.try_recv(),
             Ok(SpeechRequest::Stop {
-                audience: Audience::Blind
+                audience: Audience::Player(Color::Black)
             })
         ),
         "speech is stopped"
@@ -1292,7 +1317,7 @@ async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it()
     rig.ok(Role::Player, "repeat").await;
     let said = rig.said();
     assert!(
-        matches!(&said[..], [(_, Audience::Blind, a)] if *a == e4()),
+        matches!(&said[..], [(_, Audience::Player(Color::Black), a)] if *a == e4()),
         "{said:?}"
     );
     rig.stop().await;
@@ -1462,7 +1487,7 @@ async fn a_board_set_up_wrong_is_guided_and_start_waits_for_it_unless_anyway() {
     assert_eq!(
         said,
         vec![(
-            Audience::Blind,
+            Audience::Player(Color::Black),
             Announcement::Guidance(Guidance::Missing {
                 square: Square::A1,
                 piece: rook

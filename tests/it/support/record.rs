@@ -126,9 +126,10 @@ pub fn check_blind_clock(journal_path: &Path, blind: Color) -> Result<ClockCharg
     let replayed = replay(&read, |t, effect| {
         if let Effect::Say {
             id,
-            audience: Audience::Sighted,
+            audience: Audience::Player(heard_by),
             announcement: Announcement::Move(_),
         } = effect
+            && *heard_by != blind
         {
             says.push((*id, t));
         }

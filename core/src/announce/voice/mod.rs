@@ -542,10 +542,15 @@ impl VoicePack {
     }
 
     fn board(&self, board: WhichBoard) -> Vec<Bit> {
-        vec![self.word(match board {
-            WhichBoard::Tactile => "board_tactile",
-            WhichBoard::Sighted => "board_sighted",
-        })]
+        match board {
+            WhichBoard::Tactile => vec![self.word("board_tactile")],
+            WhichBoard::Sighted => vec![self.word("board_sighted")],
+            WhichBoard::TactileOf(side) => {
+                let mut bits = vec![self.word("board_tactile")];
+                bits.extend(self.side(side));
+                bits
+            }
+        }
     }
 }
 /// A piece of a phrase: a word (its text and clips) or a pause (its punctuation mark).

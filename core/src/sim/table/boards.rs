@@ -2,11 +2,10 @@
 //! found, its line to the host (wire times, lost messages when unplugged), and the DGT board's
 //! sweep that samples its squares one after another.
 
-use shakmaty::{Board, Square};
+use shakmaty::{Board, Color, Square};
 
 use super::{Action, World};
 use crate::{
-    arbiter::BoardId,
     board::{Sensing, SensorEvent},
     rules::Millis,
     sim::sweep::Sweep,
@@ -36,7 +35,7 @@ pub(super) struct Physical {
 
 impl World {
     /// A message onto a board's line, behind what is on it already.
-    pub(super) fn send(&mut self, board: BoardId, event: SensorEvent, wire: u64) {
+    pub(super) fn send(&mut self, board: Color, event: SensorEvent, wire: u64) {
         let b = &mut self.boards[board];
         let at = b.line_free.max(self.now) + wire;
         b.line_free = at;

@@ -37,15 +37,15 @@ mod setup;
 use boards::Physical;
 use people::{Act, Person, Staff};
 pub use rng::Rng;
-pub use setup::{Behaviour, Happened, RunReport, SightedBoard, TableSetup};
+pub use setup::{Behaviour, Happened, RunReport, SeatKind, SightedBoard, TableSetup};
 
 use std::{cmp::Reverse, collections::BinaryHeap};
 
-use shakmaty::Square;
+use shakmaty::{ByColor, Color, Square};
 
 use crate::{
     announce::{Announcement, Audience},
-    arbiter::{Arbiter, BoardId, ByBoard},
+    arbiter::Arbiter,
     board::SensorEvent,
     rules::Millis,
 };
@@ -74,22 +74,22 @@ const INPUT_LIMIT: usize = 400_000;
 enum Action {
     /// A person acts.
     Act {
-        who: BoardId,
+        who: Color,
         act: Act,
     },
     /// The DGT board's sweep reaches a square: a change there is found and sent.
     Sample {
-        board: BoardId,
+        board: Color,
         square: Square,
     },
     /// A board answers a request for a full reading.
     Read {
-        board: BoardId,
+        board: Color,
         epoch: u64,
     },
     /// A message reaches the host.
     Deliver {
-        board: BoardId,
+        board: Color,
         epoch: u64,
         event: SensorEvent,
     },
@@ -101,7 +101,7 @@ enum Action {
     },
     /// A person learns a move he heard said aloud or saw (F.1).
     Learn {
-        who: BoardId,
+        who: Color,
         ply: usize,
     },
     Staff(Staff),
@@ -117,10 +117,12 @@ struct World {
     agenda: BinaryHeap<Reverse<(Millis, u64, usize)>>,
     actions: Vec<Option<Action>>,
     arbiter: Arbiter,
-    boards: ByBoard<Physical>,
-    people: ByBoard<Person>,
-    /// Speech channels (blind, sighted): busy until then.
-    speech_free: ByBoard<Millis>,
+    /// Each seat's board.
+    boards: ByColor<Physical>,
+    /// The player in each seat.
+    people: ByColor<Person>,
+    /// Each player's speech channel: busy until then.
+    speech_free: ByColor<Millis>,
     trace: Vec<String>,
     inputs: usize,
     refusals: usize,

@@ -7,11 +7,11 @@ use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 use super::{
     Action, LINE_WIRE_MS, SLIDE_REST_MAX_MS, World,
     boards::{apply, next_sample},
-    setup::{Behaviour, SightedBoard},
+    setup::Behaviour,
 };
 use crate::{
     announce::{Announcement, MoveWords},
-    arbiter::{BoardId, Completion, Input},
+    arbiter::Input,
     board::{Sensing, SensorEvent},
     rules::{Millis, notation},
     sim::script::{CaptureOrder, CastlingOrder, Style, script},
@@ -45,7 +45,7 @@ pub(super) enum Staff {
 /// What a person knows and is doing.
 #[derive(Debug, Clone)]
 pub(super) struct Person {
-    pub(super) board: BoardId,
+    /// His seat: his colour, and his board.
     pub(super) color: Color,
     /// The script's moves he knows have been made (his own included once he makes them).
     pub(super) known: usize,
@@ -72,7 +72,7 @@ pub(super) struct Person {
 
 impl World {
     /// A person heard an announcement.
-    pub(super) fn hear(&mut self, who: BoardId, announcement: &Announcement) {
+    pub(super) fn hear(&mut self, who: Color, announcement: &Announcement) {
         let known = self.people[who].known;
         match announcement {
             Announcement::Move(words) => {
@@ -96,10 +96,10 @@ impl World {
         }
     }
 
-    pub(super) fn act(&mut self, who: BoardId, act: Act) {
-        let board = self.people[who].board;
+    pub(super) fn act(&mut self, who: Color, act: Act) {
+        let board = who;
         if !matches!(act, Act::Done) {
-            let whom = who.player();
+            let whom = self.arbiter.config().names().player(who);
             self.trace
                 .push(format!("{:>8} ({whom}: {act:?})", self.now));
         }
@@ -135,14 +135,14 @@ impl World {
                 b.connected = false;
                 b.epoch += 1;
                 self.happened.unplugs += 1;
-                self.input(Input::BoardDisconnected { board }, false);
+                self.input(Input::BoardDisconnected { seat: board }, false);
             }
             Act::Replug => {
                 let b = &mut self.boards[board];
                 b.connected = true;
                 b.view = b.board.clone();
                 b.line_free = self.now;
-                self.input(Input::BoardConnected { board }, false);
+                self.input(Input::BoardConnected { seat: board }, false);
             }
             Act::Press => self.input(Input::ClockPress, true),
             Act::Promote(role) => self.input(Input::Promote(role), false),
@@ -160,7 +160,7 @@ impl World {
     }
 
     /// Queue a person's acts: `steps` of (delay from the previous act, act), then `Done`.
-    pub(super) fn queue(&mut self, who: BoardId, first_delay: u64, steps: Vec<(u64, Act)>) {
+    pub(super) fn queue(&mut self, who: Color, first_delay: u64, steps: Vec<(u64, Act)>) {
         self.people[who].busy = true;
         let mut at = self.now + first_delay;
         for (i, (delay, act)) in steps.into_iter().enumerate() {
@@ -182,7 +182,7 @@ impl World {
         if self.failure.is_some() {
             return;
         }
-        for who in BoardId::ALL {
+        for who in self.setup.order() {
             if !self.people[who].busy {
                 self.decide(who);
             }
@@ -209,12 +209,12 @@ impl World {
     }
 
     /// What a person does next, from what he knows and what stands on his board.
-    pub(super) fn decide(&mut self, who: BoardId) {
+    pub(super) fn decide(&mut self, who: Color) {
         if self.arbiter.game().is_over() {
             return;
         }
         let person = self.people[who].clone();
-        let board = person.board;
+        let board = who;
         let mental = self.position_at(person.known);
         let physical = self.boards[board].board.clone();
         let behaviour = self.setup.behaviour.clone();
@@ -232,7 +232,7 @@ impl World {
             }
             return;
         }
-        let manual = board == BoardId::Sighted && !self.boards.sighted.sensors;
+        let manual = !self.boards[board].sensors;
         if physical != *mental.board() {
             let last = person.known.checked_sub(1);
             let opponent_move = last.filter(|&k| {
@@ -288,8 +288,8 @@ impl World {
     }
 
     /// A person executes his opponent's move on his own board.
-    pub(super) fn execute(&mut self, who: BoardId, before: &Chess, m: Move, b: &Behaviour) {
-        let board = self.people[who].board;
+    pub(super) fn execute(&mut self, who: Color, before: &Chess, m: Move, b: &Behaviour) {
+        let board = who;
         let delay = self.rng.between(200, 1500);
         let simple = !m.is_capture() && !m.is_castle() && !m.is_promotion();
         if simple
@@ -321,12 +321,12 @@ impl World {
     }
 
     /// A hand style for a move on board `board`.
-    pub(super) fn style(&mut self, board: BoardId, m: Move, b: &Behaviour) -> Style {
+    pub(super) fn style(&mut self, board: Color, m: Move, b: &Behaviour) -> Style {
         let mover_first = m.is_capture() && self.rng.chance(b.mover_first);
         if mover_first {
             self.happened.captures_mover_first += 1;
         }
-        if board == BoardId::Blind {
+        if self.setup.is_blind(board) {
             Style {
                 capture: if mover_first {
                     CaptureOrder::MoverFirst
@@ -374,19 +374,19 @@ impl World {
     /// it (a promotion piece said, a clock pressed, a cable pulled).
     pub(super) fn own_move(
         &mut self,
-        who: BoardId,
+        who: Color,
         before: &Chess,
         m: Move,
         manual: bool,
         b: &Behaviour,
     ) {
-        let board = self.people[who].board;
+        let board = who;
         let think = self.rng.between(300, 4_000);
         let mut after = before.clone();
         after.play_unchecked(m);
         let ends_game = after.is_game_over();
         // Someone sees or hears it said aloud (F.1) before tactus announces it.
-        let other = who.other();
+        let other = !who;
         let early = self.rng.chance(b.early_execution);
         if manual {
             self.boards[board].board = after.board().clone();
@@ -438,13 +438,8 @@ impl World {
             moving.insert(1, (50, Act::Unplug));
             moving.push((back, Act::Replug));
         }
-        let premature = board == BoardId::Sighted
-            && matches!(
-                self.setup.sighted,
-                SightedBoard::Dgt(Completion::ClockPress)
-            )
-            && slip.is_none()
-            && self.rng.chance(b.press_premature);
+        let premature =
+            self.setup.presses(board) && slip.is_none() && self.rng.chance(b.press_premature);
         if premature {
             // The clock pressed with the piece still in the hand.
             self.happened.premature_presses += 1;
@@ -452,17 +447,13 @@ impl World {
             moving.insert(at, (20, Act::Press));
         }
         steps.extend(moving);
-        if board == BoardId::Blind
+        if self.setup.is_blind(board)
             && let Some(role) = m.promotion()
         {
             // The tactile board cannot see the new piece: he says it; the assistant enters it.
             steps.push((self.rng.between(100, 700), Act::Promote(role)));
         }
-        let presses = board == BoardId::Sighted
-            && matches!(
-                self.setup.sighted,
-                SightedBoard::Dgt(Completion::ClockPress)
-            );
+        let presses = self.setup.presses(board);
         if presses && slip.is_some() {
             self.people[who].press_after_fix = true;
         } else if presses {
@@ -488,7 +479,7 @@ impl World {
 
     /// A plain board's move: it stands on his board unseen, the assistant enters it, and he
     /// presses his clock (perhaps once too early first).
-    fn entered_move(&mut self, who: BoardId, m: Move, think: u64, early: bool, b: &Behaviour) {
+    fn entered_move(&mut self, who: Color, m: Move, think: u64, early: bool, b: &Behaviour) {
         let mut steps = Vec::new();
         if self.rng.chance(b.press_premature) {
             self.happened.premature_presses += 1;
@@ -499,7 +490,7 @@ impl World {
         steps.push((press_delay, Act::Press));
         self.queue(who, think, steps);
         if early {
-            self.learn_later(who.other(), think);
+            self.learn_later(!who, think);
         }
     }
 
@@ -514,15 +505,15 @@ impl World {
 
     /// The other person learns the move being made now, a little after it stands (he heard it
     /// said aloud, F.1, or saw it).
-    pub(super) fn learn_later(&mut self, who: BoardId, after_ms: u64) {
-        let ply = self.people[who.other()].known - 1;
+    pub(super) fn learn_later(&mut self, who: Color, after_ms: u64) {
+        let ply = self.people[!who].known - 1;
         self.happened.early_executions += 1;
         let at = self.now + after_ms + self.rng.between(50, 800);
         self.schedule(at, Action::Learn { who, ply });
     }
 
     /// A piece to knock over before a move: one the move does not touch.
-    pub(super) fn knockable(&mut self, board: BoardId, m: Move) -> Option<Square> {
+    pub(super) fn knockable(&mut self, board: Color, m: Move) -> Option<Square> {
         let busy = |sq: Square| {
             Some(sq) == m.from()
                 || sq == m.to()

@@ -4,7 +4,7 @@
 
 use std::{cmp::Reverse, collections::BinaryHeap};
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{ByColor, Chess, Color, Move, Position};
 
 use super::{
     Action, DGT_DUMP_WIRE_MS, DGT_SWEEP_MS, DGT_UPDATE_WIRE_MS, INPUT_LIMIT, LINE_WIRE_MS,
@@ -12,11 +12,11 @@ use super::{
     boards::{Physical, apply},
     people::{Person, Staff},
     rng::Rng,
-    setup::{Happened, RunReport, SightedBoard, TableSetup, shipped},
+    setup::{Happened, RunReport, SeatKind, SightedBoard, TableSetup, shipped},
 };
 use crate::{
     announce::{Announcement, Audience, MoveWords},
-    arbiter::{Arbiter, ArbiterConfig, BoardId, ByBoard, Completion, Effect, Input},
+    arbiter::{Arbiter, ArbiterConfig, Completion, Effect, Input, SeatConfig},
     board::{Sensed, Sensing, SensorEvent, recognize::Mode},
     rules::{
         Millis,
@@ -29,10 +29,13 @@ use crate::{
 impl World {
     pub(super) fn new(setup: TableSetup) -> World {
         let mut rng = Rng::new(setup.seed.wrapping_mul(0x2545_F491_4F6C_DD1D));
-        let (sighted_board, completion) = match setup.sighted {
-            SightedBoard::Dgt(c) => (Some(shipped("dgt")), c),
-            SightedBoard::Manual => (None, Completion::ClockPress),
-        };
+        let seats = setup.seats.map(|kind| match kind {
+            SeatKind::Blind => SeatConfig::blind(shipped("pegged-line")),
+            SeatKind::Sighted(SightedBoard::Dgt(c)) => SeatConfig::sighted(Some(shipped("dgt")), c),
+            SeatKind::Sighted(SightedBoard::Manual) => {
+                SeatConfig::sighted(None, Completion::ClockPress)
+            }
+        });
         let cfg = ArbiterConfig {
             rules: RulesConfig {
                 time_control: Some(
@@ -42,10 +45,7 @@ impl World {
                 ),
                 ..RulesConfig::default()
             },
-            blind: setup.blind,
-            blind_board: shipped("pegged-line"),
-            sighted_board,
-            sighted_completion: completion,
+            seats,
             guidance_repeat_ms: 8_000,
             say_own_move: true,
         };
@@ -62,8 +62,7 @@ impl World {
             sweep_offset: 0,
             sampling: [false; 64],
         };
-        let person = |board, color| Person {
-            board,
+        let person = |color| Person {
             color,
             known: 0,
             busy: false,
@@ -76,31 +75,28 @@ impl World {
             press_after_fix: false,
             reply_ahead: false,
         };
+        // Drawn for every table, so that a seed draws the same people whatever its boards.
         let sweep_ms = rng.between(DGT_SWEEP_MS.0, DGT_SWEEP_MS.1);
         let sweep_offset = rng.below(sweep_ms);
-        let mut boards = ByBoard {
-            blind: physical(Sensing::Occupancy, true),
-            sighted: physical(
-                Sensing::Identity,
-                matches!(setup.sighted, SightedBoard::Dgt(_)),
-            ),
-        };
-        boards.sighted.sweep_ms = sweep_ms;
-        boards.sighted.sweep_offset = sweep_offset;
+        let boards = setup.seats.map(|kind| match kind {
+            SeatKind::Blind => physical(Sensing::Occupancy, true),
+            SeatKind::Sighted(board) => Physical {
+                sweep_ms,
+                sweep_offset,
+                ..physical(Sensing::Identity, matches!(board, SightedBoard::Dgt(_)))
+            },
+        });
         World {
             arbiter: Arbiter::new(cfg, start.clone()),
             boards,
-            people: ByBoard {
-                blind: person(BoardId::Blind, setup.blind),
-                sighted: person(BoardId::Sighted, !setup.blind),
-            },
+            people: ByColor::new_with(person),
             setup,
             rng,
             now: 0,
             seq: 0,
             agenda: BinaryHeap::new(),
             actions: Vec::new(),
-            speech_free: ByBoard::default(),
+            speech_free: ByColor::default(),
             trace: Vec::new(),
             inputs: 0,
             refusals: 0,
@@ -214,24 +210,26 @@ impl World {
             Mode::Hold => "hold".to_string(),
         };
         let mut s = format!(
-            "to move {}, tactile {} (shows expected: {}), clock {:?}, paused {}",
+            "to move {}, clock {:?}, paused {}",
             a.game().to_move(),
-            mode(a.blind_board().mode()),
-            a.blind_board().shows_expected(),
             a.game().clock().and_then(|c| c.running()),
             a.game().clock().is_some_and(|c| c.is_paused()),
         );
-        if let Some(r) = a.sighted_board() {
-            s.push_str(&format!(
-                ", sighted {} (shows expected: {})",
-                mode(r.mode()),
-                r.shows_expected()
-            ));
+        let names = a.config().names();
+        for seat in self.setup.order() {
+            if let Some(r) = a.board(seat) {
+                s.push_str(&format!(
+                    ", {} {} (shows expected: {})",
+                    names.board(seat),
+                    mode(r.mode()),
+                    r.shows_expected()
+                ));
+            }
         }
-        for (_, p) in self.people.iter() {
+        for p in self.people.iter() {
             s.push_str(&format!(
                 "; {:?} knows {} busy {} slip {} paused {}",
-                p.board,
+                p.color,
                 p.known,
                 p.busy,
                 p.slip.is_some(),
@@ -270,7 +268,11 @@ impl World {
             self.trace.push(line);
         }
         if self.setup.trace_sighted
-            && let Some(r) = self.arbiter.sighted_board()
+            && let Some(r) = self
+                .arbiter
+                .config()
+                .the_sighted()
+                .and_then(|seat| self.arbiter.board(seat))
         {
             self.trace
                 .push(format!("{:>8}   [sighted {r:?}]", self.now));
@@ -291,16 +293,17 @@ impl World {
                 if let Announcement::Move(words) = &announcement {
                     self.check_announced(words);
                 }
+                self.check_ear(audience, &announcement);
                 let slow = self.rng.chance(self.setup.behaviour.slow_speech);
                 let length = if slow {
                     self.rng.between(400, 2500)
                 } else {
                     self.rng.between(5, 60)
                 };
-                let channels: &[BoardId] = match audience {
-                    Audience::Blind => &[BoardId::Blind],
-                    Audience::Sighted => &[BoardId::Sighted],
-                    Audience::Both => &BoardId::ALL,
+                let channels: &[Color] = match audience {
+                    Audience::Player(Color::White) => &[Color::White],
+                    Audience::Player(Color::Black) => &[Color::Black],
+                    Audience::Both => &Color::ALL,
                 };
                 let start = channels
                     .iter()
@@ -321,8 +324,8 @@ impl World {
                     },
                 );
             }
-            Effect::RequestSnapshot { board } => {
-                let i = board;
+            Effect::RequestSnapshot { seat } => {
+                let i = seat;
                 if self.boards[i].sensors && self.boards[i].connected {
                     let epoch = self.boards[i].epoch;
                     self.schedule(
@@ -384,6 +387,22 @@ impl World {
         });
         if !fits {
             let why = format!("announced a move nobody made at ply {ply}: {words:?}");
+            self.fail(why);
+        }
+    }
+
+    /// Nothing meant for one player reaches the other's ear: a move is announced to the player
+    /// who did not make it (to both only when the envelope is opened), a move is said back to
+    /// its mover only.
+    pub(super) fn check_ear(&mut self, audience: Audience, announcement: &Announcement) {
+        let wrong = match (announcement, audience) {
+            (Announcement::Move(words), Audience::Player(to)) => to == words.side,
+            (Announcement::OwnMove(words), Audience::Player(to)) => to != words.side,
+            (Announcement::OwnMove(_), Audience::Both) => true,
+            _ => false,
+        };
+        if wrong {
+            let why = format!("said to the wrong ear: {announcement:?} to {audience:?}");
             self.fail(why);
         }
     }
@@ -457,7 +476,7 @@ impl World {
                 if epoch != b.epoch || !b.connected {
                     return;
                 }
-                self.input(Input::Board { board, event }, true);
+                self.input(Input::Board { seat: board, event }, true);
             }
             Action::Said {
                 id,
@@ -465,12 +484,8 @@ impl World {
                 announcement,
             } => {
                 self.input(Input::SpeechFinished { id }, false);
-                for who in BoardId::ALL {
-                    let hears = match who {
-                        BoardId::Blind => audience.includes_blind(),
-                        BoardId::Sighted => audience.includes_sighted(),
-                    };
-                    if hears {
+                for who in self.setup.order() {
+                    if audience.includes(who) {
                         self.hear(who, &announcement);
                     }
                 }
@@ -485,7 +500,7 @@ impl World {
             }
             Action::Staff(Staff::Pause) => {
                 self.happened.pauses += 1;
-                for who in BoardId::ALL {
+                for who in self.setup.order() {
                     let defiant = self.rng.chance(self.setup.behaviour.move_while_paused);
                     self.people[who].defiant = defiant;
                 }
@@ -518,14 +533,14 @@ pub(super) fn short(e: &Effect) -> String {
 pub(super) fn label(input: &Input) -> String {
     match input {
         Input::Board {
-            board,
+            seat,
             event: SensorEvent::Snapshot(Sensed::Pieces(b)),
-        } => format!("{board:?} reading {b}"),
+        } => format!("{seat:?} reading {b}"),
         Input::Board {
-            board,
+            seat,
             event: SensorEvent::Snapshot(Sensed::Occupancy(bb)),
-        } => format!("{board:?} reading {:#x}", u64::from(*bb)),
-        Input::Board { board, event } => format!("{board:?} {event:?}"),
+        } => format!("{seat:?} reading {:#x}", u64::from(*bb)),
+        Input::Board { seat, event } => format!("{seat:?} {event:?}"),
         Input::Rules(game::Input::Verdict {
             ticket,
             mateability,

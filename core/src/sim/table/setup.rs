@@ -1,7 +1,8 @@
-//! One table drawn from a seed: the sighted player's board, how the people behave (chances per
+//! One table drawn from a seed: its seats (a blind player against a sighted one on a DGT or a
+//! plain board, or two blind players on two tactile boards), how the people behave (chances per
 //! occasion), the games they play; and what a run reports (how it ended, what the people did).
 
-use shakmaty::{Chess, Color, Move};
+use shakmaty::{ByColor, Chess, Color, Move};
 
 use super::rng::Rng;
 use crate::{
@@ -17,6 +18,15 @@ pub enum SightedBoard {
     Dgt(Completion),
     /// A plain board: the assistant enters his move at the console and presses for him.
     Manual,
+}
+
+/// Who sits in a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatKind {
+    /// A blind player on a tactile board.
+    Blind,
+    /// A sighted player on his board.
+    Sighted(SightedBoard),
 }
 
 /// How the people at this table behave: chances per occasion.
@@ -79,8 +89,8 @@ pub struct TableSetup {
     pub source: String,
     /// The moves the players make, from the initial position.
     pub script: Vec<Move>,
-    pub blind: Color,
-    pub sighted: SightedBoard,
+    /// Who sits where.
+    pub seats: ByColor<SeatKind>,
     pub behaviour: Behaviour,
     /// Put the sighted board's recogniser into the trace after every input (for debugging a
     /// seed; the test sets it from `TACTUS_TABLE_DEBUG`).
@@ -88,7 +98,8 @@ pub struct TableSetup {
 }
 
 impl TableSetup {
-    /// A table for `seed`: one of `games` (name, moves), a prefix of it, and how people behave.
+    /// A table with one blind player for `seed`: one of `games` (name, moves), a prefix of it,
+    /// the blind player's colour, the sighted player's board, and how people behave.
     pub fn draw(seed: u64, games: &[(String, Vec<Move>)]) -> TableSetup {
         let mut rng = Rng::new(seed);
         let (name, moves) = &games[rng.below(games.len() as u64) as usize];
@@ -112,10 +123,53 @@ impl TableSetup {
             seed,
             source: format!("{name}, {len} half-moves"),
             script: moves[..len].to_vec(),
-            blind,
-            sighted,
+            seats: ByColor::new_with(|c| {
+                if c == blind {
+                    SeatKind::Blind
+                } else {
+                    SeatKind::Sighted(sighted)
+                }
+            }),
             behaviour: Behaviour::draw(&mut rng),
             trace_sighted: false,
+        }
+    }
+
+    /// A table with two blind players on two tactile boards (IBCA's) for `seed`: the game and
+    /// the people drawn as [`TableSetup::draw`] draws them.
+    pub fn draw_two_blind(seed: u64, games: &[(String, Vec<Move>)]) -> TableSetup {
+        TableSetup {
+            seats: ByColor::new_with(|_| SeatKind::Blind),
+            ..TableSetup::draw(seed, games)
+        }
+    }
+
+    /// Whether `seat`'s player is blind.
+    pub fn is_blind(&self, seat: Color) -> bool {
+        self.seats[seat] == SeatKind::Blind
+    }
+
+    /// The seats in the order the table's people are served: the blind player's first (with
+    /// one), else White's.
+    pub fn order(&self) -> [Color; 2] {
+        match (self.is_blind(Color::White), self.is_blind(Color::Black)) {
+            (false, true) => [Color::Black, Color::White],
+            _ => Color::ALL,
+        }
+    }
+
+    /// Whether `seat`'s player presses his clock to complete his move (a sighted player on a DGT
+    /// board with press completion).
+    pub fn presses(&self, seat: Color) -> bool {
+        self.seats[seat] == SeatKind::Sighted(SightedBoard::Dgt(Completion::ClockPress))
+    }
+
+    /// The table in words, for a report: "blind white, sighted Dgt(Settle)" or "blind both".
+    pub fn describe(&self) -> String {
+        match (self.seats.white, self.seats.black) {
+            (SeatKind::Blind, SeatKind::Blind) => "blind both".into(),
+            (SeatKind::Blind, SeatKind::Sighted(s)) => format!("blind white, sighted {s:?}"),
+            (SeatKind::Sighted(s), _) => format!("blind black, sighted {s:?}"),
         }
     }
 
