@@ -47,6 +47,10 @@ pub struct ConsoleArgs {
     /// Switch to this role first: player (the blind player's requests) or assistant.
     #[arg(long, value_name = "ROLE")]
     pub role: Option<Role>,
+    /// At a table with two blind players: whose seat the role serves (a player's keypad stays
+    /// locked to it; an assistant may change it later with `role assistant black`).
+    #[arg(long, value_name = "COLOUR", requires = "role")]
+    pub seat: Option<Seat>,
     /// How long -c waits for the reply, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     pub timeout: f64,
@@ -101,19 +105,34 @@ fn socket_path(args: &ConsoleArgs) -> Result<PathBuf> {
     Ok(PathBuf::from(DEFAULT_SOCKET))
 }
 
-/// The lines sent before the user's: the login, then the role switch.
+/// A seat at the table, as `--seat` names it.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seat {
+    White,
+    Black,
+}
+
+/// The lines sent before the user's: the login, then the role switch (with its seat).
 fn preamble(args: &ConsoleArgs, token: Option<&str>) -> Result<Vec<String>> {
     let mut lines = Vec::new();
     if let Some(token) = token {
         lines.push(format!("login {token}"));
     }
+    let seat = match args.seat {
+        Some(Seat::White) => " white",
+        Some(Seat::Black) => " black",
+        None => "",
+    };
     match args.role {
+        Some(Role::Arbiter) if args.seat.is_some() => {
+            bail!("the arbiter serves both seats: --seat goes with --role player or assistant")
+        }
         Some(Role::Arbiter) if args.token_file.is_none() => {
             bail!("the arbiter's role needs the arbiter's token: give --token-file PATH")
         }
         // The login already made this console the arbiter's.
         Some(Role::Arbiter) | None => {}
-        Some(role) => lines.push(format!("role {role}")),
+        Some(role) => lines.push(format!("role {role}{seat}")),
     }
     Ok(lines)
 }
@@ -134,4 +153,43 @@ fn check_command(command: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        console: ConsoleArgs,
+    }
+
+    fn preamble_of(args: &[&str]) -> Result<Vec<String>> {
+        let cli = Cli::try_parse_from(std::iter::once("console").chain(args.iter().copied()))?;
+        preamble(&cli.console, None)
+    }
+
+    /// Issue 23: a blind player's keypad at a table with two of them names its seat.
+    #[test]
+    fn the_seat_goes_with_the_role_switch() {
+        assert_eq!(
+            preamble_of(&["--role", "player", "--seat", "white"]).unwrap(),
+            ["role player white"]
+        );
+        assert_eq!(
+            preamble_of(&["--role", "assistant", "--seat", "black"]).unwrap(),
+            ["role assistant black"]
+        );
+        assert_eq!(preamble_of(&["--role", "player"]).unwrap(), ["role player"]);
+        // A seat needs a role to serve it; the arbiter serves both.
+        assert!(preamble_of(&["--seat", "white"]).is_err());
+        let err = preamble_of(&["--role", "arbiter", "--seat", "white"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("both seats"), "{err}");
+        assert!(preamble_of(&["--role", "player", "--seat", "green"]).is_err());
+    }
 }
