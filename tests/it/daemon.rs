@@ -148,6 +148,111 @@ fn the_demo_plays_appendix_e_with_every_file_and_exits_0() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 23: the demo at an IBCA table: two blind players on two simulated tactile boards, each
+/// with his own Braille and audio scoresheet, each hearing the other's moves and his own said
+/// back, each asking the time with a button of his board and hearing the answer alone.
+#[test]
+fn the_demo_plays_at_a_table_of_two_blind_players() {
+    let dir = temp_dir("demo-blind-blind");
+    let out_dir = dir.join("out");
+    let mut guard = spawn(
+        &[
+            "demo",
+            "--table",
+            "blind-blind",
+            "--speed",
+            "50",
+            "--dir",
+            out_dir.to_str().unwrap(),
+        ],
+        &dir,
+        "demo",
+        &[],
+    );
+    let status = guard.wait_limit(RUN_LIMIT);
+    assert!(
+        status.success(),
+        "demo failed: {status}\n{}",
+        show(&dir, "demo")
+    );
+    let folder = game_folder(&out_dir);
+    let both = shakmaty::ByColor::new_with(|_| true);
+    for name in files::all_files_at(both) {
+        let path = folder.join(&name);
+        let len = fs::metadata(&path)
+            .unwrap_or_else(|_| panic!("{name} missing\n{}", show(&dir, "demo")))
+            .len();
+        assert!(len > 0, "{name} is empty");
+    }
+    for name in [
+        "blind-score-white.brf",
+        "blind-score-black.brf",
+        "blind-score-white.wav",
+    ] {
+        assert!(
+            files::all_files_at(both).contains(&name.to_string()),
+            "{name}"
+        );
+    }
+    assert!(!folder.join(files::BRF_FILE).exists());
+    assert_eq!(pgn_sans(&folder.join(files::PGN_FILE)), appendix_e_sans());
+    // Every move to the player who did not make it and back to its mover, in order.
+    let transcript = fs::read_to_string(folder.join(files::TRANSCRIPT_FILE)).unwrap();
+    let pack = VoicePack::builtin("de-fide").unwrap();
+    let mut pos = Chess::default();
+    let mut lines = transcript.lines();
+    for m in demo::appendix_e_moves() {
+        let words = MoveWords::new(&pos, m);
+        let mover = pos.turn();
+        for (audience, announcement) in [
+            (!mover, Announcement::Move(words)),
+            (mover, Announcement::OwnMove(words)),
+        ] {
+            let wanted = format!(
+                " {audience} {}",
+                pack.render(&announcement, Style::San).text
+            );
+            assert!(
+                transcript.lines().any(|l| l.ends_with(&wanted)),
+                "'{wanted}' missing in the transcript:\n{transcript}"
+            );
+        }
+        let wanted = format!(
+            " {} {}",
+            !mover,
+            pack.render(&Announcement::Move(MoveWords::new(&pos, m)), Style::San)
+                .text
+        );
+        assert!(
+            lines.any(|l| l.ends_with(&wanted)),
+            "'{wanted}' out of order in the transcript:\n{transcript}"
+        );
+        pos.play_unchecked(m);
+    }
+    // Each asked the time with a button of his board, and only he heard the answer.
+    for seat in [Color::White, Color::Black] {
+        let note = format!("by button 1 of the tactile board ({seat}), said to {seat}: ");
+        let line = transcript
+            .lines()
+            .find(|l| l.contains(&note))
+            .unwrap_or_else(|| panic!("no request of {seat}'s:\n{transcript}"));
+        let answer = line.split_once(&note).unwrap().1;
+        assert!(
+            transcript
+                .lines()
+                .any(|l| l.ends_with(&format!(" {seat} {answer}"))),
+            "{transcript}"
+        );
+        assert!(
+            !transcript
+                .lines()
+                .any(|l| l.ends_with(&format!(" {} {answer}", !seat))),
+            "{seat}'s answer said to the other:\n{transcript}"
+        );
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 fn run_config(dir: &Path) -> PathBuf {
     let (pegged, dgt) = fast_profiles(dir);
     let config = format!(

@@ -11,7 +11,8 @@
 //! - The daemon through the real binary: [`daemon`], [`daemon_games`], [`daemon_recovery`],
 //!   [`daemon_stop_resume`], [`daemon_table`].
 //! - The daemon in the test's own process: [`daemon_adjournment`], [`daemon_buttons`],
-//!   [`daemon_console`], [`daemon_damage`], [`daemon_dispute`], [`daemon_requests`].
+//!   [`daemon_console`], [`daemon_damage`], [`daemon_dispute`], [`daemon_ibca`] (two blind
+//!   players), [`daemon_requests`].
 //! - The house's rules the compiler cannot check: [`purity`].
 //!
 //! [`support`] is shared by all of them; with one binary, every helper in it has a user.
@@ -35,6 +36,7 @@ mod daemon_console;
 mod daemon_damage;
 mod daemon_dispute;
 mod daemon_games;
+mod daemon_ibca;
 mod daemon_recovery;
 mod daemon_requests;
 mod daemon_stop_resume;

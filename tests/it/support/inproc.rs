@@ -72,6 +72,33 @@ pub fn write_config(dir: &Path, blind: Color) -> PathBuf {
     path
 }
 
+/// A table with two blind players (IBCA): each on his own simulated pegged board, each hearing
+/// his own voice pack (`packs`: White's, Black's), speech off.
+pub fn write_config_two_blind(dir: &Path, packs: [&str; 2]) -> PathBuf {
+    let pegged = fast_profile(
+        dir,
+        "pegged-line.toml",
+        &[
+            ("name = \"pegged-line\"", "name = \"fast-pegged-line\""),
+            ("bounce_ms = 40", "bounce_ms = 20"),
+        ],
+    );
+    let [white, black] = packs;
+    let text = format!(
+        "[game]\nwhite = \"Weiss Blind\"\nblack = \"Black Blind\"\nblind = \"both\"\n\
+         time_control = \"{TIME_CONTROL}\"\nguidance_repeat_ms = 3000\n\
+         event = \"IBCA Open\"\nsite = \"Testhalle\"\nround = \"1\"\n\
+         [boards.white]\nprofile = \"{pegged}\"\nport = \"sim\"\n\
+         [boards.black]\nprofile = \"{pegged}\"\nport = \"sim\"\n\
+         [voice]\npack = \"{white}\"\nstyle = \"san\"\nspeaker = \"none\"\n\
+         [voice.white]\npack = \"{white}\"\n[voice.black]\npack = \"{black}\"\n\
+         [record]\ndir = \"played\"\n[console]\nsocket = \"console.sock\"\n"
+    );
+    let path = dir.join("config.toml");
+    fs::write(&path, text).unwrap();
+    path
+}
+
 impl Table {
     /// Start the daemon in `dir` (whose `config.toml` is the table's); `moves` are the game the
     /// simulated blind player knows (his own moves are taken from it, in order), `speed` scales
@@ -176,6 +203,14 @@ impl Table {
     pub fn player(&self) -> Conn {
         let mut c = self.connect();
         assert_eq!(c.ok_summary("role player"), "role player");
+        c
+    }
+
+    /// A connection switched to the keypad of the blind player of `seat` (a table with two).
+    pub fn player_at(&self, seat: Color) -> Conn {
+        let mut c = self.connect();
+        let role = format!("role player {seat}");
+        assert_eq!(c.ok_summary(&role), role);
         c
     }
 

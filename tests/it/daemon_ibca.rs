@@ -1,0 +1,279 @@
+//! Two blind players on two tactile boards, as the events of the International Braille Chess
+//! Association play (issue 23), against the daemon in the test's process (see
+//! `support::inproc`): both boards are simulated pegged boards on real pseudo-terminals, each
+//! player hears his own voice pack (White German, Black English), each has a keypad console
+//! locked to his seat.
+//!
+//! One whole game shows every duty done for both: each move said to the other player and back
+//! to its mover (F.1), a request from each player answered on his keypad and said only to him
+//! (F.9 d), a board that differs guided (F.7: White executes one of Black's moves wrongly and,
+//! sure of it, writes it so), the F.8 retrace to where both scoresheets agree with both boards
+//! guided back, a restart of the daemon in the middle, and at the end each player's Braille
+//! scoresheet (BRF and Unicode) and audio scoresheet (WAV and cue list) read back equal to the
+//! PGN.
+
+use crate::support;
+
+use std::{fs, path::Path};
+
+use shakmaty::{Chess, Color, Move, Position};
+use support::{
+    console::{ply_of, result_of},
+    games::moves_of,
+    inproc::{Table, write_config_two_blind},
+    record::{read_game_file, transcript_bodies},
+    table::{temp_dir, voices_dir},
+};
+use tactus::{
+    config::braille_options,
+    daemon::{SimSettings, files::ScoreFiles},
+    store::voices::load_words,
+};
+use tactus_core::{
+    announce::{
+        Announcement, Guidance, MoveWords,
+        voice::{Style, VoicePack},
+    },
+    journal::{Entry, InputRecord, RequestRecord},
+    record::{
+        braille::{self, BrailleFormat, DEFAULT_PROFILE},
+        score::{Score, ScoreMove},
+        wav::{self, CueEntry},
+    },
+    sim::player::wrong_square,
+};
+
+/// The Blackburne Shilling Gambit: Black mates on move seven.
+const GAME: &str = "e4 e5 Nf3 Nc6 Bc4 Nd4 Nxe5 Qg5 Nxf7 Qxg2 Rf1 Qxe4+ Be2 Nf3#";
+/// 4... Qg5: White executes it wrongly, and keeps his board so.
+const MISTAKE_PLY: usize = 8;
+/// Each player's pack: White's, Black's.
+const PACKS: [&str; 2] = ["de-fide", "en"];
+
+fn pack_of(seat: Color) -> VoicePack {
+    load_words(&voices_dir(), seat.fold_wb(PACKS[0], PACKS[1])).unwrap()
+}
+
+fn render(pack: &VoicePack, announcement: &Announcement) -> String {
+    pack.render(announcement, Style::San).text
+}
+
+/// The requests of the journal, with what was said for them.
+fn requests(folder: &Path) -> Vec<RequestRecord> {
+    let read = tactus::daemon::journal::read(&folder.join("journal.jsonl")).unwrap();
+    read.entries
+        .into_iter()
+        .filter_map(|e| match e {
+            Entry::Input {
+                input: InputRecord::Request(r),
+                ..
+            } => Some(r),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `seat`'s request `line` at his keypad: answered there, noted for the arbiter with whose it
+/// was, and said to him only, in his language.
+fn ask(table: &Table, seat: Color, line: &str) {
+    let mut keypad = table.player_at(seat);
+    let body = keypad.ok(line);
+    assert!(!body.is_empty(), "{seat} asked {line}: no answer");
+    let request = format!("request '{line}' by the blind player's keypad ({seat}), said to {seat}");
+    let transcript = table.wait_transcript(&request);
+    let asked = requests(&table.folder());
+    let record = asked
+        .iter()
+        .rev()
+        .find(|r| r.asked == line && r.seat.map(Color::from) == Some(seat))
+        .unwrap_or_else(|| panic!("{seat}'s request is not journaled: {asked:?}"));
+    assert!(!record.said.is_empty(), "{record:?}");
+    let lines = transcript_bodies(&transcript);
+    for said in &record.said {
+        // Said to him (the speech task writes the line as it hands the words over)...
+        table.wait_transcript(&format!("{seat} {said}"));
+        // ... and never into the other player's ear.
+        assert!(
+            !lines.contains(&format!("{} {said}", !seat)),
+            "{seat}'s answer was said to {}:\n{transcript}",
+            !seat
+        );
+    }
+}
+
+#[test]
+fn two_blind_players_play_a_whole_game_on_two_tactile_boards() {
+    let dir = temp_dir("ibca");
+    write_config_two_blind(&dir, PACKS);
+    let sans: Vec<&str> = GAME.split_whitespace().collect();
+    let game = moves_of(GAME);
+    let sim = SimSettings {
+        moves: game.clone(),
+        speed: 4.0,
+        blind_mistake_ply: Some(MISTAKE_PLY),
+        blind_keeps_mistake: true,
+        ..SimSettings::default()
+    };
+    let table = Table::start_sim(&dir, sim.clone(), true);
+    table.wait_started();
+
+    // A keypad must say whose it is at this table.
+    let mut anonymous = table.player();
+    let refused = anonymous.refused("time");
+    assert!(refused.contains("role player white"), "{refused}");
+    // White asks the time at his keypad: in German, to him alone.
+    table.wait_ply(2);
+    ask(&table, Color::White, "time");
+
+    // 4... Qg5: White puts the queen beside g5 and keeps it there whatever he is told; he is
+    // guided (F.7) in German, Black hears nothing of it.
+    let mut before = Chess::default();
+    for m in &game[..MISTAKE_PLY - 1] {
+        before.play_unchecked(*m);
+    }
+    let qg5 = game[MISTAKE_PLY - 1];
+    let wrong = wrong_square(&before, qg5).unwrap();
+    let guidance = Announcement::Guidance(Guidance::Misplaced {
+        piece: Color::Black.queen(),
+        found: wrong,
+        belongs: qg5.to(),
+    });
+    let guided = format!("white {}", render(&pack_of(Color::White), &guidance));
+    let transcript = table.wait_transcript(&guided);
+    assert!(
+        !transcript.contains(&format!(
+            "black {}",
+            render(&pack_of(Color::Black), &guidance)
+        )),
+        "{transcript}"
+    );
+    assert_eq!(ply_of(&table.wait_ply(MISTAKE_PLY)), MISTAKE_PLY);
+
+    // F.8: the boards differ, and so do the scoresheets. White wrote the move as he executed
+    // it; Black's agrees with the record. The game goes back to where both agree.
+    let mut arbiter = table.arbiter();
+    // He writes what he executed: the queen to the square beside g5 (no legal move: the
+    // sheets differ there all the same).
+    let mut white_sheet: Vec<String> = sans[..MISTAKE_PLY].iter().map(|s| s.to_string()).collect();
+    white_sheet[MISTAKE_PLY - 1] = format!("Q{wrong}");
+    let body = arbiter.ok(&format!("scoresheet white {}", white_sheet.join(" ")));
+    assert!(
+        body.iter()
+            .any(|l| l.contains("enter black's scoresheet too")),
+        "{body:?}"
+    );
+    let body = arbiter.ok(&format!(
+        "scoresheet black {}",
+        sans[..MISTAKE_PLY].join(" ")
+    ));
+    assert!(
+        body.iter()
+            .any(|l| l.starts_with("proposed clocks: ") || l.contains("proposed clocks")),
+        "the game goes back and the clocks are proposed: {body:?}"
+    );
+    let status = arbiter.ok("status");
+    assert_eq!(ply_of(&status), MISTAKE_PLY - 1, "{status:?}");
+    // Both boards are guided back to the position after 4. Nxe5: White's queen off its wrong
+    // square, Black's off g5.
+    for seat in Color::ALL {
+        table.wait_transcript(&format!(
+            "note {seat}'s tactile board matches the game again"
+        ));
+    }
+    arbiter.ok("confirm-clocks");
+    // Black plays 4... Qg5 again, and White executes it rightly this time.
+    table.wait_ply(10);
+
+    // The daemon is stopped in the middle of the game and taken up again.
+    let report = table.stop();
+    assert!(!report.over);
+    let table = Table::start_sim(&dir, sim, false);
+    let status = table.wait_status("the game taken up again", |s| ply_of(s) >= 10);
+    assert!(status.iter().any(|l| l.contains("(paused)")), "{status:?}");
+    // Taken up with both players' voices, and the clocks held until the arbiter resumes.
+    table.wait_transcript("white Partie wiederhergestellt");
+    table.arbiter().ok("resume");
+    // Black asks the time at his keypad: in English, to him alone.
+    ask(&table, Color::Black, "time");
+    let status = table.wait_status("the mate", |s| result_of(s).is_some());
+    assert!(result_of(&status).unwrap().starts_with("0-1"), "{status:?}");
+    assert_eq!(ply_of(&status), sans.len(), "{status:?}");
+    let folder = table.folder();
+    let report = table.stop();
+    assert!(report.over);
+
+    // The record: the game's moves once each, 4... Qg5 as played after the retrace.
+    let pgn = read_game_file(&folder.join(tactus::daemon::files::PGN_FILE));
+    assert_eq!(pgn.moves, game, "{}", report.pgn);
+    assert!(report.pgn.contains("[Result \"0-1\"]"), "{}", report.pgn);
+
+    // Each move said to the other player and back to its mover, each in his own language.
+    let transcript = fs::read_to_string(folder.join("transcript.txt")).unwrap();
+    let lines = transcript_bodies(&transcript);
+    let mut pos = Chess::default();
+    for (ply, m) in game.iter().enumerate() {
+        let mover = pos.turn();
+        let words = MoveWords::new(&pos, *m);
+        for (audience, announcement) in [
+            (!mover, Announcement::Move(words)),
+            (mover, Announcement::OwnMove(words)),
+        ] {
+            let line = format!("{audience} {}", render(&pack_of(audience), &announcement));
+            assert!(
+                lines.contains(&line),
+                "ply {}: no {line:?}:\n{transcript}",
+                ply + 1
+            );
+        }
+        pos.play_unchecked(*m);
+    }
+
+    // Each player's own scoresheets, read back equal to the PGN.
+    let opts = braille_options(DEFAULT_PROFILE, 40, 25).unwrap();
+    let mut score = Score::new(Chess::default());
+    score.moves = game
+        .iter()
+        .map(|&mv| ScoreMove {
+            mv,
+            clock_ms: None,
+            draw_offer: false,
+        })
+        .collect();
+    assert!(!folder.join("blind-score.brf").exists());
+    for seat in Color::ALL {
+        let files = ScoreFiles::of(Some(seat));
+        for (file, format) in [
+            (files.brf(), BrailleFormat::Brf),
+            (files.braille(), BrailleFormat::Unicode),
+        ] {
+            let bytes = fs::read(folder.join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let back = braille::read_score(&bytes, format, &opts.profile, Chess::default())
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
+            let moves: Vec<Move> = back.moves.iter().map(|m| m.mv).collect();
+            assert_eq!(moves, game, "{file}");
+            assert_eq!(back.result, "0-1", "{file}");
+        }
+        // The audio scoresheet: one cue per move, in his language, within the recording.
+        let wav_path = folder.join(files.wav());
+        let reader = hound::WavReader::open(&wav_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", wav_path.display()));
+        let length_ms = wav::samples_to_ms(u64::from(reader.duration()));
+        let cues = fs::read_to_string(folder.join(files.cues())).unwrap();
+        let cues: Vec<(u64, u64, String)> = cues
+            .lines()
+            .map(|l| CueEntry::parse_line(l).unwrap_or_else(|| panic!("cue {l:?}")))
+            .collect();
+        let expected: Vec<String> = wav::scoresheet(&score, &pack_of(seat), Style::San)
+            .into_iter()
+            .map(|e| format!("{} {}", e.label, e.utterance.text))
+            .collect();
+        let said: Vec<String> = cues.iter().map(|(_, _, text)| text.clone()).collect();
+        assert_eq!(said, expected, "{seat}'s audio scoresheet");
+        assert!(
+            cues.iter()
+                .all(|(start, end, _)| start < end && *end <= length_ms),
+            "{seat}: {cues:?} in {length_ms} ms"
+        );
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
