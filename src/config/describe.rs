@@ -131,8 +131,8 @@ impl Config {
         }
         if two_blind {
             lines.push(
-                "each player's move counts when his board rests on it (or his assistant enters \
-                 it); each hears the other's move and his own said back"
+                "each player's move counts once it stands on his board and its announcement to \
+                 the other has ended (F.3 c); the other executes it on his own board"
                     .into(),
             );
         } else if self.opponent.is_none() {

@@ -213,6 +213,64 @@ fn the_table_is_said_in_words_and_seconds_that_look_like_minutes_are_warned_abou
     );
 }
 
+/// Issue 23: a table of two blind players (IBCA) is said seat by seat: each player, his board,
+/// his voice and his buttons; the one-blind sections at such a table, and two packs that would
+/// sound from one place, are refused naming the keys.
+#[test]
+fn a_table_of_two_blind_players_is_said_seat_by_seat() {
+    let (ok, out, err) = check(
+        "check-config-ibca",
+        "[game]\nblind = \"both\"\nwhite = \"Anna\"\nblack = \"Bert\"\n\
+         [boards.white]\nprofile = \"pegged-line\"\nport = \"sim\"\n\
+         [boards.black]\nprofile = \"pegged-line\"\nport = \"sim\"\n\
+         buttons = { 1 = \"time\", 2 = \"last\" }\n\
+         [voice.white]\npack = \"de-fide\"\ndevice = \"hw:1\"\n\
+         [voice.black]\npack = \"en\"\ndevice = \"hw:2\"\n",
+    );
+    assert!(ok, "{out}{err}");
+    for needle in [
+        "White: Anna (a blind player, on his own tactile board)",
+        "Black: Bert (a blind player, on his own tactile board)",
+        "white's tactile board (boards.white): pegged-line on a simulated board",
+        "black's tactile board (boards.black): pegged-line on a simulated board",
+        "white hears: voice pack de-fide",
+        "on the device hw:1",
+        "black hears: voice pack en",
+        "each blind player hears his own move said back",
+        "black's tactile board's buttons: 1 asks time, 2 asks last\n",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from:\n{out}");
+    }
+    assert!(!out.contains("sighted"), "{out}");
+    for (tag, text, needles) in [
+        (
+            "ibca-sections",
+            "[game]\nblind = \"both\"\n[boards.blind]\nprofile = \"pegged-line\"\nport = \"sim\"\n",
+            &["[boards.blind]", "game.blind = \"both\"", "[boards.white]"][..],
+        ),
+        (
+            "ibca-one-ear",
+            "[game]\nblind = \"both\"\n[voice.white]\npack = \"de-fide\"\n\
+             [voice.black]\npack = \"en\"\n",
+            &["voice.white.pack", "voice.black.pack", "same device"][..],
+        ),
+        (
+            "ibca-pack",
+            "[game]\nblind = \"both\"\n[voice.black]\npack = \"xx-nowhere\"\n",
+            &["voice.black.pack"][..],
+        ),
+    ] {
+        let (ok, out, err) = check(&format!("check-config-{tag}"), text);
+        assert!(!ok, "{tag}: accepted\n{out}");
+        for needle in needles {
+            assert!(
+                err.contains(needle),
+                "{tag}: {needle:?} missing from: {err}"
+            );
+        }
+    }
+}
+
 /// The console socket as `run` will bind it, checked by check-config: a folder that does not
 /// exist is refused naming the key (run never makes it), and a console group the daemon's user
 /// is not in is refused with how to join it (the socket could not be given to it).
