@@ -116,6 +116,12 @@ pub struct GameSection {
     pub say_own_move: bool,
     /// Who starts the clocks: "arbiter" (default) or "boards" (default of a training game).
     pub start: Option<StartBy>,
+    /// The piece letters each player writes (E.3), by language ("en", "de", "fr", ... or
+    /// "English", "German", ...): his sealed move is read in them first. Absent: a blind
+    /// player's voice pack's language (the first part of its name: `de-fide` is German); a
+    /// sighted player's sealed move is read in every notation, an ambiguity asked when sealing.
+    pub white_notation: Option<String>,
+    pub black_notation: Option<String>,
 }
 
 fn yes() -> bool {
@@ -149,6 +155,8 @@ impl Default for GameSection {
             guidance_repeat_ms: DEFAULT_GUIDANCE_REPEAT_MS,
             say_own_move: true,
             start: None,
+            white_notation: None,
+            black_notation: None,
         }
     }
 }

@@ -36,7 +36,13 @@ use std::{
 use anyhow::{Context, Result, anyhow};
 use serde::Deserialize;
 use shakmaty::{ByColor, Color};
-use tactus_core::{arbiter::Completion, rules::game::RulesConfig};
+use tactus_core::{
+    arbiter::Completion,
+    rules::{
+        game::RulesConfig,
+        notation::{self, PieceLetters},
+    },
+};
 
 pub use boards::{
     BoardSection, BoardSetup, BoardsSection, CompletionName, MANUAL_PROFILE, PortSetup, SIM_PORT,
@@ -109,6 +115,7 @@ impl Config {
         }
         self.boards.check(origin, self.game.blind)?;
         self.game.check_guidance(origin)?;
+        self.notations().map_err(|e| anyhow!("{origin}: {e}"))?;
         self.record.check(origin)?;
         self.boards.check_ports(origin, self.game.blind)?;
         self.voice
@@ -147,6 +154,33 @@ impl Config {
     /// Which seats have a blind player.
     pub fn blind_seats(&self) -> ByColor<bool> {
         ByColor::new_with(|c| self.game.blind.is_blind(c))
+    }
+
+    /// The piece letters each player writes: `game.white_notation` / `game.black_notation`, else
+    /// a blind player's voice pack's language (the first part of the pack's name), else none
+    /// (every notation at once). An unknown language is refused naming the key.
+    pub fn notations(&self) -> Result<ByColor<Option<PieceLetters>>> {
+        let blind = self.blind_seats();
+        let packs = self.voice.packs(blind);
+        let mut out = ByColor::<Option<PieceLetters>>::default();
+        for seat in Color::ALL {
+            let set = match seat {
+                Color::White => &self.game.white_notation,
+                Color::Black => &self.game.black_notation,
+            };
+            out[seat] = match set {
+                Some(text) => Some(notation::letters_of(text).ok_or_else(|| {
+                    anyhow!(
+                        "key game.{seat}_notation = \"{text}\": not a notation tactus knows; one of \
+                         en, de, nl, fr, es, it, pt, pl, ru, hu, cs, da, no, sv (or the language's \
+                         English name: English, German, ...)"
+                    )
+                })?),
+                None if blind[seat] => notation::letters_of(&packs[seat]),
+                None => None,
+            };
+        }
+        Ok(out)
     }
 
     /// Each seat's board as the file gives it, with its key.

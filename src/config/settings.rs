@@ -69,10 +69,14 @@ impl Settings {
         };
         let blind = config.blind_seats();
         let completion = config.completion();
+        let notations = config
+            .notations()
+            .map_err(|e| anyhow!("{origin}: {e}"))?;
         let seats = ByColor::new_with(|c| SeatConfig {
             blind: blind[c],
             board: recognizer(&boards[c]),
             completion,
+            notation: notations[c],
         });
         let arbiter = ArbiterConfig {
             rules: config

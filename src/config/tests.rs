@@ -404,3 +404,27 @@ fn game_start_is_the_arbiters_by_default_the_boards_when_set_and_in_training() {
         "{err}"
     );
 }
+
+#[test]
+fn each_players_notation_comes_from_his_pack_or_is_set_and_a_wrong_one_is_named() {
+    // The blind player's from his voice pack (de-fide: German); the sighted player's unset.
+    let config = Config::parse("", "c.toml").unwrap();
+    let n = config.notations().unwrap();
+    assert_eq!(n.white.map(|l| l.language), Some("German"));
+    assert_eq!(n.black, None);
+    let config = Config::parse(
+        "[game]\nwhite_notation = \"en\"\nblack_notation = \"French\"\n",
+        "c.toml",
+    )
+    .unwrap();
+    let n = config.notations().unwrap();
+    assert_eq!(n.white.map(|l| l.language), Some("English"));
+    assert_eq!(n.black.map(|l| l.language), Some("French"));
+    let err = Config::parse("[game]\nblack_notation = \"klingon\"\n", "my.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("my.toml") && err.contains("game.black_notation") && err.contains("klingon"),
+        "{err}"
+    );
+}

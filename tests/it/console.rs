@@ -59,6 +59,7 @@ fn arbiter_with(rules: RulesConfig) -> Arbiter {
             seats: one_blind(Color::Black, tactile, None, Completion::ClockPress),
             guidance_repeat_ms: 10_000,
             say_own_move: true,
+            correction_window_ms: 0,
         },
         Chess::default(),
     )

@@ -45,7 +45,8 @@ fn a_game_is_adjourned_stopped_resumed_and_finished() {
         s.iter().any(|l| l.contains("white to move"))
     });
     assert_eq!(ply_of(&status), 4);
-    let notes = assistant.ok("seal Qd1-h5");
+    let mut arbiter = table.arbiter();
+    let notes = arbiter.ok("seal Qd1-h5");
     assert!(
         notes
             .iter()
@@ -55,7 +56,6 @@ fn a_game_is_adjourned_stopped_resumed_and_finished() {
     // Nobody may move now; a draw offer may still be made.
     let refused = assistant.refused("move Qh5");
     assert!(refused.contains("the game is adjourned"), "{refused}");
-    let mut arbiter = table.arbiter();
     arbiter.ok("resumption 2026-12-01 10:00 Spielsaal B");
     assistant.ok("offer black");
     let status = arbiter.ok("status");
@@ -174,8 +174,8 @@ fn an_illegal_sealed_move_loses_the_game() {
     assistant.ok("press");
     table.wait_ply(2);
     // White seals a move no piece of his can make.
-    assistant.ok("seal Qd1-d5");
     let mut arbiter = table.arbiter();
+    arbiter.ok("seal Qd1-d5");
     let reply = arbiter.send("open");
     assert!(reply.end.is_ok(), "{reply:?}");
     assert!(

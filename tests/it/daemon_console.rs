@@ -254,7 +254,9 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
     assert_eq!(
         player.ok("help seal"),
         [
-            "seal MOVE (alias se): adjournment: seal the move of the player having the move",
+            "seal MOVE (alias se): adjournment: seal the move of the player having the move, as he \
+             wrote it (read in his notation; a blind player's at his assistant's console, a \
+             sighted player's at the arbiter's)",
             "example: seal Nf3",
             "this console is in the player role; 'seal' is for the assistant and the arbiter",
         ]
@@ -861,8 +863,15 @@ fn the_assistants_commands_carry_out_his_duties() {
     assert_eq!(ply_of(&assistant.ok("status")), 2);
     sighted_move(&table, &mut assistant, "Nf3", 4);
 
-    // Adjournment: White, having the move, seals it; the clocks stand, nobody moves.
-    let notes = assistant.ok("seal c4");
+    // Adjournment: White, having the move, seals it; the clocks stand, nobody moves. The
+    // sighted player's sealed move is the arbiter's to type: the blind player's assistant is
+    // his opponent's.
+    assert_eq!(
+        assistant.refused("seal c4"),
+        "not sealed: the sighted player's sealed move is typed at the arbiter's console \
+         (`login`), not here, so that his opponent's side does not learn it (adjournment)"
+    );
+    let notes = table.arbiter().ok("seal c4");
     assert!(
         notes.contains(
             &"game adjourned: white sealed move 3; the clocks stand until the envelope is opened"
@@ -1142,7 +1151,7 @@ fn the_envelope_is_opened_after_the_absent_repliers_clock_has_run() {
     let w = move_words("d4 d5 Nf3");
     let sealed_move = words(&Announcement::Move(w[2]));
 
-    assistant.ok("seal Nf3");
+    arbiter.ok("seal Nf3");
     assert_eq!(
         arbiter.ok("resumption 2026-12-01 10:00 Hall B"),
         ["resumption: 2026-12-01 10:00 Hall B"]

@@ -333,7 +333,12 @@ pub enum Announcement {
     /// concerned; the time itself only when he asks (F.9 d).
     ClockChanged {
         side: Color,
+        /// By how much (a penalty's amount: "plus zwei Minuten"); 0 when it is not said.
+        by_ms: i64,
     },
+    /// A move made on his board before his opponent's: no move ("nicht am Zug"); his board is
+    /// guided back once the opponent's move stands.
+    OutOfTurn,
     /// Training: the move the engine would play for him (`hint`).
     Hint(MoveWords),
     /// Training: how the position stands by the engine's judgement (`eval`).

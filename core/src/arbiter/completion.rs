@@ -36,6 +36,8 @@ pub(super) struct PendingAnnouncement {
     pub(super) mv: Move,
     pub(super) announced: bool,
     pub(super) on_board: bool,
+    /// Announced and on his board: it counts at this time, when F.6's window has passed.
+    pub(super) counts_at: Option<Millis>,
 }
 
 impl Arbiter {
@@ -174,6 +176,7 @@ impl Arbiter {
             mv,
             announced: false,
             on_board: true,
+            counts_at: None,
         });
     }
 
@@ -189,6 +192,27 @@ impl Arbiter {
             });
             return;
         }
+        if self.cfg.correction_window_ms > 0 {
+            // F.6: he may still correct it; it counts when the window has passed.
+            self.pending = Some(PendingAnnouncement {
+                announced: true,
+                counts_at: Some(now + self.cfg.correction_window_ms),
+                ..pending
+            });
+            return;
+        }
+        self.pending = None;
+        self.count_blind(pending.seat, pending.mv, now, out);
+    }
+
+    /// F.6's window has passed: the announced move counts.
+    pub(super) fn correction_window_passed(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let Some(pending) = self
+            .pending
+            .filter(|p| p.on_board && p.counts_at.is_some_and(|at| now >= at))
+        else {
+            return;
+        };
         self.pending = None;
         self.count_blind(pending.seat, pending.mv, now, out);
     }

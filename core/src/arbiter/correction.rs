@@ -31,6 +31,17 @@ impl Arbiter {
             }
         };
         if let Some(pending) = self.pending {
+            // A slip of the tongue names the piece he moved wrongly, not another piece: that
+            // one he touched and must move (4.3).
+            if moved_from(corrected) != moved_from(pending.mv) {
+                out.push(Effect::Refused(format!(
+                    "'{text}' is not a correction of {}: it moves another piece, and the piece \
+                     he moved is the one he touched and must move (4.3); a correction (F.6) \
+                     names another square for that piece",
+                    notation::san(&position, pending.mv)
+                )));
+                return;
+            }
             out.push(Effect::Note(format!(
                 "announcement corrected: {} instead of {}",
                 notation::san(&position, corrected),
@@ -52,6 +63,7 @@ impl Arbiter {
                 mv: corrected,
                 announced: false,
                 on_board: false,
+                counts_at: None,
             });
             if let Some(board) = self.recognizer(seat) {
                 let r = board.set_expected(after, Mode::Hold, now);
@@ -65,5 +77,13 @@ impl Arbiter {
             )));
             self.sighted_candidate = Some(corrected);
         }
+    }
+}
+
+/// The square the moving piece left (the king's, for castling).
+fn moved_from(mv: shakmaty::Move) -> Option<shakmaty::Square> {
+    match mv {
+        shakmaty::Move::Castle { king, .. } => Some(king),
+        other => other.from(),
     }
 }

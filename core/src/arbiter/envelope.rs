@@ -1,6 +1,7 @@
 //! Adjourned games at the table: a move is sealed only while no move waits to count on a board,
-//! and when the envelope is opened the sealed move is said to both players and made on both
-//! boards (an invalid one loses).
+//! and only once it reads as one legal move in its writer's notation (the one sealing is told
+//! the readings of one that does not, and chooses); when the envelope is opened the sealed move
+//! is said to both players and made on both boards.
 
 use shakmaty::Color;
 
@@ -8,12 +9,19 @@ use super::{Arbiter, Effect};
 use crate::{
     announce::{Announcement, Audience, MoveWords},
     board::recognize::Mode,
-    rules::{Millis, game},
+    rules::{Millis, game, notation},
 };
 
 impl Arbiter {
     /// The arbiter has a move sealed (adjourned games).
-    pub(super) fn seal(&mut self, by: Color, text: String, now: Millis, out: &mut Vec<Effect>) {
+    pub(super) fn seal(
+        &mut self,
+        by: Color,
+        text: String,
+        notation: Option<String>,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
         if self.pending.is_some() || self.sighted_candidate.is_some() || self.held.is_some() {
             // A move already made on a board is the sealed move (adjourned games); let it count
             // or correct it first.
@@ -24,7 +32,45 @@ impl Arbiter {
             ));
             return;
         }
-        self.rules(game::Input::Seal { by, text }, now, out);
+        // Read now, as he wrote it (his own notation first), so that nothing is decided against
+        // him when the envelope is opened: a text that reads as more than one move, or as none,
+        // is not sealed, and the one sealing (at his console only) is told the readings, each
+        // as the line to type.
+        let own = notation
+            .as_deref()
+            .and_then(notation::letters_of)
+            .or(self.cfg.seats[by].notation);
+        let position = self.game.position();
+        // A move written clearly that is not legal is his to answer for (it loses when the
+        // envelope is opened, as the Laws say); only what cannot be read as one move is asked.
+        if let Err(unclear) = notation::read_sealed(position, &text, own.as_ref())
+            && (!unclear.candidates.is_empty() || !notation::readable(&text))
+        {
+            let choices: Vec<String> = unclear
+                .candidates
+                .iter()
+                .map(|&m| {
+                    format!(
+                        "`seal {}` ({})",
+                        notation::unambiguous(position, m, own.as_ref()),
+                        notation::san(position, m)
+                    )
+                })
+                .collect();
+            let what = match choices.as_slice() {
+                [] => "seal it as written on his scoresheet, in algebraic notation (e.g. `seal \
+                       Nf3`, `seal Sg1-f3`, `seal 0-0`)"
+                    .into(),
+                many => format!("seal what he meant: {}", many.join(" or ")),
+            };
+            out.push(Effect::Refused(format!(
+                "not sealed: {}; {what} (adjournment: the sealed move must be unambiguous)",
+                unclear.reason
+            )));
+            return;
+        }
+        let notation = own.map(|l| l.language.to_owned());
+        self.rules(game::Input::Seal { by, text, notation }, now, out);
     }
 
     /// Resumption: the envelope is opened. The sealed move is said to both players and made on

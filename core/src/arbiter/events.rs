@@ -2,7 +2,7 @@
 //! notes for the assistant and the arbiter, the record to write, the game over. Every input that
 //! reaches the rules goes through [`Arbiter::rules`] here.
 
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
 use super::{Arbiter, Effect};
 use crate::{
@@ -16,6 +16,11 @@ use crate::{
 impl Arbiter {
     /// Apply a rules input and turn its events into effects. Returns whether it was accepted.
     pub(super) fn rules(&mut self, input: game::Input, now: Millis, out: &mut Vec<Effect>) -> bool {
+        // What each clock showed before: a player whose clock changes hears by how much.
+        self.clocks_before = self
+            .game
+            .clock()
+            .map(|c| (now, ByColor::new_with(|side| c.remaining(side, now))));
         match self.game.apply(input, now) {
             Ok(events) => {
                 for e in events {
@@ -30,12 +35,16 @@ impl Arbiter {
         }
     }
 
-    /// The player whose clock the arbiter (or a rule) changed is told so; his time only when he
-    /// asks (F.9 d).
+    /// The player whose clock the arbiter (or a rule) changed is told so, and by how much (a
+    /// penalty's amount); his time only when he asks (F.9 d).
     fn clock_changed(&mut self, side: Color, out: &mut Vec<Effect>) {
+        let by_ms = match (self.clocks_before, self.game.clock()) {
+            (Some((at, before)), Some(clock)) => clock.remaining(side, at) - before[side],
+            _ => 0,
+        };
         self.say(
             Audience::Player(side),
-            Announcement::ClockChanged { side },
+            Announcement::ClockChanged { side, by_ms },
             out,
         );
     }

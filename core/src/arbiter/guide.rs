@@ -3,13 +3,13 @@
 //! the configured time while it stays wrong; on his own move it is a move that is not possible
 //! (Art. 4.3; the arbiter rules whether it was an illegal move completed, 7.4).
 
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Color, Piece, Position, Square};
 
 use super::{Arbiter, Effect};
 use crate::{
     announce::{Announcement, Audience, Guidance, count},
     board::recognize::{BoardDiff, Found, Mode},
-    rules::Millis,
+    rules::{Millis, notation},
 };
 
 /// A board that differs and when it was last described.
@@ -36,13 +36,24 @@ impl Arbiter {
         if own_move {
             self.say(audience, Announcement::IllegalMove, out);
             // The player is told and guided; whether it was an illegal move completed (7.4) is
-            // the arbiter's ruling, so he hears of every one.
+            // the arbiter's ruling, so he hears of every one, in words that say which it is: a
+            // legal move the game cannot take now invites no 7.4 penalty.
             let squares: Vec<String> = diff.squares.iter().map(|d| d.square.to_string()).collect();
-            out.push(Effect::Note(format!(
-                "illegal move on the {board} board by {seat} (7.4): it stands on {}; not counted, \
-                 the player is guided back. If the arbiter rules it completed: `illegal {seat}`",
-                squares.join(" ")
-            )));
+            let note = match self.legal_but_not_now(seat) {
+                Some(reason) => format!(
+                    "not a legal move now on the {board} board by {seat}: {reason}; it stands on \
+                     {}; not counted, the player is guided back (no illegal move, 7.4 does not \
+                     apply)",
+                    squares.join(" ")
+                ),
+                None => format!(
+                    "illegal move on the {board} board by {seat} (7.4): it stands on {}; not \
+                     counted, the player is guided back. If the arbiter rules it completed: \
+                     `illegal {seat}`",
+                    squares.join(" ")
+                ),
+            };
+            out.push(Effect::Note(note));
         }
         for g in guidance(&diff) {
             self.say(audience, Announcement::Guidance(g), out);
@@ -52,6 +63,45 @@ impl Arbiter {
             count(diff.squares.len(), "square", "squares")
         )));
         self.differing[seat] = Some(Differing { diff, told_at: now });
+    }
+
+    /// Why what `seat`'s board shows, a move that is legal on its own, is not one now: the move
+    /// 9.5 b does not allow, or his move made before the opponent's was executed on his board.
+    fn legal_but_not_now(&self, seat: Color) -> Option<String> {
+        let board = self.board(seat)?;
+        let position = self.game.position();
+        if let Some(required) = self.game.must_play() {
+            let shown = position.legal_moves().into_iter().find(|&m| {
+                let mut after = position.clone();
+                after.play_unchecked(m);
+                board.shows_board(after.board())
+            })?;
+            return Some(format!(
+                "{} is legal, but after the incorrect claim {} must be played (9.5 b)",
+                notation::san(position, shown),
+                notation::san(position, required)
+            ));
+        }
+        // His move made on the position before the opponent's last move, which his board does
+        // not show yet.
+        let last = self.game.moves().last().filter(|r| r.side != seat)?;
+        let ply = self.game.ply() - 1;
+        let mut before = self.game.start_position().clone();
+        for r in &self.game.moves()[..ply] {
+            before.play_unchecked(r.mv);
+        }
+        let own = before.swap_turn().ok()?;
+        let shown = own.legal_moves().into_iter().find(|&m| {
+            let mut after = own.clone();
+            after.play_unchecked(m);
+            board.shows_board(after.board())
+        })?;
+        Some(format!(
+            "{} was made before {}'s move {} was executed on his board",
+            notation::san(&own, shown),
+            last.side,
+            last.san
+        ))
     }
 
     pub(super) fn repeat_guidance(&mut self, now: Millis, out: &mut Vec<Effect>) {

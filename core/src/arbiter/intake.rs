@@ -221,6 +221,7 @@ impl Arbiter {
                     )));
                 }
                 Recognized::RequestSnapshot => out.push(Effect::RequestSnapshot { seat }),
+                Recognized::OutOfTurn { mv } => self.out_of_turn(seat, mv, out),
                 Recognized::NoMove => {
                     self.press_pending = false;
                     self.refuse_press(
@@ -249,6 +250,19 @@ impl Arbiter {
             out.push(Effect::Note(format!(
                 "{} board: ignored a move out of turn",
                 self.names().board(seat)
+            )));
+            self.put_back(seat, now, out);
+            return;
+        }
+        if self.premoved[seat].take() == Some(mv) {
+            // Made before his opponent's move: no move. He makes it again in his own time.
+            self.say(Audience::Player(seat), Announcement::OutOfTurn, out);
+            out.push(Effect::Refused(format!(
+                "{} player's {} was made before his opponent's move: it is not a move (1.1: the \
+                 players move alternately); his board is guided back and he moves again in his \
+                 own time",
+                self.names().player(seat),
+                notation::san(&before, mv)
             )));
             self.put_back(seat, now, out);
             return;
@@ -397,6 +411,47 @@ impl Arbiter {
         };
         let r = r.set_expected_refusing(position, mv, now);
         self.recognized(seat, r, now, out);
+    }
+
+    /// A board shows its player's own move while his opponent is to move, his opponent's move
+    /// not made on either board (`None`: taken back). No move: he hears "nicht am Zug", the
+    /// arbiter sees what happened, and should it still stand when his turn comes it is refused
+    /// and guided back (a reply made after the opponent's move was made, executed early or not,
+    /// stays a move).
+    fn out_of_turn(&mut self, seat: Color, mv: Option<Move>, out: &mut Vec<Effect>) {
+        let Some(mv) = mv else {
+            if self.premoved[seat].take().is_some() {
+                out.push(Effect::Note(format!(
+                    "the {} board no longer shows the move made out of turn",
+                    self.names().board(seat)
+                )));
+            }
+            return;
+        };
+        let opponent = !seat;
+        let opponent_moved = self.pending.is_some_and(|p| p.seat == opponent)
+            || self.held.is_some_and(|h| h.seat == opponent)
+            || (!self.is_blind(opponent)
+                && (self.sighted_candidate.is_some() || self.press_pending));
+        if opponent_moved || self.game.is_over() || self.game.to_move() == seat {
+            return;
+        }
+        let told = self.premoved[seat].is_some();
+        self.premoved[seat] = Some(mv);
+        if told {
+            return;
+        }
+        let mut own = self.game.position().clone().swap_turn().ok();
+        let san = own
+            .as_mut()
+            .map_or_else(|| mv.to_string(), |p| notation::san(p, mv));
+        self.say(Audience::Player(seat), Announcement::OutOfTurn, out);
+        out.push(Effect::Note(format!(
+            "{} moved {san} on the {} board before {opponent} had moved: not a move (1.1); said \
+             to him, and guided back once {opponent}'s move stands",
+            seat,
+            self.names().board(seat)
+        )));
     }
 
     /// The board holds the game's position (guided if it differs) until it shows it again; its

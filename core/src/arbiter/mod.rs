@@ -28,7 +28,9 @@
 //! - `completion`: when a move counts: a blind player's once announced (F.3 c), a sighted
 //!   player's at his clock press (6.7 a, F.9 c);
 //! - `correction`: a move announced wrongly (F.6);
-//! - `retrace`: scoresheets compared and the game retraced (F.8), the clocks confirmed;
+//! - `retrace`: scoresheets compared and the game retraced (F.8) at the arbiter's `confirm`,
+//!   undone at his `undo`, the clocks confirmed;
+//! - `penalty`: penalties offered with their amounts and applied at the arbiter's `confirm`;
 //! - `events`: what the Laws' events become at the table (announcements, notes, records);
 //! - `guide`: a board that differs, described until it is right (F.7);
 //! - `links`: a board's link lost and back, said once for a flapping cable;
@@ -43,6 +45,7 @@ mod guide;
 mod intake;
 mod links;
 mod modes;
+mod penalty;
 mod retrace;
 mod seats;
 pub mod touch;
@@ -89,6 +92,10 @@ pub struct ArbiterConfig {
     /// A blind player hears his own move as it was announced in his name (F.1), so that a
     /// misread move can be corrected in time (F.6).
     pub say_own_move: bool,
+    /// F.6: how long after his move's announcement has ended a blind player may still correct
+    /// it (`correct`); it counts, and the opponent's clock starts, when this has passed. 0: at
+    /// the announcement's end, as F.3 c has it.
+    pub correction_window_ms: Millis,
 }
 
 impl ArbiterConfig {
@@ -159,6 +166,16 @@ pub enum Input {
     },
     /// The arbiter accepts the clock times proposed after a retrace.
     ConfirmClocks,
+    /// The arbiter confirms what tactus offered him: the retrace the scoresheets give (F.8), or
+    /// a penalty (9.5 b, 7.4 b, a time penalty he typed).
+    Confirm,
+    /// The arbiter drops what was offered (a claim typed in error: no penalty).
+    Cancel,
+    /// The arbiter undoes the last retrace before play goes on.
+    Undo,
+    /// A penalty the arbiter imposes (an input that changes a clock: 7.4 b's `IllegalMove`, a
+    /// time `AdjustClock`): offered with its amount, applied at [`Input::Confirm`].
+    Penalty(game::Input),
     /// 4.2, "j'adoube": `by` adjusts the piece on `square`; his next touch of it is no touch.
     Adjust {
         by: Color,
@@ -245,6 +262,26 @@ pub struct Arbiter {
     held_touches: ByColor<Vec<(Square, Option<Piece>)>>,
     /// Each player's scoresheet as last entered (F.8), compared with the record.
     sheets: shakmaty::ByColor<Option<sheet::Comparison>>,
+    /// What waits for the arbiter's `confirm`.
+    proposal: Option<Proposal>,
+    /// Both clocks when the last input reached the game (and when): a clock change is said
+    /// with its amount.
+    clocks_before: Option<(Millis, ByColor<i64>)>,
+    /// A move each board's player made before his opponent's (no move): refused should it
+    /// still stand when his turn comes.
+    premoved: ByColor<Option<Move>>,
+    /// The game as it stood before the last retrace, its clocks stopped then: what `undo`
+    /// restores, until play goes on.
+    undo: Option<Box<Game>>,
+}
+
+/// What tactus offers the arbiter to decide, done only at his `confirm`.
+#[derive(Debug, Clone)]
+enum Proposal {
+    /// F.8: retrace to `to_ply`, offered when the record had `record_plies`.
+    Retrace { to_ply: usize, record_plies: usize },
+    /// A penalty: the input that imposes it, offered after `ply` half-moves.
+    Penalty { input: game::Input, ply: usize },
 }
 
 impl Arbiter {
@@ -283,6 +320,10 @@ impl Arbiter {
             early_touches: ByColor::default(),
             held_touches: ByColor::default(),
             sheets: shakmaty::ByColor::default(),
+            proposal: None,
+            undo: None,
+            clocks_before: None,
+            premoved: ByColor::default(),
         }
     }
 
@@ -321,6 +362,7 @@ impl Arbiter {
         for link in self.links.iter() {
             deadlines.extend(link.unsaid_loss_due());
         }
+        deadlines.extend(self.pending.and_then(|p| p.counts_at));
         deadlines.into_iter().min()
     }
 
@@ -339,8 +381,17 @@ impl Arbiter {
             Input::Correct(text) => self.correct(&text, now, &mut out),
             Input::Scoresheet { side, sans } => self.scoresheet(side, &sans, now, &mut out),
             Input::ConfirmClocks => self.confirm_clocks(now, &mut out),
+            Input::Confirm => self.confirm(now, &mut out),
+            Input::Cancel => self.cancel(&mut out),
+            Input::Undo => self.undo_retrace(now, &mut out),
+            Input::Penalty(input) => self.propose_penalty(input, now, &mut out),
+            Input::Rules(claim @ game::Input::Claim { .. }) => {
+                self.claim(claim, now, &mut out)
+            }
             Input::Adjust { by, square } => self.adjust(by, square, &mut out),
-            Input::Rules(game::Input::Seal { by, text }) => self.seal(by, text, now, &mut out),
+            Input::Rules(game::Input::Seal { by, text, notation }) => {
+                self.seal(by, text, notation, now, &mut out)
+            }
             Input::Rules(game::Input::OpenEnvelope) => self.open_envelope(now, &mut out),
             Input::Rules(game::Input::Touch { by, square }) => {
                 self.touch_reported(by, square, now, &mut out)
@@ -407,6 +458,7 @@ impl Arbiter {
             }
         }
         self.repeat_guidance(now, out);
+        self.correction_window_passed(now, out);
     }
 
     /// The recogniser of `seat`'s board; none for a board without sensors.

@@ -1,11 +1,13 @@
 //! F.8: the players' own scoresheets compared with the record; when they disagree while the
-//! boards differ, the game is retraced to the last move both agree on (also the arbiter's
-//! `takeback`), the clocks held and the times recorded after that move proposed for the arbiter
-//! to confirm; nobody moves until the clocks run again.
+//! boards differ, a retrace to the last move both agree on is offered to the arbiter, and done
+//! at his `confirm` (his `takeback` retraces at once). The clocks are held and the times
+//! recorded after that move, with every clock change made since, proposed for him to confirm;
+//! nobody moves until the clocks run again, and until then `undo` restores the game as it was.
+//! A sheet that does not read where it parts from the record is said so, and retraces nothing.
 
-use shakmaty::{ByColor, Color, Move};
+use shakmaty::{ByColor, Color, Move, Position};
 
-use super::{Arbiter, Effect};
+use super::{Arbiter, Effect, Proposal};
 use crate::{
     announce::{Announcement, Audience},
     board::recognize::Recognizer,
@@ -24,9 +26,23 @@ impl Arbiter {
         now: Millis,
         out: &mut Vec<Effect>,
     ) {
+        let _ = now;
         let record: Vec<Move> = self.game.moves().iter().map(|r| r.mv).collect();
         let mine = sheet::compare(self.game.start_position(), &record, sans);
         out.push(Effect::Note(mine.summary(side)));
+        if let Some(u) = mine.unreadable_at_difference() {
+            // A sheet that does not read where it parts from the record says nothing about
+            // where the scores agree: it is corrected, not taken for a difference at move 1.
+            out.push(Effect::Note(format!(
+                "{side}'s scoresheet does not read at {} '{}' ({}): nothing is retraced on it; \
+                 enter it again with that move as written (F.8)",
+                mine.move_label(u.ply),
+                u.written,
+                u.why.describe()
+            )));
+            self.sheets[side] = None;
+            return;
+        }
         self.sheets[side] = Some(mine);
         // Each sheet entered for the record as it stands now, with whether it differs from it.
         let current = |writer: Color| {
@@ -61,25 +77,120 @@ impl Arbiter {
                 !side
             ))),
             (Some(&agree), Some(_), true) => {
-                // Said only once the retrace is done: a refused one says why instead.
-                let mark = out.len();
-                self.retrace(agree, now, out);
-                if self.retraced {
-                    out.insert(
-                        mark,
-                        Effect::Note(format!(
-                            "the two scoresheets agree for {agree} half-moves: the game is \
-                             retraced to there (F.8)"
-                        )),
-                    );
-                }
+                // The arbiter's decision: offered with what it would do, done on `confirm`.
+                self.proposal = Some(Proposal::Retrace {
+                    to_ply: agree,
+                    record_plies: record.len(),
+                });
+                out.push(Effect::Note(format!(
+                    "the two scoresheets agree for {agree} half-moves: retrace the game to {}? \
+                     `confirm` retraces it (F.8); nothing changes until then",
+                    self.ply_words(agree)
+                )));
             }
         }
     }
 
-    /// Whether a board rests on another position than the one it should show (F.8's condition).
+    /// Where the game stands after `ply` half-moves, for people: "after 4...Nf6", "the start".
+    pub(super) fn ply_words(&self, ply: usize) -> String {
+        let Some(record) = ply.checked_sub(1).and_then(|i| self.game.moves().get(i)) else {
+            return "the start of the game".into();
+        };
+        let start = self.game.start_position();
+        let white_first = start.turn() == Color::White;
+        let from_white = ply - 1 + usize::from(!white_first);
+        let number = start.fullmoves().get() as usize + from_white / 2;
+        let dots = if from_white.is_multiple_of(2) { "." } else { "..." };
+        format!("after {number}{dots}{}", record.san)
+    }
+
+    /// The arbiter confirms what was offered to him: the retrace F.8 proposed (while the boards
+    /// still differ and no move has been made since).
+    pub(super) fn confirm(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        match self.proposal.take() {
+            None => out.push(Effect::Refused(
+                "nothing waits for `confirm` (a retrace the scoresheets give, a penalty, are \
+                 confirmed when offered)"
+                    .into(),
+            )),
+            Some(Proposal::Retrace {
+                to_ply,
+                record_plies,
+            }) => {
+                if record_plies != self.game.ply() {
+                    out.push(Effect::Refused(
+                        "not retraced: a move was made since the scoresheets were compared; \
+                         enter them again (F.8)"
+                            .into(),
+                    ));
+                } else if !self.boards_differ() {
+                    out.push(Effect::Refused(
+                        "not retraced: both boards show the game's position now (F.8 applies \
+                         while they differ); `takeback PLY` retraces all the same"
+                            .into(),
+                    ));
+                } else {
+                    let words = self.ply_words(to_ply);
+                    let mark = out.len();
+                    self.retrace(to_ply, now, out);
+                    if self.retraced {
+                        out.insert(
+                            mark,
+                            Effect::Note(format!(
+                                "the game is retraced to {words}, where the two scoresheets \
+                                 agree ({to_ply} half-moves, F.8); `undo` restores it as it \
+                                 was until play goes on"
+                            )),
+                        );
+                    }
+                }
+            }
+            Some(Proposal::Penalty { input, ply }) => self.apply_penalty(input, ply, now, out),
+        }
+    }
+
+    /// The arbiter undoes the last retrace (F.8 or `takeback`) before play has gone on: the
+    /// game, its record and its clocks as they were at the retrace, the clocks stopped; both
+    /// boards are guided back to that position and play goes on at `resume`.
+    pub(super) fn undo_retrace(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let Some(before) = self.undo.take() else {
+            out.push(Effect::Refused(
+                "nothing to undo: only a retrace (F.8, `takeback`) is undone, and only until \
+                 play goes on"
+                    .into(),
+            ));
+            return;
+        };
+        self.game = *before;
+        self.proposed_clocks = None;
+        self.proposal = None;
+        self.sheets = ByColor::default();
+        out.push(Effect::Note(format!(
+            "the retrace is undone: the game stands {} again ({} half-moves), the clocks \
+             stopped as they were; `resume` lets play go on",
+            self.ply_words(self.game.ply()),
+            self.game.ply()
+        )));
+        self.say(
+            Audience::Both,
+            Announcement::Retraced {
+                side: self.game.to_move(),
+            },
+            out,
+        );
+        self.differing = ByColor::default();
+        self.hold_both(now, out);
+        self.retraced = true;
+        out.push(Effect::RecordChanged);
+    }
+
+    /// Whether a board rests on another position than the one it should show (F.8's condition):
+    /// a difference told to its player that the board still shows.
     fn boards_differ(&self) -> bool {
-        self.differing.iter().any(|d| d.is_some())
+        Color::ALL.into_iter().any(|seat| {
+            self.differing[seat].is_some()
+                && self.board(seat).is_none_or(|r| !r.shows_expected())
+        })
     }
 
     /// Take the game back to `to_ply` half-moves (F.8, or the arbiter's `takeback`): the clocks
@@ -97,6 +208,11 @@ impl Arbiter {
         self.held = None;
         self.press_pending = false;
         self.promotion_ahead = ByColor::default();
+        // What `undo` restores: the game as it stands, its clocks stopped now.
+        let mut before = self.game.clone();
+        if before.clock().is_some_and(|c| c.running().is_some()) {
+            let _ = before.apply(game::Input::Pause, now);
+        }
         if !self.rules(game::Input::Retract { to_ply }, now, out) {
             (
                 self.pending,
@@ -112,7 +228,13 @@ impl Arbiter {
                 self.names().player(held.seat)
             )));
         }
-        self.proposed_clocks = Some(self.game.clocks_after_ply(to_ply).unwrap_or_else(|| {
+        self.undo = Some(Box::new(before));
+        self.proposal = None;
+        self.sheets = ByColor::default();
+        // The boards are told anew what they should show; a difference with the game taken
+        // back is no difference now.
+        self.differing = ByColor::default();
+        self.proposed_clocks = Some(self.game.proposed_clocks(to_ply).unwrap_or_else(|| {
             let clock = self.game.clock();
             shakmaty::ByColor::new_with(|c| clock.map_or(0, |k| k.remaining(c, now)))
         }));
@@ -144,6 +266,8 @@ impl Arbiter {
         if !std::mem::take(&mut self.retraced) {
             return;
         }
+        // Play goes on: the retrace stands.
+        self.undo = None;
         for seat in self.seats() {
             match self.board(seat).map(Recognizer::shows_expected) {
                 Some(true) => {

@@ -15,6 +15,7 @@ use super::completion::Completion;
 use crate::{
     announce::{Audience, WhichBoard},
     board::recognize::RecognizerConfig,
+    rules::notation::PieceLetters,
 };
 
 /// One seat.
@@ -27,6 +28,9 @@ pub struct SeatConfig {
     pub board: Option<RecognizerConfig>,
     /// When a sighted player's move counts (a blind player's counts once announced, F.3).
     pub completion: Completion,
+    /// The piece letters he writes (E.3: his country's): his sealed move is read in them first.
+    /// `None`: every notation the Laws allow at once, an ambiguity asked about when sealing.
+    pub notation: Option<PieceLetters>,
 }
 
 impl SeatConfig {
@@ -36,6 +40,7 @@ impl SeatConfig {
             blind: true,
             board: Some(board),
             completion: Completion::ClockPress,
+            notation: None,
         }
     }
 
@@ -45,7 +50,13 @@ impl SeatConfig {
             blind: false,
             board,
             completion,
+            notation: None,
         }
+    }
+
+    /// This seat, its player writing in `notation`.
+    pub fn with_notation(self, notation: Option<PieceLetters>) -> SeatConfig {
+        SeatConfig { notation, ..self }
     }
 }
 

@@ -36,6 +36,7 @@ fn config(sighted: Option<RecognizerConfig>, completion: Completion) -> ArbiterC
         seats: one_blind(Color::White, TACTILE, sighted, completion),
         guidance_repeat_ms: 10_000,
         say_own_move: true,
+        correction_window_ms: 0,
     }
 }
 
@@ -398,8 +399,8 @@ fn disputed_scoresheets_retrace_the_game_and_the_clocks_are_confirmed() {
             .any(|n| n.contains("enter white's scoresheet too")),
         "{out:?}"
     );
-    // White's agrees with the record: the two scores agree on two
-    // half-moves, and the game goes back there.
+    // White's agrees with the record: the two scores agree on two half-moves, and the arbiter
+    // is offered to take the game back there; it is, at his `confirm`.
     let out = a.handle(
         Input::Scoresheet {
             side: Color::White,
@@ -407,6 +408,14 @@ fn disputed_scoresheets_retrace_the_game_and_the_clocks_are_confirmed() {
         },
         t,
     );
+    assert_eq!(a.game().ply(), 4);
+    assert!(
+        notes(&out).iter().any(|n| n.contains(
+            "agree for 2 half-moves: retrace the game to after 1...e5? `confirm` retraces it"
+        )),
+        "{out:?}"
+    );
+    let out = a.handle(Input::Confirm, t);
     assert_eq!(a.game().ply(), 2);
     assert!(notes(&out).iter().any(|n| n.contains("retraced")));
     assert!(a.game().clock().unwrap().is_paused());
@@ -557,6 +566,7 @@ fn a_sealed_move_is_made_on_both_boards_when_the_envelope_is_opened() {
         Input::Rules(game::Input::Seal {
             by: Color::Black,
             text: "c5".into(),
+            notation: None,
         }),
         10_000,
     );
@@ -610,6 +620,7 @@ fn no_move_is_sealed_while_one_is_being_announced() {
         Input::Rules(game::Input::Seal {
             by: Color::White,
             text: "d4".into(),
+            notation: None,
         }),
         2_100,
     );
@@ -977,6 +988,9 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
         }),
         500,
     );
+    // Incorrect: 9.5 b's penalty is offered to the arbiter, and applies at his `confirm`.
+    assert_eq!(a.game().must_play(), None);
+    a.handle(Input::Confirm, 600);
     assert_eq!(a.game().must_play(), Some(nf3));
     blind(&mut a, lift(Square::E2), 1_000);
     let out = blind(&mut a, put(Square::E4), 1_500);
@@ -1025,6 +1039,7 @@ fn a_move_other_than_the_compulsory_one_is_refused_aloud_and_guided_back() {
         }),
         500,
     );
+    b.handle(Input::Confirm, 600);
     blind(&mut b, lift(Square::G1), 1_000);
     let out = blind(&mut b, put(Square::H3), 1_500);
     assert!(
@@ -1222,7 +1237,14 @@ fn a6_13_the_player_whose_clock_the_arbiter_changed_is_told_but_not_his_time() {
             said(&out).into_iter().map(|(_, au, an)| (au, an)).collect();
         assert_eq!(
             says,
-            vec![(audience, Announcement::ClockChanged { side })],
+            // The amount of the change, not the time he has (F.9 d).
+            vec![(
+                audience,
+                Announcement::ClockChanged {
+                    side,
+                    by_ms: 60_000
+                }
+            )],
             "{out:?}"
         );
         assert!(notes(&out).iter().any(|n| n.contains("clock set to")));
@@ -1234,7 +1256,11 @@ fn a6_13_the_player_whose_clock_the_arbiter_changed_is_told_but_not_his_time() {
     );
     assert!(
         said(&out).iter().any(|(_, au, an)| *au == SIGHTED
-            && *an == Announcement::ClockChanged { side: Color::Black }),
+            && *an
+                == Announcement::ClockChanged {
+                    side: Color::Black,
+                    by_ms: 120_000
+                }),
         "{out:?}"
     );
     assert_eq!(a.game().clock_notes().len(), 3);
@@ -1573,3 +1599,6 @@ fn a_fallen_flag_is_said_to_both_and_in_blitz_the_game_goes_on_until_it_is_claim
     );
     assert!(a.game().is_over());
 }
+
+/// Issue 24's procedure: each point named after its article.
+mod procedure;

@@ -162,6 +162,10 @@ pub enum Recognized {
     /// The player pressed his clock ([`Recognizer::press`]) and the board, read in full, shows no
     /// completed move of his.
     NoMove,
+    /// While his opponent is to move (and the opponent's move is not on this board), the board
+    /// shows a move of its own player's (`Some`): made before his turn, it is no move. `None`:
+    /// the board no longer shows it (taken back). Said on every change.
+    OutOfTurn { mv: Option<Move> },
 }
 
 /// The board as the sensors describe it, plus what we believe stands where on an occupancy
@@ -187,6 +191,8 @@ enum Reading {
     Promotion(Square, Square),
     /// On the way to something that counts, or ahead of the game: nothing to say yet.
     Fine,
+    /// [`Mode::Await`]: the player's own move, made before his opponent's.
+    OutOfTurn(Move),
     /// Wrong: reported as differing from this position once it rests.
     Wrong,
 }
@@ -262,6 +268,8 @@ pub struct Recognizer {
     /// A move the game refused: it does not complete here (its position is a difference to
     /// guide back from), any other legal move does.
     refused: Option<Move>,
+    /// The move of its own player's the board was last said to show out of turn.
+    out_of_turn: Option<Move>,
 }
 
 impl Recognizer {
@@ -297,6 +305,7 @@ impl Recognizer {
             now: 0,
             away: false,
             refused: None,
+            out_of_turn: None,
         }
     }
 
@@ -322,6 +331,11 @@ impl Recognizer {
         &self.state.pieces
     }
     /// Whether the board shows the expected position now.
+    pub fn shows_board(&self, board: &Board) -> bool {
+        self.shows(board)
+    }
+
+    /// Whether the board shows the position it should.
     pub fn shows_expected(&self) -> bool {
         self.shows(self.expected.board())
     }
@@ -384,6 +398,7 @@ impl Recognizer {
     ) -> Vec<Recognized> {
         self.now = self.now.max(now);
         self.refused = refused;
+        self.out_of_turn = None;
         self.expected = expected;
         self.mode = mode;
         self.touches.clear();
@@ -658,6 +673,12 @@ impl Recognizer {
     }
 
     fn lift(&mut self, square: Square, now: Millis, out: &mut Vec<Recognized>) {
+        // 4.6: a piece lifted from where it had come to rest as a legal move (released there,
+        // on a board whose moves count at the clock press): a touch, that the move made may
+        // be told as "released on c6, then moved on".
+        let released = self.mode == Mode::Move
+            && matches!(self.candidate, Some(Some(m)) if m.to() == square)
+            && now.saturating_sub(self.changed_at) >= self.settle_for(self.candidate.flatten());
         let piece = self.state.pieces.piece_at(square);
         let was_occupied = self.state.occupied.contains(square);
         self.state.occupied.discard(square);
@@ -675,7 +696,7 @@ impl Recognizer {
         let counts = match self.cfg.sensing {
             Sensing::Occupancy => was_occupied,
             Sensing::Identity => {
-                self.expected.board().piece_at(square).is_some() && piece.is_some()
+                piece.is_some() && (self.expected.board().piece_at(square).is_some() || released)
             }
         };
         if counts {
@@ -854,6 +875,18 @@ impl Recognizer {
         })
     }
 
+    /// [`Mode::Await`]: the move of the board's own player the state shows on the expected
+    /// position, where his opponent is to move (none when his opponent is in check: his own
+    /// move cannot be read there, and the board is said to differ as any other).
+    fn own_move_before_turn(&self) -> Option<Move> {
+        let own = self.expected.clone().swap_turn().ok()?;
+        own.legal_moves().into_iter().find(|&m| {
+            let mut after = own.clone();
+            after.play_unchecked(m);
+            self.shows(after.board()) && self.capture_sequence_ok(m)
+        })
+    }
+
     /// Whether the state is on the way from `position` to the position after one of its legal
     /// moves.
     fn on_the_way_to_a_move(&self, position: &Chess) -> bool {
@@ -885,7 +918,13 @@ impl Recognizer {
                     after.play_unchecked(m);
                     self.shows(after.board()) || self.on_the_way(expected, &after)
                 });
-                if ahead { Reading::Fine } else { Reading::Wrong }
+                if ahead {
+                    return Reading::Fine;
+                }
+                match self.own_move_before_turn() {
+                    Some(m) => Reading::OutOfTurn(m),
+                    None => Reading::Wrong,
+                }
             }
             Mode::Execute(m) => {
                 let mut after = expected.clone();
@@ -994,6 +1033,21 @@ impl Recognizer {
         if !matches!(reading, Reading::Promotion(..)) {
             self.promotion = None;
         }
+        // A move made out of turn is said as it appears and once the board shows the position
+        // again (the player is told it is no move; the arbiter refuses it should it still stand
+        // when his turn comes). A piece in the hand on the way back changes nothing yet.
+        let out_of_turn = match reading {
+            Reading::OutOfTurn(m) => Some(Some(m)),
+            Reading::Expected => Some(None),
+            _ => None,
+        };
+        if self.mode == Mode::Await
+            && let Some(shown) = out_of_turn
+            && shown != self.out_of_turn
+        {
+            self.out_of_turn = shown;
+            out.push(Recognized::OutOfTurn { mv: shown });
+        }
         match reading {
             Reading::Expected => {
                 self.candidate = None;
@@ -1015,7 +1069,7 @@ impl Recognizer {
                     out.push(Recognized::PromotionPending { from, to });
                 }
             }
-            Reading::Fine => {
+            Reading::Fine | Reading::OutOfTurn(_) => {
                 self.candidate = None;
                 self.differs_pending = false;
             }
@@ -1616,7 +1670,8 @@ mod tests {
             Mode::Move,
         );
         // A knight from g1 put on e2's aperture... e2 is occupied; the player moves the e-pawn
-        // two squares and a knight pawn too: e2 and g2 empty, e4 and g4 occupied.
+        // two squares and a knight pawn three (no move: g2-g4 would be his move made out of turn):
+        // e2 and g2 empty, e4 and g5 occupied.
         r.event(lift(Square::E2), 0);
         r.event(put(Square::E4), 100);
         let mut r2 = r.clone();
@@ -1629,7 +1684,7 @@ mod tests {
                 piece: Some(Color::White.pawn())
             }]
         );
-        r2.event(put(Square::G4), 300);
+        r2.event(put(Square::G5), 300);
         assert_eq!(r2.next_deadline(), Some(1800));
         assert!(r2.tick(1799).is_empty());
         let out = r2.tick(1800);
@@ -1645,7 +1700,7 @@ mod tests {
                 found: Found::Empty
             }
         );
-        assert_eq!(diff.squares[1].square, Square::G4);
+        assert_eq!(diff.squares[1].square, Square::G5);
         assert_eq!(
             diff.squares[1].found,
             Found::Occupied {
@@ -1658,9 +1713,35 @@ mod tests {
             None,
             "nothing more is due: no busy timer"
         );
-        r2.event(lift(Square::G4), 6_000);
+        r2.event(lift(Square::G5), 6_000);
         let out = r2.event(put(Square::G2), 6_100);
         assert_eq!(out, vec![Recognized::Matches]);
+    }
+
+    #[test]
+    fn f_a_move_of_his_own_made_before_the_opponents_is_said_out_of_turn() {
+        // After e4 (counted) White plays Nf3 on his board while Black is to move.
+        let p = Chess::default();
+        let mut r = Recognizer::new(
+            RecognizerConfig {
+                bounce_ms: 0,
+                ..TACTILE
+            },
+            p.clone(),
+            Mode::Move,
+        );
+        r.event(lift(Square::E2), 0);
+        r.event(put(Square::E4), 100);
+        assert_eq!(r.mode(), Mode::Await);
+        r.event(lift(Square::G1), 200);
+        let out = r.event(put(Square::F3), 300);
+        let nf3 = mv(&after("e4").swap_turn().unwrap(), "Nf3");
+        assert_eq!(out, vec![Recognized::OutOfTurn { mv: Some(nf3) }]);
+        // Not a difference to guide while Black has not moved; taken back, said so.
+        assert!(r.tick(5_000).is_empty());
+        r.event(lift(Square::F3), 6_000);
+        let out = r.event(put(Square::G1), 6_100);
+        assert_eq!(out, vec![Recognized::OutOfTurn { mv: None }]);
     }
 
     #[test]

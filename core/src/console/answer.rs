@@ -371,9 +371,16 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::MoveRequired { mv } => format!("move not possible: {} must be played", long_move(mv)),
         A::NoMoveToCount => "no completed move on the board; the clock runs on".into(),
         A::OwnMove(w) => format!("your move: {}", long_move(w)),
-        A::ClockChanged { side } => {
+        A::ClockChanged { side, by_ms: 0 } => {
             format!("{}'s clock was changed by the arbiter", color_name(*side))
         }
+        A::ClockChanged { side, by_ms } => format!(
+            "{}'s clock was changed by the arbiter: {}{}",
+            color_name(*side),
+            if *by_ms > 0 { "+" } else { "-" },
+            crate::rules::pgn::format_clk(by_ms.abs())
+        ),
+        A::OutOfTurn => "not your move: the move made before the opponent's is no move".into(),
         A::Hint(w) => format!("hint: {}", long_move(w)),
         A::Standing(s) => format_standing(s),
         A::OpponentAway => "the engine does not answer; clocks paused".into(),

@@ -310,6 +310,9 @@ pub enum Action {
         sans: Vec<String>,
     },
     ConfirmClocks,
+    Confirm,
+    Cancel,
+    Undo,
     TakeBack {
         to_ply: usize,
     },
@@ -572,10 +575,11 @@ pub fn to_input(
             by: c(by)?,
             square: *square,
         })),
-        // The player having the move seals it.
+        // The player having the move seals it, in his own notation (the arbiter knows it).
         Action::Seal(text) => rules(game::Input::Seal {
             by: game.to_move(),
             text: text.clone(),
+            notation: None,
         }),
         Action::Resumption(text) => rules(game::Input::SetResumption { text: text.clone() }),
         Action::Open { absent: false } => rules(game::Input::OpenEnvelope),
@@ -595,12 +599,18 @@ pub fn to_input(
             moves: *moves,
         }),
         Action::Rule(ruling) => rules(game::Input::QuickplayRuling(*ruling)),
-        Action::Illegal(by) => rules(game::Input::IllegalMove { by: c(by)? }),
+        // Penalties are offered to the arbiter before they apply.
+        Action::Illegal(by) => Ok(Some(Input::Penalty(game::Input::IllegalMove {
+            by: c(by)?,
+        }))),
         Action::Scoresheet { side, sans } => Ok(Some(Input::Scoresheet {
             side: c(side)?,
             sans: sans.clone(),
         })),
         Action::ConfirmClocks => Ok(Some(Input::ConfirmClocks)),
+        Action::Confirm => Ok(Some(Input::Confirm)),
+        Action::Cancel => Ok(Some(Input::Cancel)),
+        Action::Undo => Ok(Some(Input::Undo)),
         Action::TakeBack { to_ply } => rules(game::Input::Retract { to_ply: *to_ply }),
         Action::Result(outcome) => rules(game::Input::ArbiterResult { outcome: *outcome }),
         Action::Penalty {
@@ -609,7 +619,7 @@ pub fn to_input(
             ms,
         } => {
             let offender = c(offender)?;
-            rules(match penalty {
+            Ok(Some(Input::Penalty(match penalty {
                 Penalty::Bonus => game::Input::AdjustClock {
                     side: !offender,
                     delta_ms: *ms,
@@ -618,7 +628,7 @@ pub fn to_input(
                     side: offender,
                     delta_ms: -*ms,
                 },
-            })
+            })))
         }
     }
 }

@@ -160,6 +160,9 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
             sans: crate::rules::sheet::sheet_moves(&a.rest()),
         }),
         "confirm-clocks" => Game(A::ConfirmClocks),
+        "confirm" => Game(A::Confirm),
+        "cancel" => Game(A::Cancel),
+        "undo" => Game(A::Undo),
         // Without a number: the training takeback (his move and the engine's reply); with
         // one: the arbiter's, to that half-move (the role is checked by `parse`).
         "takeback" if a.is_done() => Command::Training(Training::TakeBack),

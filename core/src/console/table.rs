@@ -356,7 +356,9 @@ pub const COMMANDS: &[Spec] = &[
         "se",
         Assistant,
         "MOVE",
-        "adjournment: seal the move of the player having the move",
+        "adjournment: seal the move of the player having the move, as he wrote it (read in his \
+         notation; a blind player's at his assistant's console, a sighted player's at the \
+         arbiter's)",
         "seal Nf3",
     ),
     // The arbiter.
@@ -430,7 +432,7 @@ pub const COMMANDS: &[Spec] = &[
         "il",
         Arbiter,
         "SIDE",
-        "declare that SIDE completed an illegal move (7.4)",
+        "declare that SIDE completed an illegal move (7.4; its penalty is offered, `confirm`)",
         "illegal black",
     ),
     spec(
@@ -448,6 +450,32 @@ pub const COMMANDS: &[Spec] = &[
         "",
         "accept the clock times proposed after a retrace",
         "confirm-clocks",
+    ),
+    spec(
+        "confirm",
+        "cf",
+        Arbiter,
+        "",
+        "do what tactus offered: the retrace the scoresheets give (F.8), a penalty (9.5 b, \
+         7.4 b, 13.4)",
+        "confirm",
+    ),
+    spec(
+        "cancel",
+        "cn",
+        Arbiter,
+        "",
+        "drop what tactus offered (a claim or a penalty typed in error, a retrace not wanted)",
+        "cancel",
+    ),
+    spec(
+        "undo",
+        "ud",
+        Arbiter,
+        "",
+        "undo the last retrace (F.8 or takeback) until play goes on: the game and clocks as they \
+         were",
+        "undo",
     ),
     spec(
         "takeback",
@@ -471,7 +499,8 @@ pub const COMMANDS: &[Spec] = &[
         "pe",
         Arbiter,
         "SIDE bonus|deduct TIME",
-        "13.4: give the offender's opponent TIME (bonus) or take TIME from the offender (deduct)",
+        "13.4: give the offender's opponent TIME (bonus) or take TIME from the offender \
+         (deduct); offered with the clocks it changes, `confirm` applies it",
         "penalty white bonus 2m",
     ),
 ];

@@ -812,7 +812,8 @@ fn commands_become_the_arbiters_inputs() {
         input("seal Nf3", &g, blind),
         rules(G::Seal {
             by: Color::White,
-            text: "Nf3".into()
+            text: "Nf3".into(),
+            notation: None
         })
     );
     assert_eq!(
@@ -852,7 +853,7 @@ fn commands_become_the_arbiters_inputs() {
     );
     assert_eq!(
         input("illegal white", &g, blind),
-        rules(G::IllegalMove { by: Color::White })
+        Some(I::Penalty(G::IllegalMove { by: Color::White }))
     );
     assert_eq!(
         input("scoresheet sighted 1. e4", &g, blind),
@@ -877,17 +878,17 @@ fn commands_become_the_arbiters_inputs() {
     // 13.4 b: the offender's opponent gets the time; 13.4 c: the offender loses it.
     assert_eq!(
         input("penalty white bonus 2m", &g, blind),
-        rules(G::AdjustClock {
+        Some(I::Penalty(G::AdjustClock {
             side: Color::Black,
             delta_ms: 120_000
-        })
+        }))
     );
     assert_eq!(
         input("penalty white deduct 2m", &g, blind),
-        rules(G::AdjustClock {
+        Some(I::Penalty(G::AdjustClock {
             side: Color::White,
             delta_ms: -120_000
-        })
+        }))
     );
     for line in ["time", "help", "status", "quit", "role player", "repeat"] {
         assert_eq!(input(line, &g, blind), None, "{line}");

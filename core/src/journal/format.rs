@@ -61,6 +61,10 @@ pub struct Header {
     pub setup: SetupRecord,
 }
 
+fn is_zero(ms: &Millis) -> bool {
+    *ms == 0
+}
+
 fn say_own_move_default() -> bool {
     true
 }
@@ -85,6 +89,14 @@ pub struct SetupRecord {
     /// such games add the words back to the blind player; nothing else changes).
     #[serde(default = "say_own_move_default")]
     pub say_own_move: bool,
+    /// F.6's window after an announcement (absent in older journals: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub correction_window_ms: Millis,
+    /// Each seat's notation where one is known (absent: every notation at once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_notation: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_notation: Option<String>,
     pub start_fen: String,
     /// The voice pack and style, so that `tactus replay` words the transcript as it was said.
     pub voice_pack: String,
@@ -171,6 +183,9 @@ impl SetupRecord {
             },
             guidance_repeat_ms: cfg.guidance_repeat_ms,
             say_own_move: cfg.say_own_move,
+            correction_window_ms: cfg.correction_window_ms,
+            white_notation: cfg.seats.white.notation.map(|l| l.language.to_owned()),
+            black_notation: cfg.seats.black.notation.map(|l| l.language.to_owned()),
             start_fen: Fen::from_position(start, EnPassantMode::Legal).to_string(),
             voice_pack: voice_pack.to_owned(),
             voice_style: style,
@@ -233,9 +248,21 @@ impl SetupRecord {
                 play: self.play,
                 time_control,
             },
-            seats,
+            seats: ByColor {
+                white: seats.white.with_notation(
+                    self.white_notation
+                        .as_deref()
+                        .and_then(crate::rules::notation::letters_of),
+                ),
+                black: seats.black.with_notation(
+                    self.black_notation
+                        .as_deref()
+                        .and_then(crate::rules::notation::letters_of),
+                ),
+            },
             guidance_repeat_ms: self.guidance_repeat_ms,
             say_own_move: self.say_own_move,
+            correction_window_ms: self.correction_window_ms,
         })
     }
 
@@ -399,6 +426,14 @@ pub enum InputRecord {
         sans: Vec<String>,
     },
     ConfirmClocks,
+    /// The arbiter's `confirm`, `cancel` and `undo` (journals before them have none).
+    Confirm,
+    Cancel,
+    Undo,
+    /// A penalty the arbiter typed, offered to him before it applies.
+    Penalty {
+        rules: RulesRecord,
+    },
     Adjust {
         by: ColorRecord,
         square: String,
@@ -571,6 +606,9 @@ pub enum RulesRecord {
     Seal {
         by: ColorRecord,
         text: String,
+        /// The sealer's notation (journals before it had none: every notation at once).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notation: Option<String>,
     },
     StartReplierClock,
     OpenEnvelope,
@@ -723,9 +761,10 @@ impl From<&game::Input> for RulesRecord {
                 ticket: *ticket,
                 mateability: *mateability,
             },
-            G::Seal { by, text } => RulesRecord::Seal {
+            G::Seal { by, text, notation } => RulesRecord::Seal {
                 by: (*by).into(),
                 text: text.clone(),
+                notation: notation.clone(),
             },
             G::StartReplierClock => RulesRecord::StartReplierClock,
             G::OpenEnvelope => RulesRecord::OpenEnvelope,
@@ -815,9 +854,10 @@ impl RulesRecord {
                 ticket: *ticket,
                 mateability: *mateability,
             },
-            RulesRecord::Seal { by, text } => G::Seal {
+            RulesRecord::Seal { by, text, notation } => G::Seal {
                 by: (*by).into(),
                 text: text.clone(),
+                notation: notation.clone(),
             },
             RulesRecord::StartReplierClock => G::StartReplierClock,
             RulesRecord::OpenEnvelope => G::OpenEnvelope,
@@ -850,6 +890,12 @@ impl From<&Input> for InputRecord {
                 sans: sans.clone(),
             },
             Input::ConfirmClocks => InputRecord::ConfirmClocks,
+            Input::Confirm => InputRecord::Confirm,
+            Input::Cancel => InputRecord::Cancel,
+            Input::Undo => InputRecord::Undo,
+            Input::Penalty(rules) => InputRecord::Penalty {
+                rules: rules.into(),
+            },
             Input::Adjust { by, square } => InputRecord::Adjust {
                 by: (*by).into(),
                 square: square.to_string(),
@@ -889,6 +935,10 @@ impl InputRecord {
                 sans: sans.clone(),
             },
             InputRecord::ConfirmClocks => Input::ConfirmClocks,
+            InputRecord::Confirm => Input::Confirm,
+            InputRecord::Cancel => Input::Cancel,
+            InputRecord::Undo => Input::Undo,
+            InputRecord::Penalty { rules } => Input::Penalty(rules.to_input(position)?),
             InputRecord::Adjust { by, square } => Input::Adjust {
                 by: (*by).into(),
                 square: square_of(square)?,

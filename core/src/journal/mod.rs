@@ -47,6 +47,7 @@ pub fn test_header(blind: shakmaty::Color, time_control: Option<&str>) -> Header
         seats: crate::arbiter::one_blind(blind, tactile, None, Completion::ClockPress),
         guidance_repeat_ms: 10_000,
         say_own_move: true,
+        correction_window_ms: 0,
     };
     Header {
         version: FORMAT_VERSION,

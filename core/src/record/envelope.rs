@@ -468,6 +468,7 @@ mod tests {
             Input::Seal {
                 by,
                 text: SEALED.into(),
+                notation: None,
             },
             3_729_000,
         )
@@ -582,6 +583,7 @@ mod tests {
             Input::Seal {
                 by: Color::Black,
                 text: SEALED.into(),
+                notation: None,
             },
             65_000,
         )
@@ -645,6 +647,7 @@ mod tests {
             Input::Seal {
                 by: Color::Black,
                 text: SEALED.into(),
+                notation: None,
             },
             0,
         )
@@ -688,6 +691,7 @@ mod tests {
             Input::Seal {
                 by: Color::White,
                 text: "exd6".into(),
+                notation: None,
             },
             0,
         )

@@ -148,7 +148,25 @@ pub enum Unreadability {
     NoLegalMove,
 }
 
+impl Unreadability {
+    /// Why, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Unreadability::NotAMove => "not a move in any notation",
+            Unreadability::NoLegalMove => "no legal move fits",
+        }
+    }
+}
+
 impl Comparison {
+    /// The entry where the sheet parts from the record, when that entry does not read at all (a
+    /// typo, `e44`): the sheet then says nothing about where the scores agree, and F.8 cannot
+    /// go by it.
+    pub fn unreadable_at_difference(&self) -> Option<&Unreadable> {
+        let d = self.first_difference.as_ref()?;
+        self.unreadable.iter().find(|u| u.ply == d.ply)
+    }
+
     /// Record plies the sheet has not written yet (0 when it has as many entries or more).
     pub fn missing(&self) -> usize {
         self.record_plies.saturating_sub(self.sheet_plies)
@@ -244,11 +262,12 @@ impl Comparison {
                 .unreadable
                 .iter()
                 .map(|u| {
-                    let why = match u.why {
-                        Unreadability::NotAMove => "not a move in any notation",
-                        Unreadability::NoLegalMove => "no legal move fits",
-                    };
-                    format!("{} '{}' ({why})", self.move_label(u.ply), u.written)
+                    format!(
+                        "{} '{}' ({})",
+                        self.move_label(u.ply),
+                        u.written,
+                        u.why.describe()
+                    )
                 })
                 .collect();
             line.push_str("; unreadable: ");

@@ -105,6 +105,9 @@ impl Hands {
                     panic!("{}: snapshot corrected {squares:?}", self.label)
                 }
                 Recognized::NoMove => panic!("{}: nobody pressed a clock here", self.label),
+                Recognized::OutOfTurn { mv } => {
+                    panic!("{}: a move out of turn {mv:?}", self.label)
+                }
                 Recognized::Lifted { .. } | Recognized::Executed | Recognized::Matches => {}
             }
         }

@@ -14,7 +14,7 @@ use tactus_core::{
     announce::count,
     arbiter::Input,
     board::{SensorEvent, dgt::ClockMessage},
-    console::{self, Command, Role, wire::Reply},
+    console::{self, Action, Command, Role, wire::Reply},
     rules::{Millis, dead::Mateability, game, pgn::format_clk},
 };
 
@@ -194,6 +194,34 @@ impl Hub {
         }
     }
 
+    /// Who may type a sealed move: the sealer's own side, never his opponent's. A sighted
+    /// player's sealed move is typed at the arbiter's console (the blind player's assistant, who
+    /// would type it otherwise, is his opponent's); a blind player's at his assistant's console
+    /// or the arbiter's.
+    fn seal_refusal(&self, role: Role, me: Option<Color>) -> Option<String> {
+        if role == Role::Arbiter {
+            return None;
+        }
+        let config = self.arbiter.config();
+        let names = config.names();
+        let sealer = self.arbiter.game().to_move();
+        if !config.is_blind(sealer) {
+            return Some(format!(
+                "not sealed: the {} player's sealed move is typed at the arbiter's console \
+                 (`login`), not here, so that his opponent's side does not learn it \
+                 (adjournment)",
+                names.player(sealer)
+            ));
+        }
+        (me != Some(sealer)).then(|| {
+            format!(
+                "not sealed: it is the {} player's move to seal; it is typed at his assistant's \
+                 console (`role assistant {sealer}`) or the arbiter's, not here (adjournment)",
+                names.player(sealer)
+            )
+        })
+    }
+
     /// A game command typed at the console: the arbiter's input, or why it is none.
     pub(super) fn game_command(
         &mut self,
@@ -204,6 +232,11 @@ impl Hub {
     ) -> Reply {
         if let Some(refused) = self.start_command(role, command) {
             return refused;
+        }
+        if let Command::Game(Action::Seal(_)) = command
+            && let Some(refused) = self.seal_refusal(role, me)
+        {
+            return Reply::error(refused);
         }
         match console::to_input(command, self.arbiter.game(), me) {
             Err(e) => Reply::error(e.to_string()),

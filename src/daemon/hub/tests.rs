@@ -137,6 +137,7 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
         seats: one_blind(Color::Black, TACTILE, None, Completion::ClockPress),
         guidance_repeat_ms: GUIDANCE_REPEAT_MS,
         say_own_move: true,
+        correction_window_ms: 0,
     };
     let header = Header {
         version: FORMAT_VERSION,

@@ -443,7 +443,21 @@ impl VoicePack {
             A::MoveRequired { mv } => self.fill("move_required", &[("move", self.mv(mv, style))]),
             A::NoMoveToCount => self.fill("no_move_to_count", &[]),
             A::OwnMove(m) => self.fill("own_move", &[("move", self.mv(m, style))]),
-            A::ClockChanged { side } => self.fill("clock_changed", &[("side", self.side(*side))]),
+            A::ClockChanged { side, by_ms: 0 } => {
+                self.fill("clock_changed", &[("side", self.side(*side))])
+            }
+            A::ClockChanged { side, by_ms } => self.fill(
+                if *by_ms > 0 {
+                    "clock_added"
+                } else {
+                    "clock_taken"
+                },
+                &[
+                    ("side", self.side(*side)),
+                    ("time", self.duration(by_ms.abs())),
+                ],
+            ),
+            A::OutOfTurn => self.fill("out_of_turn", &[]),
             A::Hint(m) => self.fill("hint", &[("move", self.mv(m, style))]),
             A::Standing(standing) => self.standing(*standing),
             A::OpponentAway => self.fill("opponent_away", &[]),

@@ -986,9 +986,27 @@ fn german_guidance_and_replies() {
             "Springer Felix drei",
         ),
         (
-            Announcement::ClockChanged { side: Color::White },
+            Announcement::ClockChanged {
+                side: Color::White,
+                by_ms: 0,
+            },
             "Uhr geändert: Weiß",
         ),
+        (
+            Announcement::ClockChanged {
+                side: Color::Black,
+                by_ms: 180_000,
+            },
+            "Uhr geändert: Schwarz, plus drei Minuten",
+        ),
+        (
+            Announcement::ClockChanged {
+                side: Color::White,
+                by_ms: -60_000,
+            },
+            "Uhr geändert: Weiß, minus eine Minute",
+        ),
+        (Announcement::OutOfTurn, "Nicht am Zug"),
         (
             Announcement::Hint(words_of(START, "Nf3")),
             "Vorschlag: Springer Felix drei",
@@ -1282,6 +1300,15 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::DeadPosition,
         Announcement::DrawAccepted,
         Announcement::IllegalMove,
+        Announcement::OutOfTurn,
+        Announcement::ClockChanged {
+            side: Color::White,
+            by_ms: 120_000,
+        },
+        Announcement::ClockChanged {
+            side: Color::Black,
+            by_ms: -90_000,
+        },
         Announcement::GameRecovered,
         Announcement::GameStarted { side: Color::White },
         Announcement::GameStarted { side: Color::Black },
@@ -1298,8 +1325,14 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::Retraced { side: Color::Black },
         Announcement::MoveHeld,
         Announcement::NoMoveToCount,
-        Announcement::ClockChanged { side: Color::White },
-        Announcement::ClockChanged { side: Color::Black },
+        Announcement::ClockChanged {
+            side: Color::White,
+            by_ms: 0,
+        },
+        Announcement::ClockChanged {
+            side: Color::Black,
+            by_ms: 0,
+        },
         Announcement::OpponentAway,
         Announcement::OpponentBack,
         Announcement::TrainingOnly,
@@ -1375,7 +1408,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 47;
+const VARIANTS: usize = 48;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1429,6 +1462,7 @@ fn variant(a: &Announcement) -> usize {
         A::ReviewMoment { .. } => 44,
         A::ReviewEnd => 45,
         A::GameStarted { .. } => 46,
+        A::OutOfTurn => 47,
     }
 }
 

@@ -14,6 +14,8 @@ pub struct Adjournment {
     pub by: Color,
     /// The sealed move as he wrote it; read only when the envelope is opened.
     pub sealed: String,
+    /// The notation he wrote it in, read in first when the envelope is opened.
+    pub notation: Option<String>,
     /// Half-moves played before the sealed move.
     pub ply: usize,
     /// The number of the sealed move (the envelope's fifth item).
@@ -30,6 +32,7 @@ impl Game {
         &mut self,
         by: Color,
         text: String,
+        notation: Option<String>,
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
@@ -40,6 +43,7 @@ impl Game {
         self.adjournment = Some(Adjournment {
             by,
             sealed: text.trim().to_string(),
+            notation,
             ply: self.ply(),
             move_number,
             at: now,
@@ -86,9 +90,13 @@ impl Game {
             return;
         };
         let by = adjournment.by;
-        // Read like a scoresheet: any notation the Laws allow (Appendix E), `Sf3` as well as
-        // `Nf3`; only a text that is not exactly one legal move loses.
-        let invalid = match notation::read_recorded(&self.position, &adjournment.sealed) {
+        // Read as he wrote it: in his own notation first (an English `Rf1` is the rook's move,
+        // whatever a Frenchman would read), then in any notation the Laws allow (Appendix E),
+        // `Sf3` as well as `Nf3`; only a text that is not exactly one legal move loses.
+        let own = adjournment.notation.as_deref().and_then(notation::letters_of);
+        let invalid = match notation::read_sealed(&self.position, &adjournment.sealed, own.as_ref())
+            .map_err(|u| u.reason)
+        {
             Ok(m) => {
                 let mut opened = vec![Event::EnvelopeOpened { by }];
                 // `play` starts the sealer's clock (stopping the replier's, when it ran while he

@@ -111,8 +111,11 @@ impl Game {
         if self.offer.map(|o| o.by) == Some(by.other()) {
             return Err(RulesError::CounterOffer(by));
         }
-        // An offer stands until answered; a second one from the same player changes nothing
-        // but is written down again, as the player did offer again.
+        // An offer stands until answered: the same player's offer typed again (a key pressed
+        // twice) is not a second offer to say and to write down (9.1 a).
+        if self.offer.map(|o| o.by) == Some(by) {
+            return Err(RulesError::OfferStands(by));
+        }
         self.record_offer(by, now, events);
         Ok(())
     }

@@ -178,6 +178,9 @@ pub enum Input {
     Seal {
         by: Color,
         text: String,
+        /// The notation he writes in (a language tag or name, [`notation::letters_of`]): his
+        /// sealed move is read in it first, as he meant it. `None`: every notation at once.
+        notation: Option<String>,
     },
     /// Resumption when the player who must reply to the sealed move is absent: his clock is
     /// started, the envelope stays closed until he comes.
@@ -319,6 +322,8 @@ pub enum RulesError {
     NoClock,
     #[error("the clock has already been started")]
     AlreadyStarted,
+    #[error("{0}'s draw offer stands until it is answered; it is not made again (9.1 a)")]
+    OfferStands(Color),
     #[error("there is no draw offer from {0}'s opponent to answer")]
     NoDrawOffer(Color),
     #[error("after an incorrect claim the intended move {0} must be played (9.5 b)")]
@@ -399,6 +404,12 @@ pub struct Game {
     /// Clock changes by the arbiter or by a rule (6.13, 7.4 b, 9.5 b, 10.2, 13.4), each after the
     /// ply it happened at, for the PGN and the printed scoresheet.
     clock_notes: Vec<(usize, String)>,
+    /// Each clock change (its amount on each clock) after the ply it happened at: the clocks
+    /// proposed after a retrace keep them ([`Game::proposed_clocks`]).
+    clock_changes: Vec<(usize, ByColor<ClockMillis>)>,
+    /// Retraced, the clocks held until the arbiter sets them and play goes on: a clock set now
+    /// is the retraced position's time, not a change.
+    clocks_to_confirm: bool,
     /// Rapid and blitz: the fallen flags already shown ([`Event::FlagDown`]).
     flags_shown: ByColor<bool>,
 }
@@ -434,6 +445,8 @@ impl Game {
             dead_checks: Vec::new(),
             dead_answers: Vec::new(),
             clock_notes: Vec::new(),
+            clock_changes: Vec::new(),
+            clocks_to_confirm: false,
             flags_shown: ByColor::new_with(|_| false),
             next_ticket: 1,
             end: None,
@@ -504,8 +517,28 @@ impl Game {
         // Time never runs backwards in the record: a late or reordered input counts as now.
         let now = now.max(self.last_time);
         next.last_time = now;
+        let set_move_counter = match &input {
+            Input::SetMoveCounter { side, moves } => Some((*side, *moves)),
+            _ => None,
+        };
         next.apply_inner(input, now, &mut events)?;
         next.note_clock_changes(&events);
+        next.note_clock_amounts(self, &events, now);
+        if events.iter().any(|e| {
+            matches!(
+                e,
+                Event::ClocksResumed | Event::MovePlayed { .. } | Event::ClockStarted { .. }
+            )
+        }) {
+            // Play goes on after a retrace: clock changes are changes again.
+            next.clocks_to_confirm = false;
+        }
+        if let Some((side, moves)) = set_move_counter {
+            // 6.13: the arbiter's correction of the move counter belongs on the record.
+            let ply = next.moves.len();
+            next.clock_notes
+                .push((ply, format!("{side}'s move counter set to {moves} (6.13)")));
+        }
         *self = next;
         Ok(events)
     }
@@ -585,7 +618,7 @@ impl Game {
             Input::SetMoveCounter { side, moves } => self.set_move_counter(side, moves)?,
             Input::SetPosition { position } => self.set_position(position, now, events),
             Input::Retract { to_ply } => self.retract(to_ply, now, events)?,
-            Input::Seal { by, text } => self.seal(by, text, now, events)?,
+            Input::Seal { by, text, notation } => self.seal(by, text, notation, now, events)?,
             Input::StartReplierClock => self.start_replier_clock(now, events)?,
             Input::OpenEnvelope => self.open_envelope(now, events),
             Input::SetResumption { text } => self.set_resumption(text, events)?,

@@ -144,6 +144,16 @@ impl Game {
             let _ = clock.pause(now);
         }
         self.moves.truncate(to_ply);
+        // Clock changes made after that point still stand (a penalty is not taken back with
+        // the moves): they now come after the last move kept, in the record and in the clocks
+        // proposed.
+        for (ply, _) in &mut self.clock_notes {
+            *ply = (*ply).min(to_ply);
+        }
+        for (ply, _) in &mut self.clock_changes {
+            *ply = (*ply).min(to_ply);
+        }
+        self.clocks_to_confirm = true;
         let mut position = self.start.clone();
         let mut history = History::new(&position);
         for record in &self.moves {
@@ -177,8 +187,29 @@ impl Game {
         Ok(())
     }
 
+    /// The clocks to propose when the game is retraced to `ply` half-moves (F.8, `takeback`):
+    /// both as recorded after that move (the control's start before the first), with every
+    /// clock change made since (a penalty's minutes are not taken back with the moves). `None`
+    /// without a clock.
+    pub fn proposed_clocks(&self, ply: usize) -> Option<ByColor<i64>> {
+        let clock = self.clock.as_ref()?;
+        let base = self.clocks_after_ply(ply).unwrap_or_else(|| {
+            let first = clock.time_control().period(0).base_ms;
+            ByColor::new_with(|_| first)
+        });
+        Some(ByColor::new_with(|side| {
+            base[side]
+                + self
+                    .clock_changes
+                    .iter()
+                    .filter(|(at, _)| *at >= ply)
+                    .map(|(_, delta)| delta[side])
+                    .sum::<i64>()
+        }))
+    }
+
     /// Both clocks as recorded after `ply` half-moves (None before the first move or without a
-    /// clock): what the arbiter is offered when the game is retraced (F.8).
+    /// clock).
     pub fn clocks_after_ply(&self, ply: usize) -> Option<ByColor<i64>> {
         ply.checked_sub(1)
             .and_then(|i| self.moves.get(i))

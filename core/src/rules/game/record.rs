@@ -82,6 +82,32 @@ impl Game {
         }
     }
 
+    /// How much each clock changed between `before` and this game at `now`, kept with the ply
+    /// when `events` hold a clock change (not the arbiter's setting of the clocks after a
+    /// retrace: that is the retraced position's time).
+    pub(super) fn note_clock_amounts(&mut self, before: &Game, events: &[Event], now: Millis) {
+        let changed = events.iter().any(|e| {
+            matches!(
+                e,
+                Event::ClockSet { .. }
+                    | Event::IllegalMovePenalty { .. }
+                    | Event::ClaimRejected { .. }
+                    | Event::QuickplayPostponed { .. }
+                    | Event::QuickplayRejected { .. }
+            )
+        });
+        if !changed || before.clocks_to_confirm {
+            return;
+        }
+        let (Some(was), Some(is)) = (before.clock.as_ref(), self.clock.as_ref()) else {
+            return;
+        };
+        let delta = ByColor::new_with(|side| is.remaining(side, now) - was.remaining(side, now));
+        if delta.white != 0 || delta.black != 0 {
+            self.clock_changes.push((self.moves.len(), delta));
+        }
+    }
+
     /// The clock changes of the game, each after the number of half-moves played when it
     /// happened (0: before the first move), in order.
     pub fn clock_notes(&self) -> &[(usize, String)] {

@@ -1779,6 +1779,7 @@ fn adjourned_by_black() -> Game {
             Input::Seal {
                 by: Color::Black,
                 text: "Nc6".into(),
+                notation: None,
             },
             10_000,
         )
@@ -1822,6 +1823,7 @@ fn only_the_player_having_the_move_seals_and_only_once() {
             Input::Seal {
                 by: Color::Black,
                 text: "e5".into(),
+                notation: None,
             },
             1000,
         )
@@ -1833,6 +1835,7 @@ fn only_the_player_having_the_move_seals_and_only_once() {
             Input::Seal {
                 by: Color::Black,
                 text: "Nf6".into(),
+                notation: None,
             },
             11_000,
         )
@@ -1968,6 +1971,7 @@ fn an_illegal_or_ambiguous_sealed_move_loses() {
             Input::Seal {
                 by: Color::White,
                 text: text.into(),
+                notation: None,
             },
             t,
         )
@@ -2033,6 +2037,7 @@ fn an_invalid_sealed_move_draws_when_the_opponent_cannot_mate() {
         Input::Seal {
             by: Color::White,
             text: "Qb9".into(),
+            notation: None,
         },
         1000,
     )
@@ -2058,6 +2063,7 @@ fn a_sealed_move_may_be_written_in_any_unambiguous_notation() {
             Input::Seal {
                 by: Color::Black,
                 text: text.into(),
+                notation: None,
             },
             10_000,
         )
@@ -2080,6 +2086,7 @@ fn an_absent_sealers_opponent_seals_his_reply_and_starts_the_absent_players_cloc
         Input::Seal {
             by: Color::White,
             text: "Bb5".into(),
+            notation: None,
         },
         t + 60_000,
     )
@@ -2146,6 +2153,7 @@ fn appendix_e_a_sealed_move_in_national_letters_is_made_at_resumption() {
             Input::Seal {
                 by: Color::Black,
                 text: text.into(),
+                notation: None,
             },
             10_000,
         )
@@ -2169,4 +2177,30 @@ fn appendix_e_a_sealed_move_in_national_letters_is_made_at_resumption() {
         );
         assert_eq!(g.moves().last().unwrap().san.to_string(), san, "{text}");
     }
+}
+
+#[test]
+fn adjournment_an_english_sealed_rf1_is_the_rooks_move_when_opened() {
+    // 1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5: White seals `Rf1` as an English player writes it; a
+    // Frenchman would read the king's move, but the envelope is read in its writer's notation.
+    let mut g = standard("5400+0");
+    g.apply(Input::Start, 0).unwrap();
+    play(&mut g, "e4 e5 Nf3 Nc6 Bc4 Bc5", 1000);
+    g.apply(
+        Input::Seal {
+            by: Color::White,
+            text: "Rf1".into(),
+            notation: Some("English".into()),
+        },
+        10_000,
+    )
+    .unwrap();
+    let events = g.apply(Input::OpenEnvelope, 3_600_000).unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::MovePlayed { san, .. } if san == "Rf1")),
+        "{events:?}"
+    );
+    assert!(!g.is_over());
 }

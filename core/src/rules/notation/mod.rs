@@ -45,7 +45,8 @@ mod tests;
 use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square, san::SanPlus};
 
 pub use written::{
-    CZECH, HUNGARIAN, PIECE_LETTERS, PieceLetters, read_recorded, readable, readings, readings_with,
+    CZECH, HUNGARIAN, PIECE_LETTERS, PieceLetters, Unclear, letters_of, read_recorded, read_sealed,
+    readable, readings, readings_with, unambiguous,
 };
 
 /// Why a text could not be turned into exactly one legal move.

@@ -779,3 +779,45 @@ fn e3_every_legal_move_in_every_letter_set_reads_back() {
     }
     assert!(checked > 1000, "only {checked} readings checked");
 }
+
+#[test]
+fn adjournment_a_sealed_move_is_read_in_its_writers_notation_first() {
+    // After 1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5: `Rf1` is the rook's move for an English player, the
+    // king's for a French one; without a notation it is the two.
+    let p = after(&["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"]);
+    let english = letters_of("en");
+    let french = letters_of("fr-FR");
+    assert_eq!(english.map(|l| l.language), Some("English"));
+    assert_eq!(letters_of("de-fide").map(|l| l.language), Some("German"));
+    assert_eq!(letters_of("Italian").map(|l| l.language), Some("Spanish"));
+    assert_eq!(letters_of("tlh"), None);
+    assert_eq!(letters_of("it").map(|l| l.language), Some("Spanish"));
+    let read = |own: Option<PieceLetters>| {
+        read_sealed(&p, "Rf1", own.as_ref()).map(|m| san(&p, m))
+    };
+    assert_eq!(read(english), Ok("Rf1".into()));
+    assert_eq!(read(french), Ok("Kf1".into()));
+    let unclear = read_sealed(&p, "Rf1", None).unwrap_err();
+    assert_eq!(
+        unclear.candidates.iter().map(|&m| san(&p, m)).collect::<Vec<_>>(),
+        ["Kf1", "Rf1"]
+    );
+    // A German writing English letters is still understood where his own do not read.
+    let german = letters_of("de");
+    assert_eq!(
+        read_sealed(&p, "Nc3", german.as_ref()).map(|m| san(&p, m)),
+        Ok("Nc3".into())
+    );
+    // What the one sealing is offered to type reads as that move alone, in every notation.
+    for &m in &unclear.candidates {
+        let written = unambiguous(&p, m, german.as_ref());
+        assert_eq!(read_sealed(&p, &written, None), Ok(m), "{written}");
+    }
+    assert_eq!(unambiguous(&p, unclear.candidates[1], german.as_ref()), "Th1-f1");
+    assert_eq!(unambiguous(&p, unclear.candidates[0], english.as_ref()), "Ke1-f1");
+    // Under-specified in his own notation: said so, with the moves.
+    let p = pos("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1");
+    let unclear = read_sealed(&p, "Ra3", english.as_ref()).unwrap_err();
+    assert!(unclear.reason.contains("English"), "{}", unclear.reason);
+    assert_eq!(unclear.candidates.len(), 2);
+}

@@ -179,8 +179,149 @@ pub fn read_recorded(position: &Chess, text: &str) -> Result<Move, String> {
     }
 }
 
+/// The piece letters of a language, by its tag (`"de"`, `"en-GB"`, the first part of a voice
+/// pack's name: `de-fide`) or its name (`"German"`, `"english"`); `None` for one tactus does not
+/// know. Danish, Norwegian and Swedish write the German letters, Italian the Spanish ones.
+pub fn letters_of(language: &str) -> Option<PieceLetters> {
+    let wanted = language.trim().to_ascii_lowercase();
+    let tag = wanted
+        .split(['-', '_', ':'])
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let name = match tag.as_str() {
+        "en" => "English",
+        "de" | "da" | "no" | "nb" | "nn" | "sv" | "danish" | "norwegian" | "swedish" => "German",
+        "nl" => "Dutch",
+        "fr" => "French",
+        "es" | "it" | "italian" => "Spanish",
+        "pt" => "Portuguese",
+        "pl" => "Polish",
+        "ru" => "Russian",
+        "hu" => return Some(HUNGARIAN),
+        "cs" => return Some(CZECH),
+        _ => "",
+    };
+    PIECE_LETTERS
+        .iter()
+        .chain([&HUNGARIAN, &CZECH])
+        .find(|l| {
+            l.language != "figurine"
+                && (l.language == name || l.language.eq_ignore_ascii_case(&wanted))
+        })
+        .copied()
+}
+
+/// Why a sealed move cannot be sealed as written, and the moves it could mean (empty when it
+/// means none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unclear {
+    pub reason: String,
+    pub candidates: Vec<Move>,
+}
+
+/// The one legal move a sealed move means, read as its writer wrote it: in his own notation
+/// (`own`, the piece letters of his country, E.3) first, so that the English `Rf1` is the rook's
+/// move for an English player however the Romance languages read it. Only what his own notation
+/// does not read at all is read in every notation the Laws allow ([`read_recorded`]). Without
+/// `own`, every notation at once.
+pub fn read_sealed(
+    position: &Chess,
+    text: &str,
+    own: Option<&PieceLetters>,
+) -> Result<Move, Unclear> {
+    if let Some(own) = own {
+        // His own letters only: the console's lenient reading is English, not his.
+        let found = strict_readings(position, text, std::slice::from_ref(own));
+        match found.as_slice() {
+            [(m, _)] => return Ok(*m),
+            [] => {}
+            many => {
+                return Err(Unclear {
+                    reason: format!(
+                        "'{}' could mean {} in {} notation: it does not say which",
+                        text.trim(),
+                        many.iter()
+                            .map(|(m, _)| san(position, *m))
+                            .collect::<Vec<_>>()
+                            .join(" or "),
+                        own.language
+                    ),
+                    candidates: many.iter().map(|(m, _)| *m).collect(),
+                });
+            }
+        }
+    }
+    read_recorded(position, text).map_err(|reason| Unclear {
+        reason,
+        candidates: explained_readings(position, text, PIECE_LETTERS)
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect(),
+    })
+}
+
+/// `mv` written so that it reads as exactly one move in `own` notation and in every other: the
+/// piece letter of `own` (English without one), its from-square and its destination (`Th1-f1`,
+/// `e7-e8D`, `0-0`). What the one sealing types to choose a reading.
+pub fn unambiguous(position: &Chess, mv: Move, own: Option<&PieceLetters>) -> String {
+    let letters = own.copied().unwrap_or(PIECE_LETTERS[0]);
+    let letter = |role: Role| {
+        letters
+            .pairs()
+            .find(|&(r, _)| r == role)
+            .map_or("", |(_, s)| s)
+    };
+    let written = match mv {
+        Move::Castle { king, rook } => {
+            if rook.file() > king.file() {
+                "0-0".to_owned()
+            } else {
+                "0-0-0".to_owned()
+            }
+        }
+        _ => {
+            let from = mv.from().expect("not a drop");
+            let piece = match mv.role() {
+                Role::Pawn => "",
+                role => letter(role),
+            };
+            let promotion = mv.promotion().map_or("", letter);
+            format!("{piece}{from}-{}{promotion}", mv.to())
+        }
+    };
+    // A long form every notation reads as this move alone; else the coordinates, which the
+    // console's reader takes in any language.
+    if read_sealed(position, &written, own) == Ok(mv) {
+        written
+    } else {
+        let uci = mv.to_uci(shakmaty::CastlingMode::Standard);
+        uci.to_string()
+    }
+}
+
 /// Every legal move `text` can mean, each with the notations that read it so.
 fn explained_readings(
+    position: &Chess,
+    text: &str,
+    letters: &[PieceLetters],
+) -> Vec<(Move, Vec<&'static str>)> {
+    let mut found = strict_readings(position, text, letters);
+    if found.is_empty()
+        && let Ok(lenient) = candidates(position, text)
+    {
+        found = lenient
+            .into_iter()
+            .map(|m| (m, vec!["as typed at the console"]))
+            .collect();
+        found.sort_by_key(|(m, _)| order_key(*m));
+    }
+    found
+}
+
+/// Every legal move `text` can mean in the notations of `letters` (and castling, pawn moves
+/// and figurines), each with the notations that read it so; no console fallback.
+fn strict_readings(
     position: &Chess,
     text: &str,
     letters: &[PieceLetters],
@@ -197,14 +338,6 @@ fn explained_readings(
         if !via.is_empty() {
             found.push((m, via));
         }
-    }
-    if found.is_empty()
-        && let Ok(lenient) = candidates(position, text)
-    {
-        found = lenient
-            .into_iter()
-            .map(|m| (m, vec!["as typed at the console"]))
-            .collect();
     }
     found.sort_by_key(|(m, _)| order_key(*m));
     found

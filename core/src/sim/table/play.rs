@@ -48,6 +48,7 @@ impl World {
             seats,
             guidance_repeat_ms: 8_000,
             say_own_move: true,
+            correction_window_ms: 0,
         };
         let start = Chess::default();
         let physical = |sensing, sensors| Physical {

@@ -1,0 +1,181 @@
+//! Penalties are the arbiter's to impose: a claim that would be incorrect (9.5 b), an illegal
+//! move he rules completed (7.4 b) and a time penalty he types are offered to him first, with
+//! what they change ("white's claim under 9.3 b is incorrect: 9.5 b adds 3 minutes to black's
+//! clock ... `confirm`"), and applied only at his `confirm`; `cancel` drops one typed in error.
+//! When applied, the player whose clock changed hears by how much.
+
+use shakmaty::Color;
+
+use super::{Arbiter, Effect, Proposal};
+use crate::rules::{
+    Millis,
+    game::{self, Event},
+    pgn::format_clk,
+};
+
+impl Arbiter {
+    /// A draw claim (9.2, 9.3): a correct one ends the game at once; an incorrect one costs the
+    /// claimant a penalty (9.5 b), so it is offered to the arbiter first.
+    pub(super) fn claim(&mut self, claim: game::Input, now: Millis, out: &mut Vec<Effect>) {
+        let mut trial = self.game.clone();
+        let events = match trial.apply(claim.clone(), now) {
+            Ok(events) => events,
+            Err(_) => {
+                // Refused as it stands: the game says why.
+                self.rules(claim, now, out);
+                return;
+            }
+        };
+        let Some(words) = self.penalty_words(&events, now) else {
+            self.rules(claim, now, out);
+            return;
+        };
+        self.offer_penalty(claim, words, out);
+    }
+
+    /// A penalty the arbiter typed (`illegal SIDE`, `penalty ...`): offered with its amount.
+    pub(super) fn propose_penalty(
+        &mut self,
+        input: game::Input,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
+        let mut trial = self.game.clone();
+        let events = match trial.apply(input.clone(), now) {
+            Ok(events) => events,
+            Err(e) => {
+                out.push(Effect::Refused(e.to_string()));
+                return;
+            }
+        };
+        match self.penalty_words(&events, now) {
+            Some(words) => self.offer_penalty(input, words, out),
+            // Nothing a player loses (in blitz an illegal move only opens the opponent's claim).
+            None => {
+                self.rules(input, now, out);
+            }
+        }
+    }
+
+    fn offer_penalty(&mut self, input: game::Input, words: String, out: &mut Vec<Effect>) {
+        self.proposal = Some(Proposal::Penalty {
+            input,
+            ply: self.game.ply(),
+        });
+        out.push(Effect::Note(format!(
+            "{words}; `confirm` applies it, `cancel` drops it (typed in error)"
+        )));
+    }
+
+    /// What a penalty would change, in words naming its article; `None` when the events hold
+    /// no penalty.
+    fn penalty_words(&self, events: &[Event], now: Millis) -> Option<String> {
+        let clock = |side: Color| self.game.clock().map(|c| c.remaining(side, now));
+        let mut parts = Vec::new();
+        for event in events {
+            match event {
+                Event::ClaimRejected {
+                    by,
+                    article,
+                    opponent_bonus_ms,
+                    claimant_remaining_ms,
+                    must_play,
+                } => {
+                    let mut what = format!("{by}'s claim under {article} is incorrect: 9.5 b ");
+                    let mut changes = Vec::new();
+                    if *opponent_bonus_ms > 0 {
+                        changes.push(format!(
+                            "adds {} to {}'s clock",
+                            minutes(*opponent_bonus_ms),
+                            !*by
+                        ));
+                    }
+                    if let (Some(after), Some(before)) = (claimant_remaining_ms, clock(*by))
+                        && *after != before
+                    {
+                        changes.push(format!(
+                            "takes {by}'s from {} to {}",
+                            format_clk(before),
+                            format_clk(*after)
+                        ));
+                    }
+                    if let Some(m) = must_play {
+                        changes.push(format!("{by} must play {m}"));
+                    }
+                    if changes.is_empty() {
+                        changes.push("applies".into());
+                    }
+                    what.push_str(&changes.join(", "));
+                    parts.push(what);
+                }
+                Event::IllegalMovePenalty {
+                    offender,
+                    count,
+                    bonus_ms,
+                } => parts.push(format!(
+                    "illegal move {count} by {offender}: 7.4 b adds {} to {}'s clock",
+                    minutes(*bonus_ms),
+                    !*offender
+                )),
+                Event::GameEnded(end) => parts.push(format!(
+                    "the game ends {} ({})",
+                    end.outcome,
+                    end.reason.describe()
+                )),
+                Event::ClockSet { side, remaining_ms } => {
+                    if let Some(before) = clock(*side)
+                        && before != *remaining_ms
+                    {
+                        parts.push(format!(
+                            "{side}'s clock goes from {} to {}",
+                            format_clk(before),
+                            format_clk(*remaining_ms)
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    /// The arbiter confirmed a penalty: applied now, if the game is still where it was offered.
+    pub(super) fn apply_penalty(
+        &mut self,
+        input: game::Input,
+        ply: usize,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
+        if ply != self.game.ply() {
+            out.push(Effect::Refused(
+                "not applied: a move was made since it was offered; type it again".into(),
+            ));
+            return;
+        }
+        self.rules(input, now, out);
+    }
+
+    /// The arbiter drops what was offered to him.
+    pub(super) fn cancel(&mut self, out: &mut Vec<Effect>) {
+        match self.proposal.take() {
+            None => out.push(Effect::Refused("nothing waits for `confirm`".into())),
+            Some(Proposal::Retrace { .. }) => out.push(Effect::Note(
+                "the retrace is not done; the boards are put right instead (F.8)".into(),
+            )),
+            Some(Proposal::Penalty { .. }) => {
+                out.push(Effect::Note("dropped: no penalty is applied".into()))
+            }
+        }
+    }
+}
+
+/// `180000` as "3 minutes", `90000` as "1:30".
+fn minutes(ms: i64) -> String {
+    if ms % 60_000 == 0 {
+        let m = ms / 60_000;
+        format!("{m} minute{}", if m == 1 { "" } else { "s" })
+    } else {
+        format_clk(ms)
+    }
+}
