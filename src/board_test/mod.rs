@@ -320,7 +320,9 @@ impl<W: Write> BoardTest<W> {
                     self.printer.report(&Report::Promotion { from, to })?;
                 }
                 // Nothing to execute and no clock press on this bench.
-                Recognized::Executed | Recognized::NoMove => {}
+                // One board plays both sides here (never awaiting an opponent's move elsewhere):
+                // nothing is out of turn.
+                Recognized::Executed | Recognized::NoMove | Recognized::OutOfTurn { .. } => {}
                 Recognized::Differs(diff) => self.printer.report(&Report::Differs { diff })?,
                 Recognized::Matches => self.printer.report(&Report::Matches)?,
                 Recognized::SnapshotCorrected { squares } => {

@@ -114,6 +114,11 @@ pub struct GameSection {
     /// The blind player hears his own move said back (F.1); on unless set to false.
     #[serde(default = "yes")]
     pub say_own_move: bool,
+    /// F.6: how long after his move's announcement has ended the blind player may still have
+    /// it corrected (`correct`); his move counts, and his opponent's clock starts, when it has
+    /// passed (his own clock runs meanwhile). 0 (default): at the announcement's end (F.3 c).
+    #[serde(default)]
+    pub correction_window_ms: Millis,
     /// Who starts the clocks: "arbiter" (default) or "boards" (default of a training game).
     pub start: Option<StartBy>,
     /// The piece letters each player writes (E.3), by language ("en", "de", "fr", ... or
@@ -154,6 +159,7 @@ impl Default for GameSection {
             play: PlayMode::default(),
             guidance_repeat_ms: DEFAULT_GUIDANCE_REPEAT_MS,
             say_own_move: true,
+            correction_window_ms: 0,
             start: None,
             white_notation: None,
             black_notation: None,

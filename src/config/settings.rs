@@ -69,9 +69,7 @@ impl Settings {
         };
         let blind = config.blind_seats();
         let completion = config.completion();
-        let notations = config
-            .notations()
-            .map_err(|e| anyhow!("{origin}: {e}"))?;
+        let notations = config.notations().map_err(|e| anyhow!("{origin}: {e}"))?;
         let seats = ByColor::new_with(|c| SeatConfig {
             blind: blind[c],
             board: recognizer(&boards[c]),
@@ -85,6 +83,7 @@ impl Settings {
             seats,
             guidance_repeat_ms: config.game.guidance_repeat_ms,
             say_own_move: config.game.say_own_move,
+            correction_window_ms: config.game.correction_window_ms,
         };
         arbiter.check().map_err(|e| anyhow!("{origin}: {e}"))?;
         let record = &config.record;

@@ -261,6 +261,7 @@ fn console_lines_play_and_question_a_game() {
     assert!(a.game().clock().unwrap().is_paused());
     hub_line(&mut assistant, &mut a, "set-clock black 1:00:00", 8_000).unwrap();
     hub_line(&mut assistant, &mut a, "penalty white bonus 2m", 8_000).unwrap();
+    hub_line(&mut assistant, &mut a, "confirm", 8_000).unwrap();
     assert_eq!(
         a.game().clock().unwrap().remaining(Color::Black, 8_000),
         3_600_000 + 120_000

@@ -819,8 +819,21 @@ fn the_assistants_commands_carry_out_his_duties() {
     let (white_before, black_before) = clocks_of(&assistant.ok("status"));
     let both_before = table.said_to("both").len();
     let blind_before = table.said_to("blind").len();
+    // The penalty is the arbiter's: offered with its amounts, applied at his `confirm`.
+    let offered = assistant.ok("claim sighted repetition");
+    assert!(
+        offered.len() == 1
+            && offered[0].starts_with(
+                "white's claim under 9.2b is incorrect: 9.5 b adds 3 minutes to black's clock, \
+                 takes white's from"
+            )
+            && offered[0].ends_with("`confirm` applies it, `cancel` drops it (typed in error)"),
+        "{offered:?}"
+    );
+    assert_eq!(clocks_of(&assistant.ok("status")).1, black_before);
+    let mut arbiter = table.arbiter();
     assert_eq!(
-        assistant.ok("claim sighted repetition"),
+        arbiter.ok("confirm"),
         ["white's claim under 9.2b is incorrect (9.5 b applied)"]
     );
     let (white_after, black_after) = clocks_of(&assistant.ok("status"));
@@ -835,19 +848,23 @@ fn the_assistants_commands_carry_out_his_duties() {
             article: tactus_core::rules::game::DrawClaim::Repetition { intended: None }.article(),
         })]
     );
-    // The blind player (Black) hears that his clock changed (not his time: F.9 d), and the
-    // offer the claim counts as.
+    // The blind player (Black) hears that his clock changed and by how much (not his time:
+    // F.9 d), and the offer the claim counts as.
     assert_eq!(
         table.said_after("blind", blind_before, 2),
         [
-            words(&Announcement::ClockChanged { side: Color::Black }),
+            words(&Announcement::ClockChanged {
+                side: Color::Black,
+                by_ms: 180_000
+            }),
             words(&Announcement::DrawOffered { by: Color::White })
         ]
     );
     assistant.ok("decline black");
     // With the intended move ("a" form): incorrect, so he must make that move.
+    assistant.ok("claim sighted fifty Nf3");
     assert_eq!(
-        assistant.ok("claim sighted fifty Nf3"),
+        arbiter.ok("confirm"),
         ["white's claim under 9.3a is incorrect (9.5 b applied)"]
     );
     assistant.ok("decline");
@@ -1050,9 +1067,17 @@ fn the_arbiters_commands_set_clocks_rule_and_take_back() {
     assert_eq!(arbiter.refused("open absent"), not_adjourned);
 
     // 7.4 b: White (having the move) completed an illegal move; it is taken back and Black gets
-    // two minutes.
+    // two minutes, once the arbiter confirms the penalty offered.
     assert_eq!(
         arbiter.ok("illegal white"),
+        [
+            "illegal move 1 by white: 7.4 b adds 2 minutes to black's clock; `confirm` applies it, \
+          `cancel` drops it (typed in error)"
+        ]
+    );
+    assert_eq!(clocks_of(&arbiter.ok("status")).1, 2820);
+    assert_eq!(
+        arbiter.ok("confirm"),
         ["illegal move 1 by white: 120 s added to the opponent (7.4 b)"]
     );
     let status = arbiter.ok("status");
@@ -1061,13 +1086,15 @@ fn the_arbiters_commands_set_clocks_rule_and_take_back() {
     // 13.4: a bonus to the offender's opponent, a deduction from the offender.
     assert_eq!(
         arbiter.ok("penalty white bonus 2m"),
-        ["black's clock set to 0:51:00"]
+        [
+            "black's clock goes from 0:49:00 to 0:51:00; `confirm` applies it, `cancel` drops it \
+          (typed in error)"
+        ]
     );
+    assert_eq!(arbiter.ok("confirm"), ["black's clock set to 0:51:00"]);
     assert_eq!(clocks_of(&arbiter.ok("status")).1, 2820 + 240);
-    assert_eq!(
-        arbiter.ok("penalty black deduct 1m"),
-        ["black's clock set to 0:50:00"]
-    );
+    arbiter.ok("penalty black deduct 1m");
+    assert_eq!(arbiter.ok("confirm"), ["black's clock set to 0:50:00"]);
     assert_eq!(clocks_of(&arbiter.ok("status")).1, 2820 + 180);
 
     // F.8: a scoresheet that agrees changes nothing.

@@ -166,6 +166,17 @@ fn two_blind_players_play_a_whole_game_on_two_tactile_boards() {
         "scoresheet black {}",
         sans[..MISTAKE_PLY].join(" ")
     ));
+    // The retrace is offered to the arbiter, and done at his `confirm`.
+    assert!(
+        body.iter().any(|l| l.contains(&format!(
+            "the two scoresheets agree for {} half-moves: retrace the game to after 4. Nxe5? \
+             `confirm` retraces it (F.8)",
+            MISTAKE_PLY - 1
+        ))),
+        "{body:?}"
+    );
+    assert_eq!(ply_of(&arbiter.ok("status")), MISTAKE_PLY);
+    let body = arbiter.ok("confirm");
     assert!(
         body.iter()
             .any(|l| l.starts_with("proposed clocks: ") || l.contains("proposed clocks")),

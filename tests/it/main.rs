@@ -37,6 +37,7 @@ mod daemon_damage;
 mod daemon_dispute;
 mod daemon_games;
 mod daemon_ibca;
+mod daemon_procedure;
 mod daemon_recovery;
 mod daemon_requests;
 mod daemon_stop_resume;

@@ -100,8 +100,12 @@ impl Arbiter {
         let white_first = start.turn() == Color::White;
         let from_white = ply - 1 + usize::from(!white_first);
         let number = start.fullmoves().get() as usize + from_white / 2;
-        let dots = if from_white.is_multiple_of(2) { "." } else { "..." };
-        format!("after {number}{dots}{}", record.san)
+        let dots = if from_white.is_multiple_of(2) {
+            "."
+        } else {
+            "..."
+        };
+        format!("after {number}{dots} {}", record.san)
     }
 
     /// The arbiter confirms what was offered to him: the retrace F.8 proposed (while the boards
@@ -188,8 +192,7 @@ impl Arbiter {
     /// a difference told to its player that the board still shows.
     fn boards_differ(&self) -> bool {
         Color::ALL.into_iter().any(|seat| {
-            self.differing[seat].is_some()
-                && self.board(seat).is_none_or(|r| !r.shows_expected())
+            self.differing[seat].is_some() && self.board(seat).is_none_or(|r| !r.shows_expected())
         })
     }
 

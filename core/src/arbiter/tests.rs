@@ -411,7 +411,7 @@ fn disputed_scoresheets_retrace_the_game_and_the_clocks_are_confirmed() {
     assert_eq!(a.game().ply(), 4);
     assert!(
         notes(&out).iter().any(|n| n.contains(
-            "agree for 2 half-moves: retrace the game to after 1...e5? `confirm` retraces it"
+            "agree for 2 half-moves: retrace the game to after 1... e5? `confirm` retraces it"
         )),
         "{out:?}"
     );
@@ -419,7 +419,7 @@ fn disputed_scoresheets_retrace_the_game_and_the_clocks_are_confirmed() {
     assert_eq!(a.game().ply(), 2);
     assert!(notes(&out).iter().any(|n| n.contains("retraced")));
     assert!(a.game().clock().unwrap().is_paused());
-    // Both boards must go back to the position after 1...e5: the tactile board shows Nf3 and Nc6.
+    // Both boards must go back to the position after 1... e5: the tactile board shows Nf3 and Nc6.
     let out = run(&mut a, t + 2_000);
     let guidance: Vec<_> = said(&out).into_iter().filter(|s| s.1 == BLIND).collect();
     assert_eq!(

@@ -94,9 +94,7 @@ pub struct SetupRecord {
     pub correction_window_ms: Millis,
     /// Each seat's notation where one is known (absent: every notation at once).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub white_notation: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub black_notation: Option<String>,
+    pub notations: Option<Box<NotationsRecord>>,
     pub start_fen: String,
     /// The voice pack and style, so that `tactus replay` words the transcript as it was said.
     pub voice_pack: String,
@@ -105,6 +103,15 @@ pub struct SetupRecord {
     /// both hear `voice_pack`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat_voice_packs: Option<SeatPacksRecord>,
+}
+
+/// Each seat's notation (a language name, `"English"`), where one is known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotationsRecord {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<String>,
 }
 
 /// Each seat's voice pack.
@@ -184,8 +191,12 @@ impl SetupRecord {
             guidance_repeat_ms: cfg.guidance_repeat_ms,
             say_own_move: cfg.say_own_move,
             correction_window_ms: cfg.correction_window_ms,
-            white_notation: cfg.seats.white.notation.map(|l| l.language.to_owned()),
-            black_notation: cfg.seats.black.notation.map(|l| l.language.to_owned()),
+            notations: {
+                let of = |seat: Color| cfg.seats[seat].notation.map(|l| l.language.to_owned());
+                let (white, black) = (of(Color::White), of(Color::Black));
+                (white.is_some() || black.is_some())
+                    .then(|| Box::new(NotationsRecord { white, black }))
+            },
             start_fen: Fen::from_position(start, EnPassantMode::Legal).to_string(),
             voice_pack: voice_pack.to_owned(),
             voice_style: style,
@@ -248,18 +259,13 @@ impl SetupRecord {
                 play: self.play,
                 time_control,
             },
-            seats: ByColor {
-                white: seats.white.with_notation(
-                    self.white_notation
-                        .as_deref()
-                        .and_then(crate::rules::notation::letters_of),
-                ),
-                black: seats.black.with_notation(
-                    self.black_notation
-                        .as_deref()
-                        .and_then(crate::rules::notation::letters_of),
-                ),
-            },
+            seats: ByColor::new_with(|seat| {
+                let named = self.notations.as_ref().and_then(|n| match seat {
+                    Color::White => n.white.as_deref(),
+                    Color::Black => n.black.as_deref(),
+                });
+                seats[seat].with_notation(named.and_then(crate::rules::notation::letters_of))
+            }),
             guidance_repeat_ms: self.guidance_repeat_ms,
             say_own_move: self.say_own_move,
             correction_window_ms: self.correction_window_ms,

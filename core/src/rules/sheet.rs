@@ -159,12 +159,15 @@ impl Unreadability {
 }
 
 impl Comparison {
-    /// The entry where the sheet parts from the record, when that entry does not read at all (a
-    /// typo, `e44`): the sheet then says nothing about where the scores agree, and F.8 cannot
-    /// go by it.
+    /// The entry where the sheet parts from the record, when that entry is no move in any
+    /// notation (a typo, `e44`): the sheet then says nothing about where the scores agree, and
+    /// F.8 cannot go by it. (A move written that no piece could make there, the queen to the
+    /// square where it was wrongly executed, is a real difference: the scores part there.)
     pub fn unreadable_at_difference(&self) -> Option<&Unreadable> {
         let d = self.first_difference.as_ref()?;
-        self.unreadable.iter().find(|u| u.ply == d.ply)
+        self.unreadable
+            .iter()
+            .find(|u| u.ply == d.ply && u.why == Unreadability::NotAMove)
     }
 
     /// Record plies the sheet has not written yet (0 when it has as many entries or more).

@@ -68,6 +68,7 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | NoMoveToCount
         | OwnMove(_)
         | ClockChanged { .. }
+        | OutOfTurn
         | Hint(_)
         | Standing(_)
         | OpponentAway

@@ -51,12 +51,23 @@ fn adjournment_a_sealed_move_that_reads_two_ways_is_asked_about_when_sealed_neve
         "{r}"
     );
     assert!(a.game().adjournment().is_none());
-    assert!(!said(&out).iter().any(|s| s.2 == Announcement::Adjourned { by: Color::White }));
+    assert!(
+        !said(&out)
+            .iter()
+            .any(|s| s.2 == Announcement::Adjourned { by: Color::White })
+    );
     // He chooses; it is sealed and opened as chosen.
     let out = seal(&mut a, "Rh1-f1", 11_000);
     assert!(refusal(&out).is_none(), "{out:?}");
     a.handle(Input::Rules(game::Input::OpenEnvelope), 20_000);
-    assert_eq!(a.game().moves().last().map(|r| r.san.to_string()).as_deref(), Some("Rf1"));
+    assert_eq!(
+        a.game()
+            .moves()
+            .last()
+            .map(|r| r.san.to_string())
+            .as_deref(),
+        Some("Rf1")
+    );
     assert!(!a.game().is_over());
     // Unreadable: not sealed either, and said why.
     let mut a = from_fen(config(None, Completion::ClockPress), ITALIAN);
@@ -87,7 +98,14 @@ fn adjournment_an_english_players_rf1_is_his_rooks_move() {
         Some("English".into())
     );
     a.handle(Input::Rules(game::Input::OpenEnvelope), 20_000);
-    assert_eq!(a.game().moves().last().map(|r| r.san.to_string()).as_deref(), Some("Rf1"));
+    assert_eq!(
+        a.game()
+            .moves()
+            .last()
+            .map(|r| r.san.to_string())
+            .as_deref(),
+        Some("Rf1")
+    );
     // A German writes `T` for his rook: `Tf1` is the rook's move, and `Rf1`, not German, is
     // read in the other notations (and is two moves there).
     let mut cfg = config(None, Completion::ClockPress);
@@ -157,7 +175,7 @@ fn f8_a_retrace_is_offered_done_at_the_arbiters_confirm_and_undone_exactly() {
     assert_eq!(a.game().ply(), 4);
     assert!(
         notes(&out).iter().any(|n| n.contains(
-            "the two scoresheets agree for 2 half-moves: retrace the game to after 1...e5? \
+            "the two scoresheets agree for 2 half-moves: retrace the game to after 1... e5? \
              `confirm` retraces it (F.8)"
         )),
         "{out:?}"
@@ -168,20 +186,26 @@ fn f8_a_retrace_is_offered_done_at_the_arbiters_confirm_and_undone_exactly() {
     assert!(
         notes(&out)
             .iter()
-            .any(|n| n.contains("retraced to after 1...e5") && n.contains("`undo`")),
+            .any(|n| n.contains("retraced to after 1... e5") && n.contains("`undo`")),
         "{out:?}"
     );
     // Undone before play goes on: the game as it was, four moves, the clocks as they were
     // at the retrace and stopped.
     let out = a.handle(Input::Undo, t + 30_000);
-    assert!(!out.iter().any(|e| matches!(e, Effect::Refused(_))), "{out:?}");
+    assert!(
+        !out.iter().any(|e| matches!(e, Effect::Refused(_))),
+        "{out:?}"
+    );
     assert_eq!(a.game().ply(), 4);
     assert_eq!(a.game().moves()[3].san.to_string(), "Nc6");
     let clock = a.game().clock().unwrap();
     assert!(clock.is_paused());
     let at_retrace = ByColor::new_with(|c| clock.remaining(c, t + 60_000));
     assert_eq!(at_retrace.black, clocks_before.black);
-    assert!(clocks_before.white - at_retrace.white <= 1_000, "White's second since");
+    assert!(
+        clocks_before.white - at_retrace.white <= 1_000,
+        "White's second since"
+    );
     // Nothing more to undo; play goes on at `resume`.
     assert!(matches!(
         a.handle(Input::Undo, t + 31_000).as_slice(),
@@ -295,9 +319,11 @@ fn a9_5_b_an_incorrect_claims_penalty_waits_for_the_arbiter_and_its_amount_is_sa
     let out = a.handle(Input::Rules(claim.clone()), 1_000);
     let before = ByColor::new_with(|c| a.game().clock().unwrap().remaining(c, 1_000));
     assert!(
-        notes(&out).iter().any(|n| n.contains("white's claim under 9.3")
-            && n.contains("is incorrect: 9.5 b adds 3 minutes to black's clock")
-            && n.contains("`confirm` applies it")),
+        notes(&out)
+            .iter()
+            .any(|n| n.contains("white's claim under 9.3")
+                && n.contains("is incorrect: 9.5 b adds 3 minutes to black's clock")
+                && n.contains("`confirm` applies it")),
         "{out:?}"
     );
     assert!(said(&out).is_empty(), "nothing happens yet: {out:?}");
@@ -339,8 +365,9 @@ fn a7_4_b_the_arbiters_penalty_is_offered_with_its_amount_and_applied_at_confirm
         1_000,
     );
     assert!(
-        notes(&out).iter().any(|n| n
-            .contains("illegal move 1 by white: 7.4 b adds 2 minutes to black's clock")),
+        notes(&out)
+            .iter()
+            .any(|n| n.contains("illegal move 1 by white: 7.4 b adds 2 minutes to black's clock")),
         "{out:?}"
     );
     assert_eq!(a.game().clock_notes().len(), 0);
@@ -364,7 +391,9 @@ fn a7_4_b_the_arbiters_penalty_is_offered_with_its_amount_and_applied_at_confirm
         2_000,
     );
     assert!(
-        notes(&out).iter().any(|n| n.contains("white's clock goes from")),
+        notes(&out)
+            .iter()
+            .any(|n| n.contains("white's clock goes from")),
         "{out:?}"
     );
     a.handle(Input::Confirm, 2_000);
@@ -415,8 +444,10 @@ fn a1_1_a_move_made_before_the_opponent_has_moved_is_no_move() {
         "{out:?}"
     );
     assert!(
-        said(&out).iter().any(|s| s.1 == BLIND
-            && matches!(s.2, Announcement::Guidance(Guidance::Misplaced { .. }))),
+        said(&out)
+            .iter()
+            .any(|s| s.1 == BLIND
+                && matches!(s.2, Announcement::Guidance(Guidance::Misplaced { .. }))),
         "guided back: {out:?}"
     );
     // Back on g1, he makes it again in his own time: now it counts.
@@ -445,7 +476,10 @@ fn a1_1_a_reply_made_after_the_opponents_move_was_made_stays_a_move() {
     blind(&mut a, lift(Square::G1), 4_400);
     let out = blind(&mut a, put(Square::F3), 4_600);
     let out = [out, run(&mut a, 5_000)].concat();
-    assert!(!said(&out).iter().any(|s| s.2 == Announcement::OutOfTurn), "{out:?}");
+    assert!(
+        !said(&out).iter().any(|s| s.2 == Announcement::OutOfTurn),
+        "{out:?}"
+    );
     assert!(move_said_to(&out, SIGHTED).is_some(), "{out:?}");
 }
 
@@ -553,10 +587,7 @@ fn f6_a_slip_may_be_corrected_in_the_window_after_the_announcement_for_the_piece
     assert_eq!(a.game().ply(), 0);
     // Another piece is no correction (4.3: the knight he moved is the piece he touched).
     let out = a.handle(Input::Correct("e4".into()), 3_000);
-    assert!(
-        refusal(&out).is_some_and(|r| r.contains("4.3")),
-        "{out:?}"
-    );
+    assert!(refusal(&out).is_some_and(|r| r.contains("4.3")), "{out:?}");
     let corrected = a.handle(Input::Correct("Nf3".into()), 3_500);
     assert!(refusal(&corrected).is_none(), "{corrected:?}");
     // Made on his board, announced again, and it counts when its window has passed.
@@ -604,7 +635,10 @@ fn a6_13_the_move_counter_set_and_clock_changes_are_in_the_pgn_where_they_happen
         t,
     );
     let pgn = a.game().to_pgn(&[]);
-    assert!(pgn.contains("white's move counter set to 3 (6.13)"), "{pgn}");
+    assert!(
+        pgn.contains("white's move counter set to 3 (6.13)"),
+        "{pgn}"
+    );
     // A clock change after move 4, then a retrace to 2: the note stays after move 2, not
     // before move 1.
     a.handle(
@@ -619,5 +653,5 @@ fn a6_13_the_move_counter_set_and_clock_changes_are_in_the_pgn_where_they_happen
     let body = &pgn[pgn.find("\n\n").unwrap()..];
     let note = body.find("black's clock set to").expect("the note is kept");
     let e5 = body.find("e5").unwrap();
-    assert!(note > e5, "after 1...e5, not before move 1: {body}");
+    assert!(note > e5, "after 1... e5, not before move 1: {body}");
 }

@@ -93,7 +93,10 @@ impl Game {
         // Read as he wrote it: in his own notation first (an English `Rf1` is the rook's move,
         // whatever a Frenchman would read), then in any notation the Laws allow (Appendix E),
         // `Sf3` as well as `Nf3`; only a text that is not exactly one legal move loses.
-        let own = adjournment.notation.as_deref().and_then(notation::letters_of);
+        let own = adjournment
+            .notation
+            .as_deref()
+            .and_then(notation::letters_of);
         let invalid = match notation::read_sealed(&self.position, &adjournment.sealed, own.as_ref())
             .map_err(|u| u.reason)
         {

@@ -792,14 +792,16 @@ fn adjournment_a_sealed_move_is_read_in_its_writers_notation_first() {
     assert_eq!(letters_of("Italian").map(|l| l.language), Some("Spanish"));
     assert_eq!(letters_of("tlh"), None);
     assert_eq!(letters_of("it").map(|l| l.language), Some("Spanish"));
-    let read = |own: Option<PieceLetters>| {
-        read_sealed(&p, "Rf1", own.as_ref()).map(|m| san(&p, m))
-    };
+    let read = |own: Option<PieceLetters>| read_sealed(&p, "Rf1", own.as_ref()).map(|m| san(&p, m));
     assert_eq!(read(english), Ok("Rf1".into()));
     assert_eq!(read(french), Ok("Kf1".into()));
     let unclear = read_sealed(&p, "Rf1", None).unwrap_err();
     assert_eq!(
-        unclear.candidates.iter().map(|&m| san(&p, m)).collect::<Vec<_>>(),
+        unclear
+            .candidates
+            .iter()
+            .map(|&m| san(&p, m))
+            .collect::<Vec<_>>(),
         ["Kf1", "Rf1"]
     );
     // A German writing English letters is still understood where his own do not read.
@@ -813,8 +815,14 @@ fn adjournment_a_sealed_move_is_read_in_its_writers_notation_first() {
         let written = unambiguous(&p, m, german.as_ref());
         assert_eq!(read_sealed(&p, &written, None), Ok(m), "{written}");
     }
-    assert_eq!(unambiguous(&p, unclear.candidates[1], german.as_ref()), "Th1-f1");
-    assert_eq!(unambiguous(&p, unclear.candidates[0], english.as_ref()), "Ke1-f1");
+    assert_eq!(
+        unambiguous(&p, unclear.candidates[1], german.as_ref()),
+        "Th1-f1"
+    );
+    assert_eq!(
+        unambiguous(&p, unclear.candidates[0], english.as_ref()),
+        "Ke1-f1"
+    );
     // Under-specified in his own notation: said so, with the moves.
     let p = pos("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1");
     let unclear = read_sealed(&p, "Ra3", english.as_ref()).unwrap_err();
