@@ -206,6 +206,28 @@ impl Config {
             "a board that differs is described again every {}",
             tactus_core::rules::time_control::duration_words(g.guidance_repeat_ms as i64)
         ));
+        if g.correction_window_ms > 0 {
+            lines.push(format!(
+                "a slip of the tongue may be corrected for {} after the announcement (F.6)",
+                tactus_core::rules::time_control::duration_words(g.correction_window_ms as i64)
+            ));
+        }
+        // The configuration was checked when it was read.
+        if let Ok(notations) = self.notations() {
+            let words = |seat: Color| {
+                notations[seat].map_or(
+                    "every notation (a reading that is not one move is \
+                     asked about when sealing)"
+                        .to_string(),
+                    |l| format!("{} letters", l.language),
+                )
+            };
+            lines.push(format!(
+                "sealed moves are read in: white's {}; black's {}",
+                words(Color::White),
+                words(Color::Black)
+            ));
+        }
     }
 
     /// Where the games go, the console socket and the tactile board's buttons.
