@@ -89,6 +89,7 @@ impl Arbiter {
                     notation::san(self.game.position(), m)
                 )));
                 self.sighted_candidate = Some(m);
+                self.opponent_moved(sighted);
             }
             Err(e) => out.push(Effect::Refused(format!("'{text}' not entered: {e}"))),
         }
@@ -254,8 +255,12 @@ impl Arbiter {
             self.put_back(seat, now, out);
             return;
         }
-        if self.premoved[seat].take() == Some(mv) {
-            // Made before his opponent's move: no move. He makes it again in his own time.
+        // Made before his opponent's move, its piece standing where he put it then: no move.
+        // He makes it again in his own time (put there again once his turn has come, it is).
+        let placed_before = self
+            .board(seat)
+            .is_some_and(Recognizer::last_move_placed_before_turn);
+        if self.premoved[seat].take() == Some(mv) && placed_before {
             self.say(Audience::Player(seat), Announcement::OutOfTurn, out);
             out.push(Effect::Refused(format!(
                 "{} player's {} was made before his opponent's move: it is not a move (1.1: the \
@@ -268,6 +273,7 @@ impl Arbiter {
             return;
         }
         self.differing[seat] = None;
+        self.opponent_moved(seat);
         // His own pieces lifted while he executed the opponent's move count first (F.2); a piece
         // adjusted with j'adoube was not touched (4.2).
         let early = match std::mem::take(&mut self.early_touches[seat]) {
@@ -452,6 +458,14 @@ impl Arbiter {
             seat,
             self.names().board(seat)
         )));
+    }
+
+    /// `seat`'s move stands on his board (or was entered): his opponent's moves from now on are
+    /// replies, not moves out of turn.
+    fn opponent_moved(&mut self, seat: Color) {
+        if let Some(board) = self.recognizer(!seat) {
+            board.opponent_moved();
+        }
     }
 
     /// The board holds the game's position (guided if it differs) until it shows it again; its

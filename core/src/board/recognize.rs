@@ -270,6 +270,14 @@ pub struct Recognizer {
     refused: Option<Move>,
     /// The move of its own player's the board was last said to show out of turn.
     out_of_turn: Option<Move>,
+    /// The event count when the board last stopped awaiting the opponent's move (it counted):
+    /// a piece placed before it was placed before its player's turn.
+    left_await_seq: u64,
+    /// See [`Recognizer::last_move_placed_before_turn`].
+    last_placed_before_turn: bool,
+    /// The opponent's move was made ([`Recognizer::opponent_moved`]) while this board awaited
+    /// it: `left_await_seq` is then when.
+    opponent_marked: bool,
 }
 
 impl Recognizer {
@@ -306,6 +314,9 @@ impl Recognizer {
             away: false,
             refused: None,
             out_of_turn: None,
+            left_await_seq: 0,
+            last_placed_before_turn: false,
+            opponent_marked: false,
         }
     }
 
@@ -331,6 +342,28 @@ impl Recognizer {
         &self.state.pieces
     }
     /// Whether the board shows the expected position now.
+    /// The opponent's move has been made on his board (it may not count yet): a move of this
+    /// board's player made from now on is a reply, not a move out of turn.
+    pub fn opponent_moved(&mut self) {
+        self.left_await_seq = self.seq;
+        self.opponent_marked = true;
+    }
+
+    /// Whether the last move completed here ([`Recognized::MoveCompleted`]) had its piece put
+    /// on its square before its player's turn began (while the board awaited his opponent's
+    /// move), and not lifted since: a move made out of turn.
+    pub fn last_move_placed_before_turn(&self) -> bool {
+        self.last_placed_before_turn
+    }
+
+    /// Whether the piece on `square` was put there before its player's turn began (while the
+    /// board awaited his opponent's move), and has not been lifted since.
+    fn placed_before_turn(&self, square: Square) -> bool {
+        let at = self.placed_at[usize::from(square)];
+        at != 0 && at <= self.left_await_seq
+    }
+
+    /// Whether the board shows `board` (the state as sensed, or believed on an occupancy board).
     pub fn shows_board(&self, board: &Board) -> bool {
         self.shows(board)
     }
@@ -399,6 +432,13 @@ impl Recognizer {
         self.now = self.now.max(now);
         self.refused = refused;
         self.out_of_turn = None;
+        // The turn passes when the opponent's move was made (marked), else when it counts.
+        if self.mode == Mode::Await && mode != Mode::Await && !self.opponent_marked {
+            self.left_await_seq = self.seq;
+        }
+        if mode == Mode::Await && self.mode != Mode::Await {
+            self.opponent_marked = false;
+        }
         self.expected = expected;
         self.mode = mode;
         self.touches.clear();
@@ -1166,6 +1206,19 @@ impl Recognizer {
         }
         let mut after = self.expected.clone();
         after.play_unchecked(m);
+        // Where the moving piece arrives (the king's square, castling).
+        let arrival = match m {
+            Move::Castle { king, rook } => {
+                let file = if rook.file() > king.file() {
+                    shakmaty::File::G
+                } else {
+                    shakmaty::File::C
+                };
+                Square::from_coords(file, king.rank())
+            }
+            other => other.to(),
+        };
+        self.last_placed_before_turn = self.placed_before_turn(arrival);
         let touches = std::mem::take(&mut self.touches);
         out.push(Recognized::MoveCompleted { mv: m, touches });
         // Until the arbiter says otherwise the board should keep showing the new position, or
@@ -1176,6 +1229,7 @@ impl Recognizer {
         }
         self.expected = after;
         self.mode = Mode::Await;
+        self.opponent_marked = false;
         self.reported = None;
         self.lifted_at = [0; 64];
         self.placed_at = [0; 64];

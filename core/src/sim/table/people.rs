@@ -68,6 +68,8 @@ pub(super) struct Person {
     pub(super) press_after_fix: bool,
     /// He replies to the opponent's move he heard said aloud before tactus has counted it.
     pub(super) reply_ahead: bool,
+    /// He decided (at this many known moves) whether to move before his opponent has.
+    pub(super) premove_decided: Option<usize>,
 }
 
 impl World {
@@ -81,6 +83,15 @@ impl World {
                 {
                     self.people[who].known += 1;
                 }
+            }
+            Announcement::OutOfTurn => {
+                // His move was made before his opponent's: it did not count, and what he made
+                // beyond the game is not made. His board goes back to the game (guided) and he
+                // makes it again in his turn.
+                let counted = self.arbiter.game().ply();
+                let person = &mut self.people[who];
+                person.told += 1;
+                person.known = person.known.min(counted);
             }
             Announcement::Guidance(_)
             | Announcement::IllegalMove
@@ -213,6 +224,13 @@ impl World {
         if self.arbiter.game().is_over() {
             return;
         }
+        // What counted he knows (the blind player hears every move said, his own said back;
+        // the sighted player sees the clocks): a move of his made out of turn that tactus took
+        // as a reply is his move made.
+        let counted = self.arbiter.game().ply();
+        if self.people[who].known < counted {
+            self.people[who].known = counted;
+        }
         let person = self.people[who].clone();
         let board = who;
         let mental = self.position_at(person.known);
@@ -265,6 +283,40 @@ impl World {
             let delay = self.rng.between(200, 1200);
             self.queue(who, delay, vec![(0, Act::Press)]);
             return;
+        }
+        // (Only while his opponent has not started his move: a move made during the
+        // opponent's, in a race with it, is left out of this table's people.)
+        let opponent_thinking = !self.people[!who].busy
+            && self.boards[!who].board == *self.position_at(person.known).board();
+        if !manual
+            && self.setup.is_blind(board)
+            && opponent_thinking
+            && mental.turn() != person.color
+            && person.premove_decided != Some(person.known)
+            && !person.paused
+            && self.arbiter.game().ply() == person.known
+        {
+            // His own move counted, his opponent thinks: now and then he makes his next move
+            // already (no move, 1.1); told so, he takes it back. (Leaving it until the
+            // opponent's move comes is played by the arbiter's tests and end to end: here,
+            // taking it back while executing a capture can look like a capture of his own on
+            // an occupancy board, a limit of such boards rather than of the rule.)
+            self.people[who].premove_decided = Some(person.known);
+            if let Some(&next) = self.setup.script.get(person.known + 1)
+                && self.rng.chance(behaviour.premove)
+                && let Ok(own) = mental.clone().swap_turn()
+                && own.is_legal(next)
+            {
+                self.happened.premoves += 1;
+                let style = self.style(board, next, &behaviour);
+                let steps = hands(script(&own, next, &style));
+                // Told, he takes it back.
+                let told = person.told;
+                self.people[who].slip = Some((told, mental.board().clone()));
+                let delay = self.rng.between(300, 3_000);
+                self.queue(who, delay, steps);
+                return;
+            }
         }
         if person.known >= self.setup.script.len() || mental.turn() != person.color {
             return;

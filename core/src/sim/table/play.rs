@@ -75,6 +75,7 @@ impl World {
             awaiting_press: false,
             press_after_fix: false,
             reply_ahead: false,
+            premove_decided: None,
         };
         // Drawn for every table, so that a seed draws the same people whatever its boards.
         let sweep_ms = rng.between(DGT_SWEEP_MS.0, DGT_SWEEP_MS.1);

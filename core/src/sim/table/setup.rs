@@ -58,6 +58,10 @@ pub struct Behaviour {
     pub bounce: f64,
     /// The DGT player slides long-range pieces over the squares between.
     pub slide: f64,
+    /// A player makes his next move on his board before his opponent has moved (no move: 1.1).
+    /// Drawn from a generator of its own (see [`Behaviour::draw_premove`]), so that every seed
+    /// drawn before it was added draws the same table.
+    pub premove: f64,
 }
 
 impl Behaviour {
@@ -77,7 +81,13 @@ impl Behaviour {
             mover_first: chance(1.0),
             bounce: chance(0.4),
             slide: chance(0.8),
+            premove: 0.0,
         }
+    }
+
+    /// The chance of a move out of turn for the table of `seed`, from a generator of its own.
+    pub(super) fn draw_premove(seed: u64) -> f64 {
+        Rng::new(seed ^ 0x5052_454d_4f56_4521).unit() * 0.25
     }
 }
 
@@ -130,7 +140,10 @@ impl TableSetup {
                     SeatKind::Sighted(sighted)
                 }
             }),
-            behaviour: Behaviour::draw(&mut rng),
+            behaviour: Behaviour {
+                premove: Behaviour::draw_premove(seed),
+                ..Behaviour::draw(&mut rng)
+            },
             trace_sighted: false,
         }
     }
@@ -221,6 +234,7 @@ pub struct Happened {
     pub mates_without_press: usize,
     pub captures_mover_first: usize,
     pub slides: usize,
+    pub premoves: usize,
 }
 
 impl Happened {
@@ -237,6 +251,7 @@ impl Happened {
         self.mates_without_press += other.mates_without_press;
         self.captures_mover_first += other.captures_mover_first;
         self.slides += other.slides;
+        self.premoves += other.premoves;
     }
 }
 
