@@ -187,6 +187,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         recovery: table.recovery,
         buttons: settings.buttons.clone(),
         engine,
+        braille: settings.braille.profile.clone(),
     });
     let HubEnd {
         pgn,

@@ -437,8 +437,10 @@ pub const COMMANDS: &[Spec] = &[
         "scoresheet",
         "ss",
         Arbiter,
-        "SIDE MOVES...",
-        "enter a player's own scoresheet; a difference starts the retrace (F.8)",
+        "SIDE [braille|brf] MOVES...",
+        "enter a player's own scoresheet; a difference starts the retrace (F.8). MOVES in any \
+         notation; Braille cells as blind-score.txt holds them, or BRF after brf; braille or brf \
+         alone: paste the lines of blind-score.txt or .brf (header and all), then end",
         "scoresheet black 1. e4 e5 2. Nf3",
     ),
     spec(

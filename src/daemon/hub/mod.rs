@@ -66,6 +66,7 @@ use tactus_core::{
     announce::{Announcement, Audience},
     arbiter::{Arbiter, Input},
     console::{Command, Role, wire::Reply},
+    record::braille::Profile as BrailleProfile,
     rules::{Millis, dead::Mateability},
 };
 
@@ -141,6 +142,9 @@ pub struct HubParts {
     pub buttons: ByColor<BTreeMap<u8, String>>,
     /// A training game: the engine task that plays the other side.
     pub engine: Option<mpsc::Sender<EngineRequest>>,
+    /// The table's Braille profile (`[record] braille_profile`): the players' Braille
+    /// scoresheets entered at the console are read with it (F.8).
+    pub braille: BrailleProfile,
 }
 
 /// How the hub ended.
@@ -200,6 +204,7 @@ pub struct Hub {
     recovery: Option<Recovery>,
     buttons: ByColor<BTreeMap<u8, String>>,
     opponent: Option<opponent::Opponent>,
+    braille: BrailleProfile,
 }
 
 impl Hub {
@@ -245,6 +250,7 @@ impl Hub {
             recovery: parts.recovery,
             buttons: parts.buttons,
             opponent: parts.engine.map(opponent::Opponent::new),
+            braille: parts.braille,
         }
     }
 
@@ -375,9 +381,11 @@ impl Hub {
             Command::Training(request) => self.training(conn, role, request),
             Command::Game(_) => self.game_command(conn, role, me, &command),
             // The connection answers these itself.
-            Command::Help(_) | Command::Quit | Command::Role { .. } | Command::Login { .. } => {
-                Reply::error("not a game command; nothing was done")
-            }
+            Command::Help(_)
+            | Command::Quit
+            | Command::Role { .. }
+            | Command::Login { .. }
+            | Command::Paste(_) => Reply::error("not a game command; nothing was done"),
         }
     }
 

@@ -266,6 +266,10 @@ impl Rig {
                 white: BTreeMap::new(),
             },
             engine: None,
+            braille: tactus_core::record::braille::Profile::named(
+                tactus_core::record::braille::DEFAULT_PROFILE,
+            )
+            .unwrap(),
         });
         let cancel = CancellationToken::new();
         let hub = tokio::spawn(hub.run(rx, cancel.clone()));
@@ -338,6 +342,11 @@ impl Rig {
     /// A console command from a connection in `role`, and the hub's reply.
     async fn console(&self, role: Role, line: &str) -> Reply {
         let command = console::parse(line, role).unwrap_or_else(|e| panic!("{line}: {e}"));
+        self.command(role, command).await
+    }
+
+    /// A command read by a connection in `role`, and the hub's reply.
+    async fn command(&self, role: Role, command: console::Command) -> Reply {
         let (reply, answer) = oneshot::channel();
         self.send(HubMsg::Console {
             conn: CONN,
@@ -1545,5 +1554,169 @@ async fn a_board_set_up_wrong_is_guided_and_start_waits_for_it_unless_anyway() {
         "{:?}",
         rig.transcript()
     );
+    rig.stop().await;
+}
+
+/// Plays quiet moves (no capture): for each pair, White's SAN typed and pressed, then on the
+/// blind player's board White's move executed and Black's made (each as lift and place); every
+/// announcement is reported said.
+async fn play_pairs(rig: &mut Rig, pairs: &[(&str, [Square; 2], [Square; 2])]) {
+    for (white, executed, own) in pairs {
+        let ply = rig.progress.borrow().ply;
+        rig.ok(Role::Assistant, &format!("move {white}")).await;
+        rig.ok(Role::Assistant, "press").await;
+        for (id, _, _) in rig.said() {
+            rig.finished(id).await;
+        }
+        for [lift, place] in [executed, own] {
+            rig.sensor(SensorEvent::Lift { square: *lift }).await;
+            rig.sensor(SensorEvent::Place {
+                square: *place,
+                piece: None,
+            })
+            .await;
+        }
+        for (id, _, _) in rig.said() {
+            rig.finished(id).await;
+        }
+        rig.verdicts().await;
+        assert_eq!(rig.progress.borrow().ply, ply + 2, "{white} and the reply");
+    }
+}
+
+/// The blind player's Braille score of `sans` from the start, as the record writer writes
+/// `blind-score.txt` (Unicode Braille: a header, the separation line, the moves, the page's
+/// form feed), with the table's profile.
+fn braille_score(sans: &str) -> String {
+    use tactus_core::record::{
+        format::{Format, render},
+        score::{Score, ScoreMove},
+    };
+    let mut score = Score::new(Chess::default());
+    score.tags = tags();
+    let mut pos = Chess::default();
+    for san in sans.split_whitespace() {
+        let mv = tactus_core::rules::notation::match_move(&pos, san).unwrap();
+        score.moves.push(ScoreMove {
+            mv,
+            clock_ms: None,
+            draw_offer: false,
+        });
+        pos.play_unchecked(mv);
+    }
+    let opts =
+        crate::config::braille_options(tactus_core::record::braille::DEFAULT_PROFILE, 40, 25)
+            .unwrap();
+    render(&score, Format::Braille, &opts).unwrap()
+}
+
+/// The scoresheets the arbiter entered so far, as journaled: (side, moves).
+fn sheets_journaled(rig: &Rig) -> Vec<(tactus_core::journal::ColorRecord, Vec<String>)> {
+    rig.inputs()
+        .into_iter()
+        .filter_map(|(_, input)| match input {
+            InputRecord::Scoresheet { side, sans } => Some((side, sans)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// F.8: the blind player's scoresheet in Braille, cells copied from his `blind-score.txt`, is
+/// read at the arbiter's console with the table's Braille profile from the game's start, shown
+/// to the arbiter in SAN, and compared with the record move by move as a written sheet is: one
+/// line typed after `scoresheet black`, or the whole file pasted after `scoresheet black
+/// braille` and closed with `end`. A sheet that does not read says where and why, and nothing
+/// is compared or journaled.
+#[tokio::test(start_paused = true)]
+async fn f8_a_braille_scoresheet_is_read_at_the_console() {
+    use Square::*;
+    let folder = Folder::new("braille-sheet");
+    let mut rig = Rig::new(&folder, Setup::default());
+    rig.start_play().await;
+    play_pairs(
+        &mut rig,
+        &[("e4", [E2, E4], [E7, E5]), ("Nf3", [G1, F3], [B8, C6])],
+    )
+    .await;
+
+    // His own score agrees: one line of cells, as the file has it after the header.
+    let file = braille_score("e4 e5 Nf3 Nc6");
+    let lines: Vec<&str> = file.lines().collect();
+    let separator = lines
+        .iter()
+        .position(|l| !l.is_empty() && l.chars().all(|c| c == '⠒'))
+        .expect("a separation line under the header");
+    let cells = lines[separator + 1];
+    assert!(
+        cells.chars().all(|c| c == ' ' || console::is_braille(c)),
+        "{cells}"
+    );
+    let body = rig
+        .ok(Role::Arbiter, &format!("scoresheet black {cells}"))
+        .await;
+    assert_eq!(
+        body[0],
+        "black's scoresheet in Unicode Braille reads (4 half-moves): 1. e4 e5 2. Nf3 Nc6"
+    );
+    assert!(
+        body.iter()
+            .any(|l| l == "black's scoresheet agrees with the record (4 half-moves)"),
+        "{body:?}"
+    );
+
+    // Another score, the whole file pasted (header and page end included): it parts from the
+    // record at 2... Nf6, which the comparison names.
+    let file = braille_score("e4 e5 Nf3 Nf6");
+    let mut session = console::Session::new(Role::Arbiter, None);
+    let mut body = Vec::new();
+    for line in std::iter::once("scoresheet black braille")
+        .chain(file.split('\n'))
+        .chain(["end"])
+    {
+        match session.parse(line) {
+            Ok(console::Command::Paste(_)) => {}
+            Ok(command) => {
+                let reply = rig.command(Role::Arbiter, command).await;
+                assert_eq!(reply.end, End::Ok(String::new()), "{reply:?}");
+                body = reply.body;
+            }
+            Err(e) => panic!("{line:?}: {e}"),
+        }
+    }
+    assert_eq!(
+        body[0],
+        "black's scoresheet in Unicode Braille reads (4 half-moves): 1. e4 e5 2. Nf3 Nf6"
+    );
+    assert!(
+        body.iter()
+            .any(|l| l.contains("differs from the record at 2... 'Nf6'")
+                && l.contains("the record has 2... Nc6")),
+        "{body:?}"
+    );
+    use tactus_core::journal::ColorRecord::Black;
+    let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    assert_eq!(
+        sheets_journaled(&rig),
+        [
+            (Black, words("e4 e5 Nf3 Nc6")),
+            (Black, words("e4 e5 Nf3 Nf6"))
+        ]
+    );
+
+    // A sheet that does not read: which move, the cells as written, why; nothing compared.
+    let reply = rig
+        .console(Role::Arbiter, "scoresheet black brf 1 E4 E5 2 SF9")
+        .await;
+    let End::Error(e) = &reply.end else {
+        panic!("read: {reply:?}")
+    };
+    assert!(
+        e.contains("'SF9': move 2.: not a move in the 'ukaaf' Braille chess notation")
+            && e.ends_with("nothing was compared"),
+        "{e}"
+    );
+    assert!(reply.body.is_empty(), "{reply:?}");
+    assert_eq!(sheets_journaled(&rig).len(), 2, "nothing journaled");
+    assert_eq!(rig.progress.borrow().ply, 4, "the game as it was");
     rig.stop().await;
 }
