@@ -188,6 +188,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         buttons: settings.buttons.clone(),
         engine,
         braille: settings.braille.profile.clone(),
+        requests_off: table.requests_off,
     });
     let HubEnd {
         pgn,

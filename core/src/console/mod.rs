@@ -226,6 +226,64 @@ impl Request {
     }
 }
 
+/// A request of the blind player that the arbiter may switch off. F.9 d gives him the count of
+/// moves and the times; where the pieces stand and the material are more, and 12.3 a ("notes,
+/// sources of information") leaves it to the arbiter whether a player may ask for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Switchable {
+    /// `material`.
+    Material,
+    /// `pieces ...`.
+    Pieces,
+}
+
+impl Switchable {
+    pub const ALL: [Switchable; 2] = [Switchable::Material, Switchable::Pieces];
+
+    /// The request's command name, as the console, `config.toml` and the journal write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Switchable::Material => "material",
+            Switchable::Pieces => "pieces",
+        }
+    }
+
+    /// The switch `request` is under, if any.
+    pub fn of(request: &Request) -> Option<Switchable> {
+        match request {
+            Request::Material => Some(Switchable::Material),
+            Request::Pieces { .. } => Some(Switchable::Pieces),
+            _ => None,
+        }
+    }
+
+    /// The names, for messages: `material or pieces`.
+    pub fn names() -> String {
+        Switchable::ALL.map(Switchable::name).join(" or ")
+    }
+}
+
+impl std::fmt::Display for Switchable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Switchable {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Switchable, String> {
+        Switchable::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                format!(
+                    "'{s}' is not a request the arbiter can switch off: {}",
+                    Switchable::names()
+                )
+            })
+    }
+}
+
 /// The draw claims of 9.2 and 9.3, before the intended move is read in the position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ClaimKind {
@@ -369,6 +427,9 @@ pub enum Command {
     /// A line of a Braille scoresheet being pasted (`scoresheet SIDE braille`, the lines,
     /// `end`): kept by the [`Session`], answered by the connection.
     Paste(Paste),
+    /// `requests`: which requests the players may make (12.3 a); with a switch, the arbiter
+    /// switches `request` on or off.
+    Requests(Option<(Switchable, bool)>),
 }
 
 /// What a line did to a Braille scoresheet being pasted line by line.

@@ -182,6 +182,7 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
             )
         })?)),
         "penalty" => Game(penalty(a)?),
+        "requests" => Command::Requests(requests(a)?),
         // Every name of the table has an arm above; the tests run every example line.
         other => unreachable!("the command table names '{other}', which has no parser"),
     })
@@ -448,6 +449,32 @@ fn ruling(a: &mut Args) -> Result<QuickplayRuling, ConsoleError> {
             "'{}' is not a ruling: draw, postpone or reject",
             quote(other)
         )),
+    }
+}
+
+/// `requests` (how they stand) or `requests material|pieces on|off` (12.3 a).
+fn requests(a: &mut Args) -> Result<Option<(super::Switchable, bool)>, ConsoleError> {
+    let Some(w) = a.next() else {
+        return Ok(None);
+    };
+    let Ok(request) = w.parse::<super::Switchable>() else {
+        return a.usage(format!(
+            "'{}' is not a request the arbiter can switch off: {}",
+            quote(&w.to_lowercase()),
+            super::Switchable::names()
+        ));
+    };
+    let on = a.pick("on or off", on_off, |w| {
+        format!("'{}' is not on or off", quote(&w.to_ascii_lowercase()))
+    })?;
+    Ok(Some((request, on)))
+}
+
+fn on_off(word: &str) -> Option<bool> {
+    match word.to_ascii_lowercase().as_str() {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
     }
 }
 

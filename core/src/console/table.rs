@@ -476,6 +476,15 @@ pub const COMMANDS: &[Spec] = &[
         "13.4: give the offender's opponent TIME (bonus) or take TIME from the offender (deduct)",
         "penalty white bonus 2m",
     ),
+    spec(
+        "requests",
+        "rq",
+        Arbiter,
+        "[material|pieces on|off]",
+        "12.3 a: switch the players' material or pieces requests off or on (without \
+         arguments: how they stand)",
+        "requests material off",
+    ),
 ];
 
 /// The command a word names: its long name, its alias or a synonym, in any case.

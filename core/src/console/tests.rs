@@ -1871,3 +1871,50 @@ fn a_braille_scoresheet_that_does_not_read_says_which_move_and_why() {
     ));
     assert!(!assistant.pasting());
 }
+
+// ---- 12.3 a: the requests the arbiter may switch off ----
+
+#[test]
+fn requests_are_switched_on_and_off_by_the_arbiter_12_3_a() {
+    assert_eq!(ok("requests", Role::Arbiter), Command::Requests(None));
+    assert_eq!(
+        ok("requests material off", Role::Arbiter),
+        Command::Requests(Some((Switchable::Material, false)))
+    );
+    assert_eq!(
+        ok("RQ Pieces ON", Role::Arbiter),
+        Command::Requests(Some((Switchable::Pieces, true)))
+    );
+    let e = err("requests time off", Role::Arbiter);
+    assert!(
+        e.contains("'time' is not a request the arbiter can switch off: material or pieces"),
+        "{e}"
+    );
+    let e = err("requests material", Role::Arbiter);
+    assert!(e.contains("on or off is missing"), "{e}");
+    let e = err("requests material maybe", Role::Arbiter);
+    assert!(e.contains("'maybe' is not on or off"), "{e}");
+    let e = err("requests material off now", Role::Arbiter);
+    assert!(e.contains("one word too many"), "{e}");
+    for role in [Role::Player, Role::Assistant] {
+        assert!(matches!(
+            parse("requests material off", role),
+            Err(ConsoleError::NotAllowed {
+                command: "requests",
+                needs: Role::Arbiter,
+                ..
+            })
+        ));
+    }
+    // The switches cover exactly the two requests.
+    assert_eq!(
+        Switchable::of(&request("material")),
+        Some(Switchable::Material)
+    );
+    assert_eq!(
+        Switchable::of(&request("pieces mine knight")),
+        Some(Switchable::Pieces)
+    );
+    assert_eq!(Switchable::of(&request("time")), None);
+    assert_eq!("Pieces".parse::<Switchable>(), Ok(Switchable::Pieces));
+}

@@ -34,7 +34,7 @@ use tactus_core::{
     },
     arbiter::{ArbiterConfig, Completion, one_blind},
     board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
-    console::{self, wire::End},
+    console::{self, Switchable, wire::End},
     journal::{
         AskedBy, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
         RulesRecord, SetupRecord, replay,
@@ -123,6 +123,8 @@ struct Begin {
     journal: Journal,
     offset: Millis,
     recovery: Option<Recovery>,
+    /// The players' requests switched off (12.3 a).
+    requests_off: BTreeSet<Switchable>,
 }
 
 /// A new game in `dir`, its journal begun with its header.
@@ -149,6 +151,7 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
         arbiter: Arbiter::new(cfg, Chess::default()),
         offset: 0,
         recovery: None,
+        requests_off: BTreeSet::new(),
     }
 }
 
@@ -164,6 +167,7 @@ fn resumed_game(dir: &Path) -> Begin {
             unfinished: replayed.unfinished,
             pending_analyses: replayed.pending_analyses,
         }),
+        requests_off: replayed.requests_off,
         arbiter: replayed.arbiter,
     }
 }
@@ -262,7 +266,11 @@ impl Rig {
             echo: false,
             recovery: begin.recovery,
             buttons: ByColor {
-                black: BTreeMap::from([(1, "time".to_string()), (4, "repeat".to_string())]),
+                black: BTreeMap::from([
+                    (1, "time".to_string()),
+                    (3, "material".to_string()),
+                    (4, "repeat".to_string()),
+                ]),
                 white: BTreeMap::new(),
             },
             engine: None,
@@ -270,6 +278,7 @@ impl Rig {
                 tactus_core::record::braille::DEFAULT_PROFILE,
             )
             .unwrap(),
+            requests_off: begin.requests_off,
         });
         let cancel = CancellationToken::new();
         let hub = tokio::spawn(hub.run(rx, cancel.clone()));
@@ -1718,5 +1727,155 @@ async fn f8_a_braille_scoresheet_is_read_at_the_console() {
     assert!(reply.body.is_empty(), "{reply:?}");
     assert_eq!(sheets_journaled(&rig).len(), 2, "nothing journaled");
     assert_eq!(rig.progress.borrow().ply, 4, "the game as it was");
+    rig.stop().await;
+}
+
+/// 12.3 a leaves it to the arbiter whether the players may ask where the pieces stand and how
+/// the material stands. `requests material off`: the blind player's `material`, from his keypad,
+/// his board's button or his assistant's `tell`, is answered aloud and on the console that the
+/// arbiter switched it off (never silence); the assistant's own question is refused too, the
+/// arbiter's is answered; `pieces` stays on. `status` shows the switches, the transcript and
+/// the journal note them, and a resumed game keeps them.
+#[tokio::test(start_paused = true)]
+async fn art_12_3_a_the_arbiter_switches_off_material_requests() {
+    let folder = Folder::new("requests-off");
+    let mut rig = Rig::new(&folder, Setup::default());
+    start_and_play_e4(&mut rig).await;
+    // While every request is on, `status` does not mention them; `requests` says so.
+    let status = rig.ok(Role::Assistant, "status").await;
+    assert!(
+        !status.iter().any(|l| l.starts_with("requests")),
+        "{status:?}"
+    );
+    assert_eq!(
+        rig.ok(Role::Arbiter, "requests").await,
+        ["requests material on, pieces on (12.3 a: the arbiter's to switch)"]
+    );
+    // His keypad asks and is answered, before the switch.
+    let reply = rig.console(Role::Player, "material").await;
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    rig.said();
+
+    let body = rig.ok(Role::Arbiter, "requests material off").await;
+    assert_eq!(
+        body,
+        [
+            "the arbiter switched the players' 'material' request off (12.3 a)",
+            "requests material off, pieces on (12.3 a: the arbiter's to switch)",
+        ]
+    );
+    for role in [Role::Assistant, Role::Arbiter] {
+        let status = rig.ok(role, "status").await;
+        assert!(
+            status.contains(
+                &"requests material off, pieces on (12.3 a: the arbiter's to switch)".to_string()
+            ),
+            "{status:?}"
+        );
+    }
+    let heard = rendered(&Announcement::RequestSwitchedOff);
+    assert_eq!(heard, "Anfrage vom Schiedsrichter abgeschaltet");
+
+    // His keypad: refused, in the words he hears.
+    let reply = rig.console(Role::Player, "material").await;
+    assert_eq!(
+        reply.end,
+        End::Error(format!("{heard} (material, 12.3 a)")),
+        "{reply:?}"
+    );
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(
+        said,
+        [(
+            Audience::Player(Color::Black),
+            Announcement::RequestSwitchedOff
+        )]
+    );
+    // His board's button 3 (`material`).
+    rig.told();
+    rig.sensor(SensorEvent::Button(3)).await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(
+        said,
+        [(
+            Audience::Player(Color::Black),
+            Announcement::RequestSwitchedOff
+        )]
+    );
+    assert!(
+        rig.told()
+            .iter()
+            .any(|b| b.text.starts_with("button 3 (material)") && b.text.contains(&heard)),
+        "the consoles see the button's refusal"
+    );
+    // His assistant passes the question on: refused, said to him.
+    let reply = rig.console(Role::Assistant, "tell material").await;
+    let End::Error(e) = &reply.end else {
+        panic!("answered: {reply:?}")
+    };
+    assert!(
+        e.contains("'material' is switched off by the arbiter (12.3 a)") && e.contains(&heard),
+        "{e}"
+    );
+    assert_eq!(rig.said().len(), 1);
+    // The assistant's own question: refused on his console only.
+    let reply = rig.console(Role::Assistant, "material").await;
+    let End::Error(e) = &reply.end else {
+        panic!("answered: {reply:?}")
+    };
+    assert!(e.contains("`requests material on`"), "{e}");
+    assert!(rig.said().is_empty());
+    // The arbiter's own question is answered; `pieces` is still on.
+    let reply = rig.console(Role::Arbiter, "material").await;
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    let reply = rig.console(Role::Player, "pieces mine knight").await;
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    rig.said();
+    // Switching it off again changes nothing.
+    let body = rig.ok(Role::Arbiter, "requests material off").await;
+    assert!(body[0].starts_with("'material' is already off"), "{body:?}");
+
+    // The transcript and the journal: the switch, and each refusal as a request answered.
+    assert!(
+        rig.transcript().contains(
+            &"note the arbiter switched the players' 'material' request off (12.3 a)".to_string()
+        ),
+        "{:?}",
+        rig.transcript()
+    );
+    let switches: Vec<_> = rig
+        .inputs()
+        .into_iter()
+        .filter_map(|(_, i)| match i {
+            InputRecord::Switch(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(switches.len(), 1, "{switches:?}");
+
+    // A restart: the game comes back from its journal with material still off.
+    rig.stop().await;
+    let begin = resumed_game(&folder.0);
+    assert_eq!(begin.requests_off, BTreeSet::from([Switchable::Material]));
+    let mut rig = Rig::start(&folder, begin, true);
+    rig.settle().await;
+    rig.said();
+    let reply = rig.console(Role::Player, "material").await;
+    assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        status
+            .iter()
+            .any(|l| l.starts_with("requests material off")),
+        "{status:?}"
+    );
+    let body = rig.ok(Role::Arbiter, "requests material on").await;
+    assert_eq!(
+        body[1],
+        "requests material on, pieces on (12.3 a: the arbiter's to switch)"
+    );
+    rig.said();
+    let reply = rig.console(Role::Player, "material").await;
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
     rig.stop().await;
 }
