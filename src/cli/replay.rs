@@ -105,6 +105,10 @@ fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
             lines.push(format!("{} refused {text}", format_game_time(t)))
         }
         Step::Effect(_) => {}
+        // As the daemon's transcript has it: the arbiter's switch of a request (12.3 a).
+        Step::Switch(switch) => {
+            lines.push(format!("{} note {}", format_game_time(t), switch.note()))
+        }
         // As the daemon's transcript has it: the note, then the words said to him (recorded as
         // they were said, so a replay with another voice pack still quotes them exactly).
         Step::Request(request) => {

@@ -228,6 +228,16 @@ impl Config {
                 words(Color::Black)
             ));
         }
+        if !g.requests_off.is_empty() {
+            let mut off: Vec<&str> = g.requests_off.iter().map(|r| r.name()).collect();
+            off.sort_unstable();
+            off.dedup();
+            lines.push(format!(
+                "requests switched off by the arbiter (12.3 a): {} (the console's `requests` \
+                 switches them on)",
+                off.join(", ")
+            ));
+        }
     }
 
     /// Where the games go, the console socket and the tactile board's buttons.

@@ -4,7 +4,10 @@
 use anyhow::{Result, anyhow, bail};
 use serde::Deserialize;
 use shakmaty::Color;
-use tactus_core::rules::{Edition, Millis, PlayMode, game::RulesConfig, time_control::TimeControl};
+use tactus_core::{
+    console::Switchable,
+    rules::{Edition, Millis, PlayMode, game::RulesConfig, time_control::TimeControl},
+};
 
 /// How long a board that still differs waits before it is described again (F.7: guided until it
 /// is right), unless `game.guidance_repeat_ms` says otherwise.
@@ -127,6 +130,10 @@ pub struct GameSection {
     /// sighted player's sealed move is read in every notation, an ambiguity asked when sealing.
     pub white_notation: Option<String>,
     pub black_notation: Option<String>,
+    /// The players' requests the arbiter switches off from the start (12.3 a): `["material"]`,
+    /// `["material", "pieces"]`; the arbiter's `requests` switches them during the game.
+    #[serde(default, deserialize_with = "requests_off_key")]
+    pub requests_off: Vec<Switchable>,
 }
 
 fn yes() -> bool {
@@ -139,6 +146,34 @@ fn edition_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Edition, D::Err
     let text = String::deserialize(d)?;
     text.parse::<Edition>()
         .map_err(|e| serde::de::Error::custom(format!("key game.edition: {e}")))
+}
+
+/// `game.requests_off`: a list of request names (one name alone is taken as a list of one).
+fn requests_off_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Switchable>, D::Error> {
+    let allowed = || Switchable::ALL.map(|r| format!("\"{r}\"")).join(", ");
+    let bad = |what: String| {
+        serde::de::Error::custom(format!(
+            "key game.requests_off: {what}; allowed: a list of the requests the arbiter may \
+             switch off (12.3 a), {}, like requests_off = [\"material\"]",
+            allowed()
+        ))
+    };
+    let names = match toml::Value::deserialize(d)? {
+        toml::Value::String(name) => vec![toml::Value::String(name)],
+        toml::Value::Array(items) => items,
+        other => return Err(bad(format!("{other} is not a list of requests"))),
+    };
+    names
+        .into_iter()
+        .map(|name| match &name {
+            toml::Value::String(text) => text.parse::<Switchable>().map_err(|_| {
+                bad(format!(
+                    "\"{text}\" is not a request the arbiter can switch off"
+                ))
+            }),
+            other => Err(bad(format!("{other} is not a request's name"))),
+        })
+        .collect()
 }
 
 fn default_guidance_repeat_ms() -> u64 {
@@ -163,6 +198,7 @@ impl Default for GameSection {
             start: None,
             white_notation: None,
             black_notation: None,
+            requests_off: Vec::new(),
         }
     }
 }

@@ -8,13 +8,17 @@
 //! because it may read a PGN file, and only a new game needs it (a resumed game's start is in
 //! its journal, and must not fail because that file was moved away since).
 
-use std::{collections::BTreeMap, path::PathBuf};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::PathBuf,
+};
 
 use anyhow::{Context, Result, anyhow};
 use shakmaty::ByColor;
 use tactus_core::{
     arbiter::{ArbiterConfig, SeatConfig},
     board::recognize::RecognizerConfig,
+    console::Switchable,
     record::braille::{BrailleOptions, PageSize, Profile as BrailleProfile},
 };
 
@@ -54,6 +58,8 @@ pub struct Settings {
     pub start_by: StartBy,
     /// A training game's engine.
     pub opponent: Option<OpponentSection>,
+    /// The players' requests switched off from the start (`game.requests_off`, 12.3 a).
+    pub requests_off: BTreeSet<Switchable>,
     /// The folder the file's relative paths are resolved against (a training start's PGN).
     base: PathBuf,
 }
@@ -109,6 +115,7 @@ impl Settings {
             clock_left: config.boards.clock_left.color(),
             start_by: config.start_by(),
             opponent: config.opponent.clone(),
+            requests_off: config.game.requests_off.iter().copied().collect(),
             base: config.base.clone(),
         })
     }

@@ -428,3 +428,56 @@ fn each_players_notation_comes_from_his_pack_or_is_set_and_a_wrong_one_is_named(
         "{err}"
     );
 }
+
+/// 12.3 a: `game.requests_off` names the requests switched off from the start: a list, or one
+/// name; anything else is refused naming the file, the key and what is allowed.
+#[test]
+fn art_12_3_a_requests_off_is_a_list_of_material_and_pieces() {
+    use tactus_core::console::Switchable;
+    let config = Config::parse(
+        "[game]\nrequests_off = [\"material\", \"pieces\"]\n",
+        "c.toml",
+    )
+    .unwrap();
+    assert_eq!(
+        config.game.requests_off,
+        [Switchable::Material, Switchable::Pieces]
+    );
+    let one = Config::parse("[game]\nrequests_off = \"pieces\"\n", "c.toml").unwrap();
+    assert_eq!(one.game.requests_off, [Switchable::Pieces]);
+    assert!(
+        Config::parse("", "c.toml")
+            .unwrap()
+            .game
+            .requests_off
+            .is_empty()
+    );
+    let described = config.describe("c.toml", None).unwrap();
+    assert!(
+        described
+            .iter()
+            .any(|l| l
+                .starts_with("requests switched off by the arbiter (12.3 a): material, pieces")),
+        "{described:?}"
+    );
+    for (value, quoted) in [
+        ("[\"material\", \"time\"]", "\"time\""),
+        ("[\"Material \"]", "\"Material \""),
+        ("[1]", "1"),
+        ("true", "true"),
+    ] {
+        let err = format!(
+            "{:#}",
+            Config::parse(&format!("[game]\nrequests_off = {value}\n"), "my.toml").unwrap_err()
+        );
+        for needle in [
+            "my.toml",
+            "game.requests_off",
+            quoted,
+            "\"material\", \"pieces\"",
+            "12.3 a",
+        ] {
+            assert!(err.contains(needle), "{needle:?} missing from: {err}");
+        }
+    }
+}

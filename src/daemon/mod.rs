@@ -187,6 +187,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         recovery: table.recovery,
         buttons: settings.buttons.clone(),
         engine,
+        braille: settings.braille.profile.clone(),
+        requests_off: table.requests_off,
     });
     let HubEnd {
         pgn,

@@ -212,6 +212,20 @@ pub fn saved_settings(settings: &Settings, header: &Header) -> Vec<String> {
             if saved.say_own_move { "yes" } else { "no" }.into(),
             if now.say_own_move { "yes" } else { "no" }.into(),
         );
+        // The arbiter's switches during the game stand too; the file only sets a new game's.
+        let off = |r: &SetupRecord| {
+            let names: Vec<&str> = r.requests_off().iter().map(|r| r.name()).collect();
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        };
+        compare(
+            "requests switched off at the start (12.3 a)",
+            off(saved),
+            off(now),
+        );
         if saved.seat_voice_packs.is_none() && now.seat_voice_packs.is_none() {
             compare(
                 "voice pack",
@@ -269,6 +283,7 @@ fn setup_record(settings: &Settings, start: &shakmaty::Chess) -> SetupRecord {
         settings.voice.style,
     )
     .with_seat_packs(packs)
+    .with_requests_off(settings.requests_off.iter().copied())
 }
 
 /// `game.play` as the file writes it.
@@ -293,6 +308,9 @@ pub struct Table {
     pub offset: u64,
     /// The inputs to replay into the hub, for a resumed game.
     pub recovery: Option<Recovery>,
+    /// The players' requests switched off (12.3 a): a new game's from the file, a resumed
+    /// game's as its journal leaves them (the header's, then the arbiter's switches).
+    pub requests_off: std::collections::BTreeSet<tactus_core::console::Switchable>,
     /// The folder's lock, held while this run plays the game (see [`lock_folder`]).
     pub lock: std::fs::File,
 }
@@ -364,6 +382,7 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
         arbiter: Arbiter::new(cfg, start),
         offset: 0,
         recovery: None,
+        requests_off: settings.requests_off.clone(),
         lock,
     })
 }
@@ -423,6 +442,7 @@ fn resumed_table(folder: &Path) -> Result<Table> {
             unfinished: replayed.unfinished,
             pending_analyses: replayed.pending_analyses,
         }),
+        requests_off: replayed.requests_off,
         arbiter: replayed.arbiter,
         lock,
     })

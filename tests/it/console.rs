@@ -78,7 +78,7 @@ fn hub_line(
     if let Command::Request(r) = &command {
         return Ok(format_reply(&answer(r, a.game(), blind, now)));
     }
-    let input = to_input(&command, a.game(), Some(blind)).map_err(|e| e.to_string())?;
+    let input = to_input(&command, a.game(), Some(blind), &braille()).map_err(|e| e.to_string())?;
     Ok(match input {
         None => vec![format!("{command:?}")],
         Some(input) => a
@@ -92,6 +92,12 @@ fn hub_line(
     })
 }
 
+/// The default Braille profile, as a table without `[record] braille_profile` reads sheets.
+fn braille() -> tactus_core::record::braille::Profile {
+    tactus_core::record::braille::Profile::named(tactus_core::record::braille::DEFAULT_PROFILE)
+        .unwrap()
+}
+
 /// Every effect of one console line (the notes, the announcements, the end), or the refusal.
 fn line_effects(
     session: &mut Session,
@@ -101,7 +107,7 @@ fn line_effects(
 ) -> Result<Vec<Effect>, String> {
     let blind = a.config().the_blind().expect("one blind player");
     let command = session.parse(line).map_err(|e| e.to_string())?;
-    let input = to_input(&command, a.game(), Some(blind))
+    let input = to_input(&command, a.game(), Some(blind), &braille())
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("{line}: not an input"))?;
     let mut effects = a.handle(input, now);

@@ -1,8 +1,9 @@
 //! Appendix F.8 driven only through the console, against the daemon in the test's process (see
 //! `support::inproc`): the game is played (the sighted player's moves typed, the blind
-//! player's on his simulated tactile board), the arbiter enters both players' own scoresheets,
-//! the blind player's differs while both boards agree (a note, no retrace: F.8 is for boards
-//! that differ), the arbiter takes the game back to the last move both record, the tactile
+//! player's on his simulated tactile board), the arbiter enters both players' own scoresheets
+//! (the blind player's first as his Braille score, pasted from his `blind-score.txt`: it
+//! agrees), the blind player's written one differs while both boards agree (a note, no retrace:
+//! F.8 is for boards that differ), the arbiter takes the game back to the last move both record, the tactile
 //! board is guided back to that position, the arbiter confirms the clocks proposed from the
 //! record, and the game is played on from there to an agreed draw.
 
@@ -43,6 +44,38 @@ fn a_scoresheet_dispute_is_settled_at_the_console() {
         body.iter()
             .any(|l| l == "white's scoresheet agrees with the record (10 half-moves)"),
         "{body:?}"
+    );
+    // F.8 with his Braille score: the blind player's own `blind-score.txt`, as the daemon
+    // writes it after every move, pasted whole at the arbiter's console (a header, blank
+    // lines, the page's form feed), is read with the table's profile and agrees.
+    let file = blind_score_after(&table.folder(), 10);
+    arbiter.write_raw(format!("scoresheet black braille\n{file}\nend\n").as_bytes());
+    let opened = arbiter.reply();
+    assert!(
+        opened
+            .end
+            .as_ref()
+            .is_ok_and(|s| s.starts_with("paste black's scoresheet in Unicode Braille")),
+        "{opened:?}"
+    );
+    // One reply for each line with text (a blank line gets none), then the comparison.
+    let lines = file.split('\n').filter(|l| !l.trim().is_empty()).count();
+    for n in 1..=lines {
+        assert_eq!(arbiter.reply().end, Ok(format!("line {n}")));
+    }
+    let compared = arbiter.reply();
+    assert!(compared.end.is_ok(), "{compared:?}");
+    assert_eq!(
+        compared.body[0],
+        "black's scoresheet in Unicode Braille reads (10 half-moves): 1. e4 e5 2. Nf3 Nc6 3. \
+         Bb5 a6 4. Ba4 Nf6 5. O-O Be7"
+    );
+    assert!(
+        compared
+            .body
+            .iter()
+            .any(|l| l == "black's scoresheet agrees with the record (10 half-moves)"),
+        "{compared:?}"
     );
     // The blind player's has 3... d6 where the record has 3... a6. Both boards show the game's
     // position, so F.8 ("if different positions should arise on the two boards") retraces
@@ -147,4 +180,31 @@ fn a_scoresheet_dispute_is_settled_at_the_console() {
     );
     assert!(journal.contains("\"confirm_clocks\""), "{journal}");
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The blind player's Braille score (`blind-score.txt`) once the daemon has written `plies`
+/// half-moves into it (the record writer runs beside the game).
+fn blind_score_after(folder: &std::path::Path, plies: usize) -> String {
+    use tactus_core::record::braille::{BrailleFormat, DEFAULT_PROFILE, Profile, read_score};
+    let profile = Profile::named(DEFAULT_PROFILE).unwrap();
+    let path = folder.join("blind-score.txt");
+    let start = std::time::Instant::now();
+    loop {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        let read = read_score(
+            text.as_bytes(),
+            BrailleFormat::Unicode,
+            &profile,
+            shakmaty::Chess::default(),
+        );
+        if read.is_ok_and(|s| s.moves.len() == plies) {
+            return text;
+        }
+        assert!(
+            start.elapsed() < support::inproc::LIMIT,
+            "{} never held {plies} half-moves: {text}",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }

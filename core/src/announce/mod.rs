@@ -359,6 +359,9 @@ pub enum Announcement {
     },
     /// The review has said every moment (or found none).
     ReviewEnd,
+    /// A request the arbiter has switched off (`material`, `pieces`: 12.3 a leaves them to him),
+    /// said to the player who asked, so that his key is never met with silence.
+    RequestSwitchedOff,
 }
 
 impl Announcement {

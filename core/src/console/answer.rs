@@ -402,6 +402,7 @@ pub fn format_announcement(a: &Announcement) -> String {
             }
         ),
         A::ReviewEnd => "end of the review".into(),
+        A::RequestSwitchedOff => "request switched off by the arbiter".into(),
     }
 }
 

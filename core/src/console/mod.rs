@@ -15,7 +15,9 @@
 //!
 //! A line is refused as a whole, before anything is done: an unknown command, a command the
 //! role may not use, or a bad argument gives a [`ConsoleError`] whose text says what was wrong
-//! and how to write it instead.
+//! and how to write it instead. One command spans lines: a Braille scoresheet pasted whole
+//! (`scoresheet SIDE braille`, its lines, `end`), which the [`Session`] gathers; it is read into
+//! moves with the table's Braille profile, which the caller passes to [`to_input`].
 
 pub mod answer;
 mod parse;
@@ -30,6 +32,7 @@ use shakmaty::{Color, File, KnownOutcome, Rank, Square};
 use crate::rules::ClockMillis;
 use crate::{
     arbiter::Input,
+    record::braille::{BrailleFormat, Profile as BrailleProfile, ReadError, read_score},
     rules::{
         game::{self, DrawClaim, Game, QuickplayRuling},
         notation::{self, MatchError},
@@ -42,6 +45,11 @@ pub use table::{COMMANDS, Spec};
 
 /// Longest line the console reads, in bytes (without the line end); a longer one is refused.
 pub const MAX_LINE: usize = 4096;
+/// Most lines a Braille scoresheet pasted line by line may have: a long game's `blind-score.txt`
+/// (25-line pages, a header) with room to spare.
+pub const MAX_PASTE_LINES: usize = 2000;
+/// Most bytes a pasted Braille scoresheet may have in all (a Unicode Braille cell is 3 bytes).
+pub const MAX_PASTE_BYTES: usize = 256 * 1024;
 
 /// Who is at the console. Ordered: each role may do everything the one before it may.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -218,6 +226,64 @@ impl Request {
     }
 }
 
+/// A request of the blind player that the arbiter may switch off. F.9 d gives him the count of
+/// moves and the times; where the pieces stand and the material are more, and 12.3 a ("notes,
+/// sources of information") leaves it to the arbiter whether a player may ask for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Switchable {
+    /// `material`.
+    Material,
+    /// `pieces ...`.
+    Pieces,
+}
+
+impl Switchable {
+    pub const ALL: [Switchable; 2] = [Switchable::Material, Switchable::Pieces];
+
+    /// The request's command name, as the console, `config.toml` and the journal write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Switchable::Material => "material",
+            Switchable::Pieces => "pieces",
+        }
+    }
+
+    /// The switch `request` is under, if any.
+    pub fn of(request: &Request) -> Option<Switchable> {
+        match request {
+            Request::Material => Some(Switchable::Material),
+            Request::Pieces { .. } => Some(Switchable::Pieces),
+            _ => None,
+        }
+    }
+
+    /// The names, for messages: `material or pieces`.
+    pub fn names() -> String {
+        Switchable::ALL.map(Switchable::name).join(" or ")
+    }
+}
+
+impl std::fmt::Display for Switchable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Switchable {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Switchable, String> {
+        Switchable::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                format!(
+                    "'{s}' is not a request the arbiter can switch off: {}",
+                    Switchable::names()
+                )
+            })
+    }
+}
+
 /// The draw claims of 9.2 and 9.3, before the intended move is read in the position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ClaimKind {
@@ -309,6 +375,15 @@ pub enum Action {
         side: Side,
         sans: Vec<String>,
     },
+    /// A player's own scoresheet in Braille, as typed or pasted (the blind player's
+    /// `blind-score.txt` in Unicode Braille, or its BRF): read into moves with the table's
+    /// Braille profile from the game's start position ([`to_input`]), then compared as a written
+    /// sheet is. Empty `text`: the lines follow, pasted one by one ([`Session`]).
+    BrailleScoresheet {
+        side: Side,
+        format: BrailleFormat,
+        text: String,
+    },
     ConfirmClocks,
     Confirm,
     Cancel,
@@ -352,6 +427,25 @@ pub enum Command {
     },
     /// A request of a training game against an engine (refused in a game against a person).
     Training(Training),
+    /// A line of a Braille scoresheet being pasted (`scoresheet SIDE braille`, the lines,
+    /// `end`): kept by the [`Session`], answered by the connection.
+    Paste(Paste),
+    /// `requests`: which requests the players may make (12.3 a); with a switch, the arbiter
+    /// switches `request` on or off.
+    Requests(Option<(Switchable, bool)>),
+}
+
+/// What a line did to a Braille scoresheet being pasted line by line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paste {
+    /// `scoresheet SIDE braille|brf` with no cells: the lines follow, then `end`.
+    Opened { side: Side, format: BrailleFormat },
+    /// A line kept: the `lines`-th.
+    Line { lines: usize },
+    /// A blank line kept (it gets no reply, as a blank line never does).
+    Blank,
+    /// `cancel`: the pasted lines are dropped, nothing is compared.
+    Dropped,
 }
 
 /// What the blind player may ask in a training game: the engine's help, and his move back.
@@ -423,6 +517,48 @@ pub enum ConsoleError {
         command: &'static str,
         error: MatchError,
     },
+    /// A line of Braille cells where a command was expected: a scoresheet's second line pasted
+    /// without `scoresheet SIDE braille` before it.
+    #[error(
+        "a line of Braille cells is not a command; to enter a Braille scoresheet of one line \
+         type `scoresheet SIDE` and the cells; for several lines type `scoresheet SIDE braille` \
+         (or `brf`), paste the lines, then `end`"
+    )]
+    BrailleLine,
+    /// A Braille scoresheet that does not read: which page, line, cells and move, and why.
+    #[error(
+        "scoresheet: {side}'s scoresheet in {format} does not read with the '{profile}' Braille \
+         profile ([record] braille_profile): {error}; nothing was compared"
+    )]
+    BrailleSheet {
+        side: Color,
+        format: BrailleFormat,
+        profile: String,
+        /// Boxed: the refusals of every other command stay small.
+        error: Box<ReadError>,
+    },
+    /// A Braille scoresheet with no move in it (a header only, or nothing pasted).
+    #[error(
+        "scoresheet: {side}'s scoresheet in {format} holds no move (a header alone, or nothing \
+         pasted); nothing was compared"
+    )]
+    EmptyBrailleSheet { side: Color, format: BrailleFormat },
+    /// A pasted line that cannot be part of the Braille scoresheet; the paste goes on.
+    #[error(
+        "{problem}; the line is not kept: the {format} scoresheet is still being pasted (`end` \
+         compares it, `cancel` drops it)"
+    )]
+    PasteLine {
+        format: BrailleFormat,
+        problem: String,
+    },
+    /// A paste beyond [`MAX_PASTE_LINES`] or [`MAX_PASTE_BYTES`]: dropped.
+    #[error(
+        "the pasted scoresheet is longer than {MAX_PASTE_LINES} lines or {} KiB; it is dropped \
+         and nothing was compared",
+        MAX_PASTE_BYTES / 1024
+    )]
+    PasteTooLong,
 }
 
 fn needs_words(needs: Role) -> &'static str {
@@ -455,6 +591,17 @@ pub struct Session {
     /// table's one blind player).
     seat: Option<Color>,
     arbiter_token: Option<String>,
+    /// A Braille scoresheet being pasted line by line: every line is part of it until `end`.
+    paste: Option<Pasting>,
+}
+
+/// A Braille scoresheet being pasted: whose, in which spelling, the lines so far.
+#[derive(Debug, Clone)]
+struct Pasting {
+    side: Side,
+    format: BrailleFormat,
+    lines: Vec<String>,
+    bytes: usize,
 }
 
 impl Session {
@@ -465,7 +612,14 @@ impl Session {
             role,
             seat: None,
             arbiter_token,
+            paste: None,
         }
+    }
+
+    /// Whether a Braille scoresheet is being pasted: the next line is one of its lines (a blank
+    /// one too), `end` or `cancel`.
+    pub fn pasting(&self) -> bool {
+        self.paste.is_some()
     }
 
     pub fn role(&self) -> Role {
@@ -479,8 +633,30 @@ impl Session {
 
     /// Parse a line in this session's role. `role` and a `login` whose token matches change
     /// the role (and are returned, for the reply); a wrong token changes nothing.
+    ///
+    /// `scoresheet SIDE braille` (or `brf`) without cells opens a paste: the lines that follow
+    /// are the scoresheet's, as `blind-score.txt` or `blind-score.brf` holds them (a header, form
+    /// feeds and blank lines included), until a line `end` (the sheet is then the command) or
+    /// `cancel`.
     pub fn parse(&mut self, line: &str) -> Result<Command, ConsoleError> {
+        if self.paste.is_some() {
+            return self.paste_line(line);
+        }
         let command = parse(line, self.role)?;
+        if let Command::Game(Action::BrailleScoresheet { side, format, text }) = &command
+            && text.is_empty()
+        {
+            self.paste = Some(Pasting {
+                side: *side,
+                format: *format,
+                lines: Vec::new(),
+                bytes: 0,
+            });
+            return Ok(Command::Paste(Paste::Opened {
+                side: *side,
+                format: *format,
+            }));
+        }
         match &command {
             Command::Role { role, .. } if *role > self.role => {
                 return Err(ConsoleError::RoleStays { role: self.role });
@@ -510,13 +686,96 @@ impl Session {
         }
         Ok(command)
     }
+
+    /// A line of the scoresheet being pasted, `end` or `cancel`.
+    fn paste_line(&mut self, line: &str) -> Result<Command, ConsoleError> {
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        // Called only while pasting (see `parse`).
+        let Some(paste) = &mut self.paste else {
+            return Err(ConsoleError::Empty);
+        };
+        let word = line.trim();
+        if word.eq_ignore_ascii_case("end") {
+            let paste = self.paste.take().expect("pasting");
+            return Ok(Command::Game(Action::BrailleScoresheet {
+                side: paste.side,
+                format: paste.format,
+                text: paste.lines.join("\n"),
+            }));
+        }
+        if word.eq_ignore_ascii_case("cancel") {
+            self.paste = None;
+            return Ok(Command::Paste(Paste::Dropped));
+        }
+        // A form feed is a page break of the file; other control characters are no text.
+        if line
+            .chars()
+            .any(|c| c.is_control() && c != '\t' && c != '\u{c}')
+        {
+            return Err(ConsoleError::PasteLine {
+                format: paste.format,
+                problem: "the line holds control characters".into(),
+            });
+        }
+        let stranger = line.chars().find(|&c| match paste.format {
+            BrailleFormat::Unicode => !(is_braille(c) || c.is_whitespace()),
+            BrailleFormat::Brf => !c.is_ascii(),
+        });
+        if let Some(c) = stranger {
+            return Err(ConsoleError::PasteLine {
+                format: paste.format,
+                problem: format!("{c:?} is not a {} character", paste.format),
+            });
+        }
+        paste.bytes += line.len() + 1;
+        paste.lines.push(line.to_owned());
+        if paste.lines.len() > MAX_PASTE_LINES || paste.bytes > MAX_PASTE_BYTES {
+            self.paste = None;
+            return Err(ConsoleError::PasteTooLong);
+        }
+        Ok(Command::Paste(if word.is_empty() {
+            Paste::Blank
+        } else {
+            Paste::Line {
+                lines: paste.lines.len(),
+            }
+        }))
+    }
 }
 
-/// The arbiter's input a command is, read in the game's position where it names a move.
-///
-/// `Ok(None)` for commands that are not inputs to the game: requests (answered by [`answer()`]),
-/// `help`, `status`, `quit` and role changes. `Err` when the intended move of a claim is not one
-/// legal move.
+/// A Unicode Braille pattern (U+2800 to U+28FF; tactus's cells are the six-dot ones).
+pub fn is_braille(c: char) -> bool {
+    ('\u{2800}'..='\u{28ff}').contains(&c)
+}
+
+/// The moves of a Braille scoresheet, read with `profile` from the game's start position; the
+/// SAN of each, as a written sheet's entries are compared.
+fn braille_sheet(
+    side: Color,
+    format: BrailleFormat,
+    text: &str,
+    game: &Game,
+    profile: &BrailleProfile,
+) -> Result<Vec<String>, ConsoleError> {
+    let score = read_score(
+        text.as_bytes(),
+        format,
+        profile,
+        game.start_position().clone(),
+    )
+    .map_err(|error| ConsoleError::BrailleSheet {
+        side,
+        format,
+        profile: profile.name.clone(),
+        error: Box::new(error),
+    })?;
+    if score.moves.is_empty() {
+        return Err(ConsoleError::EmptyBrailleSheet { side, format });
+    }
+    Ok(score.sans())
+}
+
 /// The names of the blind player's requests (F.9 d), in the command table's order: the commands
 /// of his role whose example line is a request (not `help`, `quit`, `role`).
 pub fn request_names() -> Vec<&'static str> {
@@ -528,10 +787,16 @@ pub fn request_names() -> Vec<&'static str> {
         .collect()
 }
 
+/// The arbiter's input a command is, read in the game's position where it names a move.
+///
+/// `Ok(None)` for commands that are not inputs to the game: requests (answered by [`answer()`]),
+/// `help`, `status`, `quit` and role changes. `Err` when the intended move of a claim is not one
+/// legal move, or a Braille scoresheet does not read with `braille`, the table's Braille profile.
 pub fn to_input(
     command: &Command,
     game: &Game,
     me: Option<Color>,
+    braille: &BrailleProfile,
 ) -> Result<Option<Input>, ConsoleError> {
     let Command::Game(action) = command else {
         return Ok(None);
@@ -607,6 +872,13 @@ pub fn to_input(
             side: c(side)?,
             sans: sans.clone(),
         })),
+        Action::BrailleScoresheet { side, format, text } => {
+            let side = c(side)?;
+            Ok(Some(Input::Scoresheet {
+                side,
+                sans: braille_sheet(side, *format, text, game, braille)?,
+            }))
+        }
         Action::ConfirmClocks => Ok(Some(Input::ConfirmClocks)),
         Action::Confirm => Ok(Some(Input::Confirm)),
         Action::Cancel => Ok(Some(Input::Cancel)),

@@ -38,6 +38,9 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
         return Err(ConsoleError::Empty);
     };
     let Some(spec) = table::lookup(first) else {
+        if first.chars().all(super::is_braille) {
+            return Err(ConsoleError::BrailleLine);
+        }
         return Err(ConsoleError::Unknown {
             word: quote(&first.to_lowercase()),
             suggestion: table::suggestion(first, role),
@@ -155,10 +158,7 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
         }),
         "rule" => Game(A::Rule(ruling(a)?)),
         "illegal" => Game(A::Illegal(a.side()?)),
-        "scoresheet" => Game(A::Scoresheet {
-            side: a.side()?,
-            sans: crate::rules::sheet::sheet_moves(&a.rest()),
-        }),
+        "scoresheet" => Game(scoresheet(a)?),
         "confirm-clocks" => Game(A::ConfirmClocks),
         "confirm" => Game(A::Confirm),
         "cancel" => Game(A::Cancel),
@@ -185,6 +185,7 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
             )
         })?)),
         "penalty" => Game(penalty(a)?),
+        "requests" => Command::Requests(requests(a)?),
         // Every name of the table has an arm above; the tests run every example line.
         other => unreachable!("the command table names '{other}', which has no parser"),
     })
@@ -332,6 +333,38 @@ fn claim(a: &mut Args) -> Result<Action, ConsoleError> {
     }
 }
 
+/// `scoresheet SIDE MOVES...` in any written notation, `scoresheet SIDE CELLS...` in Unicode
+/// Braille (told by its cells), or `scoresheet SIDE braille|brf [CELLS...]`: Braille, named (BRF
+/// is ASCII and could pass for letters). Braille without cells: the lines are pasted next.
+fn scoresheet(a: &mut Args) -> Result<Action, ConsoleError> {
+    use crate::record::braille::BrailleFormat;
+    let side = a.side()?;
+    let rest = a.rest();
+    let named = |w: &str| match w.to_ascii_lowercase().as_str() {
+        "braille" | "unicode" => Some(BrailleFormat::Unicode),
+        "brf" => Some(BrailleFormat::Brf),
+        _ => None,
+    };
+    let (format, cells) = match rest.split_first() {
+        Some((w, cells)) if named(w).is_some() => (named(w), cells),
+        _ if rest.iter().any(|w| w.chars().any(super::is_braille)) => {
+            (Some(BrailleFormat::Unicode), rest.as_slice())
+        }
+        _ => (None, rest.as_slice()),
+    };
+    Ok(match format {
+        Some(format) => Action::BrailleScoresheet {
+            side,
+            format,
+            text: cells.join(" "),
+        },
+        None => Action::Scoresheet {
+            side,
+            sans: crate::rules::sheet::sheet_moves(cells),
+        },
+    })
+}
+
 fn resumption(a: &mut Args) -> Result<Action, ConsoleError> {
     let rest = a.rest();
     if rest.len() < 2 {
@@ -419,6 +452,32 @@ fn ruling(a: &mut Args) -> Result<QuickplayRuling, ConsoleError> {
             "'{}' is not a ruling: draw, postpone or reject",
             quote(other)
         )),
+    }
+}
+
+/// `requests` (how they stand) or `requests material|pieces on|off` (12.3 a).
+fn requests(a: &mut Args) -> Result<Option<(super::Switchable, bool)>, ConsoleError> {
+    let Some(w) = a.next() else {
+        return Ok(None);
+    };
+    let Ok(request) = w.parse::<super::Switchable>() else {
+        return a.usage(format!(
+            "'{}' is not a request the arbiter can switch off: {}",
+            quote(&w.to_lowercase()),
+            super::Switchable::names()
+        ));
+    };
+    let on = a.pick("on or off", on_off, |w| {
+        format!("'{}' is not on or off", quote(&w.to_ascii_lowercase()))
+    })?;
+    Ok(Some((request, on)))
+}
+
+fn on_off(word: &str) -> Option<bool> {
+    match word.to_ascii_lowercase().as_str() {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
     }
 }
 

@@ -439,8 +439,10 @@ pub const COMMANDS: &[Spec] = &[
         "scoresheet",
         "ss",
         Arbiter,
-        "SIDE MOVES...",
-        "enter a player's own scoresheet; a difference starts the retrace (F.8)",
+        "SIDE [braille|brf] MOVES...",
+        "enter a player's own scoresheet; a difference starts the retrace (F.8). MOVES in any \
+         notation; Braille cells as blind-score.txt holds them, or BRF after brf; braille or brf \
+         alone: paste the lines of blind-score.txt or .brf (header and all), then end",
         "scoresheet black 1. e4 e5 2. Nf3",
     ),
     spec(
@@ -502,6 +504,15 @@ pub const COMMANDS: &[Spec] = &[
         "13.4: give the offender's opponent TIME (bonus) or take TIME from the offender \
          (deduct); offered with the clocks it changes, `confirm` applies it",
         "penalty white bonus 2m",
+    ),
+    spec(
+        "requests",
+        "rq",
+        Arbiter,
+        "[material|pieces on|off]",
+        "12.3 a: switch the players' material or pieces requests off or on (without \
+         arguments: how they stand)",
+        "requests material off",
     ),
 ];
 

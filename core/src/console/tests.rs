@@ -37,6 +37,11 @@ fn game_action(line: &str) -> Action {
     }
 }
 
+/// The table's Braille profile by default (`[record] braille_profile`).
+fn uk() -> crate::record::braille::Profile {
+    crate::record::braille::Profile::named(crate::record::braille::DEFAULT_PROFILE).unwrap()
+}
+
 fn request(line: &str) -> Request {
     match ok(line, Role::Player) {
         Command::Request(r) => r,
@@ -721,7 +726,7 @@ fn a_session_switches_roles_and_needs_the_token_for_the_arbiter() {
 // ---- Commands as the arbiter's inputs ----
 
 fn input(line: &str, game: &Game, blind: Color) -> Option<arbiter::Input> {
-    to_input(&ok(line, Role::Arbiter), game, Some(blind)).unwrap()
+    to_input(&ok(line, Role::Arbiter), game, Some(blind), &uk()).unwrap()
 }
 
 use crate::arbiter;
@@ -900,7 +905,7 @@ fn claims_read_the_intended_move_in_the_position() {
     use arbiter::Input as I;
     let mut g = Game::new(RulesConfig::default());
     play(&mut g, "e4 e5", 0);
-    let claim = |line: &str| to_input(&ok(line, Role::Assistant), &g, Some(Color::White));
+    let claim = |line: &str| to_input(&ok(line, Role::Assistant), &g, Some(Color::White), &uk());
     let nf3 = mv(g.position(), "Nf3");
     assert_eq!(
         claim("claim repetition Nf3"),
@@ -1487,7 +1492,8 @@ fn claim_illegal_appendix_c_reaches_the_rules() {
         to_input(
             &ok("claim illegal", Role::Assistant),
             &g,
-            Some(Color::White)
+            Some(Color::White),
+            &uk()
         ),
         Ok(Some(Input::Rules(game::Input::ClaimIllegalMove {
             by: Color::White
@@ -1497,7 +1503,8 @@ fn claim_illegal_appendix_c_reaches_the_rules() {
         to_input(
             &ok("cl sighted ILLEGAL", Role::Assistant),
             &g,
-            Some(Color::White)
+            Some(Color::White),
+            &uk()
         ),
         Ok(Some(Input::Rules(game::Input::ClaimIllegalMove {
             by: Color::Black
@@ -1611,13 +1618,304 @@ fn a_keypad_names_its_seat_and_blind_or_sighted_name_nobody_at_a_table_of_two_bl
     assert!(err("role player green", Role::Assistant).contains("'green' is not a seat"));
     let g = Game::new(RulesConfig::default());
     assert_eq!(
-        to_input(&ok("resign blind", Role::Assistant), &g, None),
+        to_input(&ok("resign blind", Role::Assistant), &g, None, &uk()),
         Err(ConsoleError::WhichPlayer { word: "blind" })
     );
     assert_eq!(
-        to_input(&ok("resign black", Role::Assistant), &g, None),
+        to_input(&ok("resign black", Role::Assistant), &g, None, &uk()),
         Ok(Some(Input::Rules(game::Input::Resign { by: Color::Black })))
     );
     let e = ConsoleError::WhichPlayer { word: "sighted" }.to_string();
     assert!(e.contains("white or black"), "{e}");
+}
+
+// ---- F.8: the players' Braille scoresheets at the console ----
+
+/// The blind player's Braille scoresheet of `sans` as tactus writes it (`blind-score.txt` in
+/// Unicode Braille, or `blind-score.brf`): a header, the separation line, the moves, pages ended
+/// by form feeds.
+fn braille_file(sans: &str, format: crate::record::format::Format) -> String {
+    use crate::record::{
+        braille::BrailleOptions,
+        format,
+        score::{Score, ScoreMove},
+    };
+    let mut score = Score::new(Chess::default());
+    score.tags = vec![
+        ("Event".into(), "Open".into()),
+        ("White".into(), "Anna".into()),
+        ("Black".into(), "Bert".into()),
+    ];
+    let mut pos = Chess::default();
+    for san in sans.split_whitespace() {
+        let m = mv(&pos, san);
+        score.moves.push(ScoreMove {
+            mv: m,
+            clock_ms: None,
+            draw_offer: false,
+        });
+        pos.play_unchecked(m);
+    }
+    format::render(&score, format, &BrailleOptions::new(uk())).unwrap()
+}
+
+/// The score's lines of a rendered Braille file: after the separation line (dots 25), before
+/// the page's end.
+fn score_lines(file: &str) -> Vec<&str> {
+    file.lines()
+        .map(|l| l.trim_end_matches(['\r', '\u{c}']))
+        .skip_while(|l| !(l.starts_with('⠒') || l.starts_with("333")))
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+fn sheet_input(action: &Action, game: &Game) -> Result<Option<arbiter::Input>, ConsoleError> {
+    to_input(
+        &Command::Game(action.clone()),
+        game,
+        Some(Color::White),
+        &uk(),
+    )
+}
+
+fn scoresheet(side: Color, sans: &str) -> Option<arbiter::Input> {
+    Some(arbiter::Input::Scoresheet {
+        side,
+        sans: sans.split_whitespace().map(String::from).collect(),
+    })
+}
+
+/// F.8: a player's scoresheet in Braille, as the blind player's `blind-score.txt` holds it
+/// (Unicode Braille cells, told by themselves) or his `.brf` (named: BRF is letters), becomes the
+/// moves it reads in the table's profile from the game's start, which the arbiter then compares
+/// as a written sheet: one line typed with the command, or the whole file pasted line by line
+/// (header, page breaks, blank lines) between `scoresheet SIDE braille` and `end`.
+#[test]
+fn a_braille_scoresheet_becomes_the_moves_it_reads_f8() {
+    use crate::record::{braille::BrailleFormat, format::Format};
+    let mut g = Game::new(RulesConfig::default());
+    play(&mut g, "e4 e5 Nf3 Nc6 Bb5", 0);
+    let sheet = "e4 e5 Nf3 Nf6 Bc4";
+    let txt = braille_file(sheet, Format::Braille);
+    let brf = braille_file(sheet, Format::Brf);
+    assert!(txt.contains('\u{c}') && txt.lines().count() > 3, "{txt}");
+    let (cells, ascii) = (score_lines(&txt), score_lines(&brf));
+    assert_eq!((cells.len(), ascii.len()), (1, 1), "{txt}\n{brf}");
+    assert_eq!(ascii[0], "1 E4 E5 2 SF3 SF6 3 LC4");
+
+    // One line of cells, as copied from blind-score.txt: Unicode Braille without a word.
+    let line = format!("scoresheet black {}", cells[0]);
+    let action = game_action(&line);
+    assert_eq!(
+        action,
+        Action::BrailleScoresheet {
+            side: Side::Black,
+            format: BrailleFormat::Unicode,
+            text: cells[0].to_string(),
+        }
+    );
+    assert_eq!(
+        sheet_input(&action, &g),
+        Ok(scoresheet(Color::Black, sheet))
+    );
+    // The same, named, and its BRF after `brf`, lower case too (as a note-taker types it).
+    for line in [
+        format!("ss black braille {}", cells[0]),
+        format!("scoresheet sighted brf {}", ascii[0]),
+        format!("scoresheet sighted BRF {}", ascii[0].to_lowercase()),
+    ] {
+        // The blind player is White here: the sighted player's sheet is Black's.
+        assert_eq!(
+            sheet_input(&game_action(&line), &g),
+            Ok(scoresheet(Color::Black, sheet)),
+            "{line}"
+        );
+    }
+    // Written moves stay written moves.
+    assert!(matches!(
+        game_action("scoresheet black 1. e4 e5"),
+        Action::Scoresheet { .. }
+    ));
+
+    // The whole file, pasted line by line: the header and the page's end come with it.
+    for (format, file, word) in [
+        (BrailleFormat::Unicode, &txt, "braille"),
+        (BrailleFormat::Brf, &brf, "brf"),
+    ] {
+        let mut s = Session::new(Role::Assistant, Some(TOKEN.into()));
+        s.parse(&format!("login {TOKEN}")).unwrap();
+        assert_eq!(
+            s.parse(&format!("scoresheet black {word}")),
+            Ok(Command::Paste(Paste::Opened {
+                side: Side::Black,
+                format
+            }))
+        );
+        assert!(s.pasting());
+        let mut kept = 0;
+        for line in file.split('\n') {
+            match s.parse(line) {
+                Ok(Command::Paste(Paste::Line { lines })) => kept = lines,
+                Ok(Command::Paste(Paste::Blank)) => {}
+                other => panic!("{line:?}: {other:?}"),
+            }
+        }
+        assert!(kept >= 6, "{kept} lines of {file:?}");
+        let Ok(Command::Game(action)) = s.parse("end") else {
+            panic!("end closes the paste")
+        };
+        assert!(!s.pasting());
+        assert_eq!(
+            sheet_input(&action, &g),
+            Ok(scoresheet(Color::Black, sheet)),
+            "{format}"
+        );
+        // The next line is a command again.
+        assert_eq!(s.parse("status"), Ok(Command::Status));
+    }
+}
+
+/// A Braille scoresheet that does not read is refused with where (page, line, the cells as
+/// written), the move and why; nothing is compared, so it can never "agree for 0". A pasted
+/// line that is no Braille is not kept and the paste goes on; `cancel` drops it; a line of
+/// cells typed on its own says how to enter a sheet.
+#[test]
+fn a_braille_scoresheet_that_does_not_read_says_which_move_and_why() {
+    use crate::record::{braille::BrailleFormat, format::Format};
+    let mut g = Game::new(RulesConfig::default());
+    play(&mut g, "e4 e5 Nf3", 0);
+    let refusal = |line: &str| {
+        sheet_input(&game_action(line), &g)
+            .expect_err(line)
+            .to_string()
+    };
+    // Not a move in the profile's notation.
+    let e = refusal("scoresheet black brf 1 E4 E5 2 SF9");
+    assert_eq!(
+        e,
+        "scoresheet: black's scoresheet in BRF does not read with the 'ukaaf' Braille profile \
+         ([record] braille_profile): page 1, line 1, 'SF9': move 2.: not a move in the 'ukaaf' \
+         Braille chess notation (piece letter, origin, destination such as e4, castling, \
+         promotion); nothing was compared"
+    );
+    // A move, but no legal one there, in Unicode Braille: the cells are quoted as written.
+    let cells = score_lines(&braille_file("e4 e5 Nf3", Format::Braille))[0].to_string();
+    let wrong = cells.replace("⠎⠋⠒", "⠎⠙⠲");
+    assert_ne!(wrong, cells);
+    let e = refusal(&format!("scoresheet white {wrong}"));
+    assert!(
+        e.contains("white's scoresheet in Unicode Braille does not read")
+            && e.contains("'⠎⠙⠲': move 2.: no legal move matches it (read as Nd4)")
+            && e.ends_with("nothing was compared"),
+        "{e}"
+    );
+    // A character that is no six-dot cell.
+    let e = refusal("scoresheet black ⠂ ⠑⠲ ⣿");
+    assert!(e.contains("'⣿' is not a Unicode Braille character"), "{e}");
+    // A header alone, or nothing at all.
+    for text in [braille_file("", Format::Braille), String::new()] {
+        let e = sheet_input(
+            &Action::BrailleScoresheet {
+                side: Side::Black,
+                format: BrailleFormat::Unicode,
+                text,
+            },
+            &g,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("black's scoresheet in Unicode Braille holds no move"),
+            "{e}"
+        );
+    }
+
+    // A second line pasted without opening a paste.
+    assert_eq!(
+        parse("⠆ ⠎⠋⠒ ⠎⠉⠖", Role::Arbiter),
+        Err(ConsoleError::BrailleLine)
+    );
+    assert!(err("⠆ ⠎⠋⠒", Role::Arbiter).contains("`scoresheet SIDE braille`"));
+
+    let mut s = Session::new(Role::Arbiter, None);
+    s.parse("scoresheet white braille").unwrap();
+    // A line that is not Braille: refused, not kept, the paste goes on.
+    let e = s.parse("status").unwrap_err().to_string();
+    assert!(
+        e.contains("'s' is not a Unicode Braille character")
+            && e.contains("still being pasted")
+            && e.contains("`cancel` drops it"),
+        "{e}"
+    );
+    assert!(s.pasting());
+    assert_eq!(
+        s.parse(&cells),
+        Ok(Command::Paste(Paste::Line { lines: 1 }))
+    );
+    assert_eq!(s.parse("cancel"), Ok(Command::Paste(Paste::Dropped)));
+    assert!(!s.pasting());
+    assert_eq!(s.parse("status"), Ok(Command::Status));
+    // Too long a paste is dropped.
+    s.parse("scoresheet white brf").unwrap();
+    let mut last = Ok(Command::Status);
+    for _ in 0..=MAX_PASTE_LINES {
+        last = s.parse("1 E4");
+    }
+    assert_eq!(last, Err(ConsoleError::PasteTooLong));
+    assert!(!s.pasting());
+    // Below the arbiter's role nothing is opened.
+    let mut assistant = Session::new(Role::Assistant, None);
+    assert!(matches!(
+        assistant.parse("scoresheet white braille"),
+        Err(ConsoleError::NotAllowed { .. })
+    ));
+    assert!(!assistant.pasting());
+}
+
+// ---- 12.3 a: the requests the arbiter may switch off ----
+
+#[test]
+fn requests_are_switched_on_and_off_by_the_arbiter_12_3_a() {
+    assert_eq!(ok("requests", Role::Arbiter), Command::Requests(None));
+    assert_eq!(
+        ok("requests material off", Role::Arbiter),
+        Command::Requests(Some((Switchable::Material, false)))
+    );
+    assert_eq!(
+        ok("RQ Pieces ON", Role::Arbiter),
+        Command::Requests(Some((Switchable::Pieces, true)))
+    );
+    let e = err("requests time off", Role::Arbiter);
+    assert!(
+        e.contains("'time' is not a request the arbiter can switch off: material or pieces"),
+        "{e}"
+    );
+    let e = err("requests material", Role::Arbiter);
+    assert!(e.contains("on or off is missing"), "{e}");
+    let e = err("requests material maybe", Role::Arbiter);
+    assert!(e.contains("'maybe' is not on or off"), "{e}");
+    let e = err("requests material off now", Role::Arbiter);
+    assert!(e.contains("one word too many"), "{e}");
+    for role in [Role::Player, Role::Assistant] {
+        assert!(matches!(
+            parse("requests material off", role),
+            Err(ConsoleError::NotAllowed {
+                command: "requests",
+                needs: Role::Arbiter,
+                ..
+            })
+        ));
+    }
+    // The switches cover exactly the two requests.
+    assert_eq!(
+        Switchable::of(&request("material")),
+        Some(Switchable::Material)
+    );
+    assert_eq!(
+        Switchable::of(&request("pieces mine knight")),
+        Some(Switchable::Pieces)
+    );
+    assert_eq!(Switchable::of(&request("time")), None);
+    assert_eq!("Pieces".parse::<Switchable>(), Ok(Switchable::Pieces));
 }

@@ -10,11 +10,14 @@ use shakmaty::{
     Role, Square, fen::Fen, uci::UciMove,
 };
 
+use std::collections::BTreeSet;
+
 use crate::rules::ClockMillis;
 use crate::{
     announce::voice::Style,
     arbiter::{ArbiterConfig, Completion, Input, SeatConfig},
     board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
+    console::Switchable,
     rules::{
         Edition, Millis, PlayMode,
         dead::Mateability,
@@ -103,6 +106,10 @@ pub struct SetupRecord {
     /// both hear `voice_pack`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat_voice_packs: Option<SeatPacksRecord>,
+    /// The requests switched off when the game began (`game.requests_off`, 12.3 a); the
+    /// arbiter's switches during the game are [`InputRecord::Switch`] lines. Absent: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requests_off: Vec<SwitchableRecord>,
 }
 
 /// Each seat's notation (a language name, `"English"`), where one is known.
@@ -201,7 +208,21 @@ impl SetupRecord {
             voice_pack: voice_pack.to_owned(),
             voice_style: style,
             seat_voice_packs: None,
+            requests_off: Vec::new(),
         }
+    }
+
+    /// The same record with `off` switched off from the start (12.3 a).
+    pub fn with_requests_off(mut self, off: impl IntoIterator<Item = Switchable>) -> Self {
+        self.requests_off = off.into_iter().map(Into::into).collect();
+        self.requests_off.sort();
+        self.requests_off.dedup();
+        self
+    }
+
+    /// The requests switched off from the start.
+    pub fn requests_off(&self) -> BTreeSet<Switchable> {
+        self.requests_off.iter().map(|&r| r.into()).collect()
     }
 
     /// The same record with each seat's pack (kept only where they differ; `voice_pack` is then
@@ -453,6 +474,53 @@ pub enum InputRecord {
     /// journaled so that a replay's transcript holds every request, who asked and what was
     /// answered. Journals written before requests were recorded simply have none.
     Request(RequestRecord),
+    /// The arbiter switched a request on or off (12.3 a). Not an input to the arbiter either:
+    /// the daemon answers requests, and a resumed game takes the switch up from here.
+    Switch(SwitchRecord),
+}
+
+/// A request the arbiter may switch off, in the journal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwitchableRecord {
+    Material,
+    Pieces,
+}
+
+impl From<Switchable> for SwitchableRecord {
+    fn from(r: Switchable) -> Self {
+        match r {
+            Switchable::Material => SwitchableRecord::Material,
+            Switchable::Pieces => SwitchableRecord::Pieces,
+        }
+    }
+}
+
+impl From<SwitchableRecord> for Switchable {
+    fn from(r: SwitchableRecord) -> Self {
+        match r {
+            SwitchableRecord::Material => Switchable::Material,
+            SwitchableRecord::Pieces => Switchable::Pieces,
+        }
+    }
+}
+
+/// The arbiter's switch of one request (12.3 a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwitchRecord {
+    pub request: SwitchableRecord,
+    pub on: bool,
+}
+
+impl SwitchRecord {
+    /// The transcript's note: the same line in the daemon's transcript and in `tactus replay`'s.
+    pub fn note(&self) -> String {
+        format!(
+            "the arbiter switched the players' '{}' request {} (12.3 a)",
+            Switchable::from(self.request),
+            if self.on { "on" } else { "off" }
+        )
+    }
 }
 
 /// Who asked for a request (F.9 d: the blind player asks; his assistant passes the answer on).
@@ -955,6 +1023,12 @@ impl InputRecord {
                 return Err(anyhow!(
                     "the request '{}' is a question to the daemon, not an input to the game",
                     request.asked
+                ));
+            }
+            InputRecord::Switch(switch) => {
+                return Err(anyhow!(
+                    "the switch of the '{}' request is the daemon's, not an input to the game",
+                    Switchable::from(switch.request)
                 ));
             }
         })

@@ -1,17 +1,18 @@
 //! Replaying a journal through the same pure code that played it: how a restarted daemon resumes
 //! a game, and how `tactus replay` prints one without any hardware.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 
 use super::{
     JournalFile,
-    format::{Entry, InputRecord, RequestRecord},
+    format::{Entry, InputRecord, RequestRecord, SwitchRecord},
 };
 use crate::{
     announce::{Announcement, Audience},
     arbiter::{Arbiter, Effect, Input},
+    console::Switchable,
     rules::{Millis, dead::Query, game},
 };
 
@@ -31,6 +32,8 @@ pub struct Replayed {
     pub pending_analyses: BTreeMap<u64, Query>,
     /// Whether `Start` was accepted.
     pub started: bool,
+    /// The requests switched off (12.3 a): the header's, then the arbiter's switches.
+    pub requests_off: BTreeSet<Switchable>,
 }
 
 /// What a replay hands its caller, in the journal's order.
@@ -40,6 +43,8 @@ pub enum Step<'a> {
     Effect(&'a Effect),
     /// A request of the blind player and its answer (F.9 d): never an input to the arbiter.
     Request(&'a RequestRecord),
+    /// The arbiter switched a request on or off (12.3 a): never an input to the arbiter.
+    Switch(&'a SwitchRecord),
 }
 
 /// Replay a journal through a new arbiter. `on_effect` sees every effect with the time of the
@@ -72,6 +77,7 @@ pub fn replay_steps(
         unfinished: BTreeMap::new(),
         pending_analyses: BTreeMap::new(),
         started: false,
+        requests_off: setup.requests_off(),
     };
     for entry in &journal.entries {
         let Entry::Input { t, input, .. } = entry else {
@@ -81,6 +87,16 @@ pub fn replay_steps(
         if let InputRecord::Request(request) = input {
             // Answered from the game as it stood; nothing to apply.
             on_step(*t, Step::Request(request));
+            continue;
+        }
+        if let InputRecord::Switch(switch) = input {
+            let request = Switchable::from(switch.request);
+            if switch.on {
+                out.requests_off.remove(&request);
+            } else {
+                out.requests_off.insert(request);
+            }
+            on_step(*t, Step::Switch(switch));
             continue;
         }
         let input = match input.to_input(arbiter.game().position(), setup.blind) {
@@ -189,6 +205,7 @@ mod tests {
         let replayed = replay_steps(&journal(with.clone()), |t, step| match step {
             Step::Request(r) => steps.push((t, Some(r.clone()))),
             Step::Effect(_) => steps.push((t, None)),
+            Step::Switch(s) => panic!("no switch was journaled: {s:?}"),
         })
         .unwrap();
         let requests: Vec<_> = steps
@@ -238,5 +255,76 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("'count' is a question to the daemon"), "{e}");
+    }
+
+    /// 12.3 a: the requests switched off at the start (the header) and the arbiter's switches
+    /// come back from the journal in order, each a step of its own and none an input to the game.
+    #[test]
+    fn switched_requests_12_3_a_come_back_from_the_journal() {
+        use crate::journal::format::{SwitchRecord, SwitchableRecord};
+        let mut file = journal(vec![
+            input(0, &Input::Start),
+            Entry::Input {
+                t: 100,
+                wall: 0,
+                input: InputRecord::Switch(SwitchRecord {
+                    request: SwitchableRecord::Material,
+                    on: true,
+                }),
+            },
+            Entry::Input {
+                t: 200,
+                wall: 0,
+                input: InputRecord::Switch(SwitchRecord {
+                    request: SwitchableRecord::Pieces,
+                    on: false,
+                }),
+            },
+        ]);
+        let fresh = replay(&file, |_, _| {}).unwrap();
+        assert_eq!(fresh.requests_off, BTreeSet::from([Switchable::Pieces]));
+        file.header.setup = file
+            .header
+            .setup
+            .clone()
+            .with_requests_off([Switchable::Material]);
+        let mut switches = Vec::new();
+        let replayed = replay_steps(&file, |t, step| {
+            if let Step::Switch(s) = step {
+                switches.push((t, s.note()));
+            }
+        })
+        .unwrap();
+        assert_eq!(replayed.requests_off, BTreeSet::from([Switchable::Pieces]));
+        assert_eq!(replayed.inputs, 1, "the start only");
+        assert_eq!(replayed.last_time, 200);
+        assert_eq!(
+            switches,
+            [
+                (
+                    100,
+                    "the arbiter switched the players' 'material' request on (12.3 a)".into()
+                ),
+                (
+                    200,
+                    "the arbiter switched the players' 'pieces' request off (12.3 a)".into()
+                ),
+            ]
+        );
+        // The header keeps what it was given; a journal without the key reads as none.
+        let line = serde_json::to_string(&file.header).unwrap();
+        assert!(line.contains(r#""requests_off":["material"]"#), "{line}");
+        let plain = serde_json::to_string(&journal(Vec::new()).header).unwrap();
+        assert!(!plain.contains("requests_off"), "{plain}");
+        let back: crate::journal::Header = serde_json::from_str(&plain).unwrap();
+        assert!(back.setup.requests_off().is_empty());
+        let e = InputRecord::Switch(SwitchRecord {
+            request: SwitchableRecord::Pieces,
+            on: true,
+        })
+        .to_input(&Chess::default(), crate::journal::BlindRecord::White)
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("not an input to the game"), "{e}");
     }
 }

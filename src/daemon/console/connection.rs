@@ -1,6 +1,7 @@
 //! One console connection: the greeting, the event lines (`# ...`) of the consoles this one's role
 //! sees, and each line read answered: `help`, `role`, `login` and `quit` here (they need no game),
-//! every other command by the hub. A command the role may not use is refused by the session,
+//! every other command by the hub (a Braille scoresheet pasted line by line is gathered by the
+//! session and reaches the hub whole, at `end`). A command the role may not use is refused by the session,
 //! before the hub hears of it. Wrong logins are answered ever more slowly, then the connection is
 //! closed; a sealed move never reaches the log; every line written has its control characters
 //! escaped. A rude client only costs its own task.
@@ -28,7 +29,7 @@ use crate::{
     speech::transcript::escape_controls,
 };
 use tactus_core::console::{
-    Command, ConsoleError, MAX_LINE, Role, Session, help_lines, table,
+    Command, ConsoleError, MAX_LINE, Paste, Role, Session, Side, help_lines, table,
     wire::{self, End, Reply},
 };
 
@@ -154,15 +155,22 @@ impl Connection {
             Err(BadLine::NotText) => Step::Reply(Reply::error(
                 "the line is not UTF-8 text (binary data?); nothing was done",
             )),
-            // A blank line (an extra Enter) is no command and gets no reply.
-            Ok(text) if text.trim().is_empty() => Step::Nothing,
+            // A blank line (an extra Enter) is no command and gets no reply; in a Braille
+            // scoresheet being pasted it is one of its lines (the line numbers of its errors
+            // count it), still without a reply.
+            Ok(text) if text.trim().is_empty() && !self.session.pasting() => Step::Nothing,
             Ok(text) => self.command(&text).await,
         }
     }
 
     /// A command line: answered here when it needs no game, else by the hub.
     async fn command(&mut self, text: &str) -> Step {
-        let name = command_name(text);
+        // A line of a pasted scoresheet is no command, whatever its first word.
+        let name = if self.session.pasting() {
+            None
+        } else {
+            command_name(text)
+        };
         let parsed = self.session.parse(text);
         let role = self.session.role();
         let reply = match parsed {
@@ -192,6 +200,18 @@ impl Connection {
                 info!("console logged in as the arbiter");
                 ended("role arbiter".to_string())
             }
+            Ok(Command::Paste(paste)) => match paste {
+                Paste::Opened { side, format } => ended(format!(
+                    "paste {} scoresheet in {format} line by line (a header and page breaks may \
+                     come with it), then type end to compare it, or cancel",
+                    whose(side)
+                )),
+                Paste::Line { lines } => ended(format!("line {lines}")),
+                Paste::Blank => return Step::Nothing,
+                Paste::Dropped => {
+                    ended("the pasted scoresheet is dropped; nothing was compared".into())
+                }
+            },
             Ok(command) => {
                 // The sealed move is secret until the envelope is opened at the resumption (the
                 // adjournment rules): never in the log.
@@ -226,6 +246,16 @@ impl Connection {
             return Step::Close;
         }
         Step::Reply(Reply::error(error.to_string()))
+    }
+}
+
+/// Whose scoresheet, as a side is named at the console.
+fn whose(side: Side) -> &'static str {
+    match side {
+        Side::White => "white's",
+        Side::Black => "black's",
+        Side::Blind => "the blind player's",
+        Side::Sighted => "the sighted player's",
     }
 }
 

@@ -5,7 +5,7 @@
 //!
 //! Also the state of each board's link as the hub sees it (connected, read, lost).
 
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 use tracing::{debug, info, warn};
 
 use super::{Hub, Outcome};
@@ -238,15 +238,58 @@ impl Hub {
         {
             return Reply::error(refused);
         }
-        match console::to_input(command, self.arbiter.game(), me) {
+        match console::to_input(command, self.arbiter.game(), me, &self.braille) {
             Err(e) => Reply::error(e.to_string()),
             Ok(None) => Reply::error("not a game command; nothing was done"),
             Ok(Some(input)) => {
                 // Not the input itself: a sealed move stays secret, even in the log.
                 info!(%role, "console input");
+                // A Braille sheet: the arbiter sees the moves it was read as, in SAN, before
+                // what the comparison says of them.
+                let read = match (command, &input) {
+                    (
+                        Command::Game(Action::BrailleScoresheet { format, .. }),
+                        Input::Scoresheet { side, sans },
+                    ) => Some(braille_read(*side, *format, self.arbiter.game(), sans)),
+                    _ => None,
+                };
                 let now = self.clock.now();
-                self.accept(input, now, Some(conn)).into_reply()
+                let mut reply = self.accept(input, now, Some(conn)).into_reply();
+                reply.body.splice(0..0, read);
+                reply
             }
         }
     }
+}
+
+/// How a Braille scoresheet entered at the console was read: `side`'s sheet in `format`, its
+/// moves numbered from the game's start (`1. e4 e5 2. Nf3`).
+fn braille_read(
+    side: Color,
+    format: tactus_core::record::braille::BrailleFormat,
+    game: &game::Game,
+    sans: &[String],
+) -> String {
+    let start = game.start_position();
+    let mut number = start.fullmoves().get();
+    let mut white = start.turn() == Color::White;
+    let mut text = Vec::with_capacity(sans.len() * 2);
+    for (i, san) in sans.iter().enumerate() {
+        if white {
+            text.push(format!("{number}. {san}"));
+        } else {
+            if i == 0 {
+                text.push(format!("{number}... {san}"));
+            } else {
+                text.push(san.clone());
+            }
+            number += 1;
+        }
+        white = !white;
+    }
+    format!(
+        "{side}'s scoresheet in {format} reads ({}): {}",
+        count(sans.len(), "half-move", "half-moves"),
+        text.join(" ")
+    )
 }

@@ -12,7 +12,8 @@
 //! - `inputs`: link, speech and verdict messages and the console's game commands become
 //!   arbiter inputs, journaled, then applied;
 //! - `effects`: carrying out the arbiter's effects (speech, links, records, notes, consoles);
-//! - `requests`: the blind player's requests (F.9 d), `repeat`, the reply said part by part;
+//! - `requests`: the blind player's requests (F.9 d), `repeat`, the reply said part by part,
+//!   the requests the arbiter switches off (12.3 a);
 //! - `start`: whether the boards are ready for play to start, and the start they make;
 //! - `status`: the console's `status` and the [`Progress`] the simulated boards watch;
 //! - `recovery`: a game taken up again from its journal;
@@ -65,7 +66,8 @@ use crate::{
 use tactus_core::{
     announce::{Announcement, Audience},
     arbiter::{Arbiter, Input},
-    console::{Command, Role, wire::Reply},
+    console::{Command, Role, Switchable, wire::Reply},
+    record::braille::Profile as BrailleProfile,
     rules::{Millis, dead::Mateability},
 };
 
@@ -141,6 +143,11 @@ pub struct HubParts {
     pub buttons: ByColor<BTreeMap<u8, String>>,
     /// A training game: the engine task that plays the other side.
     pub engine: Option<mpsc::Sender<EngineRequest>>,
+    /// The table's Braille profile (`[record] braille_profile`): the players' Braille
+    /// scoresheets entered at the console are read with it (F.8).
+    pub braille: BrailleProfile,
+    /// The players' requests switched off (12.3 a): from the file, or as the journal left them.
+    pub requests_off: BTreeSet<Switchable>,
 }
 
 /// How the hub ended.
@@ -200,6 +207,9 @@ pub struct Hub {
     recovery: Option<Recovery>,
     buttons: ByColor<BTreeMap<u8, String>>,
     opponent: Option<opponent::Opponent>,
+    braille: BrailleProfile,
+    /// The players' requests the arbiter has switched off (12.3 a).
+    requests_off: BTreeSet<Switchable>,
 }
 
 impl Hub {
@@ -245,6 +255,8 @@ impl Hub {
             recovery: parts.recovery,
             buttons: parts.buttons,
             opponent: parts.engine.map(opponent::Opponent::new),
+            braille: parts.braille,
+            requests_off: parts.requests_off,
         }
     }
 
@@ -373,11 +385,14 @@ impl Hub {
                 None => self.which_player(),
             },
             Command::Training(request) => self.training(conn, role, request),
+            Command::Requests(switch) => self.switch_requests(conn, switch),
             Command::Game(_) => self.game_command(conn, role, me, &command),
             // The connection answers these itself.
-            Command::Help(_) | Command::Quit | Command::Role { .. } | Command::Login { .. } => {
-                Reply::error("not a game command; nothing was done")
-            }
+            Command::Help(_)
+            | Command::Quit
+            | Command::Role { .. }
+            | Command::Login { .. }
+            | Command::Paste(_) => Reply::error("not a game command; nothing was done"),
         }
     }
 

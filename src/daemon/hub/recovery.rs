@@ -75,7 +75,8 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | OpponentBack
         | TrainingOnly
         | ReviewMoment { .. }
-        | ReviewEnd => false,
+        | ReviewEnd
+        | RequestSwitchedOff => false,
     }
 }
 

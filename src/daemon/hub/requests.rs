@@ -4,8 +4,9 @@
 //! change; the transcript and the journal note who asked what and what was answered. At a table
 //! with two blind players each has his own requests, answered into his own ear only.
 //!
-//! Also `repeat` (the last announcement of the game said to him), and the reply said one part
-//! after the other (a game read back, a list of pieces), which his next request or `stop` cuts.
+//! Also `repeat` (the last announcement of the game said to him), the reply said one part
+//! after the other (a game read back, a list of pieces), which his next request or `stop` cuts,
+//! and the requests the arbiter switches off (`material`, `pieces`: 12.3 a), refused aloud.
 
 use std::collections::VecDeque;
 
@@ -16,8 +17,8 @@ use super::Hub;
 use crate::{daemon::files, speech::SpeechRequest};
 use tactus_core::{
     announce::{Announcement, Audience},
-    console::{self, Answer, Command, Request, Role, wire::Reply},
-    journal::{AskedBy, ColorRecord, InputRecord, RequestRecord},
+    console::{self, Answer, Command, Request, Role, Switchable, wire::Reply},
+    journal::{AskedBy, ColorRecord, InputRecord, RequestRecord, SwitchRecord},
 };
 
 /// Who asked, by the role of the console that typed the request.
@@ -83,6 +84,11 @@ impl Hub {
         seat: Color,
         to_him: bool,
     ) -> Reply {
+        if let Some(off) = Switchable::of(request).filter(|r| self.requests_off.contains(r))
+            && by != AskedBy::Arbiter
+        {
+            return self.switched_off(request, off, by, seat, to_him);
+        }
         let now = self.clock.now();
         let answer = console::answer(request, self.arbiter.game(), seat, now);
         let said = match &answer {
@@ -100,10 +106,34 @@ impl Hub {
             };
         }
         let said = if to_him { said } else { Vec::new() };
+        self.record_request(request, by, seat, body.clone(), &said);
+        if to_him {
+            // A new request to him (or `stop`) cuts what is left of the last reply; the speech
+            // queue replaces the part being said by the new reply.
+            let cut = self.reply[seat].take().is_some();
+            if answer == Answer::Silence && cut {
+                self.silence_reply(seat);
+            }
+            self.say_reply(seat, said.into());
+        }
+        Reply::ok(body)
+    }
+
+    /// A request and its answer in the transcript and the journal: who asked, what was answered
+    /// on the console, what was said to him.
+    fn record_request(
+        &mut self,
+        request: &Request,
+        by: AskedBy,
+        seat: Color,
+        answer: Vec<String>,
+        said: &[Announcement],
+    ) {
+        let wording = &self.wording[seat];
         let record = RequestRecord {
             by,
             asked: request.line(),
-            answer: body.clone(),
+            answer,
             said: said.iter().map(|a| wording.text(a)).collect(),
             // Named only where two blind players ask (one-blind journals stay as they were).
             seat: self
@@ -119,23 +149,104 @@ impl Hub {
         self.notes.append(&files::note_line(&record.note()));
         // Journalled like an input (never earlier than the last one), so that `tactus replay`
         // writes this note and the words as the transcript has them.
-        let t = now.max(self.last_t);
+        let t = self.clock.now().max(self.last_t);
         self.last_t = t;
         if let Some(journal) = &mut self.journal
             && let Err(e) = journal.record(t, InputRecord::Request(record))
         {
             warn!("{e:#}");
         }
-        if to_him {
-            // A new request to him (or `stop`) cuts what is left of the last reply; the speech
-            // queue replaces the part being said by the new reply.
-            let cut = self.reply[seat].take().is_some();
-            if answer == Answer::Silence && cut {
-                self.silence_reply(seat);
+    }
+
+    /// A request the arbiter has switched off (12.3 a): refused, and never in silence: the
+    /// player who asked hears that the arbiter switched it off (his keypad, his board's button,
+    /// his assistant's `tell`), the console that typed it reads why.
+    fn switched_off(
+        &mut self,
+        request: &Request,
+        off: Switchable,
+        by: AskedBy,
+        seat: Color,
+        to_him: bool,
+    ) -> Reply {
+        let said = vec![Announcement::RequestSwitchedOff];
+        let heard = self.wording[seat].text(&said[0]);
+        let why = match by {
+            // His keypad prints what his ear gets.
+            AskedBy::Player | AskedBy::Button { .. } => format!("{heard} ({off}, 12.3 a)"),
+            _ if to_him => {
+                format!("'{off}' is switched off by the arbiter (12.3 a); said to him: {heard}")
             }
+            _ => format!(
+                "'{off}' is switched off by the arbiter (12.3 a); the arbiter's `requests {off} \
+                 on` allows it again"
+            ),
+        };
+        info!(request = off.name(), "request switched off: refused");
+        let said = if to_him { said } else { Vec::new() };
+        self.record_request(request, by, seat, vec![why.clone()], &said);
+        if to_him {
+            // Like any request of his, it cuts what is left of the last reply.
             self.say_reply(seat, said.into());
         }
-        Reply::ok(body)
+        Reply::error(why)
+    }
+
+    /// `requests`: how the switchable requests stand; `requests material off`: the arbiter
+    /// switches one (12.3 a), noted in the transcript and journaled, so that a resumed game keeps
+    /// it.
+    pub(super) fn switch_requests(
+        &mut self,
+        conn: u64,
+        switch: Option<(Switchable, bool)>,
+    ) -> Reply {
+        let Some((request, on)) = switch else {
+            return Reply::ok(vec![self.requests_line()]);
+        };
+        if self.requests_off.contains(&request) != on {
+            return Reply::ok(vec![format!(
+                "'{request}' is already {}; {}",
+                if on { "on" } else { "off" },
+                self.requests_line()
+            )]);
+        }
+        if on {
+            self.requests_off.remove(&request);
+        } else {
+            self.requests_off.insert(request);
+        }
+        let record = SwitchRecord {
+            request: request.into(),
+            on,
+        };
+        let t = self.clock.now().max(self.last_t);
+        self.last_t = t;
+        if let Some(journal) = &mut self.journal
+            && let Err(e) = journal.record(t, InputRecord::Switch(record))
+        {
+            warn!("{e:#}");
+        }
+        self.note(record.note(), Some(conn));
+        Reply::ok(vec![record.note(), self.requests_line()])
+    }
+
+    /// The switchable requests as they stand, for `status` and `requests`.
+    pub(super) fn requests_line(&self) -> String {
+        let states: Vec<String> = Switchable::ALL
+            .iter()
+            .map(|r| {
+                let state = if self.requests_off.contains(r) {
+                    "off"
+                } else {
+                    "on"
+                };
+                format!("{r} {state}")
+            })
+            .collect();
+        format!(
+            "requests {} (12.3 a: the arbiter's to switch)",
+            states.join(", ")
+        )
     }
 
     /// The parts of a reply to him from `parts` on: the first that speech takes is said, the

@@ -132,6 +132,10 @@ impl Hub {
             .map(|seat| format!("{} {}", names.board(seat), board_state(seat)))
             .collect();
         lines.push(format!("boards {}", boards.join(", ")));
+        // A request the arbiter switched off is an exception the staff must see (12.3 a).
+        if !self.requests_off.is_empty() {
+            lines.push(self.requests_line());
+        }
         // Files that are not being written: the arbiter must know while it lasts.
         lines.extend(files::outage_status(
             self.journal.as_ref(),

@@ -34,7 +34,7 @@ use tactus_core::{
     },
     arbiter::{ArbiterConfig, Completion, one_blind},
     board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
-    console::{self, wire::End},
+    console::{self, Switchable, wire::End},
     journal::{
         AskedBy, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
         RulesRecord, SetupRecord, replay,
@@ -123,6 +123,8 @@ struct Begin {
     journal: Journal,
     offset: Millis,
     recovery: Option<Recovery>,
+    /// The players' requests switched off (12.3 a).
+    requests_off: BTreeSet<Switchable>,
 }
 
 /// A new game in `dir`, its journal begun with its header.
@@ -150,6 +152,7 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
         arbiter: Arbiter::new(cfg, Chess::default()),
         offset: 0,
         recovery: None,
+        requests_off: BTreeSet::new(),
     }
 }
 
@@ -165,6 +168,7 @@ fn resumed_game(dir: &Path) -> Begin {
             unfinished: replayed.unfinished,
             pending_analyses: replayed.pending_analyses,
         }),
+        requests_off: replayed.requests_off,
         arbiter: replayed.arbiter,
     }
 }
@@ -263,10 +267,19 @@ impl Rig {
             echo: false,
             recovery: begin.recovery,
             buttons: ByColor {
-                black: BTreeMap::from([(1, "time".to_string()), (4, "repeat".to_string())]),
+                black: BTreeMap::from([
+                    (1, "time".to_string()),
+                    (3, "material".to_string()),
+                    (4, "repeat".to_string()),
+                ]),
                 white: BTreeMap::new(),
             },
             engine: None,
+            braille: tactus_core::record::braille::Profile::named(
+                tactus_core::record::braille::DEFAULT_PROFILE,
+            )
+            .unwrap(),
+            requests_off: begin.requests_off,
         });
         let cancel = CancellationToken::new();
         let hub = tokio::spawn(hub.run(rx, cancel.clone()));
@@ -339,6 +352,11 @@ impl Rig {
     /// A console command from a connection in `role`, and the hub's reply.
     async fn console(&self, role: Role, line: &str) -> Reply {
         let command = console::parse(line, role).unwrap_or_else(|e| panic!("{line}: {e}"));
+        self.command(role, command).await
+    }
+
+    /// A command read by a connection in `role`, and the hub's reply.
+    async fn command(&self, role: Role, command: console::Command) -> Reply {
         let (reply, answer) = oneshot::channel();
         self.send(HubMsg::Console {
             conn: CONN,
@@ -1546,5 +1564,319 @@ async fn a_board_set_up_wrong_is_guided_and_start_waits_for_it_unless_anyway() {
         "{:?}",
         rig.transcript()
     );
+    rig.stop().await;
+}
+
+/// Plays quiet moves (no capture): for each pair, White's SAN typed and pressed, then on the
+/// blind player's board White's move executed and Black's made (each as lift and place); every
+/// announcement is reported said.
+async fn play_pairs(rig: &mut Rig, pairs: &[(&str, [Square; 2], [Square; 2])]) {
+    for (white, executed, own) in pairs {
+        let ply = rig.progress.borrow().ply;
+        rig.ok(Role::Assistant, &format!("move {white}")).await;
+        rig.ok(Role::Assistant, "press").await;
+        for (id, _, _) in rig.said() {
+            rig.finished(id).await;
+        }
+        for [lift, place] in [executed, own] {
+            rig.sensor(SensorEvent::Lift { square: *lift }).await;
+            rig.sensor(SensorEvent::Place {
+                square: *place,
+                piece: None,
+            })
+            .await;
+        }
+        for (id, _, _) in rig.said() {
+            rig.finished(id).await;
+        }
+        rig.verdicts().await;
+        assert_eq!(rig.progress.borrow().ply, ply + 2, "{white} and the reply");
+    }
+}
+
+/// The blind player's Braille score of `sans` from the start, as the record writer writes
+/// `blind-score.txt` (Unicode Braille: a header, the separation line, the moves, the page's
+/// form feed), with the table's profile.
+fn braille_score(sans: &str) -> String {
+    use tactus_core::record::{
+        format::{Format, render},
+        score::{Score, ScoreMove},
+    };
+    let mut score = Score::new(Chess::default());
+    score.tags = tags();
+    let mut pos = Chess::default();
+    for san in sans.split_whitespace() {
+        let mv = tactus_core::rules::notation::match_move(&pos, san).unwrap();
+        score.moves.push(ScoreMove {
+            mv,
+            clock_ms: None,
+            draw_offer: false,
+        });
+        pos.play_unchecked(mv);
+    }
+    let opts =
+        crate::config::braille_options(tactus_core::record::braille::DEFAULT_PROFILE, 40, 25)
+            .unwrap();
+    render(&score, Format::Braille, &opts).unwrap()
+}
+
+/// The scoresheets the arbiter entered so far, as journaled: (side, moves).
+fn sheets_journaled(rig: &Rig) -> Vec<(tactus_core::journal::ColorRecord, Vec<String>)> {
+    rig.inputs()
+        .into_iter()
+        .filter_map(|(_, input)| match input {
+            InputRecord::Scoresheet { side, sans } => Some((side, sans)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// F.8: the blind player's scoresheet in Braille, cells copied from his `blind-score.txt`, is
+/// read at the arbiter's console with the table's Braille profile from the game's start, shown
+/// to the arbiter in SAN, and compared with the record move by move as a written sheet is: one
+/// line typed after `scoresheet black`, or the whole file pasted after `scoresheet black
+/// braille` and closed with `end`. A sheet that does not read says where and why, and nothing
+/// is compared or journaled.
+#[tokio::test(start_paused = true)]
+async fn f8_a_braille_scoresheet_is_read_at_the_console() {
+    use Square::*;
+    let folder = Folder::new("braille-sheet");
+    let mut rig = Rig::new(&folder, Setup::default());
+    rig.start_play().await;
+    play_pairs(
+        &mut rig,
+        &[("e4", [E2, E4], [E7, E5]), ("Nf3", [G1, F3], [B8, C6])],
+    )
+    .await;
+
+    // His own score agrees: one line of cells, as the file has it after the header.
+    let file = braille_score("e4 e5 Nf3 Nc6");
+    let lines: Vec<&str> = file.lines().collect();
+    let separator = lines
+        .iter()
+        .position(|l| !l.is_empty() && l.chars().all(|c| c == '⠒'))
+        .expect("a separation line under the header");
+    let cells = lines[separator + 1];
+    assert!(
+        cells.chars().all(|c| c == ' ' || console::is_braille(c)),
+        "{cells}"
+    );
+    let body = rig
+        .ok(Role::Arbiter, &format!("scoresheet black {cells}"))
+        .await;
+    assert_eq!(
+        body[0],
+        "black's scoresheet in Unicode Braille reads (4 half-moves): 1. e4 e5 2. Nf3 Nc6"
+    );
+    assert!(
+        body.iter()
+            .any(|l| l == "black's scoresheet agrees with the record (4 half-moves)"),
+        "{body:?}"
+    );
+
+    // Another score, the whole file pasted (header and page end included): it parts from the
+    // record at 2... Nf6, which the comparison names.
+    let file = braille_score("e4 e5 Nf3 Nf6");
+    let mut session = console::Session::new(Role::Arbiter, None);
+    let mut body = Vec::new();
+    for line in std::iter::once("scoresheet black braille")
+        .chain(file.split('\n'))
+        .chain(["end"])
+    {
+        match session.parse(line) {
+            Ok(console::Command::Paste(_)) => {}
+            Ok(command) => {
+                let reply = rig.command(Role::Arbiter, command).await;
+                assert_eq!(reply.end, End::Ok(String::new()), "{reply:?}");
+                body = reply.body;
+            }
+            Err(e) => panic!("{line:?}: {e}"),
+        }
+    }
+    assert_eq!(
+        body[0],
+        "black's scoresheet in Unicode Braille reads (4 half-moves): 1. e4 e5 2. Nf3 Nf6"
+    );
+    assert!(
+        body.iter()
+            .any(|l| l.contains("differs from the record at 2... 'Nf6'")
+                && l.contains("the record has 2... Nc6")),
+        "{body:?}"
+    );
+    use tactus_core::journal::ColorRecord::Black;
+    let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    assert_eq!(
+        sheets_journaled(&rig),
+        [
+            (Black, words("e4 e5 Nf3 Nc6")),
+            (Black, words("e4 e5 Nf3 Nf6"))
+        ]
+    );
+
+    // A sheet that does not read: which move, the cells as written, why; nothing compared.
+    let reply = rig
+        .console(Role::Arbiter, "scoresheet black brf 1 E4 E5 2 SF9")
+        .await;
+    let End::Error(e) = &reply.end else {
+        panic!("read: {reply:?}")
+    };
+    assert!(
+        e.contains("'SF9': move 2.: not a move in the 'ukaaf' Braille chess notation")
+            && e.ends_with("nothing was compared"),
+        "{e}"
+    );
+    assert!(reply.body.is_empty(), "{reply:?}");
+    assert_eq!(sheets_journaled(&rig).len(), 2, "nothing journaled");
+    assert_eq!(rig.progress.borrow().ply, 4, "the game as it was");
+    rig.stop().await;
+}
+
+/// 12.3 a leaves it to the arbiter whether the players may ask where the pieces stand and how
+/// the material stands. `requests material off`: the blind player's `material`, from his keypad,
+/// his board's button or his assistant's `tell`, is answered aloud and on the console that the
+/// arbiter switched it off (never silence); the assistant's own question is refused too, the
+/// arbiter's is answered; `pieces` stays on. `status` shows the switches, the transcript and
+/// the journal note them, and a resumed game keeps them.
+#[tokio::test(start_paused = true)]
+async fn art_12_3_a_the_arbiter_switches_off_material_requests() {
+    let folder = Folder::new("requests-off");
+    let mut rig = Rig::new(&folder, Setup::default());
+    start_and_play_e4(&mut rig).await;
+    // While every request is on, `status` does not mention them; `requests` says so.
+    let status = rig.ok(Role::Assistant, "status").await;
+    assert!(
+        !status.iter().any(|l| l.starts_with("requests")),
+        "{status:?}"
+    );
+    assert_eq!(
+        rig.ok(Role::Arbiter, "requests").await,
+        ["requests material on, pieces on (12.3 a: the arbiter's to switch)"]
+    );
+    // His keypad asks and is answered, before the switch.
+    let reply = rig.console(Role::Player, "material").await;
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    rig.said();
+
+    let body = rig.ok(Role::Arbiter, "requests material off").await;
+    assert_eq!(
+        body,
+        [
+            "the arbiter switched the players' 'material' request off (12.3 a)",
+            "requests material off, pieces on (12.3 a: the arbiter's to switch)",
+        ]
+    );
+    for role in [Role::Assistant, Role::Arbiter] {
+        let status = rig.ok(role, "status").await;
+        assert!(
+            status.contains(
+                &"requests material off, pieces on (12.3 a: the arbiter's to switch)".to_string()
+            ),
+            "{status:?}"
+        );
+    }
+    let heard = rendered(&Announcement::RequestSwitchedOff);
+    assert_eq!(heard, "Anfrage vom Schiedsrichter abgeschaltet");
+
+    // His keypad: refused, in the words he hears.
+    let reply = rig.console(Role::Player, "material").await;
+    assert_eq!(
+        reply.end,
+        End::Error(format!("{heard} (material, 12.3 a)")),
+        "{reply:?}"
+    );
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(
+        said,
+        [(
+            Audience::Player(Color::Black),
+            Announcement::RequestSwitchedOff
+        )]
+    );
+    // His board's button 3 (`material`).
+    rig.told();
+    rig.sensor(SensorEvent::Button(3)).await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(
+        said,
+        [(
+            Audience::Player(Color::Black),
+            Announcement::RequestSwitchedOff
+        )]
+    );
+    assert!(
+        rig.told()
+            .iter()
+            .any(|b| b.text.starts_with("button 3 (material)") && b.text.contains(&heard)),
+        "the consoles see the button's refusal"
+    );
+    // His assistant passes the question on: refused, said to him.
+    let reply = rig.console(Role::Assistant, "tell material").await;
+    let End::Error(e) = &reply.end else {
+        panic!("answered: {reply:?}")
+    };
+    assert!(
+        e.contains("'material' is switched off by the arbiter (12.3 a)") && e.contains(&heard),
+        "{e}"
+    );
+    assert_eq!(rig.said().len(), 1);
+    // The assistant's own question: refused on his console only.
+    let reply = rig.console(Role::Assistant, "material").await;
+    let End::Error(e) = &reply.end else {
+        panic!("answered: {reply:?}")
+    };
+    assert!(e.contains("`requests material on`"), "{e}");
+    assert!(rig.said().is_empty());
+    // The arbiter's own question is answered; `pieces` is still on.
+    let reply = rig.console(Role::Arbiter, "material").await;
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    let reply = rig.console(Role::Player, "pieces mine knight").await;
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    rig.said();
+    // Switching it off again changes nothing.
+    let body = rig.ok(Role::Arbiter, "requests material off").await;
+    assert!(body[0].starts_with("'material' is already off"), "{body:?}");
+
+    // The transcript and the journal: the switch, and each refusal as a request answered.
+    assert!(
+        rig.transcript().contains(
+            &"note the arbiter switched the players' 'material' request off (12.3 a)".to_string()
+        ),
+        "{:?}",
+        rig.transcript()
+    );
+    let switches: Vec<_> = rig
+        .inputs()
+        .into_iter()
+        .filter_map(|(_, i)| match i {
+            InputRecord::Switch(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(switches.len(), 1, "{switches:?}");
+
+    // A restart: the game comes back from its journal with material still off.
+    rig.stop().await;
+    let begin = resumed_game(&folder.0);
+    assert_eq!(begin.requests_off, BTreeSet::from([Switchable::Material]));
+    let mut rig = Rig::start(&folder, begin, true);
+    rig.settle().await;
+    rig.said();
+    let reply = rig.console(Role::Player, "material").await;
+    assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        status
+            .iter()
+            .any(|l| l.starts_with("requests material off")),
+        "{status:?}"
+    );
+    let body = rig.ok(Role::Arbiter, "requests material on").await;
+    assert_eq!(
+        body[1],
+        "requests material on, pieces on (12.3 a: the arbiter's to switch)"
+    );
+    rig.said();
+    let reply = rig.console(Role::Player, "material").await;
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
     rig.stop().await;
 }

@@ -136,6 +136,7 @@ pub(in crate::announce) const TEMPLATES: &[TemplateSpec] = &[
     t("review_lost_material", &["n", "played", "better"]),
     t("review_missed_mate", &["n", "played", "better"]),
     t("review_end", &[]),
+    t("request_switched_off", &[]),
 ];
 
 pub(in crate::announce) const ROLES: [Role; 6] = [

@@ -470,6 +470,7 @@ impl VoicePack {
                 missed_mate,
             } => self.review_moment(*number, played, better, *missed_mate, style),
             A::ReviewEnd => self.fill("review_end", &[]),
+            A::RequestSwitchedOff => self.fill("request_switched_off", &[]),
         }
     }
 

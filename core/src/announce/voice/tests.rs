@@ -1038,6 +1038,10 @@ fn german_guidance_and_replies() {
             "Zug vier: gespielt Bauer Eva vier, besser Springer Felix drei, Matt übersehen",
         ),
         (Announcement::ReviewEnd, "Ende der Durchsicht"),
+        (
+            Announcement::RequestSwitchedOff,
+            "Anfrage vom Schiedsrichter abgeschaltet",
+        ),
     ];
     for (announcement, want) in cases {
         assert_eq!(said(&de, announcement.clone()), want, "{announcement:?}");
@@ -1337,6 +1341,7 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::OpponentBack,
         Announcement::TrainingOnly,
         Announcement::ReviewEnd,
+        Announcement::RequestSwitchedOff,
         Announcement::Standing(crate::engine::Standing::Equal),
     ]);
     for side in [Color::White, Color::Black] {
@@ -1408,7 +1413,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 48;
+const VARIANTS: usize = 49;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1463,6 +1468,7 @@ fn variant(a: &Announcement) -> usize {
         A::ReviewEnd => 45,
         A::GameStarted { .. } => 46,
         A::OutOfTurn => 47,
+        A::RequestSwitchedOff => 48,
     }
 }
 
