@@ -399,6 +399,9 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
             side: shakmaty::Color::White
         })]
     );
+    // The repeat is said after its reply: wait for it in the transcript (the start was said to
+    // both), so that the next request's words are counted from after it.
+    table.said_after("blind", 0, 1);
     ask(&table, &mut player, "last", &[Announcement::NoMoveYet]);
     ask(&table, &mut player, "moves all", &[Announcement::NoMoveYet]);
     sighted_move(&table, &mut assistant, "e4", 2);
@@ -1087,8 +1090,8 @@ fn the_arbiters_commands_set_clocks_rule_and_take_back() {
     assert_eq!(
         arbiter.ok("penalty white bonus 2m"),
         [
-            "black's clock goes from 0:49:00 to 0:51:00; `confirm` applies it, `cancel` drops it \
-          (typed in error)"
+            "13.4: black's clock goes from 0:49:00 to 0:51:00; `confirm` applies it, `cancel` \
+             drops it (typed in error)"
         ]
     );
     assert_eq!(arbiter.ok("confirm"), ["black's clock set to 0:51:00"]);

@@ -127,7 +127,7 @@ impl Arbiter {
                         && before != *remaining_ms
                     {
                         parts.push(format!(
-                            "{side}'s clock goes from {} to {}",
+                            "13.4: {side}'s clock goes from {} to {}",
                             format_clk(before),
                             format_clk(*remaining_ms)
                         ));
