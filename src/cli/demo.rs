@@ -54,10 +54,15 @@ pub fn run(args: DemoArgs) -> Result<ExitCode> {
         }
     })?;
     rt.shutdown_timeout(Duration::from_millis(200));
-    println!();
-    println!("{}", report.pgn.trim_end());
-    println!();
-    println!("The game's files are in {}:", report.folder.display());
+    // Through the daemon's writer: a closed stdout ends nothing (issue 25 point 11).
+    let say = super::say_line;
+    say("");
+    say(report.pgn.trim_end());
+    say("");
+    say(&format!(
+        "The game's files are in {}:",
+        report.folder.display()
+    ));
     let blind = match args.table {
         _ if args.train => ByColor {
             white: true,
@@ -70,12 +75,14 @@ pub fn run(args: DemoArgs) -> Result<ExitCode> {
         Table::BlindBlind => ByColor::new_with(|_| true),
     };
     for name in crate::daemon::files::all_files_at(blind) {
-        println!("  {name}");
+        say(&format!("  {name}"));
     }
-    if report.played_out {
-        Ok(ExitCode::SUCCESS)
+    let code = if report.played_out {
+        ExitCode::SUCCESS
     } else {
-        eprintln!("tactus: the demo was stopped before the game was played out");
-        Ok(ExitCode::from(1))
-    }
+        super::say_error_line("tactus: the demo was stopped before the game was played out");
+        ExitCode::from(1)
+    };
+    super::lines_written(Duration::from_secs(1));
+    Ok(code)
 }

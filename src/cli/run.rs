@@ -112,38 +112,45 @@ pub fn serve(opts: crate::daemon::RunOptions) -> Result<ExitCode> {
     // game folder (a resumed game then says which saved settings stay in force).
     let (config, origin) = (&opts.config, opts.origin.clone());
     let pack = crate::store::voices::load_words(&opts.voices_dir, &config.voice.voice).ok();
-    println!("tactus: {origin}:");
+    super::say_line(&format!("tactus: {origin}:"));
     for line in config.describe(&origin, pack.as_ref().map(|p| p.description()))? {
-        println!("  {line}");
+        super::say_line(&format!("  {line}"));
     }
     for warning in config.warnings() {
-        eprintln!("tactus: warning: {origin}: {warning}");
+        super::say_error_line(&format!("tactus: warning: {origin}: {warning}"));
     }
     let rt = crate::daemon::runtime("warn,tactus=info")?;
     let report = rt.block_on(async {
         let cancel = CancellationToken::new();
         crate::daemon::cancel_on_signals(cancel.clone())?;
         crate::daemon::run(opts, cancel).await
-    })?;
+    });
+    // What was said before an error is said before it.
+    if report.is_err() {
+        super::lines_written(Duration::from_secs(1));
+    }
+    let report = report?;
     // The analyses' blocking threads may still search; they hold nothing that needs saving.
     rt.shutdown_timeout(Duration::from_millis(200));
     if let Some(unfinished) = report.unfinished() {
-        println!("tactus: {unfinished}");
+        super::say_line(&format!("tactus: {unfinished}"));
     }
     let stale = stale_files(&report.folder, &report.pgn);
     if stale.is_empty() {
-        println!(
+        super::say_line(&format!(
             "tactus: stopped; the game's files are in {}",
             report.folder.display()
-        );
+        ));
+        super::lines_written(Duration::from_secs(1));
         return Ok(ExitCode::SUCCESS);
     }
     // The exit message is what an arbiter trusts after the round: it says what is NOT there.
-    eprintln!(
+    super::say_error_line(&format!(
         "tactus: stopped; the game's folder is {}, but {}",
         report.folder.display(),
         stale.join("; and ")
-    );
+    ));
+    super::lines_written(Duration::from_secs(1));
     Ok(ExitCode::FAILURE)
 }
 

@@ -80,11 +80,11 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         opts.new_game,
     )?;
     let resumed = table.recovery.is_some();
-    println!(
+    crate::cli::say_line(&format!(
         "tactus: game folder {}{}",
         table.folder.display(),
         if resumed { " (resumed)" } else { "" }
-    );
+    ));
     let voices = Voices::load(&settings, &opts.voices_dir, &table.header.setup)?;
     if resumed {
         print_resumed(&settings, &table, &voices);
@@ -231,7 +231,7 @@ fn bind_console(settings: &Settings) -> Result<ConsoleSocket> {
 /// both players hear, in the same words and order (the pack's language).
 fn print_resumed(settings: &Settings, table: &setup::Table, voices: &Voices) {
     for line in setup::saved_settings(settings, &table.header) {
-        println!("tactus: {line}");
+        crate::cli::say_line(&format!("tactus: {line}"));
     }
     if !table.arbiter.game().is_over() {
         // In the words the (first) blind player hears.
@@ -246,7 +246,7 @@ fn print_resumed(settings: &Settings, table: &setup::Table, voices: &Voices) {
             .iter()
             .map(|a| voices.seats[seat].wording.text(a))
             .collect();
-        println!("tactus: {}", words.join(", "));
+        crate::cli::say_line(&format!("tactus: {}", words.join(", ")));
     }
 }
 

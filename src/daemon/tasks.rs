@@ -299,7 +299,10 @@ impl Tasks {
             .unwrap_or_else(|| folder.join(tactus_core::console::token::TOKEN_FILE));
         let token =
             console::arbiter_token(&token_path, settings.token_file.is_some(), &settings.origin)?;
-        println!("tactus: arbiter token in {}", token_path.display());
+        crate::cli::say_line(&format!(
+            "tactus: arbiter token in {}",
+            token_path.display()
+        ));
         info!("console on {}", socket.path().display());
         let serve = socket.serve(
             self.hub.clone(),

@@ -150,3 +150,33 @@ fn board_test_into_a_closed_pipe_ends_quietly() {
         assert!(status.success(), "{args:?}: {status}");
     }
 }
+
+/// Issue 25 point 11: the daemon's reader goes away (`tactus run | head -c 1`, or the terminal
+/// of a pipe closed): its live transcript is dropped, never its game. `tactus demo` plays its
+/// whole game into a closed pipe and exits 0 with the game's files (it used to panic at the
+/// first line, exit 101, or hang in a task that died).
+#[test]
+fn the_daemon_plays_on_into_a_closed_pipe() {
+    let dir = temp_dir("closed-pipe-demo");
+    let out = dir.join("out");
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = Command::new(TACTUS)
+        .args(["demo", "--speed", "50", "--dir", out.to_str().unwrap()])
+        .env("TACTUS_VOICES", voices_dir())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{}: {stderr}", output.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let folder = crate::support::record::game_folder(&out);
+    let pgn = crate::support::record::read_game_file(&folder.join("game.pgn"));
+    assert_eq!(
+        pgn.moves.len(),
+        tactus_core::sim::appendix_e::appendix_e_moves().len(),
+        "the whole game is in its record"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

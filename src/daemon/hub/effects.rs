@@ -239,7 +239,10 @@ impl Hub {
             }
         }
         if self.echo {
-            println!("{}  to {word:<7}  {text}", crate::wall::time_of_day());
+            crate::cli::say_line(&format!(
+                "{}  to {word:<7}  {text}",
+                crate::wall::time_of_day()
+            ));
         }
         if shown {
             let line = format!("said to {word}: {text}");
@@ -319,7 +322,7 @@ impl Hub {
         info!("note: {text}");
         self.notes.append(&files::note_line(&text));
         if self.echo {
-            println!("{}  note     {text}", crate::wall::time_of_day());
+            crate::cli::say_line(&format!("{}  note     {text}", crate::wall::time_of_day()));
         }
         self.broadcast_staff(text, origin);
     }
