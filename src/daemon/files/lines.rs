@@ -98,6 +98,7 @@ impl LineLog {
 
 /// A transcript line for a note (the speech task writes `<time> blind|sighted|both <words>`).
 pub fn note_line(text: &str) -> String {
+    let text = crate::speech::transcript::escape_controls(text).replace('\n', " ");
     format!("{} note {}", time_of_day(), text.trim())
 }
 

@@ -319,6 +319,10 @@ impl Hub {
 
     /// A note: the transcript, the assistant's and arbiter's consoles, the log.
     pub(super) fn note(&mut self, text: String, origin: Option<u64>) {
+        // A board's fault text, a name from the configuration: whatever came from outside is
+        // escaped before it reaches the log, the transcript or a console (a terminal sequence
+        // in a fault line must not retitle or clear the arbiter's screen).
+        let text = crate::speech::transcript::escape_controls(&text).replace('\n', " ");
         info!("note: {text}");
         self.notes.append(&files::note_line(&text));
         if self.echo {

@@ -1880,3 +1880,26 @@ async fn art_12_3_a_the_arbiter_switches_off_material_requests() {
     assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
     rig.stop().await;
 }
+
+/// Issue 25 point 9: a board's fault line with a terminal escape (`E <ESC>]0;owned<BEL>`) reaches
+/// the transcript, the log and the consoles escaped, never raw.
+#[tokio::test(start_paused = true)]
+async fn a_boards_fault_text_reaches_the_transcript_escaped() {
+    let folder = Folder::new("fault-escape");
+    let mut rig = Rig::new(&folder, Setup::default());
+    rig.board_ready().await;
+    rig.link(LinkEvent::BoardFault {
+        text: "sensor \u{1b}]0;owned\u{7}stuck".into(),
+    })
+    .await;
+    sleep_ms(10).await;
+    let transcript = std::fs::read_to_string(rig.dir.join(files::TRANSCRIPT_FILE)).unwrap();
+    assert!(
+        !transcript.contains('\u{1b}') && !transcript.contains('\u{7}'),
+        "{transcript:?}"
+    );
+    assert!(
+        transcript.contains("reports: sensor \\x1b]0;owned\\x07stuck"),
+        "{transcript}"
+    );
+}
