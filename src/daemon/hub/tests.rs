@@ -1886,7 +1886,7 @@ async fn art_12_3_a_the_arbiter_switches_off_material_requests() {
 #[tokio::test(start_paused = true)]
 async fn a_boards_fault_text_reaches_the_transcript_escaped() {
     let folder = Folder::new("fault-escape");
-    let mut rig = Rig::new(&folder, Setup::default());
+    let rig = Rig::new(&folder, Setup::default());
     rig.board_ready().await;
     rig.link(LinkEvent::BoardFault {
         text: "sensor \u{1b}]0;owned\u{7}stuck".into(),
