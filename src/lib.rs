@@ -7,6 +7,7 @@
 //! around it: the edges that do I/O, and the commands. A layer uses only those below it.
 //!
 //! **The shell**
+//! - [`output`]: the daemon's lines on standard output and error, never a reason to stop.
 //! - [`port`]: a board's serial port, opened with its profile's settings.
 //! - [`wall`]: the wall clock (names, the transcript's stamps, the PGN date; never the game's time).
 //! - [`config`]: `config.toml`, checked with errors that name the key and the file.
@@ -25,6 +26,7 @@
 //!
 //! **The commands**: [`cli`], one file per `tactus` subcommand (its arguments and the call).
 
+pub mod output;
 pub mod port;
 pub mod wall;
 

@@ -80,7 +80,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         opts.new_game,
     )?;
     let resumed = table.recovery.is_some();
-    crate::cli::say_line(&format!(
+    crate::output::say_line(&format!(
         "tactus: game folder {}{}",
         table.folder.display(),
         if resumed { " (resumed)" } else { "" }
@@ -231,7 +231,7 @@ fn bind_console(settings: &Settings) -> Result<ConsoleSocket> {
 /// both players hear, in the same words and order (the pack's language).
 fn print_resumed(settings: &Settings, table: &setup::Table, voices: &Voices) {
     for line in setup::saved_settings(settings, &table.header) {
-        crate::cli::say_line(&format!("tactus: {line}"));
+        crate::output::say_line(&format!("tactus: {line}"));
     }
     if !table.arbiter.game().is_over() {
         // In the words the (first) blind player hears.
@@ -246,7 +246,7 @@ fn print_resumed(settings: &Settings, table: &setup::Table, voices: &Voices) {
             .iter()
             .map(|a| voices.seats[seat].wording.text(a))
             .collect();
-        crate::cli::say_line(&format!("tactus: {}", words.join(", ")));
+        crate::output::say_line(&format!("tactus: {}", words.join(", ")));
     }
 }
 

@@ -299,7 +299,7 @@ impl Tasks {
             .unwrap_or_else(|| folder.join(tactus_core::console::token::TOKEN_FILE));
         let token =
             console::arbiter_token(&token_path, settings.token_file.is_some(), &settings.origin)?;
-        crate::cli::say_line(&format!(
+        crate::output::say_line(&format!(
             "tactus: arbiter token in {}",
             token_path.display()
         ));

@@ -239,7 +239,7 @@ impl Hub {
             }
         }
         if self.echo {
-            crate::cli::say_line(&format!(
+            crate::output::say_line(&format!(
                 "{}  to {word:<7}  {text}",
                 crate::wall::time_of_day()
             ));
@@ -326,7 +326,7 @@ impl Hub {
         info!("note: {text}");
         self.notes.append(&files::note_line(&text));
         if self.echo {
-            crate::cli::say_line(&format!("{}  note     {text}", crate::wall::time_of_day()));
+            crate::output::say_line(&format!("{}  note     {text}", crate::wall::time_of_day()));
         }
         self.broadcast_staff(text, origin);
     }

@@ -1,0 +1,71 @@
+//! The daemon's own lines on standard output and error (`tactus run`'s live transcript and
+//! notices): written by a thread of their own, so that a reader that went away or does not keep
+//! up drops lines and never stops or ends the game. At the bottom of the shell with the wall
+//! clock and the ports: the daemon and the commands both use it.
+
+use std::io::Write;
+
+/// A line for the daemon's standard output or error, or a request to report when all before
+/// it are written.
+enum Line {
+    Out(String),
+    Err(String),
+    Flushed(std::sync::mpsc::SyncSender<()>),
+}
+
+/// Lines waiting for the writer thread; more than this and new ones are dropped.
+const LINES_QUEUED: usize = 4096;
+
+/// The daemon's writer of standard output and error: a thread of its own, so that a stdout
+/// nobody reads (full) blocks only it, never the game; its write errors (a closed pipe) are
+/// dropped.
+fn lines() -> &'static std::sync::mpsc::SyncSender<Line> {
+    static LINES: std::sync::OnceLock<std::sync::mpsc::SyncSender<Line>> =
+        std::sync::OnceLock::new();
+    LINES.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Line>(LINES_QUEUED);
+        let spawned = std::thread::Builder::new()
+            .name("tactus-output".into())
+            .spawn(move || {
+                for line in rx {
+                    match line {
+                        Line::Out(text) => {
+                            let mut out = std::io::stdout().lock();
+                            let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+                        }
+                        Line::Err(text) => {
+                            let _ = writeln!(std::io::stderr().lock(), "{text}");
+                        }
+                        Line::Flushed(done) => {
+                            let _ = done.send(());
+                        }
+                    }
+                }
+            });
+        if spawned.is_err() {
+            tracing::warn!("no thread for standard output: the daemon's lines are dropped");
+        }
+        tx
+    })
+}
+
+/// One line to standard output from the daemon (`tactus run`'s live transcript and notices):
+/// never an error, never a panic, never a wait. A reader that went away (`tactus run | head`),
+/// a full or closed stdout is not something a game may die of or stand still for: the line is
+/// written by a thread of its own, or dropped (the transcript file and the log keep everything).
+pub fn say_line(text: &str) {
+    let _ = lines().try_send(Line::Out(text.to_owned()));
+}
+
+/// [`say_line`] to standard error.
+pub fn say_error_line(text: &str) {
+    let _ = lines().try_send(Line::Err(text.to_owned()));
+}
+
+/// Wait (at most `limit`) until every line said so far is written: before the process ends.
+pub fn lines_written(limit: std::time::Duration) {
+    let (done, written) = std::sync::mpsc::sync_channel(1);
+    if lines().try_send(Line::Flushed(done)).is_ok() {
+        let _ = written.recv_timeout(limit);
+    }
+}
