@@ -385,7 +385,9 @@ impl Arbiter {
             Input::Cancel => self.cancel(&mut out),
             Input::Undo => self.undo_retrace(now, &mut out),
             Input::Penalty(input) => self.propose_penalty(input, now, &mut out),
-            Input::Rules(claim @ game::Input::Claim { .. }) => self.claim(claim, now, &mut out),
+            Input::Rules(claim @ game::Input::Claim { .. }) => {
+                self.propose_penalty(claim, now, &mut out)
+            }
             Input::Adjust { by, square } => self.adjust(by, square, &mut out),
             Input::Rules(game::Input::Seal { by, text, notation }) => {
                 self.seal(by, text, notation, now, &mut out)

@@ -11,29 +11,14 @@ use crate::rules::{
     Millis,
     game::{self, Event},
     pgn::format_clk,
+    time_control::duration_words,
 };
 
 impl Arbiter {
-    /// A draw claim (9.2, 9.3): a correct one ends the game at once; an incorrect one costs the
-    /// claimant a penalty (9.5 b), so it is offered to the arbiter first.
-    pub(super) fn claim(&mut self, claim: game::Input, now: Millis, out: &mut Vec<Effect>) {
-        let mut trial = self.game.clone();
-        let events = match trial.apply(claim.clone(), now) {
-            Ok(events) => events,
-            Err(_) => {
-                // Refused as it stands: the game says why.
-                self.rules(claim, now, out);
-                return;
-            }
-        };
-        let Some(words) = self.penalty_words(&events, now) else {
-            self.rules(claim, now, out);
-            return;
-        };
-        self.offer_penalty(claim, words, out);
-    }
-
-    /// A penalty the arbiter typed (`illegal SIDE`, `penalty ...`): offered with its amount.
+    /// An input that may cost a penalty: a draw claim (9.2, 9.3; an incorrect one costs 9.5 b's),
+    /// the arbiter's `illegal SIDE` (7.4 b) or `penalty` (13.4). Tried on a copy of the game: one
+    /// that would impose a penalty is offered with its amount, the rest (a correct claim, a blitz
+    /// illegal move that only opens a claim) applies at once.
     pub(super) fn propose_penalty(
         &mut self,
         input: game::Input,
@@ -86,7 +71,7 @@ impl Arbiter {
                     if *opponent_bonus_ms > 0 {
                         changes.push(format!(
                             "adds {} to {}'s clock",
-                            minutes(*opponent_bonus_ms),
+                            duration_words(*opponent_bonus_ms),
                             !*by
                         ));
                     }
@@ -114,7 +99,7 @@ impl Arbiter {
                     bonus_ms,
                 } => parts.push(format!(
                     "illegal move {count} by {offender}: 7.4 b adds {} to {}'s clock",
-                    minutes(*bonus_ms),
+                    duration_words(*bonus_ms),
                     !*offender
                 )),
                 Event::GameEnded(end) => parts.push(format!(
@@ -167,15 +152,5 @@ impl Arbiter {
                 out.push(Effect::Note("dropped: no penalty is applied".into()))
             }
         }
-    }
-}
-
-/// `180000` as "3 minutes", `90000` as "1:30".
-fn minutes(ms: i64) -> String {
-    if ms % 60_000 == 0 {
-        let m = ms / 60_000;
-        format!("{m} minute{}", if m == 1 { "" } else { "s" })
-    } else {
-        format_clk(ms)
     }
 }

@@ -97,15 +97,8 @@ impl Arbiter {
             return "the start of the game".into();
         };
         let start = self.game.start_position();
-        let white_first = start.turn() == Color::White;
-        let from_white = ply - 1 + usize::from(!white_first);
-        let number = start.fullmoves().get() as usize + from_white / 2;
-        let dots = if from_white.is_multiple_of(2) {
-            "."
-        } else {
-            "..."
-        };
-        format!("after {number}{dots} {}", record.san)
+        let label = sheet::move_label(start.turn(), start.fullmoves().get(), ply - 1);
+        format!("after {label} {}", record.san)
     }
 
     /// The arbiter confirms what was offered to him: the retrace F.8 proposed (while the boards

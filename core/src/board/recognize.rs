@@ -1207,16 +1207,11 @@ impl Recognizer {
         let mut after = self.expected.clone();
         after.play_unchecked(m);
         // Where the moving piece arrives (the king's square, castling).
-        let arrival = match m {
-            Move::Castle { king, rook } => {
-                let file = if rook.file() > king.file() {
-                    shakmaty::File::G
-                } else {
-                    shakmaty::File::C
-                };
-                Square::from_coords(file, king.rank())
+        let arrival = match (m, m.castling_side()) {
+            (Move::Castle { king, .. }, Some(side)) => {
+                Square::from_coords(side.king_to_file(), king.rank())
             }
-            other => other.to(),
+            _ => m.to(),
         };
         self.last_placed_before_turn = self.placed_before_turn(arrival);
         let touches = std::mem::take(&mut self.touches);

@@ -211,15 +211,7 @@ impl Comparison {
 
     /// How a scoresheet writes the move at `ply`: `12.` for White's, `12...` for Black's.
     pub fn move_label(&self, ply: usize) -> String {
-        let white_first = self.start_turn == Color::White;
-        // Plies counted from White's move of the start's move number.
-        let from_white = ply + usize::from(!white_first);
-        let number = self.start_fullmoves as usize + from_white / 2;
-        if from_white.is_multiple_of(2) {
-            format!("{number}.")
-        } else {
-            format!("{number}...")
-        }
+        move_label(self.start_turn, self.start_fullmoves, ply)
     }
 
     /// One line for the arbiter about `writer`'s sheet: whether it agrees, how far behind it is
@@ -277,6 +269,19 @@ impl Comparison {
             line.push_str(&entries.join(", "));
         }
         line
+    }
+}
+
+/// How a scoresheet writes the move at 0-based `ply` of a game whose start has `start_turn` to
+/// move at move `start_fullmoves`: `12.` for White's, `12...` for Black's.
+pub fn move_label(start_turn: Color, start_fullmoves: u32, ply: usize) -> String {
+    // Plies counted from White's move of the start's move number.
+    let from_white = ply + usize::from(start_turn == Color::Black);
+    let number = start_fullmoves as usize + from_white / 2;
+    if from_white.is_multiple_of(2) {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
     }
 }
 

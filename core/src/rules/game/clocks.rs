@@ -184,6 +184,11 @@ impl Game {
     pub(super) fn set_move_counter(&mut self, side: Color, moves: u32) -> Result<(), RulesError> {
         let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
         clock.set_moves_completed(side, moves);
+        // 6.13: the arbiter's correction of the move counter belongs on the record.
+        self.clock_notes.push((
+            self.moves.len(),
+            format!("{side}'s move counter set to {moves} (6.13)"),
+        ));
         Ok(())
     }
 

@@ -517,10 +517,6 @@ impl Game {
         // Time never runs backwards in the record: a late or reordered input counts as now.
         let now = now.max(self.last_time);
         next.last_time = now;
-        let set_move_counter = match &input {
-            Input::SetMoveCounter { side, moves } => Some((*side, *moves)),
-            _ => None,
-        };
         next.apply_inner(input, now, &mut events)?;
         next.note_clock_changes(&events);
         next.note_clock_amounts(self, &events, now);
@@ -532,12 +528,6 @@ impl Game {
         }) {
             // Play goes on after a retrace: clock changes are changes again.
             next.clocks_to_confirm = false;
-        }
-        if let Some((side, moves)) = set_move_counter {
-            // 6.13: the arbiter's correction of the move counter belongs on the record.
-            let ply = next.moves.len();
-            next.clock_notes
-                .push((ply, format!("{side}'s move counter set to {moves} (6.13)")));
         }
         *self = next;
         Ok(events)

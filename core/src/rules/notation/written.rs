@@ -273,13 +273,10 @@ pub fn unambiguous(position: &Chess, mv: Move, own: Option<&PieceLetters>) -> St
             .map_or("", |(_, s)| s)
     };
     let written = match mv {
-        Move::Castle { king, rook } => {
-            if rook.file() > king.file() {
-                "0-0".to_owned()
-            } else {
-                "0-0-0".to_owned()
-            }
+        Move::Castle { .. } if mv.castling_side() == Some(CastlingSide::KingSide) => {
+            "0-0".to_owned()
         }
+        Move::Castle { .. } => "0-0-0".to_owned(),
         _ => {
             let from = mv.from().expect("not a drop");
             let piece = match mv.role() {
