@@ -24,7 +24,12 @@ use tracing::{error, info};
 use crate::{store::private::open_no_follow, wall::unix_ms};
 use tactus_core::{
     arbiter::Input,
-    journal::{Entry, Header, InputRecord, JournalFile, parse},
+    journal::{
+        Entry, Header, InputRecord, JOURNAL_FILE, JournalFile, MARK_FILE, NothingPlayed,
+        RecordAhead, RecordMark,
+        check::{self, encode_line},
+        check_mark, parse,
+    },
     record::date::civil,
     rules::{Millis, game::GameEnd},
 };
@@ -38,6 +43,47 @@ pub fn read(path: &Path) -> Result<JournalFile> {
     let bytes = read_no_follow(path)
         .with_context(|| format!("cannot read the journal {}", path.display()))?;
     parse(path, &bytes)
+}
+
+/// Read the journal of the game in `folder` and check it against the record's mark
+/// (`record.json`, [`tactus_core::journal::check_mark`]): a journal that is missing, empty,
+/// shorter than the record or of another game is refused (the error's root is a
+/// [`RecordAhead`]), never resumed.
+pub fn read_against_record(folder: &Path) -> Result<JournalFile> {
+    let path = folder.join(JOURNAL_FILE);
+    let mark = crate::daemon::files::read_mark(&folder.join(MARK_FILE))?;
+    let ahead = |mark: &RecordMark, what: &str| {
+        anyhow::Error::new(RecordAhead {
+            path: path.clone(),
+            what: what.into(),
+            mark: mark.clone(),
+        })
+    };
+    if std::fs::symlink_metadata(&path).is_err() {
+        if let Some(mark) = &mark {
+            return Err(ahead(
+                mark,
+                "the journal is missing (deleted or moved away)",
+            ));
+        }
+        bail!(
+            "{} holds no journal ({JOURNAL_FILE}); give the folder of a game tactus played",
+            folder.display()
+        );
+    }
+    let read = match read(&path) {
+        Err(e) if e.downcast_ref::<NothingPlayed>().is_some() => {
+            return Err(match &mark {
+                Some(mark) => ahead(mark, "the journal is empty"),
+                None => e,
+            });
+        }
+        other => other?,
+    };
+    if let Some(mark) = &mark {
+        check_mark(&read, mark)?;
+    }
+    Ok(read)
 }
 
 /// How much of a journal's end [`ends_finished`] reads: far more than any end line.
@@ -121,8 +167,15 @@ pub struct Journal {
     good_len: u64,
     /// The number of the next input or end line.
     next: u64,
-    /// Encoded lines not yet on the disk, oldest first.
-    held: VecDeque<Vec<u8>>,
+    /// The game's identity (the header's `game`).
+    game: String,
+    /// The chained checksum of the last line encoded (`tactus_core::journal::check`).
+    check: u32,
+    /// The entries and the checksum of the last line on the disk: what the record's mark says
+    /// the record was written from.
+    on_disk: (u64, u32),
+    /// Encoded lines not yet on the disk, oldest first, with their entry number and checksum.
+    held: VecDeque<(Vec<u8>, u64, u32)>,
     outage: Option<Outage>,
     /// The outage that just ended, until [`Journal::take_recovered`] collects it.
     recovered: Option<Outage>,
@@ -165,12 +218,15 @@ impl Journal {
             sink,
             good_len: 0,
             next: 1,
+            game: header.game.clone(),
+            check: 0,
+            on_disk: (0, 0),
             held: VecDeque::new(),
             outage: None,
             recovered: None,
             ended: false,
         };
-        journal.write(&Entry::Header(header.clone()))?;
+        journal.write(&Entry::Header(Box::new(header.clone())))?;
         Ok(journal)
     }
 
@@ -216,6 +272,12 @@ impl Journal {
             sink,
             good_len: read.good_len,
             next: read.entries.len() as u64 + 1,
+            game: read.header.game.clone(),
+            check: read.checks.last().copied().unwrap_or(0),
+            on_disk: (
+                read.entries.len() as u64,
+                read.checks.last().copied().unwrap_or(0),
+            ),
             held: VecDeque::new(),
             outage: None,
             recovered: None,
@@ -238,21 +300,36 @@ impl Journal {
         self.recovered.take()
     }
 
-    fn encode(&mut self, entry: &Entry) -> Result<Vec<u8>> {
-        let json = serde_json::to_vec(entry)
+    /// The line for `entry`: numbered (`{"n":7,...}`, the number first for people reading the
+    /// file) and checksummed, chained to the line before.
+    fn encode(&mut self, entry: &Entry) -> Result<(Vec<u8>, u64, u32)> {
+        let header = matches!(entry, Entry::Header(_));
+        let n = if header { 0 } else { self.next };
+        let (line, check) = encode_line(entry, n, if header { 0 } else { self.check })
             .with_context(|| format!("cannot encode a journal line for {}", self.path.display()))?;
-        let mut line = match (entry, json.split_first()) {
-            (Entry::Header(_), _) | (_, None) => json,
-            (_, Some((_, rest))) => {
-                // `{"n":7,"kind":...}`: the number first, for people reading the file.
-                let mut line = format!("{{\"n\":{},", self.next).into_bytes();
-                self.next += 1;
-                line.extend_from_slice(rest);
-                line
-            }
-        };
-        line.push(b'\n');
-        Ok(line)
+        if !header {
+            self.next += 1;
+        }
+        self.check = check;
+        Ok((line, n, check))
+    }
+
+    /// How many entries are on the disk, and the checksum of the last line there: what a record
+    /// written now was written from (`tactus_core::journal::RecordMark`).
+    pub fn on_disk(&self) -> (u64, u32) {
+        self.on_disk
+    }
+
+    /// The mark of a record written now, holding `half_moves`: what of the journal it was
+    /// written from (the entries on the disk, not those held in memory).
+    pub fn mark(&self, half_moves: usize, finished: bool) -> RecordMark {
+        RecordMark {
+            game: self.game.clone(),
+            entries: self.on_disk.0,
+            check: check::hex(self.on_disk.1),
+            half_moves,
+            finished,
+        }
     }
 
     fn write(&mut self, entry: &Entry) -> Result<()> {
@@ -269,11 +346,12 @@ impl Journal {
     /// input is durable before it is applied (event sourcing). A failure cuts the file back to
     /// its whole lines, so a partial line never has another appended to it.
     pub fn flush_held(&mut self) -> Result<()> {
-        while let Some(line) = self.held.front() {
+        while let Some((line, n, check)) = self.held.front() {
             let written = self.sink.append(line).and_then(|()| self.sink.sync());
             match written {
                 Ok(()) => {
                     self.good_len += line.len() as u64;
+                    self.on_disk = (*n, *check);
                     self.held.pop_front();
                 }
                 Err(e) => {
@@ -700,7 +778,7 @@ mod tests {
         drop(j);
         // A crash in the middle of a line.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"{\"kind\":\"input\",\"t\":300,\"wal").unwrap();
+        f.write_all(b"{\"n\":4,\"c\":\"0000").unwrap();
         drop(f);
         let read1 = read(&path).unwrap();
         assert!(read1.torn);
@@ -719,20 +797,12 @@ mod tests {
         assert!(replayed.arbiter.game().clock().unwrap().running() == Some(Color::White));
 
         // A damaged line in the middle is an error naming the line.
-        std::fs::write(
-            &path,
-            format!(
-                "{}\nnot json\n{}\n",
-                serde_json::to_string(&Entry::Header(white_header())).unwrap(),
-                serde_json::to_string(&Entry::Input {
-                    t: 1,
-                    wall: 1,
-                    input: InputRecord::Tick
-                })
-                .unwrap()
-            ),
-        )
-        .unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let second = good.iter().position(|&b| b == b'\n').unwrap() + 1;
+        let mut damaged = good[..second].to_vec();
+        damaged.extend_from_slice(b"not json\n");
+        damaged.extend_from_slice(&good[second..]);
+        std::fs::write(&path, damaged).unwrap();
         let err = read(&path).unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
@@ -783,6 +853,164 @@ mod tests {
         // White's clock ran until the announcement ended: 2.5 s of 300 s, plus the increment.
         let clock = replayed.arbiter.game().clock().unwrap();
         assert_eq!(clock.remaining(Color::White, 2500), 300_000 - 2500 + 2000);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Issue 25, points 2 and 4: the journal proves itself. A short real game (12 half-moves, the
+/// blind player's moves on his tactile board, the sighted player's entered and pressed, every
+/// announcement finished) is journaled and its record marked; then every byte of the journal
+/// is flipped in turn, and the file is cut at every line boundary. Each result either resumes
+/// exactly the game that was played or is refused with a message naming the folder. Before the
+/// checksums, one changed byte ("g8" to "g4" in a lift) or a clean cut resumed a shorter game.
+#[cfg(test)]
+mod fault_injection {
+    use shakmaty::{Color, Square};
+    use tactus_core::{
+        arbiter::{Arbiter, Effect, Input},
+        board::SensorEvent,
+        journal::{MARK_FILE, replay, test_header},
+        rules::notation::match_move,
+    };
+
+    use super::*;
+
+    /// Plays `input` on the arbiter and journals it first, as the hub does; every announcement
+    /// is finished at once (speech that takes no time).
+    struct Table {
+        arbiter: Arbiter,
+        journal: Journal,
+        t: Millis,
+    }
+
+    impl Table {
+        fn play(&mut self, input: Input) {
+            self.t += 700;
+            let mut queue = vec![input];
+            while let Some(input) = queue.pop() {
+                self.journal.input(self.t, &input).unwrap();
+                for effect in self.arbiter.handle(input, self.t) {
+                    if let Effect::Say { id, .. } = effect {
+                        queue.insert(0, Input::SpeechFinished { id });
+                    }
+                }
+            }
+        }
+
+        fn tactile(&mut self, from: Square, to: Square) {
+            self.play(Input::Board {
+                seat: Color::White,
+                event: SensorEvent::Lift { square: from },
+            });
+            self.play(Input::Board {
+                seat: Color::White,
+                event: SensorEvent::Place {
+                    square: to,
+                    piece: None,
+                },
+            });
+            self.play(Input::Tick);
+        }
+    }
+
+    /// What a resumed game is: its moves, result, and both clocks at its last time.
+    fn fingerprint(folder: &Path) -> Result<String> {
+        let read = read_against_record(folder)?;
+        let replayed = replay(&read, |_, _| {})?;
+        let game = replayed.arbiter.game();
+        let clock = game.clock().expect("a clock");
+        Ok(format!(
+            "{} | {} {} | {:?}",
+            game.to_pgn(&[]),
+            clock.remaining(Color::White, replayed.last_time),
+            clock.remaining(Color::Black, replayed.last_time),
+            clock.running(),
+        ))
+    }
+
+    #[test]
+    fn every_flipped_byte_and_every_cut_is_refused_or_resumes_the_game_exactly() {
+        let dir = std::env::temp_dir().join(format!("tactus-faults-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(JOURNAL_FILE);
+        let mut header = test_header(Color::White, Some("300+2"));
+        header.game = "5eed0fa11ed0000000000000000000aa".into();
+        let cfg = header.setup.arbiter_config().unwrap();
+        let mut table = Table {
+            arbiter: Arbiter::new(cfg, shakmaty::Chess::default()),
+            journal: Journal::create(&path, &header).unwrap(),
+            t: 0,
+        };
+        table.play(Input::Start);
+        let moves = [
+            "Nf3", "Nf6", "g3", "g6", "Bg2", "Bg7", "d3", "d6", "Nc3", "Nc6", "e4", "e5",
+        ];
+        for pair in moves.chunks(2) {
+            // The blind player (White) on his tactile board.
+            let pos = table.arbiter.game().position().clone();
+            let mv = match_move(&pos, pair[0]).unwrap();
+            table.tactile(mv.from().unwrap(), mv.to());
+            // The sighted player's move, entered and pressed; the blind player executes it.
+            let pos = table.arbiter.game().position().clone();
+            let reply = match_move(&pos, pair[1]).unwrap();
+            table.play(Input::EnterMove(pair[1].into()));
+            table.play(Input::ClockPress);
+            table.tactile(reply.from().unwrap(), reply.to());
+        }
+        assert_eq!(table.arbiter.game().ply(), 12, "the game was played");
+        let mark = table.journal.mark(12, false);
+        std::fs::write(dir.join(MARK_FILE), mark.to_bytes()).unwrap();
+        drop(table);
+
+        let original = std::fs::read(&path).unwrap();
+        let played = fingerprint(&dir).unwrap();
+        assert!(
+            played.contains("6. e4") && played.contains("6... e5"),
+            "{played}"
+        );
+        let check = |bytes: &[u8], what: &str| -> bool {
+            std::fs::write(&path, bytes).unwrap();
+            match fingerprint(&dir) {
+                Ok(resumed) => {
+                    assert_eq!(resumed, played, "{what}: resumed a different game");
+                    false
+                }
+                Err(e) => {
+                    let message = format!("{e:#}");
+                    assert!(
+                        message.contains(&dir.display().to_string()),
+                        "{what}: the refusal names the folder: {message}"
+                    );
+                    true
+                }
+            }
+        };
+        let mut refused = 0;
+        for i in 0..original.len() {
+            let mut bytes = original.clone();
+            bytes[i] ^= 0x01;
+            refused += usize::from(check(&bytes, &format!("byte {i} flipped")));
+        }
+        // A flipped byte anywhere is seen: CRC-32C catches every one.
+        assert_eq!(refused, original.len());
+        let mut cuts = 0;
+        let whole = original.len() - 1;
+        for (i, _) in original
+            .iter()
+            .enumerate()
+            .filter(|(i, b)| **b == b'\n' && *i < whole)
+        {
+            cuts += 1;
+            assert!(
+                check(&original[..i + 1], &format!("cut after byte {i}")),
+                "a journal cut at a line boundary is shorter than the record"
+            );
+        }
+        assert!(check(&[], "emptied"));
+        assert!(cuts > 40, "{cuts} lines");
+        // Put back whole, it resumes.
+        assert!(!check(&original, "whole"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -125,6 +125,17 @@ fn probe_record_dir(dir: &Path, origin: &str) -> Result<()> {
     Ok(())
 }
 
+/// A new game's identity: 16 random bytes in hex, named by the journal's header and the record's
+/// mark (`record.json`), so that a journal of another game is never resumed as this one.
+fn game_id() -> Result<String> {
+    use std::io::Read;
+    let mut random = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut random))
+        .context("cannot read random bytes from /dev/urandom for the game's identity")?;
+    Ok(random.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// When a game is resumed, which of its settings saved in the journal (the rules, the clock,
 /// the players, the boards' timing, the voice: what cannot change mid-game) the configuration
 /// file now sets otherwise, in words: the saved ones stay in force. Said at every resume, so
@@ -369,6 +380,7 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
     let cfg = settings.arbiter.clone();
     let header = Header {
         version: FORMAT_VERSION,
+        game: game_id()?,
         created_unix_ms: created,
         tags,
         setup: setup_record(settings, &start),
@@ -401,15 +413,9 @@ fn resumed_table(folder: &Path) -> Result<Table> {
             uid::daemon_uid()
         );
     }
-    if !path.is_file() {
-        bail!(
-            "{} holds no journal ({JOURNAL_FILE}); give the folder of a game tactus played",
-            folder.display()
-        );
-    }
     // Locked before the journal is read: another daemon may be writing it.
     let lock = lock_folder(folder)?;
-    let read = journal::read(&path)?;
+    let read = journal::read_against_record(folder)?;
     if read.is_finished() {
         bail!(
             "the game in {} is over; nothing to resume (`tactus replay {}` prints it)",

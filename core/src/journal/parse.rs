@@ -10,7 +10,9 @@
 //! Each input and end line carries its number (`"n"`, counting from 1 after the header), written
 //! in front of the entry's own fields, so that the entry types of [`super::format`] stay as they
 //! are and journals written before the numbers read as before (a line without `"n"` is not
-//! checked).
+//! checked). From format version 2 every line also carries its chained checksum (`"c"`,
+//! [`super::check`]), checked before anything else of the line is believed: a line whose bytes
+//! changed in any way is damage, named as such.
 
 use std::{
     fmt,
@@ -20,7 +22,10 @@ use std::{
 use anyhow::{Result, bail};
 use serde::Deserialize;
 
-use super::format::{Entry, FORMAT_VERSION, Header};
+use super::{
+    check::split_check,
+    format::{Entry, FORMAT_VERSION, Header},
+};
 use crate::rules::Millis;
 
 /// A journal that cannot be resumed as it stands: which file, which line, what is wrong. The
@@ -74,6 +79,9 @@ pub struct JournalFile {
     pub good_len: u64,
     /// Whether a torn last line was dropped.
     pub torn: bool,
+    /// The chained checksum after each line: the header's first, then one per entry (empty
+    /// for a journal of format 1, which has none).
+    pub checks: Vec<u32>,
 }
 
 impl JournalFile {
@@ -108,6 +116,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<JournalFile> {
         header: None,
         entries: Vec::new(),
         ended_at: None,
+        checks: Vec::new(),
     };
     let mut good_len = 0u64;
     let mut torn = false;
@@ -142,6 +151,8 @@ struct Reader<'a> {
     entries: Vec<Entry>,
     /// The line number of the end line, once read.
     ended_at: Option<usize>,
+    /// The chained checksums of the lines read so far.
+    checks: Vec<u32>,
 }
 
 impl Reader<'_> {
@@ -155,6 +166,58 @@ impl Reader<'_> {
 
     /// One whole, non-blank line (`number` counts from 1).
     fn line(&mut self, number: usize, line: &[u8]) -> Result<()> {
+        // The checksum first: what a changed line says is not to be believed.
+        let checked = match split_check(line) {
+            Some((check, covered)) => {
+                let previous = self.checks.last().copied().unwrap_or(0);
+                let expected = crc32c::crc32c_append(previous, &covered);
+                if check != expected {
+                    // A line lost or repeated before this one: its number says so more
+                    // plainly than the checksum.
+                    let n = serde_json::from_slice::<Numbered>(line)
+                        .ok()
+                        .and_then(|x| x.n);
+                    let due = self.entries.len() as u64 + 1;
+                    if let Some(n) = n
+                        && n != due
+                        && self.header.is_some()
+                    {
+                        return Err(self.damage(number, misnumbered(n, due)));
+                    }
+                    return Err(self.damage(
+                        number,
+                        format!(
+                            "its checksum does not match: the line was changed after it was \
+                             written, or a line before it was changed, lost or put in \
+                             (checksum {check:08x}, the lines up to it give {expected:08x}): \
+                             '{}'",
+                            shown(line)
+                        ),
+                    ));
+                }
+                self.checks.push(check);
+                true
+            }
+            None => false,
+        };
+        if !checked && self.header.as_ref().is_some_and(|h| h.version >= 2) {
+            return Err(self.damage(
+                number,
+                format!(
+                    "it has no checksum, which every line of this journal's format has: '{}'",
+                    shown(line)
+                ),
+            ));
+        }
+        if !checked && !self.checks.is_empty() {
+            return Err(self.damage(
+                number,
+                format!(
+                    "it has no checksum where the lines before it have one: '{}'",
+                    shown(line)
+                ),
+            ));
+        }
         let entry: Entry = serde_json::from_slice(line).map_err(|e| {
             self.damage(
                 number,
@@ -165,7 +228,18 @@ impl Reader<'_> {
             .ok()
             .and_then(|x| x.n);
         match entry {
-            Entry::Header(h) => self.header(number, h),
+            Entry::Header(h) => {
+                if !checked && h.version >= 2 {
+                    return Err(self.damage(
+                        number,
+                        format!(
+                            "the header has no checksum, which a journal of format {} has",
+                            h.version
+                        ),
+                    ));
+                }
+                self.header(number, *h)
+            }
             other => self.entry(number, other, n),
         }
     }
@@ -209,17 +283,7 @@ impl Reader<'_> {
         if let Some(n) = n
             && n != expected
         {
-            return Err(self.damage(
-                number,
-                format!(
-                    "entry number {n} where {expected} was due: {}",
-                    if n > expected {
-                        "lines are missing before it"
-                    } else {
-                        "a line is repeated or out of order"
-                    }
-                ),
-            ));
+            return Err(self.damage(number, misnumbered(n, expected)));
         }
         if matches!(entry, Entry::End { .. }) {
             self.ended_at = Some(number);
@@ -251,8 +315,21 @@ impl Reader<'_> {
             entries: self.entries,
             good_len,
             torn,
+            checks: self.checks,
         })
     }
+}
+
+/// What is wrong with an entry numbered `n` where `due` was due.
+fn misnumbered(n: u64, due: u64) -> String {
+    format!(
+        "entry number {n} where {due} was due: {}",
+        if n > due {
+            "lines are missing before it"
+        } else {
+            "a line is repeated or out of order"
+        }
+    )
 }
 
 /// The start of a damaged line as the message shows it: NULs and escape codes shown, not sent

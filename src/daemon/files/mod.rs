@@ -29,14 +29,14 @@ pub use self::{
     outage::{outage_news, outage_status},
     record::{
         AudioSettings, BlindScore, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth,
-        RecordSettings, RecordSnapshot, RecordWriter, write_envelope, write_record,
+        RecordSettings, RecordSnapshot, RecordWriter, read_mark, write_envelope, write_record,
     },
 };
 use super::journal;
 pub use super::uid::daemon_uid;
 use crate::store::audio::AudioScoresheet;
 use tactus_core::{
-    journal::{JOURNAL_FILE, NothingPlayed},
+    journal::{JOURNAL_FILE, MARK_FILE, NothingPlayed},
     record::date::civil,
 };
 
@@ -132,6 +132,7 @@ pub fn all_files_at(blind: shakmaty::ByColor<bool>) -> Vec<String> {
         TRANSCRIPT_FILE,
         TOUCHES_FILE,
         JOURNAL_FILE,
+        MARK_FILE,
     ]
     .iter()
     .map(|s| s.to_string())
@@ -302,6 +303,19 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
         };
         let journal_path = path.join(JOURNAL_FILE);
         let Ok(meta) = std::fs::symlink_metadata(&journal_path) else {
+            // A record of an unfinished game without its journal: the journal was deleted or
+            // moved. Never a silent new game in its place.
+            if folder.is_dir()
+                && folder.uid() == uid
+                && let Some(mark) = read_mark(&path.join(MARK_FILE))?
+                && !mark.finished
+            {
+                return Err(journal::read_against_record(&path)
+                    .err()
+                    .unwrap_or_else(|| {
+                        anyhow::anyhow!("{}: the journal is missing", path.display())
+                    }));
+            }
             continue;
         };
         if !folder.is_dir() || folder.uid() != uid || !meta.is_file() || meta.uid() != uid {
@@ -329,6 +343,10 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
             }
             Ok(_) => {}
             Err(e) if e.downcast_ref::<NothingPlayed>().is_some() => {
+                // Empty beside a record: the journal was emptied, not left by a crash.
+                if read_mark(&path.join(MARK_FILE))?.is_some() {
+                    return journal::read_against_record(&path).map(|_| Some(path));
+                }
                 warn!("not resuming {}: {e:#}", path.display())
             }
             Err(e) => return Err(e),

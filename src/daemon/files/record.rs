@@ -15,7 +15,7 @@ use std::{
     thread::JoinHandle,
 };
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow, bail};
 use tracing::{debug, error, info};
 
 use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
@@ -25,6 +25,7 @@ use crate::{
 };
 use tactus_core::{
     announce::voice::Style,
+    journal::{MARK_FILE, RecordMark},
     record::date::civil,
     record::{
         braille::BrailleOptions,
@@ -43,6 +44,9 @@ pub struct RecordSnapshot {
     pub tags: Vec<(String, String)>,
     /// The game time of the snapshot (the envelope's times are read at it).
     pub now: Millis,
+    /// What of the journal the snapshot was taken from, written as `record.json` after the
+    /// record files (None: no journal, as in some tests).
+    pub mark: Option<RecordMark>,
 }
 
 /// What the audio scoresheet is made with: the voice pack and style, the silences between words,
@@ -272,6 +276,25 @@ fn record_loop(
 /// Rewrite every record file of the folder from `snapshot`.
 pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
     let dir = &settings.folder;
+    // Never less than the record shows: a record written from more of the journal stays.
+    let mark_path = dir.join(MARK_FILE);
+    if let Some(new) = &snapshot.mark
+        && let Some(old) = read_mark(&mark_path)?
+        && !old.may_be_replaced_by(new)
+    {
+        bail!(
+            "not writing the record in {}: it was written from {} journal entries of game {} \
+             ({} half-moves), this one from {} of game {} ({} half-moves); a record is never \
+             overwritten with less than it showed",
+            dir.display(),
+            old.entries,
+            old.game,
+            old.half_moves,
+            new.entries,
+            new.game,
+            new.half_moves
+        );
+    }
     let score = Score::from_game(&snapshot.game, &snapshot.tags);
     let pgn = snapshot.game.to_pgn(&snapshot.tags);
     write_atomically(&dir.join(PGN_FILE), pgn.as_bytes())?;
@@ -300,7 +323,32 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
             )?;
         }
     }
+    if let Some(mark) = &snapshot.mark {
+        write_atomically(&mark_path, &mark.to_bytes())?;
+    }
     Ok(())
+}
+
+/// The record's mark in a game folder (`record.json`), if there is one; read without following
+/// a link. A mark that cannot be read is an error naming the file: it is never taken as absent,
+/// which would let a shorter record replace the one it guards.
+pub fn read_mark(path: &Path) -> Result<Option<RecordMark>> {
+    let bytes = match crate::store::private::open_no_follow(path, OpenOptions::new().read(true))
+        .and_then(|mut f| {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut f, &mut bytes).map(|_| bytes)
+        }) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    RecordMark::from_bytes(&bytes).map(Some).map_err(|e| {
+        anyhow!(
+            "{} cannot be read ({e}); it says what the record was written from: put it back \
+                 as it was",
+            path.display()
+        )
+    })
 }
 
 /// The envelope's files of an adjourned game (the Laws' seven items; never the sealed move), in
@@ -447,6 +495,7 @@ mod tests {
             game,
             tags: vec![],
             now: 0,
+            mark: None,
         });
         let wait = |what: &str, done: &dyn Fn() -> bool| {
             let start = std::time::Instant::now();

@@ -206,10 +206,16 @@ impl Hub {
     pub(super) fn write_record(&mut self) {
         self.record_dirty = false;
         if let Some(record) = &self.record {
+            let game = self.arbiter.game();
+            let mark = self
+                .journal
+                .as_ref()
+                .map(|j| j.mark(game.moves().len(), game.is_over()));
             record.write(RecordSnapshot {
-                game: self.arbiter.game().clone(),
+                game: game.clone(),
                 tags: self.tags.clone(),
                 now: self.clock.now(),
+                mark,
             });
         }
     }

@@ -143,6 +143,7 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
     };
     let header = Header {
         version: FORMAT_VERSION,
+        game: String::new(),
         created_unix_ms: 0,
         tags: tags(),
         setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
