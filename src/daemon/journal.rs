@@ -8,7 +8,12 @@
 //!
 //! Appending survives a full disk: a failed write is cut back to the last whole line, the entry
 //! and those after it are held in memory in order and written as soon as the disk takes them
-//! again ([`Journal::outage`] tells the hub while it lasts). The file is opened without following
+//! again ([`Journal::outage`] tells the hub while it lasts). The hub applies nothing the journal
+//! did not take ([`Journal::withdraw_last`]): play halts until it does.
+//!
+//! Every line is numbered and checksummed, chained to the line before
+//! (`tactus_core::journal::check`); [`read_against_record`] also holds the journal against the
+//! record's mark (`record.json`), so a journal cut, emptied, deleted or swapped is refused. The file is opened without following
 //! symbolic links and created with mode 0600: it holds the sealed move.
 use std::{
     collections::VecDeque,
@@ -391,6 +396,23 @@ impl Journal {
             self.recovered = Some(outage);
         }
         Ok(())
+    }
+
+    /// Take back the last input held in memory: the hub did not apply it, as it could not be
+    /// written (no move counts that is not on the disk); it is journaled again when it is
+    /// applied. Returns whether there was one.
+    pub fn withdraw_last(&mut self) -> bool {
+        match self.held.back() {
+            Some((_, n, _)) if *n != 0 && *n + 1 == self.next => {}
+            _ => return false,
+        }
+        self.held.pop_back();
+        self.next -= 1;
+        self.check = self.held.back().map_or(self.on_disk.1, |(_, _, c)| *c);
+        if let Some(outage) = &mut self.outage {
+            outage.held = self.held.len();
+        }
+        true
     }
 
     /// Append an input accepted at `t`.

@@ -434,12 +434,13 @@ mod tests {
             files.contains(&"blind-score.cues.txt".to_string()),
             "{files:?}"
         );
-        assert_eq!(files.len(), 9);
+        assert_eq!(files.len(), 10);
+        assert!(files.contains(&MARK_FILE.to_string()), "{files:?}");
         let two = all_files_at(shakmaty::ByColor {
             white: true,
             black: true,
         });
-        assert_eq!(two.len(), 13);
+        assert_eq!(two.len(), 14);
         for name in [
             "blind-score-white.brf",
             "blind-score-black.brf",

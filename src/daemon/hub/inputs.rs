@@ -1,7 +1,7 @@
 //! The hub's inputs: what the table says (a board link's events, speech's, a mateability
 //! verdict, a game command typed at the console) becomes an arbiter [`Input`] at a time on the
 //! game's time line, is journaled, and only then applied ([`Hub::accept`]: journal, apply, carry
-//! out). A journal that cannot be written does not stop the game; the assistant is told at once.
+//! out). An input the journal cannot take is not applied: play halts (`halt`) until it can.
 //!
 //! Also the state of each board's link as the hub sees it (connected, read, lost).
 
@@ -34,24 +34,22 @@ impl Hub {
     pub(super) fn accept(&mut self, input: Input, t: Millis, origin: Option<u64>) -> Outcome {
         let now = t.max(self.last_t);
         self.last_t = now;
-        if let Some(journal) = &mut self.journal {
-            match journal.input(now, &input) {
-                Ok(()) => self.journal_failing = false,
-                Err(e) => {
-                    // The game goes on; a restart would lose what is not journaled, so the
-                    // assistant is told at once.
-                    if !self.journal_failing {
-                        warn!("{e:#}");
-                        self.journal_failing = true;
-                        self.broadcast_staff(
-                            format!(
-                                "WARNING: {e:#}; the game goes on, but a restart would lose it"
-                            ),
-                            None,
-                        );
-                    }
-                }
-            }
+        if self.halted() {
+            return self.hold_back(input, origin);
+        }
+        if let Some(journal) = &mut self.journal
+            && let Err(e) = journal.input(now, &input)
+        {
+            // Not on the disk, so not applied: play halts until it can be written (`halt`).
+            journal.withdraw_last();
+            // A console's command is not kept: its reply says why; it is typed again.
+            let kept = origin.is_none().then_some(input);
+            self.halt_play(kept, now, format!("{e:#}"));
+            self.after();
+            return match origin {
+                Some(_) => self.halt_refusal(),
+                None => Outcome::default(),
+            };
         }
         let before = self.arbiter.game().ply();
         let effects = self.arbiter.handle(input, now);

@@ -27,6 +27,7 @@
 //! players need to know, an announcement.
 
 mod effects;
+mod halt;
 mod inputs;
 mod opponent;
 mod recovery;
@@ -165,7 +166,8 @@ pub struct Hub {
     arbiter: Arbiter,
     clock: GameClock,
     journal: Option<Journal>,
-    journal_failing: bool,
+    /// Play halted: the journal cannot be written (`halt`).
+    halt: Option<halt::Halt>,
     tags: Vec<(String, String)>,
     speech: Option<mpsc::Sender<SpeechRequest>>,
     links: ByColor<Option<mpsc::Sender<LinkCommand>>>,
@@ -221,7 +223,7 @@ impl Hub {
             arbiter: parts.arbiter,
             clock: parts.clock,
             journal: parts.journal,
-            journal_failing: false,
+            halt: None,
             tags: parts.tags,
             speech: parts.speech,
             links: parts.links,
@@ -283,6 +285,10 @@ impl Hub {
             if let Some(changes) = self.table_clock.as_ref().and_then(|c| c.changes) {
                 deadline = Some(deadline.map_or(changes, |d| d.min(changes)));
             }
+            // Halted: the one deadline is the journal's next try.
+            if let Some(halt) = &self.halt {
+                deadline = Some(halt.next_try);
+            }
             let sleep = async {
                 match deadline {
                     Some(d) => tokio::time::sleep_until(self.clock.instant(d)).await,
@@ -298,6 +304,11 @@ impl Hub {
                 },
                 _ = sleep => {
                     let now = self.clock.now();
+                    if self.halted() {
+                        self.retry_journal(now);
+                        self.after();
+                        continue;
+                    }
                     self.last_tick = Some(now);
                     self.accept(Input::Tick, now, None);
                 }

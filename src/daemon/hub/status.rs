@@ -136,6 +136,8 @@ impl Hub {
         if !self.requests_off.is_empty() {
             lines.push(self.requests_line());
         }
+        // Play halted for the journal: first, the arbiter must know while it lasts.
+        lines.extend(self.halt_status(self.clock.now()));
         // Files that are not being written: the arbiter must know while it lasts.
         lines.extend(files::outage_status(
             self.journal.as_ref(),

@@ -1904,3 +1904,127 @@ async fn a_boards_fault_text_reaches_the_transcript_escaped() {
         "{transcript}"
     );
 }
+
+/// A journal's disk that fails while `failing` is set (remounted read-only, full).
+#[derive(Debug)]
+struct FailingDisk {
+    file: std::fs::File,
+    failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl journal::Sink for FailingDisk {
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if self.failing.load(Ordering::SeqCst) {
+            return Err(std::io::Error::from_raw_os_error(30)); // EROFS
+        }
+        std::io::Write::write_all(&mut self.file, bytes)
+    }
+
+    fn sync(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn cut(&mut self, len: u64) -> std::io::Result<()> {
+        self.file.set_len(len)
+    }
+}
+
+/// Issue 25, point 3: after the disk went read-only, six half-moves were counted in memory
+/// only, the players were told nothing, and a restart resumed the game six moves short. Now an
+/// input the journal cannot take is not applied: the clocks stop, both players hear why, a
+/// console's command is refused with the reason, `status` shows the halt; when the disk takes
+/// the journal again, both hear so, the clocks run again, and the journal holds the pause and
+/// the resumption where the table had them (no one's time ran meanwhile).
+#[tokio::test(start_paused = true)]
+async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_written() {
+    use std::sync::{Arc, atomic::AtomicBool};
+    let folder = Folder::new("halt");
+    let mut begin = new_game(&folder.0, Setup::default());
+    let path = folder.0.join(JOURNAL_FILE);
+    let failing = Arc::new(AtomicBool::new(false));
+    begin.journal = Journal::append_with(
+        &journal::read(&path).unwrap(),
+        Box::new(FailingDisk {
+            file: std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap(),
+            failing: failing.clone(),
+        }),
+    );
+    let mut rig = Rig::start_with(&folder, begin, Setup::default());
+    rig.start_play().await;
+    rig.said();
+    rig.told();
+
+    failing.store(true, Ordering::SeqCst);
+    let reply = rig.console(Role::Assistant, "move e4").await;
+    let End::Error(e) = &reply.end else {
+        panic!("the move was taken without its journal: {reply:?}")
+    };
+    assert!(e.contains("play is halted") && e.contains("journal"), "{e}");
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(said, [(Audience::Both, Announcement::RecordingHalted)]);
+    assert_eq!(
+        rendered(&Announcement::RecordingHalted),
+        "Aufzeichnung gestört, Uhren angehalten"
+    );
+    assert!(
+        rig.told().iter().any(|b| b.text.contains("Play is halted")),
+        "the staff are told"
+    );
+    sleep_ms(3_000).await;
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        status.iter().any(|l| l.starts_with("PLAY HALTED")),
+        "{status:?}"
+    );
+    assert_eq!(rig.progress.borrow().ply, 0, "nothing counted");
+    let reply = rig.console(Role::Assistant, "press").await;
+    assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
+
+    // The disk takes the journal again: play goes on by itself.
+    failing.store(false, Ordering::SeqCst);
+    sleep_ms(1_100).await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert!(
+        said.contains(&(Audience::Both, Announcement::RecordingRestored)),
+        "{said:?}"
+    );
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        !status.iter().any(|l| l.starts_with("PLAY HALTED")),
+        "{status:?}"
+    );
+    rig.ok(Role::Assistant, "move e4").await;
+    rig.ok(Role::Assistant, "press").await;
+    assert_eq!(rig.progress.borrow().ply, 1);
+    rig.stop().await;
+
+    // The journal has the pause and the resumption; replayed, it is the game as played, and
+    // White's clock did not run while play was halted.
+    let read = journal::read(&path).unwrap();
+    let rules: Vec<_> = read
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            tactus_core::journal::Entry::Input {
+                input: InputRecord::Rules { rules },
+                ..
+            } => Some(format!("{rules:?}")),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        rules.iter().any(|r| r == "Pause") && rules.iter().any(|r| r == "Resume"),
+        "{rules:?}"
+    );
+    let replayed = replay(&read, |_, _| {}).unwrap();
+    let game = replayed.arbiter.game();
+    assert_eq!(game.ply(), 1);
+    let white = game
+        .clock()
+        .unwrap()
+        .remaining(Color::White, replayed.last_time);
+    assert!(white > 299_000, "White's clock ran while halted: {white}");
+}
