@@ -136,6 +136,15 @@ pub trait Sink: Send + fmt::Debug {
     fn sync(&mut self) -> io::Result<()>;
     /// Cut the file back to `len` bytes and go on writing there.
     fn cut(&mut self, len: u64) -> io::Result<()>;
+    /// Whether the file written to is no longer the one at `path` (deleted, or another put in
+    /// its place): its lines would reach no one.
+    fn gone_from(&self, _path: &Path) -> bool {
+        false
+    }
+    /// The first `len` bytes written (to put a deleted journal back).
+    fn read_back(&self, _len: u64) -> io::Result<Vec<u8>> {
+        Err(io::Error::other("this journal cannot be read back"))
+    }
 }
 
 impl Sink for File {
@@ -150,6 +159,26 @@ impl Sink for File {
     fn cut(&mut self, len: u64) -> io::Result<()> {
         self.set_len(len)?;
         self.seek(SeekFrom::Start(len)).map(|_| ())
+    }
+
+    fn gone_from(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(ours) = self.metadata() else {
+            return false;
+        };
+        match std::fs::symlink_metadata(path) {
+            Ok(there) => {
+                ours.nlink() == 0 || (there.dev(), there.ino()) != (ours.dev(), ours.ino())
+            }
+            Err(e) => e.kind() == io::ErrorKind::NotFound,
+        }
+    }
+
+    fn read_back(&self, len: u64) -> io::Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut bytes = vec![0; len as usize];
+        self.read_exact_at(&mut bytes, 0)?;
+        Ok(bytes)
     }
 }
 
@@ -184,6 +213,8 @@ pub struct Journal {
     outage: Option<Outage>,
     /// The outage that just ended, until [`Journal::take_recovered`] collects it.
     recovered: Option<Outage>,
+    /// What was put right since the last look (a deleted journal written back), for the staff.
+    news: Vec<String>,
     /// The end line is written: nothing follows it (an end in mid-file is damage), so what the
     /// table still does after the game (speech finishing, a request) is not journaled.
     ended: bool,
@@ -194,7 +225,9 @@ impl Journal {
     /// there is refused, not followed). Mode 0600: the journal holds the sealed move.
     pub fn create(path: &Path, header: &Header) -> Result<Journal> {
         use std::os::unix::fs::OpenOptionsExt;
+        // Read too: a journal deleted under the game is written back from this handle.
         let file = OpenOptions::new()
+            .read(true)
             .write(true)
             .create_new(true)
             .mode(JOURNAL_MODE)
@@ -229,6 +262,7 @@ impl Journal {
             held: VecDeque::new(),
             outage: None,
             recovered: None,
+            news: Vec::new(),
             ended: false,
         };
         journal.write(&Entry::Header(Box::new(header.clone())))?;
@@ -286,6 +320,7 @@ impl Journal {
             held: VecDeque::new(),
             outage: None,
             recovered: None,
+            news: Vec::new(),
             ended: read.is_finished(),
         }
     }
@@ -351,6 +386,9 @@ impl Journal {
     /// input is durable before it is applied (event sourcing). A failure cuts the file back to
     /// its whole lines, so a partial line never has another appended to it.
     pub fn flush_held(&mut self) -> Result<()> {
+        if !self.held.is_empty() && self.sink.gone_from(&self.path) {
+            self.write_back()?;
+        }
         while let Some((line, n, check)) = self.held.front() {
             let written = self.sink.append(line).and_then(|()| self.sink.sync());
             match written {
@@ -413,6 +451,71 @@ impl Journal {
             outage.held = self.held.len();
         }
         true
+    }
+
+    /// What was put right since the last call (a deleted journal written back), once.
+    pub fn take_news(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.news)
+    }
+
+    /// The journal was deleted (or another file put in its place) while the game went on: its
+    /// lines are written back from the handle still open, to a new file at its path (what was
+    /// put there is kept beside it, `journal.jsonl.replaced-<time>`), and writing goes on
+    /// there. Without this every later line went to a file no one could find, and the next
+    /// start began a new game.
+    fn write_back(&mut self) -> Result<()> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let path = self.path.clone();
+        let fail = |e: anyhow::Error| {
+            let text = format!(
+                "the journal {} was deleted or replaced during the game and cannot be written \
+                 back: {e:#}",
+                path.display()
+            );
+            anyhow!(text)
+        };
+        let bytes = self
+            .sink
+            .read_back(self.good_len)
+            .map_err(|e| fail(e.into()))?;
+        let mut kept = None;
+        if std::fs::symlink_metadata(&path).is_ok() {
+            let (y, mo, d, h, mi, s) = civil(unix_ms());
+            let aside = path.with_file_name(format!(
+                "{JOURNAL_FILE}.replaced-{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z"
+            ));
+            std::fs::rename(&path, &aside).map_err(|e| fail(e.into()))?;
+            kept = Some(aside);
+        }
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(JOURNAL_MODE)
+            .open(&path)
+            .map_err(|e| fail(e.into()))?;
+        file.write_all(&bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| fail(e.into()))?;
+        if let Some(dir) = path.parent()
+            && let Ok(d) = File::open(dir)
+        {
+            let _ = d.sync_all();
+        }
+        self.sink = Box::new(file);
+        let text = format!(
+            "the journal {} was deleted{} during the game; tactus wrote it back from its open \
+             copy ({} bytes, every entry) and goes on writing there",
+            path.display(),
+            kept.map_or(String::new(), |k| format!(
+                " (what was put in its place is kept as {})",
+                k.display()
+            )),
+            bytes.len()
+        );
+        error!("{text}");
+        self.news.push(text);
+        Ok(())
     }
 
     /// Append an input accepted at `t`.
@@ -733,6 +836,47 @@ mod tests {
 
     /// What the table does after the end (speech finishing, a request) is not journaled: the
     /// end line stays the last, so a finished game's journal reads back whole.
+    /// Issue 25, point 4: a journal deleted mid-game showed nothing in `status`, every later
+    /// line went to a file no one could find, and the next run started a new game. It is
+    /// written back whole from the open handle at the next entry, and the staff are told; a
+    /// file put in its place is kept beside it.
+    #[test]
+    fn a_journal_deleted_or_replaced_mid_game_is_written_back_whole() {
+        let dir = scratch("deleted");
+        let path = dir.join(JOURNAL_FILE);
+        let mut j = Journal::create(&path, &header()).unwrap();
+        for (i, input) in short_game().iter().enumerate() {
+            j.input(i as u64 * 100, input).unwrap();
+        }
+        std::fs::remove_file(&path).unwrap();
+        j.input(1_000, &Input::Tick).unwrap();
+        let news = j.take_news();
+        assert!(
+            news.len() == 1 && news[0].contains("was deleted") && news[0].contains("wrote it back"),
+            "{news:?}"
+        );
+        let read1 = read(&path).unwrap();
+        assert_eq!(read1.entries.len(), short_game().len() + 1);
+        // Another file put in its place: kept aside, the journal written back again.
+        std::fs::write(dir.join("other"), b"not the journal\n").unwrap();
+        std::fs::rename(dir.join("other"), &path).unwrap();
+        j.input(1_100, &Input::Tick).unwrap();
+        assert_eq!(j.take_news().len(), 1);
+        drop(j);
+        assert_eq!(read(&path).unwrap().entries.len(), short_game().len() + 2);
+        let aside: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("journal.jsonl.replaced-"))
+            .collect();
+        assert_eq!(aside.len(), 1, "{aside:?}");
+        assert_eq!(
+            std::fs::read(dir.join(&aside[0])).unwrap(),
+            b"not the journal\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn nothing_is_journaled_after_the_end_line() {
         let dir = scratch("after-end");

@@ -49,11 +49,14 @@ pub fn outage_news(
     record: Option<&RecordWriter>,
 ) -> Vec<String> {
     let mut news = Vec::new();
-    if let Some(o) = journal.and_then(|j| j.take_recovered()) {
-        news.push(format!(
-            "the journal is written again: the {} entries held in memory are on the disk",
-            o.held
-        ));
+    if let Some(journal) = journal {
+        news.extend(journal.take_news());
+        if let Some(o) = journal.take_recovered() {
+            news.push(format!(
+                "the journal is written again: the {} entries held in memory are on the disk",
+                o.held
+            ));
+        }
     }
     if let Some(record) = record {
         news.extend(record.take_news());
