@@ -26,6 +26,9 @@ use std::{
 use anyhow::{Context, Result, anyhow, bail};
 use tracing::{error, info};
 
+mod behind;
+
+pub use self::behind::{Behind, STALL};
 use crate::{store::private::open_no_follow, wall::unix_ms};
 use tactus_core::{
     arbiter::Input,
@@ -145,6 +148,15 @@ pub trait Sink: Send + fmt::Debug {
     fn read_back(&self, _len: u64) -> io::Result<Vec<u8>> {
         Err(io::Error::other("this journal cannot be read back"))
     }
+    /// After a sync that stalled ([`io::ErrorKind::TimedOut`]): whether what was written has
+    /// reached the disk since (None: not yet), without waiting.
+    fn landed(&mut self) -> Option<io::Result<()>> {
+        Some(Ok(()))
+    }
+    /// As [`Sink::landed`], waiting up to `wait` (at shutdown).
+    fn settle(&mut self, _wait: std::time::Duration) -> Option<io::Result<()>> {
+        Some(Ok(()))
+    }
 }
 
 impl Sink for File {
@@ -215,6 +227,9 @@ pub struct Journal {
     recovered: Option<Outage>,
     /// What was put right since the last look (a deleted journal written back), for the staff.
     news: Vec<String>,
+    /// The first held line was handed to the disk, which stalled: it lands when the disk wakes
+    /// (or fails then); nothing is written after it meanwhile.
+    in_flight: bool,
     /// The end line is written: nothing follows it (an end in mid-file is damage), so what the
     /// table still does after the game (speech finishing, a request) is not journaled.
     ended: bool,
@@ -233,7 +248,9 @@ impl Journal {
             .mode(JOURNAL_MODE)
             .open(path)
             .with_context(|| format!("cannot create the journal {}", path.display()))?;
-        let journal = Journal::create_with(path, header, Box::new(file));
+        let sink = Behind::file(file)
+            .with_context(|| format!("cannot start writing the journal {}", path.display()))?;
+        let journal = Journal::create_with(path, header, Box::new(sink));
         if journal.is_err() {
             // The file is ours (just created) and holds no whole line: nothing to keep.
             let _ = std::fs::remove_file(path);
@@ -263,6 +280,7 @@ impl Journal {
             outage: None,
             recovered: None,
             news: Vec::new(),
+            in_flight: false,
             ended: false,
         };
         journal.write(&Entry::Header(Box::new(header.clone())))?;
@@ -295,7 +313,9 @@ impl Journal {
                 kept.display()
             );
         }
-        let mut journal = Journal::append_with(read, Box::new(file));
+        let sink = Behind::file(file)
+            .with_context(|| format!("cannot start writing the journal {}", read.path.display()))?;
+        let mut journal = Journal::append_with(read, Box::new(sink));
         journal
             .sink
             .cut(read.good_len)
@@ -321,6 +341,7 @@ impl Journal {
             outage: None,
             recovered: None,
             news: Vec::new(),
+            in_flight: false,
             ended: read.is_finished(),
         }
     }
@@ -386,16 +407,31 @@ impl Journal {
     /// input is durable before it is applied (event sourcing). A failure cuts the file back to
     /// its whole lines, so a partial line never has another appended to it.
     pub fn flush_held(&mut self) -> Result<()> {
-        if !self.held.is_empty() && self.sink.gone_from(&self.path) {
+        if !self.in_flight && !self.held.is_empty() && self.sink.gone_from(&self.path) {
             self.write_back()?;
         }
         while let Some((line, n, check)) = self.held.front() {
-            let written = self.sink.append(line).and_then(|()| self.sink.sync());
+            let written = if self.in_flight {
+                // The line handed over before the disk stalled: landed yet?
+                match self.sink.landed() {
+                    None => return Err(self.stall_error()),
+                    Some(result) => {
+                        self.in_flight = false;
+                        result
+                    }
+                }
+            } else {
+                self.sink.append(line).and_then(|()| self.sink.sync())
+            };
             match written {
                 Ok(()) => {
                     self.good_len += line.len() as u64;
                     self.on_disk = (*n, *check);
                     self.held.pop_front();
+                }
+                Err(e) if e.kind() == io::ErrorKind::TimedOut => {
+                    self.in_flight = true;
+                    return Err(self.stall_error());
                 }
                 Err(e) => {
                     let mut text =
@@ -453,6 +489,31 @@ impl Journal {
         true
     }
 
+    /// Whether the disk stalled with a line handed to it: the line is expected to land (the
+    /// hub applies the input it holds, and halts play behind it).
+    pub fn stalled(&self) -> bool {
+        self.in_flight
+    }
+
+    /// The error of a stall, the outage set while it lasts.
+    fn stall_error(&mut self) -> anyhow::Error {
+        let text = format!(
+            "the journal {} is stalled: the disk has not taken its last line within {:.1} s",
+            self.path.display(),
+            STALL.as_secs_f64()
+        );
+        let since_unix_ms = self
+            .outage
+            .as_ref()
+            .map_or_else(unix_ms, |o| o.since_unix_ms);
+        self.outage = Some(Outage {
+            error: text.clone(),
+            held: self.held.len(),
+            since_unix_ms,
+        });
+        anyhow!(text)
+    }
+
     /// What was put right since the last call (a deleted journal written back), once.
     pub fn take_news(&mut self) -> Vec<String> {
         std::mem::take(&mut self.news)
@@ -502,7 +563,8 @@ impl Journal {
         {
             let _ = d.sync_all();
         }
-        self.sink = Box::new(file);
+        self.sink = Box::new(behind::reopen(file).map_err(|e| fail(e.into()))?);
+        self.in_flight = false;
         let text = format!(
             "the journal {} was deleted{} during the game; tactus wrote it back from its open \
              copy ({} bytes, every entry) and goes on writing there",
@@ -551,6 +613,32 @@ impl Drop for Journal {
     /// A last try for held entries (the disk may have room again at shutdown); what still
     /// cannot be written is said, never dropped in silence.
     fn drop(&mut self) {
+        if self.in_flight {
+            // A stalled disk gets a last while to take the line handed to it.
+            match self.sink.settle(std::time::Duration::from_secs(5)) {
+                // Landed: the held lines after it are written below.
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
+                    self.in_flight = false;
+                    error!(
+                        "the journal {} did not take its last line ({e}); {} journal entries \
+                         are lost: a resume of this game stops before them",
+                        self.path.display(),
+                        self.held.len()
+                    );
+                    return;
+                }
+                None => {
+                    error!(
+                        "the journal {} is still stalled; its last {} entries may be lost: a \
+                         resume of this game may stop before them",
+                        self.path.display(),
+                        self.held.len()
+                    );
+                    return;
+                }
+            }
+        }
         if !self.held.is_empty() && self.flush_held().is_err() {
             error!(
                 "{} journal entries could not be written to {} and are lost: a resume of this \

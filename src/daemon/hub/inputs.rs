@@ -37,24 +37,35 @@ impl Hub {
         if self.halted() {
             return self.hold_back(input, origin);
         }
+        let mut stalled = None;
         if let Some(journal) = &mut self.journal
             && let Err(e) = journal.input(now, &input)
         {
-            // Not on the disk, so not applied: play halts until it can be written (`halt`).
-            journal.withdraw_last();
-            // A console's command is not kept: its reply says why; it is typed again.
-            let kept = origin.is_none().then_some(input);
-            self.halt_play(kept, now, format!("{e:#}"));
-            self.after();
-            return match origin {
-                Some(_) => self.halt_refusal(),
-                None => Outcome::default(),
-            };
+            if journal.stalled() {
+                // Handed to a disk that stalled: it lands when the disk wakes, in order, so it
+                // is applied now (the table and the journal keep one order) and play halts
+                // behind it.
+                stalled = Some(format!("{e:#}"));
+            } else {
+                // Not on the disk, so not applied: play halts until it can be written.
+                journal.withdraw_last();
+                // A console's command is not kept: its reply says why; it is typed again.
+                let kept = origin.is_none().then_some(input);
+                self.halt_play(kept, now, format!("{e:#}"));
+                self.after();
+                return match origin {
+                    Some(_) => self.halt_refusal(),
+                    None => Outcome::default(),
+                };
+            }
         }
         let before = self.arbiter.game().ply();
         let effects = self.arbiter.handle(input, now);
         self.log_moves(before);
         let notes = self.effects(effects, now, origin);
+        if let Some(error) = stalled {
+            self.halt_play(None, now, error);
+        }
         self.after();
         notes
     }

@@ -2028,3 +2028,122 @@ async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_wr
         .remaining(Color::White, replayed.last_time);
     assert!(white > 299_000, "White's clock ran while halted: {white}");
 }
+
+/// A journal's disk that stalls (a busy SD card, a frozen file system) while its gate is shut:
+/// its `fsync` waits until the gate opens.
+#[derive(Debug)]
+struct StallingDisk {
+    file: std::fs::File,
+    gate: std::sync::Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>,
+}
+
+impl journal::Sink for StallingDisk {
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        std::io::Write::write_all(&mut self.file, bytes)
+    }
+
+    fn sync(&mut self) -> std::io::Result<()> {
+        let (shut, opened) = &*self.gate;
+        let mut shut = shut.lock().unwrap();
+        while *shut {
+            shut = opened.wait(shut).unwrap();
+        }
+        Ok(())
+    }
+
+    fn cut(&mut self, len: u64) -> std::io::Result<()> {
+        self.file.set_len(len)
+    }
+}
+
+/// Issue 25, point 5: during a 12 s freeze of the file system no console reply and no
+/// announcement came: the hub waited in `fsync`. The journal's disk is behind a thread now: the
+/// hub waits for it a moment ([`journal::STALL`]; shorter here), then applies the input the
+/// disk holds, stops the clocks, tells both players, and answers the consoles while the disk
+/// sleeps; when it wakes, play goes on and the journal has the game in the table's order.
+#[tokio::test(start_paused = true)]
+async fn a_stalled_disk_does_not_freeze_the_table() {
+    use std::sync::{Arc, Condvar, Mutex};
+    let folder = Folder::new("stall");
+    let mut begin = new_game(&folder.0, Setup::default());
+    let path = folder.0.join(JOURNAL_FILE);
+    let gate = Arc::new((Mutex::new(false), Condvar::new()));
+    begin.journal = Journal::append_with(
+        &journal::read(&path).unwrap(),
+        Box::new(journal::Behind::spawn(
+            Box::new(StallingDisk {
+                file: std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .unwrap(),
+                gate: gate.clone(),
+            }),
+            None,
+            Duration::from_millis(300),
+        )),
+    );
+    let mut rig = Rig::start_with(&folder, begin, Setup::default());
+    rig.start_play().await;
+    rig.said();
+    rig.told();
+
+    // The disk freezes for 3 s of real time.
+    *gate.0.lock().unwrap() = true;
+    let wake = {
+        let gate = gate.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(3));
+            *gate.0.lock().unwrap() = false;
+            gate.1.notify_all();
+        })
+    };
+    rig.ok(Role::Assistant, "move e4").await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(said, [(Audience::Both, Announcement::RecordingHalted)]);
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        *gate.0.lock().unwrap(),
+        "answered only after the disk woke: the table froze"
+    );
+    assert!(
+        status.iter().any(|l| l.starts_with("PLAY HALTED")),
+        "{status:?}"
+    );
+    let reply = rig.console(Role::Assistant, "press").await;
+    assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
+
+    wake.join().unwrap();
+    sleep_ms(1_100).await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert!(
+        said.contains(&(Audience::Both, Announcement::RecordingRestored)),
+        "{said:?}"
+    );
+    rig.ok(Role::Assistant, "press").await;
+    assert_eq!(rig.progress.borrow().ply, 1);
+    rig.stop().await;
+
+    let read = journal::read(&path).unwrap();
+    let kinds: Vec<String> = read
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            tactus_core::journal::Entry::Input { input, .. } => match input {
+                InputRecord::Rules { rules } => Some(format!("{rules:?}")),
+                InputRecord::EnterMove { .. } => Some("EnterMove".into()),
+                InputRecord::ClockPress => Some("ClockPress".into()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let at = |k: &str| kinds.iter().position(|x| x == k).unwrap_or(usize::MAX);
+    assert!(
+        at("EnterMove") < at("Pause")
+            && at("Pause") < at("Resume")
+            && at("Resume") < at("ClockPress"),
+        "the journal's order is the table's: {kinds:?}"
+    );
+    let replayed = replay(&read, |_, _| {}).unwrap();
+    assert_eq!(replayed.arbiter.game().ply(), 1);
+}
