@@ -26,6 +26,7 @@ use crate::{
         dgt_clock::{ClockDriver, ClockFace, ClockNote},
         line::{self, HostCommand, LineMessage},
         profile::{OrientationMode, Profile, Protocol},
+        throttle::{Throttle, held_words},
     },
     rules::Millis,
 };
@@ -125,6 +126,9 @@ pub struct Session {
     awaiting_since: Option<Millis>,
     next_keepalive: Millis,
     skipped_reported: u64,
+    /// Malformed messages and the board's fault lines: logged at most once a second each.
+    rejected: Throttle,
+    faults: Throttle,
     /// The attached DGT clock's driver (a DGT profile with `clock.attached`): its messages are
     /// reported and its commands sent only when there is one.
     clock: Option<ClockDriver>,
@@ -158,6 +162,8 @@ impl Session {
             awaiting_since: None,
             next_keepalive: now,
             skipped_reported: 0,
+            rejected: Throttle::default(),
+            faults: Throttle::default(),
             clock: (profile.protocol == Protocol::Dgt && profile.clock.attached)
                 .then(ClockDriver::new),
         }
@@ -280,6 +286,12 @@ impl Session {
         {
             deadline = deadline.min(clock);
         }
+        for due in [self.rejected.due(), self.faults.due()]
+            .into_iter()
+            .flatten()
+        {
+            deadline = deadline.min(due);
+        }
         deadline
     }
 
@@ -289,6 +301,13 @@ impl Session {
 
     /// Time passes: keep-alive requests and silence.
     pub fn tick(&mut self, now: Millis) -> Vec<Action> {
+        // A flood that stopped: its count, once.
+        if let Some(held) = self.rejected.summary(now) {
+            warn!("{held} more malformed messages from the board, not logged one by one");
+        }
+        if let Some(held) = self.faults.summary(now) {
+            warn!("{held} more fault lines from the board, not logged one by one");
+        }
         if let Some(since) = self.awaiting_since
             && now >= since + self.keepalive_ms
         {
@@ -358,7 +377,7 @@ impl Session {
             Protocol::Dgt => {
                 self.dgt.push(bytes);
                 while let Some(result) = self.dgt.next() {
-                    if let Some(msg) = self.well_formed(result, &mut out) {
+                    if let Some(msg) = self.well_formed(result, now, &mut out) {
                         self.dgt_message(&msg, now, &mut out);
                     }
                 }
@@ -367,8 +386,8 @@ impl Session {
             Protocol::Line => {
                 self.line.push(bytes);
                 while let Some(result) = self.line.next() {
-                    if let Some(msg) = self.well_formed(result, &mut out) {
-                        self.line_message(&msg, &mut out);
+                    if let Some(msg) = self.well_formed(result, now, &mut out) {
+                        self.line_message(&msg, now, &mut out);
                     }
                 }
             }
@@ -380,6 +399,7 @@ impl Session {
     fn well_formed<M, E: std::fmt::Display>(
         &mut self,
         result: Result<M, E>,
+        now: Millis,
         out: &mut Vec<Action>,
     ) -> Option<M> {
         match result {
@@ -388,7 +408,9 @@ impl Session {
                 Some(msg)
             }
             Err(err) => {
-                warn!("{err}");
+                if let Some(held) = self.rejected.admit(now) {
+                    warn!("{err}{}", held_words(held));
+                }
                 out.push(Action::Emit(LinkEvent::Rejected {
                     reason: err.to_string(),
                 }));
@@ -525,7 +547,7 @@ impl Session {
         info
     }
 
-    fn line_message(&mut self, msg: &LineMessage, out: &mut Vec<Action>) {
+    fn line_message(&mut self, msg: &LineMessage, now: Millis, out: &mut Vec<Action>) {
         let orientation = self.orientation.unwrap_or_default();
         match msg {
             LineMessage::Snapshot(_) => {
@@ -560,7 +582,9 @@ impl Session {
                 self.version = Some(text.clone());
             }
             LineMessage::BoardError(text) => {
-                warn!(text, "the board reports a fault");
+                if let Some(held) = self.faults.admit(now) {
+                    warn!(text, "the board reports a fault{}", held_words(held));
+                }
                 out.push(Action::Emit(LinkEvent::BoardFault { text: text.clone() }));
             }
             LineMessage::Unknown(text) => {
@@ -929,5 +953,72 @@ mod tests {
             LinkEvent::Sensor(SensorEvent::Lift { square: Square::E2 })
         );
         assert_eq!(out[2], LinkEvent::Garbage { bytes: 3 });
+    }
+
+    /// Issue 25, point 7: every malformed message was a WARN line, so line noise at a board's
+    /// rate made half a million lines per MB (journald's rate limit then hides the warnings
+    /// that matter). Now one line a second at most, saying how many were not logged; and the
+    /// count of a flood that stops is logged once.
+    #[test]
+    fn line_noise_is_logged_once_a_second_with_a_count() {
+        use std::sync::{Arc, Mutex};
+        #[derive(Clone, Default)]
+        struct Lines(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Lines {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let log = Lines::default();
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::WARN)
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .finish();
+        let rejected = tracing::subscriber::with_default(subscriber, || {
+            let mut s = Session::new(&profile("dgt"), None, 0);
+            s.start(0);
+            let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+            let mut rejected = 0;
+            // 64 KiB of noise at 960 bytes a second: about 68 s.
+            for i in 0..1024u64 {
+                let chunk: Vec<u8> = (0..64)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        seed as u8
+                    })
+                    .collect();
+                let now = i * 64 * 1000 / 960;
+                rejected += s
+                    .received(&chunk, now)
+                    .iter()
+                    .filter(|a| matches!(a, Action::Emit(LinkEvent::Rejected { .. })))
+                    .count();
+                if s.next_deadline() <= now {
+                    s.tick(now);
+                }
+            }
+            s.tick(100_000);
+            rejected
+        });
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        let lines = text.lines().count();
+        assert!(rejected > 1_000, "the noise was rejected: {rejected}");
+        assert!(lines <= 70, "{lines} lines for {rejected} bad messages");
+        assert!(
+            text.contains("more like it in the last second"),
+            "the count is said: {text}"
+        );
+        assert!(
+            text.contains("not logged one by one"),
+            "the flood's end is summed up: {text}"
+        );
     }
 }
