@@ -52,6 +52,49 @@ impl Throttle {
     }
 }
 
+/// A rate a board's events are taken at: `capacity` at once, then one per `every_ms` (a token
+/// bucket). A chattering board (a stuck button, a sensor toggling) is cut down to this before
+/// anything of it reaches the journal, the transcript or speech.
+#[derive(Debug, Clone)]
+pub struct Bucket {
+    capacity: u32,
+    every_ms: Millis,
+    tokens: u32,
+    /// When the last token was counted in.
+    filled: Millis,
+}
+
+impl Bucket {
+    pub fn new(capacity: u32, every_ms: Millis) -> Bucket {
+        Bucket {
+            capacity,
+            every_ms,
+            tokens: capacity,
+            filled: 0,
+        }
+    }
+
+    /// Whether an event at `now` is taken.
+    pub fn take(&mut self, now: Millis) -> bool {
+        if now > self.filled {
+            let earned = (now - self.filled) / self.every_ms.max(1);
+            if earned > 0 {
+                self.tokens = (self.tokens as u64 + earned).min(self.capacity as u64) as u32;
+                self.filled += earned * self.every_ms.max(1);
+                if self.tokens == self.capacity {
+                    self.filled = now;
+                }
+            }
+        }
+        if self.tokens > 0 {
+            self.tokens -= 1;
+            true
+        } else {
+            false
+        }
+    }
+}
+
 /// The words added to a logged line for the reports held before it.
 pub fn held_words(held: u64) -> String {
     if held == 0 {
@@ -81,6 +124,19 @@ mod tests {
         assert_eq!(t.admit(2_500), Some(0));
         assert_eq!(t.admit(2_600), None);
         assert_eq!(t.admit(3_500), Some(1));
+    }
+
+    #[test]
+    fn a_bucket_takes_a_burst_then_its_rate() {
+        let mut b = Bucket::new(4, 250);
+        let taken = (0..5_000).filter(|_| b.take(1_000)).count();
+        assert_eq!(taken, 4, "a burst of four");
+        // Then one each 250 ms: 40 over ten seconds of pressing every millisecond.
+        let taken = (1_001..11_001).filter(|&t| b.take(t)).count();
+        assert_eq!(taken, 40);
+        // A quiet while fills it again, to its capacity only.
+        let taken = (0..100).filter(|_| b.take(60_000)).count();
+        assert_eq!(taken, 4);
     }
 
     #[test]

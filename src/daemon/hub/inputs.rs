@@ -13,10 +13,39 @@ use crate::{daemon::link::LinkEvent, speech::SpeechEvent};
 use tactus_core::{
     announce::count,
     arbiter::Input,
+    board::throttle::{Bucket, Throttle, held_words},
     board::{SensorEvent, dgt::ClockMessage},
     console::{self, Action, Command, Role, wire::Reply},
     rules::{Millis, dead::Mateability, game, pgn::format_clk},
 };
+
+/// Per board: what a chattering board is cut down to before anything of it reaches the
+/// journal, the transcript or speech (a stuck button pressed 5,000 times made 2.2 MB of each).
+/// Far above what a player's hands make: four button presses at once, then four a second;
+/// sixty piece events at once, then ten a second. Dropped piece events mean the board is read
+/// whole again.
+#[derive(Debug, Clone)]
+pub(super) struct Intake {
+    buttons: Bucket,
+    pieces: Bucket,
+    /// Dropped events and fault lines: noted at most once a second each, with the count.
+    dropped: Throttle,
+    faults: Throttle,
+    /// Piece events were dropped: the board is to be read whole.
+    resync: bool,
+}
+
+impl Default for Intake {
+    fn default() -> Self {
+        Intake {
+            buttons: Bucket::new(4, 250),
+            pieces: Bucket::new(60, 100),
+            dropped: Throttle::default(),
+            faults: Throttle::default(),
+            resync: false,
+        }
+    }
+}
 
 /// Per board: link state as the hub sees it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -70,6 +99,19 @@ impl Hub {
         notes
     }
 
+    /// A chattering board's event dropped: noted at most once a second, with the count.
+    fn chatter(&mut self, seat: Color, what: &str, t: Millis) {
+        if let Some(held) = self.intake[seat].dropped.admit(t) {
+            let name = self.arbiter.config().names().board(seat);
+            let text = format!(
+                "{name} board: {what} ignored, more than a player makes (a chattering board?){}",
+                held_words(held)
+            );
+            warn!("{text}");
+            self.note(text, None);
+        }
+    }
+
     /// The log (journald's `journalctl -u tactus -f`) follows the game: every move as it
     /// counts, with both clocks, and a takeback.
     pub(super) fn log_moves(&self, before: usize) {
@@ -115,11 +157,25 @@ impl Hub {
                 self.maybe_start(t);
             }
             LinkEvent::Sensor(SensorEvent::Button(n)) if self.arbiter.config().is_blind(seat) => {
+                if !self.intake[seat].buttons.take(t) {
+                    self.chatter(seat, "button presses", t);
+                    return;
+                }
                 self.button(seat, n);
             }
             LinkEvent::Sensor(event) => {
                 if matches!(event, SensorEvent::Snapshot(_)) {
+                    // A whole reading: what was dropped is in it.
                     self.board_links[seat].read = true;
+                    self.intake[seat].resync = false;
+                } else if !self.intake[seat].pieces.take(t) {
+                    self.intake[seat].resync = true;
+                    self.chatter(seat, "piece events", t);
+                    return;
+                } else if std::mem::take(&mut self.intake[seat].resync)
+                    && let Some(tx) = &self.links[seat]
+                {
+                    let _ = tx.try_send(crate::daemon::link::LinkCommand::RequestSnapshot);
                 }
                 self.accept(Input::Board { seat, event }, t, None);
                 self.maybe_start(t);
@@ -152,7 +208,12 @@ impl Hub {
                 }
             }
             LinkEvent::BoardFault { text } => {
-                self.note(format!("{name} board reports: {text}"), None);
+                if let Some(held) = self.intake[seat].faults.admit(t) {
+                    self.note(
+                        format!("{name} board reports: {text}{}", held_words(held)),
+                        None,
+                    );
+                }
             }
             LinkEvent::Garbage { bytes } => debug!(board = name, bytes, "garbage"),
             LinkEvent::Rejected { reason } => debug!(board = name, reason, "rejected"),

@@ -173,6 +173,8 @@ pub struct Hub {
     links: ByColor<Option<mpsc::Sender<LinkCommand>>>,
     sensors: ByColor<bool>,
     board_links: ByColor<BoardLink>,
+    /// What each board's chatter is cut down to.
+    intake: ByColor<inputs::Intake>,
     lever_completes_move: bool,
     table_clock: Option<table_clock::TableClock>,
     start_by_boards: bool,
@@ -229,6 +231,7 @@ impl Hub {
             links: parts.links,
             sensors: parts.sensors,
             board_links: ByColor::default(),
+            intake: ByColor::default(),
             lever_completes_move: parts.lever_completes_move,
             table_clock: parts
                 .table_clock

@@ -2147,3 +2147,77 @@ async fn a_stalled_disk_does_not_freeze_the_table() {
     let replayed = replay(&read, |_, _| {}).unwrap();
     assert_eq!(replayed.arbiter.game().ply(), 1);
 }
+
+/// Issue 25, point 7: a chattering board grew the journal and the transcript without bound
+/// (5,000 presses of a stuck button: 2.2 MB each). Its presses are cut down to a player's rate
+/// before anything of them is journaled, said or written: four at once, then four a second;
+/// what is dropped is noted once a second with its count. Piece events likewise, and the board
+/// is then read whole again.
+#[tokio::test(start_paused = true)]
+async fn a_chattering_board_is_cut_down_before_the_journal() {
+    let folder = Folder::new("chatter");
+    let mut rig = Rig::new(&folder, Setup::default());
+    rig.start_play().await;
+    let journaled = || {
+        journal::read(&folder.0.join(JOURNAL_FILE))
+            .unwrap()
+            .entries
+            .len()
+    };
+    let before = journaled();
+    for _ in 0..5_000 {
+        rig.sensor(SensorEvent::Button(1)).await;
+    }
+    rig.settle().await;
+    let requests = journaled() - before;
+    assert!(
+        requests <= 4,
+        "{requests} presses journaled of 5,000 at once"
+    );
+    let transcript = rig.transcript();
+    let ignored: Vec<_> = transcript
+        .iter()
+        .filter(|l| l.contains("button presses ignored"))
+        .collect();
+    assert_eq!(ignored.len(), 1, "noted once: {ignored:?}");
+    assert!(
+        transcript.len() < 40,
+        "{} transcript lines",
+        transcript.len()
+    );
+    // A second later the count of the rest is noted with the next dropped one.
+    sleep_ms(1_000).await;
+    for _ in 0..10 {
+        rig.sensor(SensorEvent::Button(1)).await;
+    }
+    rig.settle().await;
+    assert!(
+        rig.transcript()
+            .iter()
+            .any(|l| l.contains("4995 more like it")),
+        "{:?}",
+        rig.transcript()
+    );
+    // A toggling sensor: the piece events are cut down too, and the board is read again.
+    while rig.commands.try_recv().is_ok() {}
+    let before = journaled();
+    for _ in 0..1_000 {
+        rig.sensor(SensorEvent::Lift { square: Square::A7 }).await;
+        rig.sensor(SensorEvent::Place {
+            square: Square::A7,
+            piece: None,
+        })
+        .await;
+    }
+    sleep_ms(200).await;
+    rig.sensor(SensorEvent::Lift { square: Square::A7 }).await;
+    rig.settle().await;
+    let events = journaled() - before;
+    assert!(events <= 70, "{events} piece events journaled of 2,001");
+    assert!(
+        std::iter::from_fn(|| rig.commands.try_recv().ok())
+            .any(|c| c == LinkCommand::RequestSnapshot),
+        "the board is read whole again"
+    );
+    rig.stop().await;
+}
