@@ -3,10 +3,12 @@
 //! the size of the files at the end. On a Raspberry Pi's SD card every byte written is wear.
 //!
 //! A game of pseudo-random legal moves (the same every run) is played to each length, the record
-//! written after every half-move through the record writer's own function, in the `de-fide`
-//! voice pack. The bytes are the kernel's count of bytes handed to `write(2)` by this process
-//! (`wchar` of `/proc/self/io`, the process has one thread): the game is written twice, with and
-//! without the audio scoresheet, and the difference is the audio's.
+//! written after every half-move through the record writer's own functions (`write_record` and
+//! `write_audio_scores`), in the `de-fide` voice pack. Two counts of the bytes written for the
+//! audio scoresheet, which must agree: the store's own ([`tactus::store::audio::bytes_written`]),
+//! and the kernel's count of bytes handed to `write(2)` by this process (`wchar` of
+//! `/proc/self/io`; the process has one thread), for the game written twice, with and without
+//! the audio scoresheet, the difference being the audio's.
 //!
 //! `cargo run --release --example record_bytes -- [PLIES...]` (default 20 40 80 160 320). Numbers
 //! live in BENCHMARKS.md.
@@ -16,8 +18,10 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use shakmaty::{Move, Position};
 use tactus::{
-    daemon::files::{BlindScore, RecordSettings, RecordSnapshot, ScoreFiles, write_record},
-    store::voices,
+    daemon::files::{
+        BlindScore, RecordSettings, RecordSnapshot, ScoreFiles, write_audio_scores, write_record,
+    },
+    store::{audio::bytes_written, voices},
 };
 use tactus_core::{
     announce::voice::Style,
@@ -38,26 +42,30 @@ fn main() -> Result<()> {
     let (pack, clips) = voices::load(&voices::default_dir(), "de-fide")?;
     let audio = (pack, Style::San, Spacing::DEFAULT, clips);
     let scratch = std::env::temp_dir().join(format!("tactus-record-bytes-{}", std::process::id()));
-    println!("| plies | bytes written (audio) | final size (wav + cues) | ratio |");
-    println!("|---|---|---|---|");
+    println!(
+        "| plies | bytes written (audio) | the kernel's count | final size (wav + cues) | ratio |"
+    );
+    println!("|---|---|---|---|---|");
     for &plies in &lengths {
+        let counted = bytes_written();
         let with = play(
             &scratch.join(format!("{plies}-audio")),
             &moves[..plies],
             Some(&audio),
         )?;
+        let written = bytes_written() - counted;
         let without = play(
             &scratch.join(format!("{plies}-none")),
             &moves[..plies],
             None,
         )?;
-        let written = with.saturating_sub(without);
+        let by_kernel = with.saturating_sub(without);
         let folder = scratch.join(format!("{plies}-audio"));
         let files = ScoreFiles::of(None);
         let size = std::fs::metadata(folder.join(files.wav()))?.len()
             + std::fs::metadata(folder.join(files.cues()))?.len();
         println!(
-            "| {plies} | {written} ({:.1} MB) | {size} ({:.1} MB) | {:.2} |",
+            "| {plies} | {written} ({:.1} MB) | {by_kernel} | {size} ({:.1} MB) | {:.2} |",
             written as f64 / 1e6,
             size as f64 / 1e6,
             written as f64 / size as f64
@@ -87,14 +95,13 @@ fn play(
     let before = written_by_process()?;
     for &mv in moves {
         game.apply(Input::Move(mv), 0)?;
-        write_record(
-            &settings,
-            &RecordSnapshot {
-                game: game.clone(),
-                tags: vec![],
-                now: 0,
-            },
-        )?;
+        let snapshot = RecordSnapshot {
+            game: game.clone(),
+            tags: vec![],
+            now: 0,
+        };
+        write_record(&settings, &snapshot)?;
+        write_audio_scores(&settings, &snapshot)?;
     }
     Ok(written_by_process()? - before)
 }
