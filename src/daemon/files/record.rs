@@ -129,10 +129,10 @@ impl RecordHealth {
 }
 
 /// The record writer thread. Snapshots sent while it is busy are coalesced: only the newest is
-/// written (each write brings the whole record up to it). A record that fails (a full disk, a read-only
-/// folder, no file descriptors left) is tried again with a growing pause until it is written or
-/// a newer one replaces it; the outage is logged once when it starts and once when it ends, and
-/// can be read at any time ([`RecordWriter::outage`]).
+/// written (each write brings the whole record up to it). A record that fails (a full disk, a
+/// read-only folder, no file descriptors left) is tried again with a growing pause until it is
+/// written or a newer one replaces it; the outage is logged once when it starts and once when it
+/// ends, and can be read at any time ([`RecordWriter::outage`]).
 pub struct RecordWriter {
     tx: Option<std_mpsc::Sender<RecordSnapshot>>,
     thread: Option<JoinHandle<()>>,
