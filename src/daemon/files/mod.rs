@@ -3,8 +3,9 @@
 //! failed write left behind.
 //!
 //! The files are kept beside it: `record` (the record writer: a thread that rewrites `game.pgn`,
-//! `scoresheet.txt`, `blind-score.brf`, `blind-score.txt`, the audio scoresheet
-//! `blind-score.wav` with its cue list and an adjourned game's envelope after every move),
+//! `scoresheet.txt`, `blind-score.brf`, `blind-score.txt` and an adjourned game's envelope after
+//! every move, and appends the new moves to the audio scoresheet `blind-score.wav` and its cue
+//! list),
 //! `lines` (`touches.txt`, every lift on both boards, and the notes the hub adds to
 //! `transcript.txt`, appended line by line; the speech task writes the spoken lines to the same
 //! file) and `outage` (what `status` and the arbiter are told while a file is not written). Their
@@ -29,7 +30,8 @@ pub use self::{
     outage::{outage_news, outage_status},
     record::{
         AudioSettings, BlindScore, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth,
-        RecordSettings, RecordSnapshot, RecordWriter, read_mark, write_envelope, write_record,
+        RecordSettings, RecordSnapshot, RecordWriter, read_mark, write_audio_scores,
+        write_envelope, write_record,
     },
 };
 use super::journal;
@@ -99,7 +101,8 @@ impl ScoreFiles {
             .to_string_lossy()
             .into_owned()
     }
-    /// The recording is made in this hidden file, then renamed over [`ScoreFiles::wav`].
+    /// A recording written anew (the game changed other than by growing: a takeback, a
+    /// correction) is made in this hidden file, then renamed over [`ScoreFiles::wav`].
     pub(super) fn audio_temp(&self) -> String {
         format!(".{}.tmp.wav", self.stem)
     }

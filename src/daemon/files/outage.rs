@@ -24,11 +24,10 @@ pub fn outage_status(
     }
     if let Some(record) = record {
         let health = record.health();
-        if let Some(error) = health.failing {
+        if let Some(error) = &health.failing {
             lines.push(format!(
-                "files NOT WRITTEN (game.pgn and the scoresheets stand at half-move {}; tried \
-                 again): {error}",
-                health.written_ply.map_or("none".into(), |p| p.to_string())
+                "files NOT WRITTEN ({}; tried again): {error}",
+                health.standing()
             ));
         }
     }
