@@ -12,7 +12,8 @@ use tracing::info;
 pub fn runtime(default_filter: &str) -> Result<tokio::runtime::Runtime> {
     use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        // Through the output thread: a standard error nobody reads never stops the game.
+        .with_writer(crate::output::log_writer)
         // Colour codes only for a person at a terminal, not in journald or a log file.
         .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(
@@ -27,18 +28,51 @@ pub fn runtime(default_filter: &str) -> Result<tokio::runtime::Runtime> {
         .context("cannot start the async runtime")
 }
 
-/// Cancel `cancel` on SIGINT or SIGTERM.
+/// How long a shutdown may take after the first signal before the process ends anyway: the
+/// journal is on the disk entry by entry and the record files are replaced whole, so nothing
+/// that counted is lost by ending here; a shutdown that hangs (a device, a stalled disk) must
+/// not hold the port, the lock and the socket.
+pub const SHUTDOWN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Cancel `cancel` on SIGINT or SIGTERM; a second signal ends the process at once, and so does
+/// a shutdown that has not ended within [`SHUTDOWN_LIMIT`].
 pub fn cancel_on_signals(cancel: CancellationToken) -> Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut int = signal(SignalKind::interrupt()).context("cannot listen for SIGINT")?;
     let mut term = signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?;
     tokio::spawn(async move {
-        tokio::select! {
-            _ = int.recv() => info!("SIGINT: shutting down"),
-            _ = term.recv() => info!("SIGTERM: shutting down"),
+        let first = tokio::select! {
+            _ = int.recv() => "SIGINT",
+            _ = term.recv() => "SIGTERM",
             _ = cancel.cancelled() => return,
-        }
+        };
+        info!("{first}: shutting down (a second signal ends tactus at once)");
         cancel.cancel();
+        // The watchdog is a thread of its own: the runtime may be what hangs.
+        let _ = std::thread::Builder::new()
+            .name("shutdown-watchdog".into())
+            .spawn(|| {
+                std::thread::sleep(SHUTDOWN_LIMIT);
+                end_now(&format!(
+                    "tactus: the shutdown did not end within {} s; ending now (the journal holds \
+                     the game up to its last entry)",
+                    SHUTDOWN_LIMIT.as_secs()
+                ));
+            });
+        let second = tokio::select! {
+            _ = int.recv() => "SIGINT",
+            _ = term.recv() => "SIGTERM",
+        };
+        end_now(&format!(
+            "tactus: {second} again: ending now (the journal holds the game up to its last entry)"
+        ));
     });
     Ok(())
+}
+
+/// End the process at once, saying why where standard error still listens.
+fn end_now(why: &str) -> ! {
+    crate::output::say_error_line(why);
+    crate::output::lines_written(std::time::Duration::from_millis(300));
+    std::process::exit(1)
 }
