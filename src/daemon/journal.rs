@@ -920,7 +920,7 @@ mod tests {
         // A crash at any byte.
         let entries = read(&full_path).unwrap().entries;
         for cut in 0..full.len() {
-            match parse(&full_path, &full[..cut]) {
+            match tactus_core::journal::parse(&full_path, &full[..cut]) {
                 Ok(j) => {
                     assert_eq!(j.entries[..], entries[..j.entries.len()], "cut at {cut}");
                     assert_eq!(j.torn, cut > 0 && full[cut - 1] != b'\n', "cut at {cut}");
