@@ -90,6 +90,37 @@ impl Write for LogWriter {
     }
 }
 
+/// A log file's writer (tracing's `MakeWriter`), through a thread of its own like the terminal's:
+/// a disk that stalls drops log lines, never holds the game.
+#[derive(Clone)]
+pub struct FileLog(std::sync::mpsc::SyncSender<Vec<u8>>);
+
+impl FileLog {
+    /// Append the log to `file` from a thread of its own.
+    pub fn new(mut file: std::fs::File) -> std::io::Result<FileLog> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(LINES_QUEUED);
+        std::thread::Builder::new()
+            .name("tactus-log".into())
+            .spawn(move || {
+                for bytes in rx {
+                    let _ = file.write_all(&bytes);
+                }
+            })?;
+        Ok(FileLog(tx))
+    }
+}
+
+impl Write for FileLog {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = self.0.try_send(buf.to_vec());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Wait (at most `limit`) until every line said so far is written: before the process ends.
 pub fn lines_written(limit: std::time::Duration) {
     let (done, written) = std::sync::mpsc::sync_channel(1);

@@ -137,11 +137,12 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
         resume: args.resume,
         new_game: args.new,
         sim,
-        echo: false,
+        echo: true,
         stop_when_played: args.until_over,
         voices_dir: args
             .voices_dir
             .unwrap_or_else(crate::store::voices::default_dir),
+        log: None,
     };
     super::run::serve(opts)
 }

@@ -59,7 +59,7 @@ use self::{
 };
 pub use self::{
     options::{RunOptions, RunReport, SimSettings},
-    runtime::{cancel_on_signals, runtime},
+    runtime::{cancel_on_signals, runtime, runtime_logging},
 };
 use crate::config::{self, Settings};
 use tactus_core::board::dgt_clock::ClockSide;

@@ -6,20 +6,69 @@ use tokio_util::sync::CancellationToken;
 use tracing::info;
 
 /// A multi-threaded runtime with two workers (analyses run on blocking threads beside it) and
-/// tracing to standard error (journald under systemd).
-/// `default_filter` applies unless `RUST_LOG` says otherwise (the daemon logs what it does at
-/// info; the demo, whose output is for people, only warnings).
+/// the log. `default_filter` applies unless `RUST_LOG` says otherwise (the daemon logs what it
+/// does at info; the demo, whose output is for people, only warnings).
+///
+/// Where the log goes: at a terminal (a person), standard error shows warnings and errors only,
+/// short (`WARN journal stalled ...`), since the terminal's standard output shows the table in
+/// readable lines; elsewhere (journald under systemd, a file, a pipe) standard error has the
+/// whole structured log. `log_file` gets the whole structured log too, appended.
 pub fn runtime(default_filter: &str) -> Result<tokio::runtime::Runtime> {
+    runtime_logging(default_filter, None)
+}
+
+/// [`runtime`], with the structured log also appended to `log_file`.
+pub fn runtime_logging(
+    default_filter: &str,
+    log_file: Option<&std::path::Path>,
+) -> Result<tokio::runtime::Runtime> {
     use std::io::IsTerminal;
-    let _ = tracing_subscriber::fmt()
-        // Through the output thread: a standard error nobody reads never stops the game.
-        .with_writer(crate::output::log_writer)
-        // Colour codes only for a person at a terminal, not in journald or a log file.
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter)),
-        )
+    use tracing_subscriber::{
+        EnvFilter, Layer, fmt, layer::SubscriberExt, util::SubscriberInitExt,
+    };
+    let filter =
+        || EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
+    let terminal = std::io::stderr().is_terminal();
+    // Through the output thread: a standard error nobody reads never stops the game.
+    let stderr_layer = if terminal {
+        fmt::layer()
+            .with_writer(crate::output::log_writer)
+            .with_ansi(true)
+            .without_time()
+            .with_target(false)
+            .compact()
+            .with_filter(tracing_subscriber::filter::LevelFilter::WARN)
+            .boxed()
+    } else {
+        fmt::layer()
+            .with_writer(crate::output::log_writer)
+            // Colour codes only for a person at a terminal, not in journald or a log file.
+            .with_ansi(false)
+            .with_filter(filter())
+            .boxed()
+    };
+    let file_layer = match log_file {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open the log file {} (--log)", path.display()))?;
+            let writer = crate::output::FileLog::new(file)
+                .with_context(|| format!("cannot write the log file {}", path.display()))?;
+            Some(
+                fmt::layer()
+                    .with_writer(move || writer.clone())
+                    .with_ansi(false)
+                    .with_filter(filter())
+                    .boxed(),
+            )
+        }
+        None => None,
+    };
+    let _ = tracing_subscriber::registry()
+        .with(stderr_layer)
+        .with(file_layer)
         .try_init();
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

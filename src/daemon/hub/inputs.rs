@@ -117,11 +117,9 @@ impl Hub {
     pub(super) fn log_moves(&self, before: usize) {
         let game = self.arbiter.game();
         if game.ply() < before {
-            info!(
-                ply = game.ply(),
-                "moves taken back; {} stand",
-                count(game.ply(), "half-move", "half-moves")
-            );
+            let stand = count(game.ply(), "half-move", "half-moves");
+            info!(ply = game.ply(), "moves taken back; {stand} stand");
+            self.echo_line("move", &format!("taken back; {stand} stand"));
             return;
         }
         for (i, record) in game.moves().iter().enumerate().skip(before) {
@@ -131,13 +129,26 @@ impl Hub {
                 Color::Black => format!("{number}... {}", record.san),
             };
             match record.clocks_after {
-                Some(clocks) => info!(
-                    ply = i + 1,
-                    "move counted: {label} (clocks: white {}, black {})",
-                    format_clk(clocks.white),
-                    format_clk(clocks.black)
-                ),
-                None => info!(ply = i + 1, "move counted: {label}"),
+                Some(clocks) => {
+                    info!(
+                        ply = i + 1,
+                        "move counted: {label} (clocks: white {}, black {})",
+                        format_clk(clocks.white),
+                        format_clk(clocks.black)
+                    );
+                    self.echo_line(
+                        "move",
+                        &format!(
+                            "{label:<14} white {}  black {}",
+                            format_clk(clocks.white),
+                            format_clk(clocks.black)
+                        ),
+                    );
+                }
+                None => {
+                    info!(ply = i + 1, "move counted: {label}");
+                    self.echo_line("move", &label);
+                }
             }
         }
     }
