@@ -50,6 +50,94 @@ pub fn open_port(path: &Path, profile: &Profile) -> Result<SerialStream> {
     })
 }
 
+/// Why a configured port cannot be used now, found before a game folder is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PortTrouble {
+    /// Nothing at the path; the serial ports this machine has, in words.
+    Missing { here: String },
+    /// Another process has it open: its pid and name.
+    Busy { pid: u32, name: String },
+}
+
+impl std::fmt::Display for PortTrouble {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PortTrouble::Missing { here } => write!(f, "no such port; ports here: {here}"),
+            PortTrouble::Busy { pid, name } => write!(
+                f,
+                "busy: used by process {pid} ({name}); close it (or stop that tactus) first"
+            ),
+        }
+    }
+}
+
+/// Whether `path` can be opened as a board's port now: it exists, and no other process holds
+/// it (every process's open files are looked at in /proc, so a terminal program that did not
+/// lock the port is found too). Processes of other users are seen only as far as /proc shows
+/// them to us.
+pub fn probe(path: &Path) -> Result<(), PortTrouble> {
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return Err(PortTrouble::Missing { here: ports_here() });
+    };
+    let me = std::process::id();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == me {
+            continue;
+        }
+        let fds = entry.path().join("fd");
+        let holds = std::fs::read_dir(&fds)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == real));
+        if holds {
+            let name = std::fs::read_to_string(entry.path().join("comm"))
+                .map(|n| n.trim().to_owned())
+                .unwrap_or_else(|_| "?".into());
+            return Err(PortTrouble::Busy { pid, name });
+        }
+    }
+    Ok(())
+}
+
+/// The serial ports this machine has, in words: the stable names under /dev/serial/by-id/ and
+/// the USB and ACM devices.
+pub fn ports_here() -> String {
+    let mut found: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir("/dev/serial/by-id")
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        found.push(describe_path(&entry.path()));
+    }
+    for entry in std::fs::read_dir("/dev").into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if ["ttyUSB", "ttyACM", "rfcomm"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            let path = entry.path().display().to_string();
+            if !found.iter().any(|f| f.contains(&path)) {
+                found.push(path);
+            }
+        }
+    }
+    if found.is_empty() {
+        "none (is the board plugged in?)".into()
+    } else {
+        found.sort();
+        found.join(", ")
+    }
+}
+
 /// A path as the user should see it in messages (the by-id hint lives in [`open_port`]).
 pub fn describe_path(path: &Path) -> String {
     match std::fs::canonicalize(path) {
@@ -61,6 +149,48 @@ pub fn describe_path(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 26, point 5: a wrong or busy port passed check-config. The probe says which: no
+    /// such port (with the ports there are), or busy with the process that holds it.
+    #[test]
+    fn a_missing_or_busy_port_is_named_with_its_cause() {
+        let missing = probe(Path::new("/dev/ttyUSB-no-such-board"));
+        assert!(
+            matches!(&missing, Err(PortTrouble::Missing { .. })),
+            "{missing:?}"
+        );
+        assert!(missing.unwrap_err().to_string().contains("ports here: "));
+        // A pseudo-terminal held open by another process (a `sleep` with it as its stdin).
+        let (leader, follower) = {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let _guard = runtime.enter();
+            let (a, b) = tokio_serial::SerialStream::pair().unwrap();
+            (a, b)
+        };
+        let path = tokio_serial::SerialPort::name(&follower).unwrap();
+        drop(follower);
+        assert_eq!(probe(Path::new(&path)), Ok(()), "free once closed");
+        let holder = std::fs::File::open(&path).unwrap();
+        let mut sleeper = std::process::Command::new("sleep")
+            .arg("30")
+            .stdin(holder)
+            .spawn()
+            .unwrap();
+        let busy = probe(Path::new(&path));
+        let _ = sleeper.kill();
+        let _ = sleeper.wait();
+        drop(leader);
+        match busy {
+            Err(PortTrouble::Busy { pid, name }) => {
+                assert_eq!(pid, sleeper.id());
+                assert_eq!(name, "sleep");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     /// A port named by a link (as /dev/serial/by-id/ names them) is said with the device it
     /// leads to, in words (issue 15: no arrows in messages).
