@@ -143,6 +143,11 @@ impl Config {
 
     /// What may be a mistake but can be played (see [`GameSection::warnings`]).
     pub fn warnings(&self) -> Vec<String> {
+        // At home against an engine the Laws' kinds of play (standard, rapid, blitz) have no
+        // arbiter to apply them: a clock of 15 minutes is no mistake there.
+        if self.opponent.is_some() {
+            return Vec::new();
+        }
         self.game.warnings()
     }
 

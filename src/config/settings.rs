@@ -81,6 +81,7 @@ impl Settings {
             board: recognizer(&boards[c]),
             completion,
             notation: notations[c],
+            engine: config.opponent.is_some() && !blind[c],
         });
         let arbiter = ArbiterConfig {
             rules: config
