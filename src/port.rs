@@ -71,14 +71,24 @@ impl std::fmt::Display for PortTrouble {
     }
 }
 
-/// Whether `path` can be opened as a board's port now: it exists, and no other process holds
-/// it (every process's open files are looked at in /proc, so a terminal program that did not
-/// lock the port is found too). Processes of other users are seen only as far as /proc shows
-/// them to us.
+/// Whether `path` can be opened as a board's port now: it exists, and no other program has it.
+/// The processes' open files are looked at in /proc, so a terminal program that did not lock
+/// the port is found too (processes of other users only as far as /proc shows them). A
+/// pseudo-terminal is held by the bridge that made it (socat, ser2net: a process holding
+/// `/dev/ptmx` too); only another program holding it makes it busy.
 pub fn probe(path: &Path) -> Result<(), PortTrouble> {
     let Ok(real) = std::fs::canonicalize(path) else {
         return Err(PortTrouble::Missing { here: ports_here() });
     };
+    match holder(&real, real.starts_with("/dev/pts")) {
+        Some((pid, name)) => Err(PortTrouble::Busy { pid, name }),
+        None => Ok(()),
+    }
+}
+
+/// Another process that has `device` open (its pid and name); with `not_bridges`, a process
+/// that also holds a pseudo-terminal's master (`/dev/ptmx`) does not count.
+fn holder(device: &Path, not_bridges: bool) -> Option<(u32, String)> {
     let me = std::process::id();
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Some(pid) = entry
@@ -91,20 +101,22 @@ pub fn probe(path: &Path) -> Result<(), PortTrouble> {
         if pid == me {
             continue;
         }
-        let fds = entry.path().join("fd");
-        let holds = std::fs::read_dir(&fds)
+        let targets: Vec<std::path::PathBuf> = std::fs::read_dir(entry.path().join("fd"))
             .into_iter()
             .flatten()
             .flatten()
-            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == real));
-        if holds {
+            .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+            .collect();
+        let holds = targets.iter().any(|t| t == device);
+        let bridge = targets.iter().any(|t| t == Path::new("/dev/ptmx"));
+        if holds && !(not_bridges && bridge) {
             let name = std::fs::read_to_string(entry.path().join("comm"))
                 .map(|n| n.trim().to_owned())
                 .unwrap_or_else(|_| "?".into());
-            return Err(PortTrouble::Busy { pid, name });
+            return Some((pid, name));
         }
     }
-    Ok(())
+    None
 }
 
 /// The serial ports this machine has, in words: the stable names under /dev/serial/by-id/ and
@@ -160,29 +172,33 @@ mod tests {
             "{missing:?}"
         );
         assert!(missing.unwrap_err().to_string().contains("ports here: "));
-        // A pseudo-terminal held open by another process (a `sleep` with it as its stdin).
-        let (leader, follower) = {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            let _guard = runtime.enter();
-            let (a, b) = tokio_serial::SerialStream::pair().unwrap();
-            (a, b)
-        };
-        let path = tokio_serial::SerialPort::name(&follower).unwrap();
-        drop(follower);
-        assert_eq!(probe(Path::new(&path)), Ok(()), "free once closed");
-        let holder = std::fs::File::open(&path).unwrap();
+        // A pseudo-terminal made by a bridge (socat, holding its master): free; held by
+        // another program too (a `sleep` with it as its stdin), busy.
+        let dir = std::env::temp_dir().join(format!("tactus-probe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (port, other) = (dir.join("port"), dir.join("other"));
+        let mut socat = std::process::Command::new("socat")
+            .arg(format!("pty,raw,echo=0,link={}", port.display()))
+            .arg(format!("pty,raw,echo=0,link={}", other.display()))
+            .spawn()
+            .expect("socat (scripts/setup installs it)");
+        let t = std::time::Instant::now();
+        while !(port.exists() && other.exists()) {
+            assert!(t.elapsed().as_secs() < 5, "socat made no ptys");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(probe(&port), Ok(()), "a bridge's pty is free");
         let mut sleeper = std::process::Command::new("sleep")
             .arg("30")
-            .stdin(holder)
+            .stdin(std::fs::File::open(&port).unwrap())
             .spawn()
             .unwrap();
-        let busy = probe(Path::new(&path));
+        let busy = probe(&port);
         let _ = sleeper.kill();
         let _ = sleeper.wait();
-        drop(leader);
+        let _ = socat.kill();
+        let _ = socat.wait();
+        let _ = std::fs::remove_dir_all(&dir);
         match busy {
             Err(PortTrouble::Busy { pid, name }) => {
                 assert_eq!(pid, sleeper.id());

@@ -178,6 +178,14 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             _ => None,
         }),
         start_by_boards: settings.start_by == config::StartBy::Boards,
+        // A simulated board's players act faster by the simulation's factor: so may its events.
+        intake_speed: shakmaty::ByColor::new_with(|seat| match &settings.boards[seat] {
+            config::BoardSetup::Sensor {
+                port: config::PortSetup::Sim,
+                ..
+            } => opts.sim.speed.max(1.0),
+            _ => 1.0,
+        }),
         record,
         wording: voices.wordings(),
         broadcast: broadcast_tx,

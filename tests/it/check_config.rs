@@ -393,15 +393,22 @@ fn ports_and_the_voices_folder_are_tried_at_the_first_command() {
     );
     fs::remove_dir_all(dir.join("played")).unwrap();
 
-    // A busy port: a pseudo-terminal another process holds.
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let _guard = runtime.enter();
-    let (_leader, follower) = tokio_serial::SerialStream::pair().unwrap();
-    let pty = tokio_serial::SerialPort::name(&follower).unwrap();
-    drop(follower);
+    // A busy port: a pseudo-terminal (made by socat, as a bridge makes one) another program
+    // holds.
+    let pty = dir.join("board-port");
+    let mut socat = Command::new("socat")
+        .arg(format!("pty,raw,echo=0,link={}", pty.display()))
+        .arg(format!(
+            "pty,raw,echo=0,link={}",
+            dir.join("other-end").display()
+        ))
+        .spawn()
+        .expect("socat (scripts/setup installs it)");
+    assert!(
+        support::process::wait_until(std::time::Duration::from_secs(5), || pty.exists()),
+        "socat made no pty"
+    );
+    let pty = pty.display().to_string();
     let mut holder = Command::new("sleep")
         .arg("60")
         .stdin(fs::File::open(&pty).unwrap())
@@ -428,6 +435,8 @@ fn ports_and_the_voices_folder_are_tried_at_the_first_command() {
     assert_eq!(folders(), 0, "refused before any game folder: {err}");
     let _ = holder.kill();
     let _ = holder.wait();
+    let _ = socat.kill();
+    let _ = socat.wait();
 
     // The ports as given, but a voices folder without the pack.
     fs::write(&config, &text).unwrap();

@@ -35,11 +35,14 @@ pub(super) struct Intake {
     resync: bool,
 }
 
-impl Default for Intake {
-    fn default() -> Self {
+impl Intake {
+    /// For a board whose player acts `speed` times as fast as a person (a simulated one).
+    pub(super) fn at_speed(speed: f64) -> Intake {
+        let speed = speed.max(1.0);
+        let every = |ms: f64| ((ms / speed) as Millis).max(1);
         Intake {
-            buttons: Bucket::new(4, 250),
-            pieces: Bucket::new(60, 100),
+            buttons: Bucket::new((4.0 * speed) as u32, every(250.0)),
+            pieces: Bucket::new((60.0 * speed) as u32, every(100.0)),
             dropped: Throttle::default(),
             faults: Throttle::default(),
             resync: false,

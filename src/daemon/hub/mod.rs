@@ -129,6 +129,9 @@ pub struct HubParts {
     /// Play starts by itself once every board with sensors shows the position (`game.start =
     /// "boards"`); otherwise only at the console's `start` (the arbiter's).
     pub start_by_boards: bool,
+    /// How much faster than a person each board's player acts (a simulated board's factor; 1
+    /// for a real one): what its chatter is cut down to scales with it.
+    pub intake_speed: ByColor<f64>,
     pub record: RecordWriter,
     /// Each seat's words: what is said to him, and what is printed of it.
     pub wording: ByColor<Wording>,
@@ -231,7 +234,7 @@ impl Hub {
             links: parts.links,
             sensors: parts.sensors,
             board_links: ByColor::default(),
-            intake: ByColor::default(),
+            intake: parts.intake_speed.map(inputs::Intake::at_speed),
             lever_completes_move: parts.lever_completes_move,
             table_clock: parts
                 .table_clock
