@@ -90,6 +90,7 @@ h2 {{ font-size: 1.4rem; margin: .8rem 0 .3rem; }}
 .runs {{ font-size: 1.2rem; }}
 #boards {{ display: flex; gap: 2rem; flex-wrap: wrap; }}
 figure {{ margin: 0; }}
+a {{ color: #9cf; }}
 figcaption {{ font-size: 1.2rem; }}
 .differs {{ color: #ff0; font-weight: bold; }}
 #moves ol {{ columns: 3; font-size: 1.2rem; }}
@@ -160,6 +161,9 @@ setInterval(tick, 250);
 }
 
 fn turn_html(view: &TableView) -> String {
+    if view.result != "*" {
+        return escape(&format!("The game is over: {}", view.result));
+    }
     let mut text = format!("{} to move", capital(&view.to_move));
     match view.clocks.as_ref().and_then(|c| c.running.as_deref()) {
         Some(side) => text.push_str(&format!("; {}'s clock runs", capital(side))),
