@@ -6,6 +6,7 @@
 //! published (or, for the hall, from the files the tables write); nothing here can reach the
 //! hub, and the hub never waits for a viewer (a watch channel keeps only the latest view).
 
+pub mod hall;
 pub mod http;
 pub mod page;
 pub mod view;

@@ -339,3 +339,71 @@ fn a_browser_shows_each_move_and_the_clocks() {
     assert!(dom.contains("Over: 1-0"), "{dom}");
     table.stop();
 }
+
+/// `GET path` until it answers (the server may still be starting).
+fn get_when_up(port: u16, path: &str) -> String {
+    let t = Instant::now();
+    loop {
+        if let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) {
+            let _ = write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            let mut response = String::new();
+            if stream.read_to_string(&mut response).is_ok()
+                && let Some((_, body)) = response.split_once("\r\n\r\n")
+            {
+                return body.to_string();
+            }
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "{path} never answered"
+        );
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_hall_serves_each_table_with_its_board_number() {
+    let dir = temp_dir("web-hall");
+    write_config(&dir, free_port());
+    let game = moves_of(SCHOLARS);
+    let table = Table::start(&dir, &game, 4.0, true);
+    table.wait_started();
+    let mut assistant = table.connect();
+    assistant.ok("move e4");
+    assistant.ok("press");
+    table.wait_ply(2);
+    // Two boards of the hall read this table's record folder (the newest game in it).
+    let hall_port = free_port();
+    let listen = format!("127.0.0.1:{hall_port}");
+    let played = dir.join("played");
+    let played = played.to_str().unwrap();
+    let _hall = support::process::spawn(
+        &["hall", "--listen", &listen, played, played],
+        &dir,
+        "hall",
+        &[],
+    );
+    let t = Instant::now();
+    let games = loop {
+        let text = get_when_up(hall_port, "/games.pgn");
+        let games = read_pgn(text.as_bytes()).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        if games.len() == 2 && games.iter().all(|g| g.moves.len() == 2) {
+            break games;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "{text}");
+        thread::sleep(Duration::from_millis(100));
+    };
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.tag("Board"), Some((i + 1).to_string().as_str()));
+        assert_eq!(g.tag("Round"), Some("3"));
+        assert!(g.clocks.iter().all(Option::is_some));
+    }
+    let page = get_when_up(hall_port, "/");
+    assert!(
+        page.contains("Weiss Sehend") && page.contains("in play"),
+        "{page}"
+    );
+    assert!(page.contains("1:30:"), "{page}");
+    table.stop();
+    let _ = fs::remove_dir_all(&dir);
+}
