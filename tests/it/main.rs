@@ -48,3 +48,4 @@ mod run_terminal;
 mod scoresheet;
 mod train;
 mod voices;
+mod web;

@@ -35,6 +35,7 @@ mod requests;
 mod start;
 mod status;
 mod table_clock;
+mod view;
 
 #[cfg(test)]
 mod tests;
@@ -217,6 +218,8 @@ pub struct Hub {
     braille: BrailleProfile,
     /// The players' requests the arbiter has switched off (12.3 a).
     requests_off: BTreeSet<Switchable>,
+    /// The table's page and live PGN (`view`), when a viewer is configured.
+    view: Option<watch::Sender<std::sync::Arc<crate::web::view::TableView>>>,
 }
 
 impl Hub {
@@ -265,7 +268,18 @@ impl Hub {
             opponent: parts.engine.map(opponent::Opponent::new),
             braille: parts.braille,
             requests_off: parts.requests_off,
+            view: None,
         }
+    }
+
+    /// Publish a [`TableView`](crate::web::view::TableView) after every change, for the table's
+    /// page, its live PGN and the hall (`crate::web`).
+    pub fn with_view(
+        mut self,
+        view: watch::Sender<std::sync::Arc<crate::web::view::TableView>>,
+    ) -> Hub {
+        self.view = Some(view);
+        self
     }
 
     /// Run until `cancel`. Returns the final record.
