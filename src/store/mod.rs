@@ -8,4 +8,5 @@ pub mod atomic;
 pub mod audio;
 pub mod louis;
 pub mod private;
+pub mod trusted;
 pub mod voices;

@@ -889,3 +889,114 @@ fn a_console_that_has_not_said_who_it_is_is_closed_when_quiet() {
         "{log}"
     );
 }
+
+// Issue 25, point 10: a socket name another user took first, in a folder the documentation
+// allows (a sticky one, like /tmp).
+
+#[test]
+fn the_client_sends_nothing_to_a_socket_another_user_took() {
+    let dir = shared_dir();
+    let path = dir.join("console.sock");
+    let Some(squatter) = nobody_listener(
+        &path,
+        "# tactus console, role assistant; type help for the commands\n",
+    ) else {
+        return skipped("the_client_sends_nothing_to_a_socket_another_user_took");
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+        .args([
+            "console",
+            "--socket",
+            path.to_str().unwrap(),
+            "-c",
+            "status",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains(path.to_str().unwrap()), "{err}");
+    assert!(err.contains("user 65534 (nobody)"), "{err}");
+    assert!(err.contains("nothing was sent"), "{err}");
+    let heard = squatter.wait_with_output().unwrap();
+    let heard = String::from_utf8_lossy(&heard.stdout);
+    assert!(heard.is_empty(), "the impostor heard: {heard}");
+}
+
+#[test]
+fn the_client_trusts_the_owner_of_a_folder_only_he_may_write_to() {
+    // The daemon's user (here nobody) owns the socket's folder, which nobody else may write to:
+    // only he can have bound the name, so another user's console (here root's) talks to him.
+    let Some(_) = as_nobody("/bin/true", &[]) else {
+        return skipped("the_client_trusts_the_owner_of_a_folder_only_he_may_write_to");
+    };
+    let dir = temp_dir().join("run-tactus");
+    fs::create_dir(&dir).unwrap();
+    std::os::unix::fs::chown(&dir, Some(NOBODY), Some(NOBODY)).unwrap();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+    // The listener's socket goes in after the folder is his.
+    let path = dir.join("console.sock");
+    let daemon = nobody_listener(&path, "# tactus console, role assistant\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+        .args(["console", "--socket", path.to_str().unwrap()])
+        .args(["--timeout", "1", "-c", "status"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("nothing was sent"), "{err}");
+    let heard = daemon.wait_with_output().unwrap();
+    let heard = String::from_utf8_lossy(&heard.stdout);
+    assert!(heard.starts_with("role assistant\n"), "{heard}");
+}
+
+#[test]
+fn a_socket_name_another_user_took_is_refused_naming_him_and_the_fix() {
+    let dir = shared_dir();
+    let path = dir.join("console.sock");
+    let Some(squatter) = nobody_listener(&path, "# tactus console\n") else {
+        return skipped("a_socket_name_another_user_took_is_refused_naming_him_and_the_fix");
+    };
+    // Nobody connects to it: ended here, whatever fails below.
+    let _squatter = KillOnDrop(squatter);
+    let err = bind_error(&path);
+    assert!(err.contains("user 65534 (nobody)"), "{err}");
+    assert!(
+        err.contains("a folder of the daemon's user that nobody else may write to"),
+        "{err}"
+    );
+    assert!(err.contains("[console] socket in the README"), "{err}");
+    // check-config says the same before the table, and run makes no game folder for it.
+    let config = dir.join("config.toml");
+    fs::write(
+        &config,
+        format!(
+            "[console]\nsocket = \"{}\"\n[record]\ndir = \"{}\"\n",
+            path.display(),
+            dir.join("played").display()
+        ),
+    )
+    .unwrap();
+    for command in [&["check-config"][..], &["run", "--config"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+            .args(command)
+            .arg(&config)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{command:?}: {err}");
+        assert!(err.contains("user 65534 (nobody)"), "{command:?}: {err}");
+        assert!(err.contains("console.socket"), "{command:?}: {err}");
+    }
+    assert!(!dir.join("played").exists(), "a game folder was made");
+    assert!(path.exists(), "another user's socket was removed");
+}
+
+/// A child process ended when the test ends, passed or failed.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

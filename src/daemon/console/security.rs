@@ -10,8 +10,11 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 
+use crate::store::trusted::who;
+
 /// What `bind` requires of the socket's path and group, checked without making anything (for
-/// `check-config` and before a new game): the folder exists (never made here: a daemon run as
+/// `check-config` and before a new game): nothing but a socket of the daemon's user is at the
+/// path, the folder exists (never made here: a daemon run as
 /// root would make folders anywhere, `/` included, for a mistyped path), belongs to the
 /// daemon's user or root and cannot be written by others unless sticky; the console group
 /// exists and the daemon's user is in it (else the socket cannot be given to it).
@@ -31,6 +34,9 @@ pub fn check_socket_path(path: &Path, group: Option<&str>) -> Result<()> {
         None => PathBuf::from("."),
     };
     check_socket_folder(&dir, owner)?;
+    // A socket of another user already there: the daemon could not start (and a client might
+    // talk to him); said now, naming him.
+    existing_socket(path, owner)?;
     if let Some(group) = group {
         let gid = crate::store::private::group_id(group)?;
         // Root may give a file to any group.
@@ -77,11 +83,12 @@ fn check_socket_folder(dir: &Path, owner: u32) -> Result<()> {
     let mode = meta.mode();
     if meta.uid() != owner && meta.uid() != 0 {
         bail!(
-            "the console socket's folder {} (key console.socket) belongs to user {}, who could \
+            "the console socket's folder {} (key console.socket) belongs to {}, who could \
              replace the socket with one of his own; put the socket in a folder of the daemon's \
-             user {owner} (like /run/user/{owner} or /run/tactus)",
+             {} (like /run/user/{owner} or /run/tactus)",
             dir.display(),
-            meta.uid()
+            who(meta.uid()),
+            who(owner)
         );
     }
     let sticky = mode & 0o1000 != 0;
@@ -137,11 +144,13 @@ fn private_group(gid: u32, uid: u32) -> bool {
     })
 }
 
-/// Remove what is at `path` if it is a stale socket of the daemon's user; refuse anything else.
-pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
+/// What is at `path` already, when it may be removed as a stale socket of the daemon's user:
+/// `None` when nothing is there, the error that names it (a file, a folder, a link, a socket of
+/// another user, and who that is) when it may not.
+fn existing_socket(path: &Path, owner: u32) -> Result<Option<std::fs::Metadata>> {
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
             return Err(e).with_context(|| {
                 format!("cannot look at {} (key console.socket)", path.display())
@@ -167,12 +176,24 @@ pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
     }
     if meta.uid() != owner {
         bail!(
-            "the console socket {} (key console.socket) belongs to user {}, not to the daemon's \
-             user {owner}: another user may be posing as tactus there; nothing was touched. \
-             Remove it as that user or root, or give console.socket a path in a private folder",
+            "the console socket {} (key console.socket) belongs to {}, not to the daemon's \
+             {}: another user may be posing as tactus there (in a folder others may write to, \
+             he can take the name first); nothing was touched. Give console.socket a path in a \
+             folder of the daemon's user that nobody else may write to (like /run/tactus or \
+             /run/user/{owner}; see [console] socket in the README), or remove the socket as \
+             that user or root",
             path.display(),
-            meta.uid()
+            who(meta.uid()),
+            who(owner)
         );
+    }
+    Ok(Some(meta))
+}
+
+/// Remove what is at `path` if it is a stale socket of the daemon's user; refuse anything else.
+pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
+    if existing_socket(path, owner)?.is_none() {
+        return Ok(());
     }
     match std::os::unix::net::UnixStream::connect(path) {
         Ok(stream) => {
@@ -190,9 +211,12 @@ pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
                 );
             }
             bail!(
-                "a process of user {uid}, not of the daemon's user {owner}, listens on the \
-                 console socket {} (key console.socket); it is not this tactus: stop it, or \
-                 give console.socket a path in a private folder",
+                "a process of {}, not of the daemon's {}, listens on the console socket {} (key \
+                 console.socket); it is not this tactus: stop it, or give console.socket a path \
+                 in a folder of the daemon's user that nobody else may write to (see [console] \
+                 socket in the README)",
+                who(uid),
+                who(owner),
                 path.display()
             );
         }
