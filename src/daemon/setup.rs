@@ -93,6 +93,8 @@ pub struct NewGame {
 /// folder's parents would be made in), so that nothing is left behind and a folder the daemon
 /// cannot write is said now, not at the table.
 fn probe_record_dir(dir: &Path, origin: &str) -> Result<()> {
+    // Nothing is made, not even the probe, through a folder another user could re-point.
+    files::trusted_record_dir(dir).with_context(|| origin.to_owned())?;
     let mut existing = dir;
     while std::fs::symlink_metadata(existing).is_err() {
         existing = match existing.parent() {
@@ -390,6 +392,18 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
 fn resumed_table(folder: &Path) -> Result<Table> {
     use std::os::unix::fs::MetadataExt;
     let path = folder.join(JOURNAL_FILE);
+    // The folder and every folder on the way must be the daemon's user's or root's and closed to
+    // others: a game another user could re-point is neither read nor written.
+    crate::store::trusted::check_folder(folder, crate::store::trusted::Last::Private).map_err(
+        |e| {
+            anyhow!(
+                "the game folder {} cannot be trusted: {e}; another user could have planted this \
+                 game, or could re-point its folder: tactus resumes only a game whose folders no \
+                 other user can change (see [record] dir in the README)",
+                folder.display()
+            )
+        },
+    )?;
     if let Ok(meta) = std::fs::symlink_metadata(folder)
         && meta.uid() != uid::daemon_uid()
     {

@@ -16,8 +16,9 @@
 //!
 //! It trusts only the daemon's user: [`ConsoleSocket::bind`] removes nothing but a stale socket
 //! of its own, takes a live one for another tactus only when its listener is the daemon's user,
-//! and refuses a folder others can write to (unless sticky); without a console group, a
-//! connection of another user is refused. It caps the connections ([`MAX_CONSOLES`], fewer when
+//! names the user holding the path when it is another's, and refuses a folder others can write
+//! to (unless sticky) or reach through folders and links others can change; without a console
+//! group, a connection of another user is refused. It caps the connections ([`MAX_CONSOLES`], fewer when
 //! file descriptors are short: the game's own files come first), slows down and then closes a
 //! connection after wrong logins, logs repeated refusals as a summary, never logs a sealed move,
 //! and escapes control characters in every line it sends.
@@ -62,7 +63,7 @@ use self::{
 pub use self::{
     limits::{connection_cap, raise_fd_limit},
     security::{check_socket_path, own_uid, peer_uid},
-    token::arbiter_token,
+    token::{arbiter_token, check_token_file},
 };
 use super::hub::{Broadcast, HubMsg};
 use tactus_core::console::{Role, Session, wire::Reply};

@@ -1,7 +1,9 @@
 //! Whom the console socket trusts: only the daemon's user. What its path must be (an existing
-//! folder of the daemon's user or root that others cannot write to unless it is sticky; a console
+//! folder of the daemon's user or root that others cannot write to unless it is sticky, reached
+//! through folders and links no other user can change: the store's `trusted` walk; a console
 //! group the daemon's user is in), what may be removed there (only a stale socket of its own),
-//! and who is at the other end of a socket (`SO_PEERCRED`).
+//! who holds a path taken first (named, with the fix), and who is at the other end of a socket
+//! (`SO_PEERCRED`).
 
 use std::{
     os::unix::fs::{FileTypeExt, MetadataExt},
@@ -10,7 +12,7 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 
-use crate::store::trusted::who;
+use crate::store::trusted::{Last, check_folder, who};
 
 /// What `bind` requires of the socket's path and group, checked without making anything (for
 /// `check-config` and before a new game): nothing but a socket of the daemon's user is at the
@@ -71,76 +73,20 @@ fn own_groups() -> Vec<u32> {
     groups
 }
 
-/// The socket's folder must belong to the daemon's user or root, and other users must not be
-/// able to write to it unless it is sticky (see [`ConsoleSocket::bind`]).
+/// The socket's folder, and every folder and link on the way to it, must belong to the daemon's
+/// user or root, and other users must not be able to write to any of them unless it is sticky
+/// (see [`ConsoleSocket::bind`](super::ConsoleSocket::bind)): else they could rename a folder on
+/// the way and put a socket of their own where the clients look.
 fn check_socket_folder(dir: &Path, owner: u32) -> Result<()> {
-    let meta = std::fs::metadata(dir).with_context(|| {
-        format!(
-            "cannot look at the console socket's folder {} (key console.socket)",
-            dir.display()
-        )
-    })?;
-    let mode = meta.mode();
-    if meta.uid() != owner && meta.uid() != 0 {
-        bail!(
-            "the console socket's folder {} (key console.socket) belongs to {}, who could \
-             replace the socket with one of his own; put the socket in a folder of the daemon's \
-             {} (like /run/user/{owner} or /run/tactus)",
+    check_folder(dir, Last::Shared).map(drop).map_err(|e| {
+        anyhow::anyhow!(
+            "the console socket's folder {} (key console.socket) is not safe: {e}; another user \
+             could put a socket of his own in the socket's place. Put it in a folder of the \
+             daemon's {} that nobody else may write to (like /run/user/{owner} or /run/tactus), \
+             or make a shared folder sticky (chmod +t, as /tmp is)",
             dir.display(),
-            who(meta.uid()),
             who(owner)
-        );
-    }
-    let sticky = mode & 0o1000 != 0;
-    let group_may_write = mode & 0o020 != 0 && !private_group(meta.gid(), owner);
-    if !sticky && (mode & 0o002 != 0 || group_may_write) {
-        bail!(
-            "the console socket's folder {} (key console.socket) can be written by other users \
-             (mode {:04o}), who could replace the socket with one of their own; put it in a \
-             private folder (like /run/user/{owner}), or make this one sticky (chmod +t, as /tmp is)",
-            dir.display(),
-            mode & 0o7777
-        );
-    }
-    Ok(())
-}
-
-/// Whether `gid` is the private group of user `uid` (user private groups, umask 002: folders are
-/// group-writable, but the group is the user alone): `uid`'s primary group in /etc/passwd, no
-/// other user's primary group, and no other member listed in /etc/group. When the files cannot
-/// be read, it is not.
-fn private_group(gid: u32, uid: u32) -> bool {
-    let (Ok(passwd), Ok(groups)) = (
-        std::fs::read_to_string("/etc/passwd"),
-        std::fs::read_to_string("/etc/group"),
-    ) else {
-        return false;
-    };
-    // name, uid, primary gid
-    let users: Vec<(&str, u32, u32)> = passwd
-        .lines()
-        .filter_map(|line| {
-            let f: Vec<&str> = line.split(':').collect();
-            Some((
-                *f.first()?,
-                f.get(2)?.parse().ok()?,
-                f.get(3)?.parse().ok()?,
-            ))
-        })
-        .collect();
-    let Some(&(name, _, primary)) = users.iter().find(|u| u.1 == uid) else {
-        return false;
-    };
-    if primary != gid || users.iter().any(|u| u.2 == gid && u.1 != uid) {
-        return false;
-    }
-    groups.lines().all(|line| {
-        let f: Vec<&str> = line.split(':').collect();
-        if f.get(2).and_then(|g| g.parse::<u32>().ok()) != Some(gid) {
-            return true;
-        }
-        f.get(3)
-            .is_none_or(|members| members.split(',').all(|m| m.is_empty() || m == name))
+        )
     })
 }
 

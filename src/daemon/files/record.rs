@@ -9,7 +9,6 @@
 //! ([`RecordWriter::outage`]); the game never stops for it.
 
 use std::{
-    fs::OpenOptions,
     path::{Path, PathBuf},
     sync::mpsc as std_mpsc,
     thread::JoinHandle,
@@ -20,7 +19,7 @@ use tracing::{debug, error, info};
 
 use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
 use crate::{
-    store::{atomic::write_atomically, audio::AudioScoresheet, voices::Clips},
+    store::{audio::AudioScoresheet, trusted::TrustedDir, voices::Clips},
     wall::unix_ms,
 };
 use tactus_core::{
@@ -65,7 +64,9 @@ pub struct BlindScore {
 
 /// How the writer renders.
 pub struct RecordSettings {
-    pub folder: PathBuf,
+    /// The game folder, held open: every record file is written relative to it, and its path
+    /// must still lead to it (through trusted folders) before each record is written.
+    pub folder: TrustedDir,
     pub braille: BrailleOptions,
     /// Each blind player's scoresheets.
     pub blind_scores: Vec<BlindScore>,
@@ -235,7 +236,7 @@ fn record_loop(
                 if let Some(was) = h.failing.take() {
                     let text = format!(
                         "the game's files in {} are written again (up to half-move {})",
-                        settings.folder.display(),
+                        settings.folder.path().display(),
                         snapshot.game.ply()
                     );
                     info!("{text}");
@@ -244,7 +245,10 @@ fn record_loop(
                 }
             }
             Err(e) => {
-                remove_leftovers(&settings.folder);
+                // Not through a path that leads elsewhere now.
+                if settings.folder.verify().is_ok() {
+                    remove_leftovers(settings.folder.path());
+                }
                 let text = format!("{e:#}");
                 let mut h = lock(health);
                 // Once per outage: a full disk would otherwise log every move.
@@ -269,28 +273,36 @@ fn record_loop(
     debug!("record writer ends");
 }
 
-/// Rewrite every record file of the folder from `snapshot`.
+/// Rewrite every record file of the folder from `snapshot`. Nothing is written unless the game
+/// folder's path still leads to the folder held, through trusted folders only: a folder on the
+/// way renamed, or replaced by a link, is an outage of the record (the journal, held open, keeps
+/// the game), never a write elsewhere.
 pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
     let dir = &settings.folder;
+    dir.verify().map_err(|e| {
+        anyhow::anyhow!(
+            "the game folder cannot be trusted now: {e}; nothing is written through its path"
+        )
+    })?;
     let score = Score::from_game(&snapshot.game, &snapshot.tags);
     let pgn = snapshot.game.to_pgn(&snapshot.tags);
-    write_atomically(&dir.join(PGN_FILE), pgn.as_bytes())?;
+    dir.write_atomically(PGN_FILE, pgn.as_bytes())?;
     let text = format::render(&score, Format::Text, &settings.braille)
         .context("cannot render the text scoresheet")?;
-    write_atomically(&dir.join(TEXT_FILE), text.as_bytes())?;
+    dir.write_atomically(TEXT_FILE, text.as_bytes())?;
     let brf = format::render(&score, Format::Brf, &settings.braille)
         .context("cannot lay out the Braille score (keys record.page_cells, record.page_lines)")?;
     let braille = format::render(&score, Format::Braille, &settings.braille)
         .context("cannot lay out the Braille score")?;
     for blind in &settings.blind_scores {
-        write_atomically(&dir.join(blind.files.brf()), brf.as_bytes())?;
-        write_atomically(&dir.join(blind.files.braille()), braille.as_bytes())?;
+        dir.write_atomically(&blind.files.brf(), brf.as_bytes())?;
+        dir.write_atomically(&blind.files.braille(), braille.as_bytes())?;
     }
     write_envelope(settings, snapshot)?;
     for blind in &settings.blind_scores {
         if let Some((pack, style, spacing, clips)) = &blind.audio {
             write_audio(
-                dir,
+                dir.path(),
                 &blind.files,
                 &snapshot.game,
                 pack,
@@ -314,33 +326,37 @@ pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> R
         "{ENVELOPE_PREFIX}{}-{}",
         adjournment.move_number, adjournment.by
     );
-    let text_path = settings.folder.join(format!("{stem}.txt"));
+    let text_name = format!("{stem}.txt");
     // Read without following a link: the envelope's time comes from our own file or is new.
-    let sealed_at =
-        crate::store::private::open_no_follow(&text_path, OpenOptions::new().read(true))
-            .and_then(|mut f| {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
-            })
-            .ok()
-            .and_then(|text| {
-                text.lines()
-                    .find_map(|l| l.strip_prefix(SEALED_PREFIX).map(str::to_owned))
-            })
-            .unwrap_or_else(|| {
-                let (y, mo, d, h, mi, _) = civil(unix_ms());
-                format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
-            });
+    let sealed_at = settings
+        .folder
+        .read_to_string(&text_name, ENVELOPE_READ_LIMIT)
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(SEALED_PREFIX).map(str::to_owned))
+        })
+        .unwrap_or_else(|| {
+            let (y, mo, d, h, mi, _) = civil(unix_ms());
+            format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
+        });
     let Some(envelope) =
         Envelope::from_game(&snapshot.game, &snapshot.tags, snapshot.now, sealed_at)
     else {
         return Ok(());
     };
-    write_atomically(&text_path, envelope.text().as_bytes())?;
+    settings
+        .folder
+        .write_atomically(&text_name, envelope.text().as_bytes())?;
     let brf = envelope.braille(&settings.braille).to_brf();
-    write_atomically(&settings.folder.join(format!("{stem}.brf")), brf.as_bytes())?;
+    settings
+        .folder
+        .write_atomically(&format!("{stem}.brf"), brf.as_bytes())?;
     Ok(())
 }
+
+/// An envelope's text is a page; anything longer is not ours.
+const ENVELOPE_READ_LIMIT: u64 = 64 * 1024;
 
 /// How the envelope's text begins the line with the time of sealing.
 const SEALED_PREFIX: &str = "Sealed: ";
@@ -431,7 +447,7 @@ mod tests {
             game.apply(G::Move(mv), 0).unwrap();
         }
         let writer = RecordWriter::spawn(RecordSettings {
-            folder: dir.clone(),
+            folder: TrustedDir::open(&dir).unwrap(),
             braille: crate::config::braille_options(
                 tactus_core::record::braille::DEFAULT_PROFILE,
                 40,
