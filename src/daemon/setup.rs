@@ -75,6 +75,11 @@ pub fn check_new_game(settings: &Settings, voices_dir: &Path) -> Result<NewGame>
             );
         }
     }
+    // The arbiter's own token file, when the file names one: refused now, before a game folder
+    // is made for a game nobody could then start (and the next run would resume).
+    if let Some(token) = &settings.token_file {
+        super::console::check_token_file(token, origin)?;
+    }
     // A training game's set-up position (a PGN file is read once, here).
     let start = settings.start_position()?;
     probe_record_dir(&settings.record_dir, origin)?;
