@@ -20,7 +20,7 @@ use std::{io, os::unix::net::UnixStream, path::Path};
 use anyhow::{Context, Result, bail};
 
 pub use self::session::{interactive, one_shot};
-use crate::store::trusted::who;
+use crate::store::trusted::{Last, check_folder_of, who};
 use tactus_core::console::token;
 
 /// Connect to the daemon's socket, and check who serves it before anything is sent
@@ -69,15 +69,17 @@ pub fn connect(path: &Path, token_owner: Option<u32>) -> Result<UnixStream> {
 }
 
 /// The owner of the socket's folder, when no one else may write to it (neither its group nor
-/// others: then no one else can have bound a name in it).
+/// others) nor change the way to it (every folder and link on the way his or root's, closed to
+/// others unless sticky): then no one else can have bound a name in it.
 fn folder_owner_alone(path: &Path) -> Option<u32> {
     use std::os::unix::fs::MetadataExt;
     let folder = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let meta = std::fs::metadata(folder).ok()?;
-    (meta.mode() & 0o022 == 0).then_some(meta.uid())
+    let owner = std::fs::metadata(folder).ok()?.uid();
+    check_folder_of(folder, Last::Private, owner).ok()?;
+    Some(owner)
 }
 
 /// Why connecting to the socket at `path` failed, in the words its user needs. A refused

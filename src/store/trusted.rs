@@ -88,7 +88,13 @@ fn me() -> u32 {
 /// be written by other users unless it is sticky, and the last one is held to `last`. A part
 /// that does not exist yet ends the walk (the daemon makes it, in a folder that was checked).
 pub fn check_folder(path: &Path, last: Last) -> Result<Walked, Untrusted> {
-    let me = me();
+    check_folder_of(path, last, me())
+}
+
+/// [`check_folder`] as user `user` would trust it (`user` and root may own the folders and links
+/// on the way): the console client trusts a socket's folder owned by the daemon's user so.
+pub fn check_folder_of(path: &Path, last: Last, user: u32) -> Result<Walked, Untrusted> {
+    let me = user;
     let absolute = std::path::absolute(path)
         .map_err(|e| untrusted(path, format!("cannot be made absolute ({e})")))?;
     let mut todo = parts(&absolute);

@@ -947,6 +947,27 @@ fn the_client_trusts_the_owner_of_a_folder_only_he_may_write_to() {
     let heard = daemon.wait_with_output().unwrap();
     let heard = String::from_utf8_lossy(&heard.stdout);
     assert!(heard.starts_with("role assistant\n"), "{heard}");
+    // Not when the way to his folder can be changed by others: in a folder everybody may write
+    // to (not sticky), anyone can put a folder of his own in the socket folder's place.
+    let open = temp_dir().join("open");
+    fs::create_dir(&open).unwrap();
+    fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).unwrap();
+    let theirs = open.join("run-tactus");
+    fs::create_dir(&theirs).unwrap();
+    std::os::unix::fs::chown(&theirs, Some(NOBODY), Some(NOBODY)).unwrap();
+    let path = theirs.join("console.sock");
+    let impostor = nobody_listener(&path, "# tactus console, role assistant\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+        .args(["console", "--socket", path.to_str().unwrap()])
+        .args(["--timeout", "1", "-c", "status"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("nothing was sent"), "{err}");
+    let heard = impostor.wait_with_output().unwrap();
+    let heard = String::from_utf8_lossy(&heard.stdout);
+    assert!(heard.is_empty(), "the impostor heard: {heard}");
 }
 
 #[test]
