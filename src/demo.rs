@@ -106,6 +106,7 @@ pub async fn run(
             ..SimSettings::default()
         },
         echo: true,
+        log: None,
         stop_when_played: true,
         voices_dir,
     };
@@ -157,6 +158,7 @@ pub async fn run_training(
             ..SimSettings::default()
         },
         echo: true,
+        log: None,
         stop_when_played: true,
         voices_dir,
     };

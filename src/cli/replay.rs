@@ -175,14 +175,13 @@ mod tests {
             said: vec!["Weiß: Eva vier".into()],
             seat: None,
         };
-        let line = |e: &Entry| serde_json::to_string(e).unwrap();
         let input = |t, i: &Input| Entry::Input {
             t,
             wall: 0,
             input: i.into(),
         };
         let entries = [
-            Entry::Header(header()),
+            Entry::Header(Box::new(header())),
             input(0, &Input::Start),
             Entry::Input {
                 t: 500,
@@ -197,8 +196,11 @@ mod tests {
                 input: InputRecord::Request(told.clone()),
             },
         ];
-        let text: String = entries.iter().map(|e| line(e) + "\n").collect();
-        std::fs::write(&path, text).unwrap();
+        std::fs::write(
+            &path,
+            tactus_core::journal::check::encode_journal(&entries).unwrap(),
+        )
+        .unwrap();
         let lines = replay_lines(&path, &voices()).unwrap();
         let at = |needle: &str| {
             lines

@@ -100,7 +100,8 @@ pub fn run(args: SayArgs) -> Result<ExitCode> {
         for (label, _, utterance) in &said {
             let samples = wav::assemble(utterance, Spacing::DEFAULT, clips.loader())
                 .map_err(|e| anyhow::anyhow!("voice pack '{}': {e}", pack.name()))?;
-            sheet.append(label, &utterance.text, &samples)?;
+            // Made durable once, at the end: a command's output, not a game's record.
+            sheet.push(label, &utterance.text, &samples)?;
         }
         let samples = sheet.len_samples();
         let cue_path = sheet.cue_path().to_owned();

@@ -8,7 +8,12 @@
 //!
 //! Appending survives a full disk: a failed write is cut back to the last whole line, the entry
 //! and those after it are held in memory in order and written as soon as the disk takes them
-//! again ([`Journal::outage`] tells the hub while it lasts). The file is opened without following
+//! again ([`Journal::outage`] tells the hub while it lasts). The hub applies nothing the journal
+//! did not take ([`Journal::withdraw_last`]): play halts until it does.
+//!
+//! Every line is numbered and checksummed, chained to the line before
+//! (`tactus_core::journal::check`); [`read_against_record`] also holds the journal against the
+//! record's mark (`record.json`), so a journal cut, emptied, deleted or swapped is refused. The file is opened without following
 //! symbolic links and created with mode 0600: it holds the sealed move.
 use std::{
     collections::VecDeque,
@@ -21,10 +26,18 @@ use std::{
 use anyhow::{Context, Result, anyhow, bail};
 use tracing::{error, info};
 
+mod behind;
+
+pub use self::behind::{Behind, STALL};
 use crate::{store::private::open_no_follow, wall::unix_ms};
 use tactus_core::{
     arbiter::Input,
-    journal::{Entry, Header, InputRecord, JournalFile, parse},
+    journal::{
+        Entry, Header, InputRecord, JOURNAL_FILE, JournalFile, MARK_FILE, NothingPlayed, Parser,
+        RecordAhead, RecordMark,
+        check::{self, encode_line},
+        check_mark,
+    },
     record::date::civil,
     rules::{Millis, game::GameEnd},
 };
@@ -35,9 +48,62 @@ pub const JOURNAL_MODE: u32 = 0o600;
 /// Read a journal. A torn last line is dropped; damage is an error whose root is a
 /// [`tactus_core::journal::Damage`] (`err.downcast_ref::<Damage>()`).
 pub fn read(path: &Path) -> Result<JournalFile> {
-    let bytes = read_no_follow(path)
-        .with_context(|| format!("cannot read the journal {}", path.display()))?;
-    parse(path, &bytes)
+    use std::io::BufRead;
+    let cannot = || format!("cannot read the journal {}", path.display());
+    let file = open_no_follow(path, OpenOptions::new().read(true)).with_context(cannot)?;
+    // Line by line: a long journal is never held whole as bytes beside its entries.
+    let mut lines = io::BufReader::with_capacity(64 * 1024, file);
+    let mut parser = Parser::new(path);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if lines.read_until(b'\n', &mut line).with_context(cannot)? == 0 {
+            break;
+        }
+        parser.push(&line)?;
+    }
+    parser.finish()
+}
+
+/// Read the journal of the game in `folder` and check it against the record's mark
+/// (`record.json`, [`tactus_core::journal::check_mark`]): a journal that is missing, empty,
+/// shorter than the record or of another game is refused (the error's root is a
+/// [`RecordAhead`]), never resumed.
+pub fn read_against_record(folder: &Path) -> Result<JournalFile> {
+    let path = folder.join(JOURNAL_FILE);
+    let mark = crate::daemon::files::read_mark(&folder.join(MARK_FILE))?;
+    let ahead = |mark: &RecordMark, what: &str| {
+        anyhow::Error::new(RecordAhead {
+            path: path.clone(),
+            what: what.into(),
+            mark: mark.clone(),
+        })
+    };
+    if std::fs::symlink_metadata(&path).is_err() {
+        if let Some(mark) = &mark {
+            return Err(ahead(
+                mark,
+                "the journal is missing (deleted or moved away)",
+            ));
+        }
+        bail!(
+            "{} holds no journal ({JOURNAL_FILE}); give the folder of a game tactus played",
+            folder.display()
+        );
+    }
+    let read = match read(&path) {
+        Err(e) if e.downcast_ref::<NothingPlayed>().is_some() => {
+            return Err(match &mark {
+                Some(mark) => ahead(mark, "the journal is empty"),
+                None => e,
+            });
+        }
+        other => other?,
+    };
+    if let Some(mark) = &mark {
+        check_mark(&read, mark)?;
+    }
+    Ok(read)
 }
 
 /// How much of a journal's end [`ends_finished`] reads: far more than any end line.
@@ -85,6 +151,24 @@ pub trait Sink: Send + fmt::Debug {
     fn sync(&mut self) -> io::Result<()>;
     /// Cut the file back to `len` bytes and go on writing there.
     fn cut(&mut self, len: u64) -> io::Result<()>;
+    /// Whether the file written to is no longer the one at `path` (deleted, or another put in
+    /// its place): its lines would reach no one.
+    fn gone_from(&self, _path: &Path) -> bool {
+        false
+    }
+    /// The first `len` bytes written (to put a deleted journal back).
+    fn read_back(&self, _len: u64) -> io::Result<Vec<u8>> {
+        Err(io::Error::other("this journal cannot be read back"))
+    }
+    /// After a sync that stalled ([`io::ErrorKind::TimedOut`]): whether what was written has
+    /// reached the disk since (None: not yet), without waiting.
+    fn landed(&mut self) -> Option<io::Result<()>> {
+        Some(Ok(()))
+    }
+    /// As [`Sink::landed`], waiting up to `wait` (at shutdown).
+    fn settle(&mut self, _wait: std::time::Duration) -> Option<io::Result<()>> {
+        Some(Ok(()))
+    }
 }
 
 impl Sink for File {
@@ -99,6 +183,26 @@ impl Sink for File {
     fn cut(&mut self, len: u64) -> io::Result<()> {
         self.set_len(len)?;
         self.seek(SeekFrom::Start(len)).map(|_| ())
+    }
+
+    fn gone_from(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(ours) = self.metadata() else {
+            return false;
+        };
+        match std::fs::symlink_metadata(path) {
+            Ok(there) => {
+                ours.nlink() == 0 || (there.dev(), there.ino()) != (ours.dev(), ours.ino())
+            }
+            Err(e) => e.kind() == io::ErrorKind::NotFound,
+        }
+    }
+
+    fn read_back(&self, len: u64) -> io::Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut bytes = vec![0; len as usize];
+        self.read_exact_at(&mut bytes, 0)?;
+        Ok(bytes)
     }
 }
 
@@ -121,11 +225,23 @@ pub struct Journal {
     good_len: u64,
     /// The number of the next input or end line.
     next: u64,
-    /// Encoded lines not yet on the disk, oldest first.
-    held: VecDeque<Vec<u8>>,
+    /// The game's identity (the header's `game`).
+    game: String,
+    /// The chained checksum of the last line encoded (`tactus_core::journal::check`).
+    check: u32,
+    /// The entries and the checksum of the last line on the disk: what the record's mark says
+    /// the record was written from.
+    on_disk: (u64, u32),
+    /// Encoded lines not yet on the disk, oldest first, with their entry number and checksum.
+    held: VecDeque<(Vec<u8>, u64, u32)>,
     outage: Option<Outage>,
     /// The outage that just ended, until [`Journal::take_recovered`] collects it.
     recovered: Option<Outage>,
+    /// What was put right since the last look (a deleted journal written back), for the staff.
+    news: Vec<String>,
+    /// The first held line was handed to the disk, which stalled: it lands when the disk wakes
+    /// (or fails then); nothing is written after it meanwhile.
+    in_flight: bool,
     /// The end line is written: nothing follows it (an end in mid-file is damage), so what the
     /// table still does after the game (speech finishing, a request) is not journaled.
     ended: bool,
@@ -136,13 +252,17 @@ impl Journal {
     /// there is refused, not followed). Mode 0600: the journal holds the sealed move.
     pub fn create(path: &Path, header: &Header) -> Result<Journal> {
         use std::os::unix::fs::OpenOptionsExt;
+        // Read too: a journal deleted under the game is written back from this handle.
         let file = OpenOptions::new()
+            .read(true)
             .write(true)
             .create_new(true)
             .mode(JOURNAL_MODE)
             .open(path)
             .with_context(|| format!("cannot create the journal {}", path.display()))?;
-        let journal = Journal::create_with(path, header, Box::new(file));
+        let sink = Behind::file(file)
+            .with_context(|| format!("cannot start writing the journal {}", path.display()))?;
+        let journal = Journal::create_with(path, header, Box::new(sink));
         if journal.is_err() {
             // The file is ours (just created) and holds no whole line: nothing to keep.
             let _ = std::fs::remove_file(path);
@@ -165,12 +285,17 @@ impl Journal {
             sink,
             good_len: 0,
             next: 1,
+            game: header.game.clone(),
+            check: 0,
+            on_disk: (0, 0),
             held: VecDeque::new(),
             outage: None,
             recovered: None,
+            news: Vec::new(),
+            in_flight: false,
             ended: false,
         };
-        journal.write(&Entry::Header(header.clone()))?;
+        journal.write(&Entry::Header(Box::new(header.clone())))?;
         Ok(journal)
     }
 
@@ -200,7 +325,9 @@ impl Journal {
                 kept.display()
             );
         }
-        let mut journal = Journal::append_with(read, Box::new(file));
+        let sink = Behind::file(file)
+            .with_context(|| format!("cannot start writing the journal {}", read.path.display()))?;
+        let mut journal = Journal::append_with(read, Box::new(sink));
         journal
             .sink
             .cut(read.good_len)
@@ -216,9 +343,17 @@ impl Journal {
             sink,
             good_len: read.good_len,
             next: read.entries.len() as u64 + 1,
+            game: read.header.game.clone(),
+            check: read.checks.last().copied().unwrap_or(0),
+            on_disk: (
+                read.entries.len() as u64,
+                read.checks.last().copied().unwrap_or(0),
+            ),
             held: VecDeque::new(),
             outage: None,
             recovered: None,
+            news: Vec::new(),
+            in_flight: false,
             ended: read.is_finished(),
         }
     }
@@ -238,21 +373,36 @@ impl Journal {
         self.recovered.take()
     }
 
-    fn encode(&mut self, entry: &Entry) -> Result<Vec<u8>> {
-        let json = serde_json::to_vec(entry)
+    /// The line for `entry`: numbered (`{"n":7,...}`, the number first for people reading the
+    /// file) and checksummed, chained to the line before.
+    fn encode(&mut self, entry: &Entry) -> Result<(Vec<u8>, u64, u32)> {
+        let header = matches!(entry, Entry::Header(_));
+        let n = if header { 0 } else { self.next };
+        let (line, check) = encode_line(entry, n, if header { 0 } else { self.check })
             .with_context(|| format!("cannot encode a journal line for {}", self.path.display()))?;
-        let mut line = match (entry, json.split_first()) {
-            (Entry::Header(_), _) | (_, None) => json,
-            (_, Some((_, rest))) => {
-                // `{"n":7,"kind":...}`: the number first, for people reading the file.
-                let mut line = format!("{{\"n\":{},", self.next).into_bytes();
-                self.next += 1;
-                line.extend_from_slice(rest);
-                line
-            }
-        };
-        line.push(b'\n');
-        Ok(line)
+        if !header {
+            self.next += 1;
+        }
+        self.check = check;
+        Ok((line, n, check))
+    }
+
+    /// How many entries are on the disk, and the checksum of the last line there: what a record
+    /// written now was written from (`tactus_core::journal::RecordMark`).
+    pub fn on_disk(&self) -> (u64, u32) {
+        self.on_disk
+    }
+
+    /// The mark of a record written now, holding `half_moves`: what of the journal it was
+    /// written from (the entries on the disk, not those held in memory).
+    pub fn mark(&self, half_moves: usize, finished: bool) -> RecordMark {
+        RecordMark {
+            game: self.game.clone(),
+            entries: self.on_disk.0,
+            check: check::hex(self.on_disk.1),
+            half_moves,
+            finished,
+        }
     }
 
     fn write(&mut self, entry: &Entry) -> Result<()> {
@@ -269,12 +419,31 @@ impl Journal {
     /// input is durable before it is applied (event sourcing). A failure cuts the file back to
     /// its whole lines, so a partial line never has another appended to it.
     pub fn flush_held(&mut self) -> Result<()> {
-        while let Some(line) = self.held.front() {
-            let written = self.sink.append(line).and_then(|()| self.sink.sync());
+        if !self.in_flight && !self.held.is_empty() && self.sink.gone_from(&self.path) {
+            self.write_back()?;
+        }
+        while let Some((line, n, check)) = self.held.front() {
+            let written = if self.in_flight {
+                // The line handed over before the disk stalled: landed yet?
+                match self.sink.landed() {
+                    None => return Err(self.stall_error()),
+                    Some(result) => {
+                        self.in_flight = false;
+                        result
+                    }
+                }
+            } else {
+                self.sink.append(line).and_then(|()| self.sink.sync())
+            };
             match written {
                 Ok(()) => {
                     self.good_len += line.len() as u64;
+                    self.on_disk = (*n, *check);
                     self.held.pop_front();
+                }
+                Err(e) if e.kind() == io::ErrorKind::TimedOut => {
+                    self.in_flight = true;
+                    return Err(self.stall_error());
                 }
                 Err(e) => {
                     let mut text =
@@ -315,6 +484,114 @@ impl Journal {
         Ok(())
     }
 
+    /// Take back the last input held in memory: the hub did not apply it, as it could not be
+    /// written (no move counts that is not on the disk); it is journaled again when it is
+    /// applied. Returns whether there was one.
+    pub fn withdraw_last(&mut self) -> bool {
+        match self.held.back() {
+            Some((_, n, _)) if *n != 0 && *n + 1 == self.next => {}
+            _ => return false,
+        }
+        self.held.pop_back();
+        self.next -= 1;
+        self.check = self.held.back().map_or(self.on_disk.1, |(_, _, c)| *c);
+        if let Some(outage) = &mut self.outage {
+            outage.held = self.held.len();
+        }
+        true
+    }
+
+    /// Whether the disk stalled with a line handed to it: the line is expected to land (the
+    /// hub applies the input it holds, and halts play behind it).
+    pub fn stalled(&self) -> bool {
+        self.in_flight
+    }
+
+    /// The error of a stall, the outage set while it lasts.
+    fn stall_error(&mut self) -> anyhow::Error {
+        let text = format!(
+            "the journal {} is stalled: the disk has not taken its last line within {:.1} s",
+            self.path.display(),
+            STALL.as_secs_f64()
+        );
+        let since_unix_ms = self
+            .outage
+            .as_ref()
+            .map_or_else(unix_ms, |o| o.since_unix_ms);
+        self.outage = Some(Outage {
+            error: text.clone(),
+            held: self.held.len(),
+            since_unix_ms,
+        });
+        anyhow!(text)
+    }
+
+    /// What was put right since the last call (a deleted journal written back), once.
+    pub fn take_news(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.news)
+    }
+
+    /// The journal was deleted (or another file put in its place) while the game went on: its
+    /// lines are written back from the handle still open, to a new file at its path (what was
+    /// put there is kept beside it, `journal.jsonl.replaced-<time>`), and writing goes on
+    /// there. Without this every later line went to a file no one could find, and the next
+    /// start began a new game.
+    fn write_back(&mut self) -> Result<()> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let path = self.path.clone();
+        let fail = |e: anyhow::Error| {
+            let text = format!(
+                "the journal {} was deleted or replaced during the game and cannot be written \
+                 back: {e:#}",
+                path.display()
+            );
+            anyhow!(text)
+        };
+        let bytes = self
+            .sink
+            .read_back(self.good_len)
+            .map_err(|e| fail(e.into()))?;
+        let mut kept = None;
+        if std::fs::symlink_metadata(&path).is_ok() {
+            let (y, mo, d, h, mi, s) = civil(unix_ms());
+            let aside = path.with_file_name(format!(
+                "{JOURNAL_FILE}.replaced-{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z"
+            ));
+            std::fs::rename(&path, &aside).map_err(|e| fail(e.into()))?;
+            kept = Some(aside);
+        }
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(JOURNAL_MODE)
+            .open(&path)
+            .map_err(|e| fail(e.into()))?;
+        file.write_all(&bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| fail(e.into()))?;
+        if let Some(dir) = path.parent()
+            && let Ok(d) = File::open(dir)
+        {
+            let _ = d.sync_all();
+        }
+        self.sink = Box::new(behind::reopen(file).map_err(|e| fail(e.into()))?);
+        self.in_flight = false;
+        let text = format!(
+            "the journal {} was deleted{} during the game; tactus wrote it back from its open \
+             copy ({} bytes, every entry) and goes on writing there",
+            path.display(),
+            kept.map_or(String::new(), |k| format!(
+                " (what was put in its place is kept as {})",
+                k.display()
+            )),
+            bytes.len()
+        );
+        error!("{text}");
+        self.news.push(text);
+        Ok(())
+    }
+
     /// Append an input accepted at `t`.
     pub fn input(&mut self, t: Millis, input: &Input) -> Result<()> {
         self.write(&Entry::Input {
@@ -348,6 +625,32 @@ impl Drop for Journal {
     /// A last try for held entries (the disk may have room again at shutdown); what still
     /// cannot be written is said, never dropped in silence.
     fn drop(&mut self) {
+        if self.in_flight {
+            // A stalled disk gets a last while to take the line handed to it.
+            match self.sink.settle(std::time::Duration::from_secs(5)) {
+                // Landed: the held lines after it are written below.
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
+                    self.in_flight = false;
+                    error!(
+                        "the journal {} did not take its last line ({e}); {} journal entries \
+                         are lost: a resume of this game stops before them",
+                        self.path.display(),
+                        self.held.len()
+                    );
+                    return;
+                }
+                None => {
+                    error!(
+                        "the journal {} is still stalled; its last {} entries may be lost: a \
+                         resume of this game may stop before them",
+                        self.path.display(),
+                        self.held.len()
+                    );
+                    return;
+                }
+            }
+        }
         if !self.held.is_empty() && self.flush_held().is_err() {
             error!(
                 "{} journal entries could not be written to {} and are lost: a resume of this \
@@ -617,7 +920,7 @@ mod tests {
         // A crash at any byte.
         let entries = read(&full_path).unwrap().entries;
         for cut in 0..full.len() {
-            match parse(&full_path, &full[..cut]) {
+            match tactus_core::journal::parse(&full_path, &full[..cut]) {
                 Ok(j) => {
                     assert_eq!(j.entries[..], entries[..j.entries.len()], "cut at {cut}");
                     assert_eq!(j.torn, cut > 0 && full[cut - 1] != b'\n', "cut at {cut}");
@@ -633,6 +936,47 @@ mod tests {
 
     /// What the table does after the end (speech finishing, a request) is not journaled: the
     /// end line stays the last, so a finished game's journal reads back whole.
+    /// Issue 25, point 4: a journal deleted mid-game showed nothing in `status`, every later
+    /// line went to a file no one could find, and the next run started a new game. It is
+    /// written back whole from the open handle at the next entry, and the staff are told; a
+    /// file put in its place is kept beside it.
+    #[test]
+    fn a_journal_deleted_or_replaced_mid_game_is_written_back_whole() {
+        let dir = scratch("deleted");
+        let path = dir.join(JOURNAL_FILE);
+        let mut j = Journal::create(&path, &header()).unwrap();
+        for (i, input) in short_game().iter().enumerate() {
+            j.input(i as u64 * 100, input).unwrap();
+        }
+        std::fs::remove_file(&path).unwrap();
+        j.input(1_000, &Input::Tick).unwrap();
+        let news = j.take_news();
+        assert!(
+            news.len() == 1 && news[0].contains("was deleted") && news[0].contains("wrote it back"),
+            "{news:?}"
+        );
+        let read1 = read(&path).unwrap();
+        assert_eq!(read1.entries.len(), short_game().len() + 1);
+        // Another file put in its place: kept aside, the journal written back again.
+        std::fs::write(dir.join("other"), b"not the journal\n").unwrap();
+        std::fs::rename(dir.join("other"), &path).unwrap();
+        j.input(1_100, &Input::Tick).unwrap();
+        assert_eq!(j.take_news().len(), 1);
+        drop(j);
+        assert_eq!(read(&path).unwrap().entries.len(), short_game().len() + 2);
+        let aside: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("journal.jsonl.replaced-"))
+            .collect();
+        assert_eq!(aside.len(), 1, "{aside:?}");
+        assert_eq!(
+            std::fs::read(dir.join(&aside[0])).unwrap(),
+            b"not the journal\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn nothing_is_journaled_after_the_end_line() {
         let dir = scratch("after-end");
@@ -700,7 +1044,7 @@ mod tests {
         drop(j);
         // A crash in the middle of a line.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"{\"kind\":\"input\",\"t\":300,\"wal").unwrap();
+        f.write_all(b"{\"n\":4,\"c\":\"0000").unwrap();
         drop(f);
         let read1 = read(&path).unwrap();
         assert!(read1.torn);
@@ -719,20 +1063,12 @@ mod tests {
         assert!(replayed.arbiter.game().clock().unwrap().running() == Some(Color::White));
 
         // A damaged line in the middle is an error naming the line.
-        std::fs::write(
-            &path,
-            format!(
-                "{}\nnot json\n{}\n",
-                serde_json::to_string(&Entry::Header(white_header())).unwrap(),
-                serde_json::to_string(&Entry::Input {
-                    t: 1,
-                    wall: 1,
-                    input: InputRecord::Tick
-                })
-                .unwrap()
-            ),
-        )
-        .unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let second = good.iter().position(|&b| b == b'\n').unwrap() + 1;
+        let mut damaged = good[..second].to_vec();
+        damaged.extend_from_slice(b"not json\n");
+        damaged.extend_from_slice(&good[second..]);
+        std::fs::write(&path, damaged).unwrap();
         let err = read(&path).unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
@@ -783,6 +1119,164 @@ mod tests {
         // White's clock ran until the announcement ended: 2.5 s of 300 s, plus the increment.
         let clock = replayed.arbiter.game().clock().unwrap();
         assert_eq!(clock.remaining(Color::White, 2500), 300_000 - 2500 + 2000);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Issue 25, points 2 and 4: the journal proves itself. A short real game (12 half-moves, the
+/// blind player's moves on his tactile board, the sighted player's entered and pressed, every
+/// announcement finished) is journaled and its record marked; then every byte of the journal
+/// is flipped in turn, and the file is cut at every line boundary. Each result either resumes
+/// exactly the game that was played or is refused with a message naming the folder. Before the
+/// checksums, one changed byte ("g8" to "g4" in a lift) or a clean cut resumed a shorter game.
+#[cfg(test)]
+mod fault_injection {
+    use shakmaty::{Color, Square};
+    use tactus_core::{
+        arbiter::{Arbiter, Effect, Input},
+        board::SensorEvent,
+        journal::{MARK_FILE, replay, test_header},
+        rules::notation::match_move,
+    };
+
+    use super::*;
+
+    /// Plays `input` on the arbiter and journals it first, as the hub does; every announcement
+    /// is finished at once (speech that takes no time).
+    struct Table {
+        arbiter: Arbiter,
+        journal: Journal,
+        t: Millis,
+    }
+
+    impl Table {
+        fn play(&mut self, input: Input) {
+            self.t += 700;
+            let mut queue = vec![input];
+            while let Some(input) = queue.pop() {
+                self.journal.input(self.t, &input).unwrap();
+                for effect in self.arbiter.handle(input, self.t) {
+                    if let Effect::Say { id, .. } = effect {
+                        queue.insert(0, Input::SpeechFinished { id });
+                    }
+                }
+            }
+        }
+
+        fn tactile(&mut self, from: Square, to: Square) {
+            self.play(Input::Board {
+                seat: Color::White,
+                event: SensorEvent::Lift { square: from },
+            });
+            self.play(Input::Board {
+                seat: Color::White,
+                event: SensorEvent::Place {
+                    square: to,
+                    piece: None,
+                },
+            });
+            self.play(Input::Tick);
+        }
+    }
+
+    /// What a resumed game is: its moves, result, and both clocks at its last time.
+    fn fingerprint(folder: &Path) -> Result<String> {
+        let read = read_against_record(folder)?;
+        let replayed = replay(&read, |_, _| {})?;
+        let game = replayed.arbiter.game();
+        let clock = game.clock().expect("a clock");
+        Ok(format!(
+            "{} | {} {} | {:?}",
+            game.to_pgn(&[]),
+            clock.remaining(Color::White, replayed.last_time),
+            clock.remaining(Color::Black, replayed.last_time),
+            clock.running(),
+        ))
+    }
+
+    #[test]
+    fn every_flipped_byte_and_every_cut_is_refused_or_resumes_the_game_exactly() {
+        let dir = std::env::temp_dir().join(format!("tactus-faults-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(JOURNAL_FILE);
+        let mut header = test_header(Color::White, Some("300+2"));
+        header.game = "5eed0fa11ed0000000000000000000aa".into();
+        let cfg = header.setup.arbiter_config().unwrap();
+        let mut table = Table {
+            arbiter: Arbiter::new(cfg, shakmaty::Chess::default()),
+            journal: Journal::create(&path, &header).unwrap(),
+            t: 0,
+        };
+        table.play(Input::Start);
+        let moves = [
+            "Nf3", "Nf6", "g3", "g6", "Bg2", "Bg7", "d3", "d6", "Nc3", "Nc6", "e4", "e5",
+        ];
+        for pair in moves.chunks(2) {
+            // The blind player (White) on his tactile board.
+            let pos = table.arbiter.game().position().clone();
+            let mv = match_move(&pos, pair[0]).unwrap();
+            table.tactile(mv.from().unwrap(), mv.to());
+            // The sighted player's move, entered and pressed; the blind player executes it.
+            let pos = table.arbiter.game().position().clone();
+            let reply = match_move(&pos, pair[1]).unwrap();
+            table.play(Input::EnterMove(pair[1].into()));
+            table.play(Input::ClockPress);
+            table.tactile(reply.from().unwrap(), reply.to());
+        }
+        assert_eq!(table.arbiter.game().ply(), 12, "the game was played");
+        let mark = table.journal.mark(12, false);
+        std::fs::write(dir.join(MARK_FILE), mark.to_bytes()).unwrap();
+        drop(table);
+
+        let original = std::fs::read(&path).unwrap();
+        let played = fingerprint(&dir).unwrap();
+        assert!(
+            played.contains("6. e4") && played.contains("6... e5"),
+            "{played}"
+        );
+        let check = |bytes: &[u8], what: &str| -> bool {
+            std::fs::write(&path, bytes).unwrap();
+            match fingerprint(&dir) {
+                Ok(resumed) => {
+                    assert_eq!(resumed, played, "{what}: resumed a different game");
+                    false
+                }
+                Err(e) => {
+                    let message = format!("{e:#}");
+                    assert!(
+                        message.contains(&dir.display().to_string()),
+                        "{what}: the refusal names the folder: {message}"
+                    );
+                    true
+                }
+            }
+        };
+        let mut refused = 0;
+        for i in 0..original.len() {
+            let mut bytes = original.clone();
+            bytes[i] ^= 0x01;
+            refused += usize::from(check(&bytes, &format!("byte {i} flipped")));
+        }
+        // A flipped byte anywhere is seen: CRC-32C catches every one.
+        assert_eq!(refused, original.len());
+        let mut cuts = 0;
+        let whole = original.len() - 1;
+        for (i, _) in original
+            .iter()
+            .enumerate()
+            .filter(|(i, b)| **b == b'\n' && *i < whole)
+        {
+            cuts += 1;
+            assert!(
+                check(&original[..i + 1], &format!("cut after byte {i}")),
+                "a journal cut at a line boundary is shorter than the record"
+            );
+        }
+        assert!(check(&[], "emptied"));
+        assert!(cuts > 40, "{cuts} lines");
+        // Put back whole, it resumes.
+        assert!(!check(&original, "whole"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

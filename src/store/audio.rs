@@ -1,16 +1,38 @@
-//! The audio scoresheet file of a game (I/O): every move announcement in one WAV, appended one
-//! utterance at a time, with its cue list beside it. After every append both files are valid
-//! (hound's `flush` rewrites the WAV header), so a crash or power cut never leaves a broken
-//! recording. The samples and the cue lines come from the pure [`tactus_core::record::wav`].
+//! The audio scoresheet file of a game (I/O): every move announcement in one WAV, with its cue
+//! list beside it, grown by appending: a game of N moves costs about its own size in writes, not
+//! N times it (issue 25, point 6: a Raspberry Pi's SD card wears with every byte).
+//!
+//! An append writes the new samples behind the recording, syncs them, writes the WAV header
+//! over the old one with the new sizes ([`wav::header`]), syncs it, and only then appends the
+//! cue lines. So after every append both files are valid, and at any instant, even after a crash
+//! or a power cut, the WAV is a whole recording (samples the header does not count yet are bytes
+//! after its data that no player plays) and every cue line names samples the WAV holds. A write
+//! that fails (a full disk) is cut back to the last good length at once; what a crash left
+//! behind is cut back the next time ([`AudioScoresheet::update`]).
+//!
+//! The record writer calls [`AudioScoresheet::update`] after every move: it reads the cue list,
+//! compares it with the game's scoresheet ([`wav::update`]) and appends what is new, or, when
+//! the game changed otherwise (a takeback, a correction, a resumed game recorded in another
+//! voice, a damaged file), writes the whole recording into a temporary file and renames it over
+//! the old one. A resumed game thus goes on in the recording it left.
+//!
+//! The samples and the cue lines come from the pure [`tactus_core::record::wav`]. Files are
+//! never opened through a symbolic link.
 
 use std::{
-    fs::File,
-    io::{BufWriter, Write},
+    cell::Cell,
+    fs::{File, OpenOptions},
+    io::{self, Read},
+    os::unix::fs::FileExt,
     path::{Path, PathBuf},
 };
 
-use tactus_core::record::wav::{self, CueEntry, ScoresheetEntry, Spacing, ms_to_samples, spec};
+use tactus_core::record::wav::{
+    self, BYTES_PER_SAMPLE, CueEntry, HEADER_LEN, ScoresheetEntry, Spacing, Update, ms_to_samples,
+};
 use tactus_core::rules::Millis;
+
+use super::private::open_no_follow;
 
 /// A scoresheet that could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -19,41 +41,177 @@ pub enum ScoresheetError {
     Wav {
         path: PathBuf,
         #[source]
-        source: hound::Error,
+        source: io::Error,
     },
     #[error("cannot write the cue list {}: {source}", path.display())]
     Cues {
         path: PathBuf,
         #[source]
-        source: std::io::Error,
+        source: io::Error,
     },
+    #[error("cannot replace {} with {}: {source}", path.display(), temp.display())]
+    Replace {
+        path: PathBuf,
+        temp: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error(
+        "the audio scoresheet {} is full: a WAV holds at most {} hours",
+        path.display(),
+        wav::MAX_SAMPLES / u64::from(wav::SAMPLE_RATE) / 3600
+    )]
+    TooLong { path: PathBuf },
     #[error("cannot say move {label} in the audio scoresheet: {message}")]
     Clip { label: String, message: String },
+}
+
+thread_local! {
+    /// Bytes this thread has written to audio scoresheets and their cue lists.
+    static WRITTEN: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The bytes this thread has written to audio scoresheets (WAV, cue lists and their temporary
+/// files) since it started: every `write` counted as the kernel took it. For measuring what a
+/// game costs the disk (the tests and `examples/record_bytes.rs`); a thread's own, so that
+/// other threads writing meanwhile do not count.
+pub fn bytes_written() -> u64 {
+    WRITTEN.with(Cell::get)
+}
+
+/// Writes all of `bytes` at `offset` of `file` (the file at `path`), counting what is written.
+/// A failure may have written part of them.
+fn write_at(file: &File, path: &Path, offset: u64, mut bytes: &[u8]) -> io::Result<()> {
+    let mut offset = offset;
+    while !bytes.is_empty() {
+        // In the unit tests a disk that fills up stands in for the kernel's ([`full_disk`]).
+        #[cfg(test)]
+        let wrote = full_disk::write_at(file, path, offset, bytes);
+        #[cfg(not(test))]
+        let wrote = {
+            let _ = path;
+            file.write_at(bytes, offset)
+        };
+        match wrote {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => {
+                WRITTEN.with(|w| w.set(w.get() + n as u64));
+                bytes = &bytes[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Cuts `file` (the file at `path`) to `len` bytes.
+fn cut(file: &File, path: &Path, len: u64) -> io::Result<()> {
+    #[cfg(test)]
+    full_disk::freed(file, path, len);
+    #[cfg(not(test))]
+    let _ = path;
+    file.set_len(len)
+}
+
+/// The byte where sample `n` of the recording lies.
+fn sample_offset(n: u64) -> u64 {
+    HEADER_LEN + n * BYTES_PER_SAMPLE
 }
 
 /// A new, empty file at `path`, replacing whatever is there without following it: a symbolic
 /// link planted in its place is removed (not its target truncated, as `File::create` would), and
 /// `O_EXCL` creates the file only if nothing came back in between.
-fn fresh_file(path: &Path) -> std::io::Result<File> {
+fn fresh_file(path: &Path) -> io::Result<File> {
     match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
         _ => {}
     }
-    std::fs::OpenOptions::new()
+    OpenOptions::new()
+        .read(true)
         .write(true)
         .create_new(true)
         .open(path)
+}
+
+/// Syncs the folder of `path`, so that a rename or a removal in it survives a power cut. Best
+/// effort, as the atomic writes do: not every file system can sync a folder, and the files
+/// themselves are whole under their names either way.
+fn sync_folder(path: &Path) {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+}
+
+/// A recording on the disk as found, before anything is cut or appended.
+struct Found {
+    wav: File,
+    cues: File,
+    /// What the WAV's header says it holds.
+    samples: u64,
+    wav_len: u64,
+    /// The cue list's whole lines (a torn last line is not one) and their bytes.
+    lines: Vec<String>,
+    lines_len: u64,
+    cues_len: u64,
+}
+
+impl Found {
+    /// The recording at `path` with its cue list, if both are there, are regular files (not
+    /// links), and the WAV is one of ours that holds every sample its header counts. Anything
+    /// else is not a recording to append to.
+    fn at(path: &Path, cue_path: &Path) -> Option<Found> {
+        let options = OpenOptions::new().read(true).write(true).clone();
+        let wav = open_no_follow(path, &options).ok()?;
+        let mut header = [0u8; HEADER_LEN as usize];
+        wav.read_exact_at(&mut header, 0).ok()?;
+        let samples = wav::read_header(&header)?;
+        let wav_len = wav.metadata().ok()?.len();
+        if wav_len < sample_offset(samples) {
+            return None;
+        }
+        let mut cues = open_no_follow(cue_path, &options).ok()?;
+        let mut bytes = Vec::new();
+        cues.read_to_end(&mut bytes).ok()?;
+        let lines_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let lines = bytes[..lines_len]
+            .split_inclusive(|&b| b == b'\n')
+            .map(|line| String::from_utf8_lossy(&line[..line.len() - 1]).into_owned())
+            .collect();
+        Some(Found {
+            wav,
+            cues,
+            samples,
+            wav_len,
+            lines,
+            lines_len: lines_len as u64,
+            cues_len: bytes.len() as u64,
+        })
+    }
 }
 
 /// The audio scoresheet of one game, written as the game goes (I/O: files).
 pub struct AudioScoresheet {
     path: PathBuf,
     cue_path: PathBuf,
-    wav: hound::WavWriter<BufWriter<File>>,
-    cues: BufWriter<File>,
+    wav: File,
+    cues: File,
     between: usize,
+    /// Samples in the recording: what its header says.
     written: u64,
+    /// Announcements in it: the cue list's lines.
     entries: usize,
+    /// Bytes of the cue list.
+    cues_len: u64,
+    /// Announcements whose samples are written but not yet counted by the header nor in the cue
+    /// list ([`AudioScoresheet::commit`]), and where they end.
+    pending: Vec<CueEntry>,
+    pending_end: u64,
 }
 
 impl AudioScoresheet {
@@ -62,19 +220,17 @@ impl AudioScoresheet {
         wav_path.with_extension("cues.txt")
     }
 
-    /// Starts a scoresheet at `path` (replacing any file there; after a restart the game is
-    /// replayed from its journal, which writes the recording again) with `between_ms` of silence
-    /// between announcements, and its cue file beside it.
+    /// Starts a scoresheet at `path` (replacing any file there) with `between_ms` of silence
+    /// between announcements, and its cue file beside it. A recording without announcements is
+    /// a valid, empty WAV from the start.
     pub fn create(path: &Path, between_ms: Millis) -> Result<AudioScoresheet, ScoresheetError> {
         let wav_error = |source| ScoresheetError::Wav {
             path: path.to_owned(),
             source,
         };
         let cue_path = Self::cue_path_for(path);
-        let file = fresh_file(path).map_err(|e| wav_error(hound::Error::IoError(e)))?;
-        let mut wav = hound::WavWriter::new(BufWriter::new(file), spec()).map_err(wav_error)?;
-        // A game without moves is a valid, empty recording from the start.
-        wav.flush().map_err(wav_error)?;
+        let wav = fresh_file(path).map_err(wav_error)?;
+        write_at(&wav, path, 0, &header_of(path, 0)?).map_err(wav_error)?;
         let cues = fresh_file(&cue_path).map_err(|source| ScoresheetError::Cues {
             path: cue_path.clone(),
             source,
@@ -83,55 +239,134 @@ impl AudioScoresheet {
             path: path.to_owned(),
             cue_path,
             wav,
-            cues: BufWriter::new(cues),
+            cues,
             between: ms_to_samples(between_ms),
             written: 0,
             entries: 0,
+            cues_len: 0,
+            pending: Vec::new(),
+            pending_end: 0,
         })
     }
 
-    /// Appends one announcement (its samples, from [`assemble`](tactus_core::record::wav::assemble)) with the silence before it, then
-    /// makes both files valid and complete on disk: the WAV header is rewritten and the cue line
-    /// flushed. Returns where it went.
+    /// Appends one announcement (its samples, from [`assemble`](wav::assemble)) with the silence
+    /// before it, then makes both files valid and complete on the disk ([`commit`]). Returns
+    /// where it went.
+    ///
+    /// [`commit`]: AudioScoresheet::commit
     pub fn append(
         &mut self,
         label: &str,
         text: &str,
         samples: &[i16],
     ) -> Result<CueEntry, ScoresheetError> {
+        let entry = self.push(label, text, samples)?;
+        self.commit()?;
+        Ok(entry)
+    }
+
+    /// Writes one announcement's samples (and the silence before it) behind the recording, not
+    /// yet part of it: the header still counts the samples before, and the cue list lacks its
+    /// line, until [`commit`](AudioScoresheet::commit). A failed write is cut back to the last
+    /// commit.
+    pub fn push(
+        &mut self,
+        label: &str,
+        text: &str,
+        samples: &[i16],
+    ) -> Result<CueEntry, ScoresheetError> {
+        let index = self.entries + self.pending.len();
+        let entry = CueEntry::appended(
+            label,
+            text,
+            index,
+            self.pending_end,
+            samples.len(),
+            self.between,
+        );
+        if entry.end_sample > wav::MAX_SAMPLES {
+            return Err(ScoresheetError::TooLong {
+                path: self.path.clone(),
+            });
+        }
+        let silence = (entry.start_sample - self.pending_end) as usize;
+        let mut bytes = vec![0u8; silence * BYTES_PER_SAMPLE as usize];
+        bytes.extend(samples.iter().flat_map(|s| s.to_le_bytes()));
+        if let Err(source) = write_at(
+            &self.wav,
+            &self.path,
+            sample_offset(self.pending_end),
+            &bytes,
+        ) {
+            self.roll_back();
+            return Err(ScoresheetError::Wav {
+                path: self.path.clone(),
+                source,
+            });
+        }
+        self.pending_end = entry.end_sample;
+        self.pending.push(entry.clone());
+        Ok(entry)
+    }
+
+    /// Makes the announcements pushed since the last commit part of the recording, in the order
+    /// that keeps it whole at every instant: their samples synced, the header that counts them
+    /// written and synced, then their cue lines appended and synced. On a failure both files are
+    /// cut back to the last commit (what cannot be cut back now is the next update's to repair).
+    pub fn commit(&mut self) -> Result<(), ScoresheetError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let lines: String = self
+            .pending
+            .iter()
+            .map(|e| format!("{}\n", e.to_line()))
+            .collect();
         let wav_error = |source| ScoresheetError::Wav {
             path: self.path.clone(),
             source,
         };
-        let silence = if self.entries == 0 { 0 } else { self.between };
-        let total = silence + samples.len();
-        let mut writer = self
-            .wav
-            .get_i16_writer(u32::try_from(total).map_err(|_| wav_error(hound::Error::TooWide))?);
-        for _ in 0..silence {
-            writer.write_sample(0);
-        }
-        for &sample in samples {
-            writer.write_sample(sample);
-        }
-        writer.flush().map_err(wav_error)?;
-        self.wav.flush().map_err(wav_error)?;
-
-        let entry = CueEntry {
-            label: label.to_owned(),
-            text: text.to_owned(),
-            start_sample: self.written + silence as u64,
-            end_sample: self.written + total as u64,
-        };
-        self.written = entry.end_sample;
-        self.entries += 1;
         let cue_error = |source| ScoresheetError::Cues {
             path: self.cue_path.clone(),
             source,
         };
-        writeln!(self.cues, "{}", entry.to_line()).map_err(cue_error)?;
-        self.cues.flush().map_err(cue_error)?;
-        Ok(entry)
+        let header = header_of(&self.path, self.pending_end)?;
+        let done = self
+            .wav
+            .sync_data()
+            .and_then(|()| write_at(&self.wav, &self.path, 0, &header))
+            .and_then(|()| self.wav.sync_data())
+            .map_err(wav_error)
+            .and_then(|()| {
+                write_at(&self.cues, &self.cue_path, self.cues_len, lines.as_bytes())
+                    .and_then(|()| self.cues.sync_data())
+                    .map_err(cue_error)
+            });
+        if let Err(e) = done {
+            self.roll_back();
+            return Err(e);
+        }
+        self.written = self.pending_end;
+        self.entries += self.pending.len();
+        self.cues_len += lines.len() as u64;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Back to the last commit after a failed write: the header that counts only the committed
+    /// samples, the WAV and the cue list cut to their committed lengths. Best effort: the
+    /// header's sizes are what a reader trusts, and they are written first; what is left behind
+    /// the next update cuts off.
+    fn roll_back(&mut self) {
+        self.pending.clear();
+        self.pending_end = self.written;
+        if let Some(header) = wav::header(self.written) {
+            let _ = write_at(&self.wav, &self.path, 0, &header);
+        }
+        let _ = cut(&self.wav, &self.path, sample_offset(self.written));
+        let _ = cut(&self.cues, &self.cue_path, self.cues_len);
+        let _ = self.wav.sync_data();
+        let _ = self.cues.sync_data();
     }
 
     /// The whole audio scoresheet of `entries` (from [`wav::scoresheet`]) at `path`, with its
@@ -150,6 +385,21 @@ impl AudioScoresheet {
         E: std::fmt::Display,
     {
         let mut sheet = AudioScoresheet::create(path, between_ms)?;
+        sheet.push_entries(entries, spacing, &mut load)?;
+        sheet.finish()
+    }
+
+    /// Pushes each of `entries`, assembled from the clips `load` gives.
+    fn push_entries<S, E>(
+        &mut self,
+        entries: &[ScoresheetEntry],
+        spacing: Spacing,
+        mut load: impl FnMut(&str) -> Result<S, E>,
+    ) -> Result<(), ScoresheetError>
+    where
+        S: AsRef<[i16]>,
+        E: std::fmt::Display,
+    {
         for entry in entries {
             let samples: Vec<i16> =
                 wav::assemble(&entry.utterance, spacing, &mut load).map_err(|e| {
@@ -158,14 +408,162 @@ impl AudioScoresheet {
                         message: e.to_string(),
                     }
                 })?;
-            sheet.append(&entry.label, &entry.utterance.text, &samples)?;
+            self.push(&entry.label, &entry.utterance.text, &samples)?;
         }
-        sheet.finish()
+        Ok(())
+    }
+
+    /// Brings the recording at `path` (with its cue list) up to the scoresheet `entries`,
+    /// writing as little as it can (see the module docs): nothing when it is current; the new
+    /// entries appended when the game grew, after cutting off what an interrupted append left
+    /// behind; otherwise the whole recording made in `temp` and renamed over it. Returns which
+    /// it was. On an error the files are whole recordings of an earlier point of the game.
+    pub fn update<S, E>(
+        path: &Path,
+        temp: &Path,
+        entries: &[ScoresheetEntry],
+        spacing: Spacing,
+        between_ms: Millis,
+        mut load: impl FnMut(&str) -> Result<S, E>,
+    ) -> Result<Update, ScoresheetError>
+    where
+        S: AsRef<[i16]>,
+        E: std::fmt::Display,
+    {
+        let between = ms_to_samples(between_ms);
+        let lens = entries
+            .iter()
+            .map(|entry| {
+                wav::assembled_len(&entry.utterance, spacing, |stem| {
+                    load(stem).map(|s| s.as_ref().len())
+                })
+                .map_err(|e| ScoresheetError::Clip {
+                    label: entry.label.clone(),
+                    message: e.to_string(),
+                })
+            })
+            .collect::<Result<Vec<usize>, _>>()?;
+        let wanted = wav::layout(entries, lens, between);
+        let cue_path = Self::cue_path_for(path);
+        let found = Found::at(path, &cue_path);
+        let plan = match &found {
+            Some(found) => wav::update(&wanted, &found.lines, Some(found.samples)),
+            None => Update::Rewrite,
+        };
+        match (plan, found) {
+            (Update::Current, _) => {}
+            (Update::Append { keep, samples }, Some(found)) => {
+                let mut sheet = AudioScoresheet::resume(path, between, found, keep, samples)?;
+                sheet.push_entries(&entries[keep..], spacing, &mut load)?;
+                sheet.finish()?;
+            }
+            _ => Self::rewrite(path, temp, entries, spacing, between_ms, load)?,
+        }
+        Ok(plan)
+    }
+
+    /// The recording `found` at `path`, cut back to its first `keep` announcements (`samples`
+    /// samples) to be appended to: the header first (from then on a reader plays only those),
+    /// then the bytes behind them, then a torn last cue line.
+    fn resume(
+        path: &Path,
+        between: usize,
+        found: Found,
+        keep: usize,
+        samples: u64,
+    ) -> Result<AudioScoresheet, ScoresheetError> {
+        let cue_path = Self::cue_path_for(path);
+        let wav_error = |source| ScoresheetError::Wav {
+            path: path.to_owned(),
+            source,
+        };
+        if found.samples != samples {
+            write_at(&found.wav, path, 0, &header_of(path, samples)?)
+                .and_then(|()| found.wav.sync_data())
+                .map_err(wav_error)?;
+        }
+        if found.wav_len != sample_offset(samples) {
+            cut(&found.wav, path, sample_offset(samples))
+                .and_then(|()| found.wav.sync_data())
+                .map_err(wav_error)?;
+        }
+        if found.cues_len != found.lines_len {
+            cut(&found.cues, &cue_path, found.lines_len)
+                .and_then(|()| found.cues.sync_data())
+                .map_err(|source| ScoresheetError::Cues {
+                    path: cue_path.clone(),
+                    source,
+                })?;
+        }
+        Ok(AudioScoresheet {
+            path: path.to_owned(),
+            cue_path,
+            wav: found.wav,
+            cues: found.cues,
+            between,
+            written: samples,
+            entries: keep,
+            cues_len: found.lines_len,
+            pending: Vec::new(),
+            pending_end: samples,
+        })
+    }
+
+    /// The whole recording of `entries` made in `temp` (with its cue list) and renamed over the
+    /// one at `path`. The old cue list is removed first, so that no moment (nor a crash) pairs a
+    /// cue list with a recording it was not written for; without one, the next update appends
+    /// the whole game again. On an error the temporary files are removed.
+    fn rewrite<S, E>(
+        path: &Path,
+        temp: &Path,
+        entries: &[ScoresheetEntry],
+        spacing: Spacing,
+        between_ms: Millis,
+        load: impl FnMut(&str) -> Result<S, E>,
+    ) -> Result<(), ScoresheetError>
+    where
+        S: AsRef<[i16]>,
+        E: std::fmt::Display,
+    {
+        let cue_path = Self::cue_path_for(path);
+        let temp_cues = Self::cue_path_for(temp);
+        let replaced = Self::record(temp, entries, spacing, between_ms, load).and_then(|()| {
+            match std::fs::remove_file(&cue_path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    return Err(ScoresheetError::Cues {
+                        path: cue_path.clone(),
+                        source: e,
+                    });
+                }
+                _ => sync_folder(path),
+            }
+            for (from, to) in [(temp, path), (temp_cues.as_path(), cue_path.as_path())] {
+                std::fs::rename(from, to).map_err(|source| ScoresheetError::Replace {
+                    path: to.to_owned(),
+                    temp: from.to_owned(),
+                    source,
+                })?;
+            }
+            sync_folder(path);
+            Ok(())
+        });
+        if replaced.is_err() {
+            // A full disk leaves a half-written recording: it must not fill the disk further.
+            let _ = std::fs::remove_file(temp);
+            let _ = std::fs::remove_file(&temp_cues);
+        }
+        replaced
+    }
+
+    /// The announcements the recording at `path` holds on the disk (its cue list's whole lines),
+    /// None when there is no recording of ours there. For saying where the files stand.
+    pub fn held(path: &Path) -> Option<usize> {
+        Found::at(path, &Self::cue_path_for(path)).map(|found| found.lines.len())
     }
 
     /// Samples written so far.
     pub fn len_samples(&self) -> u64 {
-        self.written
+        self.pending_end
     }
 
     pub fn path(&self) -> &Path {
@@ -176,22 +574,92 @@ impl AudioScoresheet {
         &self.cue_path
     }
 
-    /// Finishes the recording (the header is already current; this reports a last error that a
-    /// drop would swallow).
-    pub fn finish(self) -> Result<(), ScoresheetError> {
-        let AudioScoresheet {
-            path,
-            wav,
-            mut cues,
-            cue_path,
-            ..
-        } = self;
-        wav.finalize()
-            .map_err(|source| ScoresheetError::Wav { path, source })?;
-        cues.flush().map_err(|source| ScoresheetError::Cues {
-            path: cue_path,
+    /// Finishes the recording: what was pushed is committed, and both files are synced to the
+    /// disk (a drop would lose what was pushed since the last commit, and swallow the error).
+    pub fn finish(mut self) -> Result<(), ScoresheetError> {
+        self.commit()?;
+        self.wav.sync_all().map_err(|source| ScoresheetError::Wav {
+            path: self.path.clone(),
             source,
-        })
+        })?;
+        self.cues
+            .sync_all()
+            .map_err(|source| ScoresheetError::Cues {
+                path: self.cue_path.clone(),
+                source,
+            })
+    }
+}
+
+/// The header of a recording of `samples` samples at `path`.
+fn header_of(path: &Path, samples: u64) -> Result<[u8; HEADER_LEN as usize], ScoresheetError> {
+    wav::header(samples).ok_or_else(|| ScoresheetError::TooLong {
+        path: path.to_owned(),
+    })
+}
+
+/// A disk that fills up, for the tests: the folders given a room take that many bytes more
+/// (the bytes that make a file longer; cutting a file frees them), then a write puts in what
+/// fits and fails with ENOSPC, as `write(2)` does on a full disk. Shared between threads, so
+/// that the record writer's thread sees it too; other folders are not touched.
+#[cfg(test)]
+pub(crate) mod full_disk {
+    use std::{
+        fs::File,
+        io,
+        os::unix::fs::FileExt,
+        path::{Path, PathBuf},
+        sync::Mutex,
+    };
+
+    static ROOM: Mutex<Vec<(PathBuf, u64)>> = Mutex::new(Vec::new());
+
+    /// From now on `folder` takes `room` bytes more (None: as many as it likes).
+    pub(crate) fn set(folder: &Path, room: Option<u64>) {
+        let mut rooms = ROOM.lock().unwrap_or_else(|e| e.into_inner());
+        rooms.retain(|(f, _)| f != folder);
+        if let Some(room) = room {
+            rooms.push((folder.to_owned(), room));
+        }
+    }
+
+    fn with_room<T>(path: &Path, f: impl FnOnce(Option<&mut u64>) -> T) -> T {
+        let mut rooms = ROOM.lock().unwrap_or_else(|e| e.into_inner());
+        let folder = path.parent().unwrap_or(Path::new(""));
+        f(rooms
+            .iter_mut()
+            .find(|(f, _)| f == folder)
+            .map(|(_, room)| room))
+    }
+
+    pub(super) fn write_at(
+        file: &File,
+        path: &Path,
+        offset: u64,
+        bytes: &[u8],
+    ) -> io::Result<usize> {
+        let len = file.metadata()?.len();
+        let fits = with_room(path, |room| {
+            let Some(room) = room else {
+                return bytes.len();
+            };
+            let fits = (len + *room).saturating_sub(offset).min(bytes.len() as u64);
+            *room -= (offset + fits).saturating_sub(len).min(*room);
+            fits as usize
+        });
+        if fits == 0 && !bytes.is_empty() {
+            return Err(io::Error::from_raw_os_error(28)); // ENOSPC
+        }
+        file.write_at(&bytes[..fits], offset)
+    }
+
+    pub(super) fn freed(file: &File, path: &Path, len: u64) {
+        let before = file.metadata().map_or(0, |m| m.len());
+        with_room(path, |room| {
+            if let Some(room) = room {
+                *room += before.saturating_sub(len);
+            }
+        });
     }
 }
 
@@ -292,7 +760,7 @@ mod tests {
             assert_eq!(entry.end_sample, expected.len() as u64);
             // Read back while the writer is still open: the header is already right.
             let mut reader = hound::WavReader::open(&path).unwrap();
-            assert_eq!(reader.spec(), spec());
+            assert_eq!(reader.spec(), wav::spec());
             let read: Vec<i16> = reader.samples::<i16>().map(Result::unwrap).collect();
             assert_eq!(read, expected);
             let cues = std::fs::read_to_string(sheet.cue_path()).unwrap();

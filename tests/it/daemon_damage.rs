@@ -81,6 +81,7 @@ fn header(config_path: &Path) -> Header {
     let cfg = Settings::resolve(&config, &origin).unwrap().arbiter;
     Header {
         version: FORMAT_VERSION,
+        game: String::new(),
         created_unix_ms: 1,
         tags: config.tags(),
         setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
@@ -198,7 +199,8 @@ fn a_damaged_journal_is_refused_with_the_folder_the_line_and_the_choices() {
                     "{\"kind\":\"end\",\"t\":1500,\"result\":\"1-0\",\"reason\":\"x\"}\n".into(),
                 )
             }),
-            4,
+            // The end line put in has no checksum: it is the damage, before the lines after it.
+            3,
         ),
     ];
     for (name, damage, line) in cases {
@@ -334,15 +336,20 @@ fn a_line_missing_or_repeated_in_the_middle_is_damage() {
     let err = journal::read(&path).unwrap_err();
     assert_eq!(err.downcast_ref::<Damage>().expect("damage").line, 4);
 
-    // Journals written before the numbers still read (their lines are not checked).
+    // Journals written before the numbers and the checksums (format 1) still read (their lines
+    // are not checked).
     let old: String = lines
         .iter()
         .map(|l| {
-            let Some(rest) = l.strip_prefix("{\"n\":") else {
-                return l.clone();
-            };
-            let comma = rest.find(',').unwrap();
-            format!("{{{}", &rest[comma + 1..])
+            let mut line: serde_json::Value = serde_json::from_str(l).unwrap();
+            let fields = line.as_object_mut().unwrap();
+            fields.remove("n");
+            fields.remove("c");
+            fields.remove("game");
+            if fields.contains_key("version") {
+                fields.insert("version".into(), 1.into());
+            }
+            format!("{line}\n")
         })
         .collect();
     assert!(!old.contains("\"n\":"));
@@ -485,8 +492,9 @@ fn the_exit_message_names_files_that_are_not_the_game() {
 /// file size limit (`ulimit -f`, with SIGXFSZ ignored so that a write past it fails with EFBIG
 /// as on a full disk; no root needed). A write cut in half used to leave half a line with the
 /// next entry appended to it: the journal was damaged in the middle. Now the journal ends with a
-/// whole line and resumes, the failed audio scoresheet leaves no temporary file, and the exit
-/// message names what was not written (exit code 1).
+/// whole line and resumes, the failed audio scoresheet leaves no temporary file, and (issue 25,
+/// point 3) play halts at the limit instead of outrunning the journal: the journal holds every
+/// move the game counted, and the exit message is the plain one (exit code 0).
 #[test]
 fn a_full_disk_leaves_a_whole_journal_and_a_true_exit_message() {
     const LIMIT_KB: u64 = 16;
@@ -516,7 +524,7 @@ fn a_full_disk_leaves_a_whole_journal_and_a_true_exit_message() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Play until the journal has met the limit (the game goes on past it), then stop.
+    // Play until the journal has met the limit (play halts there), then stop.
     let start = Instant::now();
     let journal_path = || {
         fs::read_dir(dir.join("played"))
@@ -547,18 +555,17 @@ fn a_full_disk_leaves_a_whole_journal_and_a_true_exit_message() {
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("play halts until the journal can be written"),
+        "play halted at the limit: {stderr}"
+    );
+    assert!(
+        !stderr.contains("journal.jsonl holds"),
+        "the game never outran its journal: {stderr}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
     let path = journal_path().unwrap();
     let folder = path.parent().unwrap();
-    assert!(
-        stderr.contains("tactus: stopped;")
-            && stderr.contains(&format!(
-                "{}/journal.jsonl holds",
-                folder.file_name().unwrap().to_string_lossy()
-            ))
-            && stderr.contains("half-moves"),
-        "the exit message names the journal: {stderr}"
-    );
     // Whole lines only, nothing torn: the game resumes from the last entry written.
     let read = journal::read(&path).unwrap_or_else(|e| panic!("{e:#}"));
     assert!(!read.torn, "cut back to its last whole line");
@@ -590,4 +597,71 @@ fn a_game_being_played_is_not_taken_by_a_second_tactus() {
     );
     drop(first);
     setup::lock_folder(&folder).unwrap();
+}
+
+/// Issue 25, points 2 and 4: a journal cut cleanly at a line boundary, emptied, deleted or
+/// taken from another game read cleanly, and a run resumed the shorter game (overwriting the
+/// longer `game.pgn`) or started a new game beside the record with only a log line. The
+/// record's mark (`record.json`) says what the record was written from: each is refused, naming
+/// the folder, and the record is left as it was.
+#[test]
+fn a_journal_shorter_than_its_record_is_refused_and_the_record_kept() {
+    use tactus_core::journal::{MARK_FILE, RecordMark, check};
+    let cases: Vec<(&str, Damager, &str)> = vec![
+        (
+            "cut",
+            Box::new(|l: &mut Vec<String>| l.truncate(l.len() - 2)),
+            "2 fewer than the record",
+        ),
+        (
+            "emptied",
+            Box::new(|l: &mut Vec<String>| l.clear()),
+            "the journal is empty",
+        ),
+        (
+            "deleted",
+            Box::new(|_: &mut Vec<String>| {}),
+            "the journal is missing",
+        ),
+    ];
+    for (name, damage, says) in cases {
+        let scratch = Scratch::new(&format!("short-{name}"));
+        let dir = &scratch.0;
+        write_config(dir);
+        let (folder, mut lines) = game_folder(dir, 8);
+        let path = folder.join(JOURNAL_FILE);
+        let read = journal::read(&path).unwrap();
+        let mark = RecordMark {
+            game: read.header.game.clone(),
+            entries: read.entries.len() as u64,
+            check: check::hex(*read.checks.last().unwrap()),
+            half_moves: 0,
+            finished: false,
+        };
+        fs::write(folder.join(MARK_FILE), mark.to_bytes()).unwrap();
+        let pgn = "[Event \"the record\"]\n\n*\n";
+        fs::write(folder.join(files::PGN_FILE), pgn).unwrap();
+        damage(&mut lines);
+        if name == "deleted" {
+            fs::remove_file(&path).unwrap();
+        } else {
+            fs::write(&path, lines.concat()).unwrap();
+        }
+        for extra in [&[][..], &["--resume", folder.to_str().unwrap()][..]] {
+            let stderr = refused_run(dir, extra);
+            assert!(
+                stderr.contains(&folder.display().to_string()) && stderr.contains(says),
+                "{name} {extra:?}: names the folder and says '{says}': {stderr}"
+            );
+            assert!(
+                stderr.contains("--new") && stderr.contains("record"),
+                "{name}: {stderr}"
+            );
+            assert_eq!(
+                fs::read_to_string(folder.join(files::PGN_FILE)).unwrap(),
+                pgn,
+                "{name}: the record is kept"
+            );
+        }
+    }
 }

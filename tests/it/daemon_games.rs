@@ -583,6 +583,7 @@ fn a_game_with_a_mistake_a_touch_an_unplugged_board_and_a_disputed_scoresheet() 
             ..SimSettings::default()
         },
         echo: false,
+        log: None,
         stop_when_played: false,
         voices_dir: tactus::store::voices::default_dir(),
     };

@@ -12,8 +12,9 @@
 //!   has exactly the moves the journal held;
 //! - the clocks stand (paused, Art. 6.12) within one second of where they stood at the kill;
 //!
-//! and at the end the game is finished, its PGN is the source game's, every move was announced,
-//! and `tactus replay` gives the same game from the journal alone.
+//! and at the end the game is finished, its PGN is the source game's, its audio scoresheet is
+//! the game's recording byte for byte (appended across the kills), every move was announced, and
+//! `tactus replay` gives the same game from the journal alone.
 //!
 //! The unplugged-board case is in `daemon_games` (it needs the simulated player told when to
 //! pull the cable).
@@ -39,16 +40,24 @@ use support::{
         Tail, both_line, find_move_announcements, game_folder, pack, read_game_file,
         transcript_bodies,
     },
-    table::{alsa_null, temp_dir, write_config},
+    table::{alsa_null, temp_dir, voices_dir, write_config},
 };
-use tactus::daemon::{
-    files::{PGN_FILE, TRANSCRIPT_FILE},
-    journal,
+use tactus::{
+    daemon::{
+        files::{PGN_FILE, ScoreFiles, TRANSCRIPT_FILE},
+        journal,
+    },
+    speech::config::SpeechConfig,
+    store::{audio::AudioScoresheet, voices},
 };
 use tactus_core::journal::{JOURNAL_FILE, replay};
 use tactus_core::{
-    announce::{Announcement, Audience},
+    announce::{Announcement, Audience, voice::Style},
     board::recognize::Mode,
+    record::{
+        score::{Score, ScoreMove},
+        wav::{self, Spacing},
+    },
     rules::pgn::read_pgn,
 };
 
@@ -465,6 +474,36 @@ fn a_game_killed_twenty_times_is_resumed_each_time_and_finished() {
         sans(&Chess::default(), &moves)
     );
     assert_eq!(pgn.tag("Result"), Some("0-1"));
+    // The blind player's audio scoresheet, appended move by move through twenty kills (any of
+    // which may land in the middle of an append) and resumed each time, is exactly the game's
+    // recording made at once (issue 25, point 6).
+    let (wav_path, fresh) = (
+        folder.join(ScoreFiles::of(None).wav()),
+        dir.join("fresh.wav"),
+    );
+    let (pack, clips) = voices::load(&voices_dir(), "de-fide").unwrap();
+    let speech = SpeechConfig::default();
+    AudioScoresheet::record(
+        &fresh,
+        &wav::scoresheet(&score_of(&moves), &pack, Style::San),
+        Spacing {
+            gap_ms: speech.gap_ms,
+            pause_ms: speech.pause_ms,
+        },
+        wav::BETWEEN_ANNOUNCEMENTS_MS,
+        clips.loader(),
+    )
+    .unwrap();
+    let cues = |wav: &Path| fs::read_to_string(AudioScoresheet::cue_path_for(wav)).unwrap();
+    assert_eq!(
+        cues(&wav_path),
+        cues(&fresh),
+        "the audio scoresheet's cue list"
+    );
+    assert!(
+        fs::read(&wav_path).unwrap() == fs::read(&fresh).unwrap(),
+        "the audio scoresheet is not the game's recording"
+    );
     let transcript = fs::read_to_string(&transcript_path).unwrap();
     assert!(all_said, "a move announcement is missing:\n{transcript}");
     // Each recovery is told, pauses the clocks and each `resume` restarts them, once: notices
@@ -501,4 +540,15 @@ fn a_game_killed_twenty_times_is_resumed_each_time_and_finished() {
     let replayed = read_pgn(text[pgn_start..].as_bytes()).unwrap();
     assert_eq!(replayed[0].moves, moves);
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The scoresheet of `moves` from the initial position.
+fn score_of(moves: &[shakmaty::Move]) -> Score {
+    let mut score = Score::new(Chess::default());
+    score.moves.extend(moves.iter().map(|&mv| ScoreMove {
+        mv,
+        clock_ms: None,
+        draw_offer: false,
+    }));
+    score
 }

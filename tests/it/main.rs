@@ -46,6 +46,8 @@ mod daemon_table;
 mod no_sound_card;
 mod purity;
 mod record_trust;
+mod run_terminal;
 mod scoresheet;
 mod train;
 mod voices;
+mod web;

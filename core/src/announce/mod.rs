@@ -362,6 +362,11 @@ pub enum Announcement {
     /// A request the arbiter has switched off (`material`, `pieces`: 12.3 a leaves them to him),
     /// said to the player who asked, so that his key is never met with silence.
     RequestSwitchedOff,
+    /// The journal cannot be written: the clocks stop and nothing counts until it can (a move
+    /// not on the disk would be lost by a restart). Said to both players.
+    RecordingHalted,
+    /// The journal is written again: play goes on.
+    RecordingRestored,
 }
 
 impl Announcement {

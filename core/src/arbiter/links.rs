@@ -1,6 +1,7 @@
 //! A board's link lost and back: both players hear it once, and a flapping cable (a board that
-//! comes back and goes again within [`FLAP_WINDOW_MS`]) is not said each time; a loss that lasts
-//! [`FLAP_SETTLE_MS`] is said then.
+//! goes again within [`FLAP_WINDOW_MS`] of its last change) is not said each time: a cable
+//! that keeps flapping is said once, however long it flaps, until it has been steady for the
+//! window; a loss that lasts [`FLAP_SETTLE_MS`] is said then.
 
 use shakmaty::Color;
 
@@ -25,6 +26,8 @@ pub(super) struct LinkNews {
     pub(super) last_said: Option<Millis>,
     /// Away since then (not back yet).
     pub(super) away_since: Option<Millis>,
+    /// When it last went or came back, said or not.
+    pub(super) last_change: Option<Millis>,
 }
 
 impl LinkNews {
@@ -70,10 +73,17 @@ impl Arbiter {
     fn link_lost(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
         let link = &mut self.links[seat];
         link.away_since = Some(now);
+        let last_change = link.last_change.replace(now);
         if link.said_away {
             return;
         }
-        if link.last_said.is_some_and(|t| now < t + FLAP_WINDOW_MS) {
+        // Flapping: it went within the window of the last word about it, or of its last change
+        // (a cable that keeps flapping stays unsaid until it has been steady for the window).
+        if link
+            .last_said
+            .max(last_change)
+            .is_some_and(|t| now < t + FLAP_WINDOW_MS)
+        {
             out.push(Effect::Note(format!(
                 "{} board's link went again; said if it stays away",
                 self.names().board(seat)
@@ -99,6 +109,7 @@ impl Arbiter {
     fn link_back(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
         let link = &mut self.links[seat];
         link.away_since = None;
+        link.last_change = Some(now);
         if !link.said_away {
             return;
         }

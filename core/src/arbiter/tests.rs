@@ -1461,6 +1461,48 @@ fn a_flapping_cable_is_said_once_and_a_loss_that_lasts_is_said() {
     );
 }
 
+/// Issue 25, point 12: a cable unplugged for 0.3 s a hundred times gave ten spoken lines in
+/// 30 s (each ten-second window said a loss and a return). A cable that keeps flapping is said
+/// once, its loss and its return, however long it flaps; once it has been steady for the
+/// window, a new loss is said again.
+#[test]
+fn a_cable_that_keeps_flapping_is_said_once_however_long_it_flaps() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let seat = Color::White;
+    let mut words = Vec::new();
+    for i in 0..100u64 {
+        let t = 1_000 + i * 600;
+        words.extend(said(&a.handle(Input::BoardDisconnected { seat }, t)));
+        words.extend(said(&a.handle(Input::BoardConnected { seat }, t + 300)));
+        words.extend(said(&run(&mut a, t + 590)));
+    }
+    let words: Vec<Announcement> = words.into_iter().map(|s| s.2).collect();
+    assert_eq!(
+        words,
+        vec![
+            Announcement::BoardDisconnected {
+                board: WhichBoard::Tactile
+            },
+            Announcement::BoardReconnected {
+                board: WhichBoard::Tactile
+            },
+        ],
+        "60 s of flapping"
+    );
+    // Steady for the window, then a loss: said.
+    let later = 1_000 + 100 * 600 + FLAP_WINDOW_MS;
+    assert_eq!(
+        said(&a.handle(Input::BoardDisconnected { seat }, later))
+            .into_iter()
+            .map(|s| s.2)
+            .collect::<Vec<_>>(),
+        vec![Announcement::BoardDisconnected {
+            board: WhichBoard::Tactile
+        }]
+    );
+}
+
 /// F.9 e and issue 15: the sighted player's touches are the assistant's and arbiter's news only
 /// once his move is complete, and only for a piece the move did not move: lifting the piece he
 /// moves is the move itself.

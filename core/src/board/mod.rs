@@ -15,6 +15,7 @@ pub mod line;
 pub mod profile;
 pub mod recognize;
 pub mod session;
+pub mod throttle;
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Board, Piece, Square};

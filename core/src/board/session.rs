@@ -26,6 +26,7 @@ use crate::{
         dgt_clock::{ClockDriver, ClockFace, ClockNote},
         line::{self, HostCommand, LineMessage},
         profile::{OrientationMode, Profile, Protocol},
+        throttle::{Throttle, held_words},
     },
     rules::Millis,
 };
@@ -125,6 +126,9 @@ pub struct Session {
     awaiting_since: Option<Millis>,
     next_keepalive: Millis,
     skipped_reported: u64,
+    /// Malformed messages and the board's fault lines: logged at most once a second each.
+    rejected: Throttle,
+    faults: Throttle,
     /// The attached DGT clock's driver (a DGT profile with `clock.attached`): its messages are
     /// reported and its commands sent only when there is one.
     clock: Option<ClockDriver>,
@@ -158,6 +162,8 @@ impl Session {
             awaiting_since: None,
             next_keepalive: now,
             skipped_reported: 0,
+            rejected: Throttle::default(),
+            faults: Throttle::default(),
             clock: (profile.protocol == Protocol::Dgt && profile.clock.attached)
                 .then(ClockDriver::new),
         }
@@ -280,6 +286,12 @@ impl Session {
         {
             deadline = deadline.min(clock);
         }
+        for due in [self.rejected.due(), self.faults.due()]
+            .into_iter()
+            .flatten()
+        {
+            deadline = deadline.min(due);
+        }
         deadline
     }
 
@@ -289,6 +301,13 @@ impl Session {
 
     /// Time passes: keep-alive requests and silence.
     pub fn tick(&mut self, now: Millis) -> Vec<Action> {
+        // A flood that stopped: its count, once.
+        if let Some(held) = self.rejected.summary(now) {
+            warn!("{held} more malformed messages from the board, not logged one by one");
+        }
+        if let Some(held) = self.faults.summary(now) {
+            warn!("{held} more fault lines from the board, not logged one by one");
+        }
         if let Some(since) = self.awaiting_since
             && now >= since + self.keepalive_ms
         {
@@ -358,7 +377,7 @@ impl Session {
             Protocol::Dgt => {
                 self.dgt.push(bytes);
                 while let Some(result) = self.dgt.next() {
-                    if let Some(msg) = self.well_formed(result, &mut out) {
+                    if let Some(msg) = self.well_formed(result, now, &mut out) {
                         self.dgt_message(&msg, now, &mut out);
                     }
                 }
@@ -367,8 +386,8 @@ impl Session {
             Protocol::Line => {
                 self.line.push(bytes);
                 while let Some(result) = self.line.next() {
-                    if let Some(msg) = self.well_formed(result, &mut out) {
-                        self.line_message(&msg, &mut out);
+                    if let Some(msg) = self.well_formed(result, now, &mut out) {
+                        self.line_message(&msg, now, &mut out);
                     }
                 }
             }
@@ -380,6 +399,7 @@ impl Session {
     fn well_formed<M, E: std::fmt::Display>(
         &mut self,
         result: Result<M, E>,
+        now: Millis,
         out: &mut Vec<Action>,
     ) -> Option<M> {
         match result {
@@ -388,7 +408,9 @@ impl Session {
                 Some(msg)
             }
             Err(err) => {
-                warn!("{err}");
+                if let Some(held) = self.rejected.admit(now) {
+                    warn!("{err}{}", held_words(held));
+                }
                 out.push(Action::Emit(LinkEvent::Rejected {
                     reason: err.to_string(),
                 }));
@@ -525,7 +547,7 @@ impl Session {
         info
     }
 
-    fn line_message(&mut self, msg: &LineMessage, out: &mut Vec<Action>) {
+    fn line_message(&mut self, msg: &LineMessage, now: Millis, out: &mut Vec<Action>) {
         let orientation = self.orientation.unwrap_or_default();
         match msg {
             LineMessage::Snapshot(_) => {
@@ -560,7 +582,9 @@ impl Session {
                 self.version = Some(text.clone());
             }
             LineMessage::BoardError(text) => {
-                warn!(text, "the board reports a fault");
+                if let Some(held) = self.faults.admit(now) {
+                    warn!(text, "the board reports a fault{}", held_words(held));
+                }
                 out.push(Action::Emit(LinkEvent::BoardFault { text: text.clone() }));
             }
             LineMessage::Unknown(text) => {

@@ -403,6 +403,8 @@ pub fn format_announcement(a: &Announcement) -> String {
         ),
         A::ReviewEnd => "end of the review".into(),
         A::RequestSwitchedOff => "request switched off by the arbiter".into(),
+        A::RecordingHalted => "recording failed; clocks stopped".into(),
+        A::RecordingRestored => "recording restored".into(),
     }
 }
 

@@ -28,15 +28,17 @@ use crate::{
 
 /// The journal's file name in a game folder.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
-/// The format version written in the header; a reader refuses newer ones.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version written in the header; a reader refuses newer ones. Version 2 adds the
+/// game's identity to the header and a checksum to every line ([`super::check`]); version 1
+/// journals are still read, without checksums.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// One line of the journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Entry {
     /// The first line: what fixes the game.
-    Header(Header),
+    Header(Box<Header>),
     /// One input, at `t` on the game's time line; `wall` is the Unix time in milliseconds, for
     /// people reading the file (replay never uses it).
     Input {
@@ -57,6 +59,10 @@ pub enum Entry {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Header {
     pub version: u32,
+    /// The game's identity: random, made with the game folder. The record's mark names it, so
+    /// that a journal of another game put in this folder is never taken for this one.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub game: String,
     /// Unix time in milliseconds when the game folder was made.
     pub created_unix_ms: u64,
     /// PGN tags (Event, Site, Date, Round, White, Black).
@@ -110,6 +116,9 @@ pub struct SetupRecord {
     /// arbiter's switches during the game are [`InputRecord::Switch`] lines. Absent: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub requests_off: Vec<SwitchableRecord>,
+    /// The sighted seat is a training engine's (`tactus train`): named "engine".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub engine: bool,
 }
 
 /// Each seat's notation (a language name, `"English"`), where one is known.
@@ -209,6 +218,7 @@ impl SetupRecord {
             voice_style: style,
             seat_voice_packs: None,
             requests_off: Vec::new(),
+            engine: second.engine && !second.blind,
         }
     }
 
@@ -285,7 +295,9 @@ impl SetupRecord {
                     Color::White => n.white.as_deref(),
                     Color::Black => n.black.as_deref(),
                 });
-                seats[seat].with_notation(named.and_then(crate::rules::notation::letters_of))
+                seats[seat]
+                    .with_notation(named.and_then(crate::rules::notation::letters_of))
+                    .with_engine(self.engine && !seats[seat].blind)
             }),
             guidance_repeat_ms: self.guidance_repeat_ms,
             say_own_move: self.say_own_move,

@@ -13,12 +13,14 @@
 //! damage named; [`mod@replay`], the replay loop. None of them speaks, touches a file or reads a
 //! clock (the caller passes the bytes and the times).
 
+pub mod check;
 pub mod format;
 pub mod parse;
 pub mod replay;
 
+pub use check::{MARK_FILE, RecordAhead, RecordMark, check_mark};
 pub use format::*;
-pub use parse::{Damage, JournalFile, NothingPlayed, parse};
+pub use parse::{Damage, JournalFile, NothingPlayed, Parser, parse};
 pub use replay::{Replayed, Step, replay, replay_steps};
 
 /// A journal header for tests and examples: a tactile board that reports every change at once, the sighted
@@ -51,6 +53,7 @@ pub fn test_header(blind: shakmaty::Color, time_control: Option<&str>) -> Header
     };
     Header {
         version: FORMAT_VERSION,
+        game: String::new(),
         created_unix_ms: 1,
         tags: Vec::new(),
         setup: SetupRecord::new(&cfg, &shakmaty::Chess::default(), "de-fide", Style::San),
@@ -232,9 +235,9 @@ mod tests {
     #[test]
     fn the_header_rebuilds_the_table() {
         let h = header();
-        let line = serde_json::to_string(&Entry::Header(h.clone())).unwrap();
+        let line = serde_json::to_string(&Entry::Header(Box::new(h.clone()))).unwrap();
         let back: Entry = serde_json::from_str(&line).unwrap();
-        assert_eq!(back, Entry::Header(h.clone()));
+        assert_eq!(back, Entry::Header(Box::new(h.clone())));
         let cfg = h.setup.arbiter_config().unwrap();
         assert_eq!(cfg.the_blind(), Some(Color::White));
         assert_eq!(

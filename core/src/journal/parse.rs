@@ -10,7 +10,9 @@
 //! Each input and end line carries its number (`"n"`, counting from 1 after the header), written
 //! in front of the entry's own fields, so that the entry types of [`super::format`] stay as they
 //! are and journals written before the numbers read as before (a line without `"n"` is not
-//! checked).
+//! checked). From format version 2 every line also carries its chained checksum (`"c"`,
+//! [`super::check`]), checked before anything else of the line is believed: a line whose bytes
+//! changed in any way is damage, named as such.
 
 use std::{
     fmt,
@@ -20,7 +22,10 @@ use std::{
 use anyhow::{Result, bail};
 use serde::Deserialize;
 
-use super::format::{Entry, FORMAT_VERSION, Header};
+use super::{
+    check::split_check,
+    format::{Entry, FORMAT_VERSION, Header},
+};
 use crate::rules::Millis;
 
 /// A journal that cannot be resumed as it stands: which file, which line, what is wrong. The
@@ -74,6 +79,9 @@ pub struct JournalFile {
     pub good_len: u64,
     /// Whether a torn last line was dropped.
     pub torn: bool,
+    /// The chained checksum after each line: the header's first, then one per entry (empty
+    /// for a journal of format 1, which has none).
+    pub checks: Vec<u32>,
 }
 
 impl JournalFile {
@@ -103,36 +111,64 @@ struct Numbered {
 
 /// Parse a journal's bytes (as the shell read them from `path`).
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<JournalFile> {
-    let mut read = Reader {
-        path,
-        header: None,
-        entries: Vec::new(),
-        ended_at: None,
-    };
-    let mut good_len = 0u64;
-    let mut torn = false;
-    let mut offset = 0usize;
-    let mut number = 0usize;
-    while offset < bytes.len() {
-        number += 1;
-        let (line, complete, next) = match bytes[offset..].iter().position(|&b| b == b'\n') {
-            Some(i) => (&bytes[offset..offset + i], true, offset + i + 1),
-            None => (&bytes[offset..], false, bytes.len()),
-        };
+    let mut parser = Parser::new(path);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        parser.push(line)?;
+    }
+    parser.finish()
+}
+
+/// A journal read line by line, as the shell streams it from the disk (a long journal is never
+/// held whole in memory as bytes): [`Parser::push`] each line with its newline, in order, then
+/// [`Parser::finish`].
+pub struct Parser<'a> {
+    read: Reader<'a>,
+    good_len: u64,
+    torn: bool,
+    number: usize,
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(path: &'a Path) -> Parser<'a> {
+        Parser {
+            read: Reader {
+                path,
+                header: None,
+                entries: Vec::new(),
+                ended_at: None,
+                checks: Vec::new(),
+            },
+            good_len: 0,
+            torn: false,
+            number: 0,
+        }
+    }
+
+    /// The next line, with its newline; the last may lack it (torn).
+    pub fn push(&mut self, line: &[u8]) -> Result<()> {
+        if self.torn {
+            // Nothing follows a line without its newline.
+            return Ok(());
+        }
+        self.number += 1;
         // Only the last line can lack its newline: the one write of a line was cut off by a
         // crash, and everything before it was synced. A complete line that does not parse was
         // written whole and damaged later: that is not a tear, and its input is not dropped.
-        if !complete {
-            torn = true;
-            break;
+        let Some(body) = line.strip_suffix(b"\n") else {
+            self.torn = !line.is_empty();
+            return Ok(());
+        };
+        if !body.iter().all(u8::is_ascii_whitespace) {
+            self.read.line(self.number, body)?;
         }
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            read.line(number, line)?;
-        }
-        good_len = next as u64;
-        offset = next;
+        self.good_len += line.len() as u64;
+        Ok(())
     }
-    read.finish(bytes, good_len, torn)
+
+    /// The journal as read.
+    pub fn finish(self) -> Result<JournalFile> {
+        self.read.finish(self.good_len, self.torn)
+    }
 }
 
 /// The lines read so far, checked one by one.
@@ -142,6 +178,8 @@ struct Reader<'a> {
     entries: Vec<Entry>,
     /// The line number of the end line, once read.
     ended_at: Option<usize>,
+    /// The chained checksums of the lines read so far.
+    checks: Vec<u32>,
 }
 
 impl Reader<'_> {
@@ -155,6 +193,58 @@ impl Reader<'_> {
 
     /// One whole, non-blank line (`number` counts from 1).
     fn line(&mut self, number: usize, line: &[u8]) -> Result<()> {
+        // The checksum first: what a changed line says is not to be believed.
+        let checked = match split_check(line) {
+            Some((check, covered)) => {
+                let previous = self.checks.last().copied().unwrap_or(0);
+                let expected = crc32c::crc32c_append(previous, &covered);
+                if check != expected {
+                    // A line lost or repeated before this one: its number says so more
+                    // plainly than the checksum.
+                    let n = serde_json::from_slice::<Numbered>(line)
+                        .ok()
+                        .and_then(|x| x.n);
+                    let due = self.entries.len() as u64 + 1;
+                    if let Some(n) = n
+                        && n != due
+                        && self.header.is_some()
+                    {
+                        return Err(self.damage(number, misnumbered(n, due)));
+                    }
+                    return Err(self.damage(
+                        number,
+                        format!(
+                            "its checksum does not match: the line was changed after it was \
+                             written, or a line before it was changed, lost or put in \
+                             (checksum {check:08x}, the lines up to it give {expected:08x}): \
+                             '{}'",
+                            shown(line)
+                        ),
+                    ));
+                }
+                self.checks.push(check);
+                true
+            }
+            None => false,
+        };
+        if !checked && self.header.as_ref().is_some_and(|h| h.version >= 2) {
+            return Err(self.damage(
+                number,
+                format!(
+                    "it has no checksum, which every line of this journal's format has: '{}'",
+                    shown(line)
+                ),
+            ));
+        }
+        if !checked && !self.checks.is_empty() {
+            return Err(self.damage(
+                number,
+                format!(
+                    "it has no checksum where the lines before it have one: '{}'",
+                    shown(line)
+                ),
+            ));
+        }
         let entry: Entry = serde_json::from_slice(line).map_err(|e| {
             self.damage(
                 number,
@@ -165,7 +255,18 @@ impl Reader<'_> {
             .ok()
             .and_then(|x| x.n);
         match entry {
-            Entry::Header(h) => self.header(number, h),
+            Entry::Header(h) => {
+                if !checked && h.version >= 2 {
+                    return Err(self.damage(
+                        number,
+                        format!(
+                            "the header has no checksum, which a journal of format {} has",
+                            h.version
+                        ),
+                    ));
+                }
+                self.header(number, *h)
+            }
             other => self.entry(number, other, n),
         }
     }
@@ -209,17 +310,7 @@ impl Reader<'_> {
         if let Some(n) = n
             && n != expected
         {
-            return Err(self.damage(
-                number,
-                format!(
-                    "entry number {n} where {expected} was due: {}",
-                    if n > expected {
-                        "lines are missing before it"
-                    } else {
-                        "a line is repeated or out of order"
-                    }
-                ),
-            ));
+            return Err(self.damage(number, misnumbered(n, expected)));
         }
         if matches!(entry, Entry::End { .. }) {
             self.ended_at = Some(number);
@@ -229,16 +320,12 @@ impl Reader<'_> {
     }
 
     /// The journal as read, once every line is: it must have had its header.
-    fn finish(self, bytes: &[u8], good_len: u64, torn: bool) -> Result<JournalFile> {
+    fn finish(self, good_len: u64, torn: bool) -> Result<JournalFile> {
         let Some(header) = self.header else {
             // No whole line at all: the crash came while the header was written, before any
             // input (an input is journaled only after its header is on the disk). Nothing was
-            // played.
-            if self.entries.is_empty()
-                && bytes[..good_len as usize]
-                    .iter()
-                    .all(u8::is_ascii_whitespace)
-            {
+            // played. (Every whole line read was blank: any other was a header or an error.)
+            if self.entries.is_empty() {
                 return Err(anyhow::Error::new(NothingPlayed {
                     path: self.path.to_owned(),
                 }));
@@ -251,8 +338,21 @@ impl Reader<'_> {
             entries: self.entries,
             good_len,
             torn,
+            checks: self.checks,
         })
     }
+}
+
+/// What is wrong with an entry numbered `n` where `due` was due.
+fn misnumbered(n: u64, due: u64) -> String {
+    format!(
+        "entry number {n} where {due} was due: {}",
+        if n > due {
+            "lines are missing before it"
+        } else {
+            "a line is repeated or out of order"
+        }
+    )
 }
 
 /// The start of a damaged line as the message shows it: NULs and escape codes shown, not sent

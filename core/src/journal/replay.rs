@@ -153,6 +153,7 @@ mod tests {
             entries,
             good_len: 0,
             torn: false,
+            checks: Vec::new(),
         }
     }
 

@@ -3,11 +3,16 @@
 //! This module is pure: [`assemble`] turns an [`Utterance`] into samples from a pack's clips with
 //! short gaps between words and longer silences for pauses (the clip speaker uses the same
 //! function, so the recording sounds exactly like the board), and [`CueEntry`] is one line of the
-//! cue list. The file writer, which leaves a valid WAV after every append, is
-//! `store::audio::AudioScoresheet` in the shell (the `tactus` crate).
+//! cue list. The file writer is `store::audio` in the shell (the `tactus` crate); what it writes
+//! is decided here: the WAV [`header`] it writes over the old one after appending samples (so the
+//! file is a valid recording after every append), and [`update`], which compares the cue list on
+//! the disk with the game's scoresheet and says whether to append the new moves or, when the game
+//! changed otherwise (a takeback, a correction), to write the whole recording anew. A game
+//! written move by move thus costs its own size in writes, not its size times its length.
 //!
 //! The cue list is a sidecar text file next to the WAV (`game.wav` -> `game.cues.txt`), one line
-//! per announcement, appended and flushed with it, in Audacity's label-track format so that a
+//! per announcement, appended once the announcement's samples are in the WAV (so every line it
+//! holds is in the recording; [`update`] relies on it), in Audacity's label-track format so that a
 //! player can open both in Audacity (usable with a screen reader) and jump from move to move:
 //!
 //! ```text
@@ -100,9 +105,47 @@ where
     T: Copy + Default,
     S: AsRef<[T]>,
 {
+    let mut samples = Vec::new();
+    for piece in pieces(utterance, spacing) {
+        match piece {
+            Piece::Silence(n) => samples.resize(samples.len() + n, T::default()),
+            Piece::Clip(stem) => samples.extend_from_slice(load(stem)?.as_ref()),
+        }
+    }
+    Ok(samples)
+}
+
+/// The number of samples [`assemble`] makes of `utterance`, counted without making them: `len`
+/// gives a clip's length. The audio scoresheet lays out a whole game with it (where each move
+/// lies in the recording) to compare with the cue list on the disk, without assembling every
+/// move again.
+pub fn assembled_len<E>(
+    utterance: &Utterance,
+    spacing: Spacing,
+    mut len: impl FnMut(&str) -> Result<usize, E>,
+) -> Result<usize, E> {
+    let mut total = 0;
+    for piece in pieces(utterance, spacing) {
+        total += match piece {
+            Piece::Silence(n) => n,
+            Piece::Clip(stem) => len(stem)?,
+        };
+    }
+    Ok(total)
+}
+
+/// One piece of an assembled utterance.
+enum Piece<'a> {
+    Clip(&'a str),
+    Silence(usize),
+}
+
+/// The pieces of `utterance` in order (see [`assemble`]): one place for the rule of gaps and
+/// pauses, so that the length counted is the length made.
+fn pieces(utterance: &Utterance, spacing: Spacing) -> Vec<Piece<'_>> {
     let gap = ms_to_samples(spacing.gap_ms);
     let pause = ms_to_samples(spacing.pause_ms);
-    let mut samples = Vec::new();
+    let mut out = Vec::new();
     let mut any_clip = false;
     let mut paused = false;
     for stem in &utterance.clips {
@@ -111,14 +154,13 @@ where
             continue;
         }
         if any_clip {
-            let silence = if paused { pause } else { gap };
-            samples.resize(samples.len() + silence, T::default());
+            out.push(Piece::Silence(if paused { pause } else { gap }));
         }
-        samples.extend_from_slice(load(stem)?.as_ref());
+        out.push(Piece::Clip(stem));
         any_clip = true;
         paused = false;
     }
-    Ok(samples)
+    out
 }
 
 /// The pack's word that goes before a move number ("Zug", "move", "jugada").
@@ -271,6 +313,163 @@ impl CueEntry {
         let start = ms(fields.next()?)?;
         let end = ms(fields.next()?)?;
         Some((start, end, fields.next()?.to_owned()))
+    }
+}
+
+/// The bytes of the scoresheet's WAV header: a RIFF header, a 16-byte `fmt ` chunk of [`spec`]
+/// and the `data` chunk's header. The samples follow it.
+pub const HEADER_LEN: u64 = 44;
+
+/// The bytes of one sample (16-bit mono).
+pub const BYTES_PER_SAMPLE: u64 = 2;
+
+/// Where the header's data size lies; the RIFF size lies at 4.
+const DATA_SIZE_AT: usize = 40;
+
+/// The most samples a WAV can hold: the RIFF size (the data and 36 bytes of headers) is 32 bits.
+pub const MAX_SAMPLES: u64 = (u32::MAX as u64 - (HEADER_LEN - 8)) / BYTES_PER_SAMPLE;
+
+/// The header of a scoresheet of `samples` samples, byte for byte what hound writes for
+/// [`spec`] (so recordings written before are read back as ours); None past [`MAX_SAMPLES`].
+/// Pure.
+///
+/// The scoresheet grows by appending samples and then writing this header over the old one: a
+/// reader trusts the sizes in it, so until it is written the samples behind are not part of the
+/// recording (and a crash there leaves the old, whole recording with bytes after it that no
+/// reader plays).
+pub fn header(samples: u64) -> Option<[u8; HEADER_LEN as usize]> {
+    let spec = spec();
+    let data = u32::try_from(samples.checked_mul(BYTES_PER_SAMPLE)?).ok()?;
+    let riff = data.checked_add((HEADER_LEN - 8) as u32)?;
+    let block_align = spec.channels * spec.bits_per_sample / 8;
+    let mut h = [0u8; HEADER_LEN as usize];
+    h[0..4].copy_from_slice(b"RIFF");
+    h[4..8].copy_from_slice(&riff.to_le_bytes());
+    h[8..16].copy_from_slice(b"WAVEfmt ");
+    h[16..20].copy_from_slice(&16u32.to_le_bytes());
+    // WAVE_FORMAT_PCM
+    h[20..22].copy_from_slice(&1u16.to_le_bytes());
+    h[22..24].copy_from_slice(&spec.channels.to_le_bytes());
+    h[24..28].copy_from_slice(&spec.sample_rate.to_le_bytes());
+    h[28..32].copy_from_slice(&(spec.sample_rate * u32::from(block_align)).to_le_bytes());
+    h[32..34].copy_from_slice(&block_align.to_le_bytes());
+    h[34..36].copy_from_slice(&spec.bits_per_sample.to_le_bytes());
+    h[36..40].copy_from_slice(b"data");
+    h[DATA_SIZE_AT..].copy_from_slice(&data.to_le_bytes());
+    Some(h)
+}
+
+/// The samples a scoresheet's header says the recording holds; None when `bytes` is not the
+/// header [`header`] writes (another format, another file, sizes that disagree, a torn write).
+/// Pure.
+pub fn read_header(bytes: &[u8]) -> Option<u64> {
+    let bytes: &[u8; HEADER_LEN as usize] = bytes.get(..HEADER_LEN as usize)?.try_into().ok()?;
+    let data = u32::from_le_bytes(bytes[DATA_SIZE_AT..].try_into().ok()?);
+    let samples = u64::from(data) / BYTES_PER_SAMPLE;
+    (u64::from(data) % BYTES_PER_SAMPLE == 0 && header(samples).as_ref() == Some(bytes))
+        .then_some(samples)
+}
+
+impl CueEntry {
+    /// The cue of announcement number `index` (from 0), `len` samples long, appended to a
+    /// recording of `written` samples: every announcement but the first comes after `between`
+    /// samples of silence. Pure.
+    pub fn appended(
+        label: &str,
+        text: &str,
+        index: usize,
+        written: u64,
+        len: usize,
+        between: usize,
+    ) -> CueEntry {
+        let silence = if index == 0 { 0 } else { between as u64 };
+        CueEntry {
+            label: label.to_owned(),
+            text: text.to_owned(),
+            start_sample: written + silence,
+            end_sample: written + silence + len as u64,
+        }
+    }
+}
+
+/// Where every entry of a scoresheet lies in its recording: `lens` are the entries' assembled
+/// lengths ([`assembled_len`]), `between` the samples of silence between two. Pure.
+pub fn layout(
+    entries: &[ScoresheetEntry],
+    lens: impl IntoIterator<Item = usize>,
+    between: usize,
+) -> Vec<CueEntry> {
+    let mut written = 0;
+    entries
+        .iter()
+        .zip(lens)
+        .enumerate()
+        .map(|(i, (entry, len))| {
+            let cue = CueEntry::appended(
+                &entry.label,
+                &entry.utterance.text,
+                i,
+                written,
+                len,
+                between,
+            );
+            written = cue.end_sample;
+            cue
+        })
+        .collect()
+}
+
+/// What brings a recording on the disk up to a scoresheet ([`update`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Update {
+    /// The files hold the scoresheet already: nothing to write.
+    Current,
+    /// The files hold the scoresheet's first `keep` entries, `samples` samples (the WAV may hold
+    /// more behind them that no cue line vouches for: an append cut short). Cut the WAV back to
+    /// `samples` and append the entries from `keep` on.
+    Append { keep: usize, samples: u64 },
+    /// The files hold something else: a longer game (a takeback), another move where this one
+    /// stands (a correction), another voice or spacing, a damaged or missing WAV. Write the
+    /// whole recording anew.
+    Rewrite,
+}
+
+/// What to do with a recording whose cue list holds `cue_lines` (its whole lines; a torn last
+/// line is not one) and whose WAV header says it holds `samples` samples (None: no WAV, or not
+/// one of ours), to make it the recording of the scoresheet laid out as `wanted`
+/// ([`layout`]). Pure.
+///
+/// The cue list is the certificate of the WAV: it is appended only after the samples it names
+/// are in the WAV and its header, so whatever lines it holds, the WAV holds their samples. Every
+/// line must be the line `wanted` has there (same move, same words, same times): then the WAV
+/// holds that prefix of the scoresheet, and only the rest is appended.
+pub fn update<L: AsRef<str>>(wanted: &[CueEntry], cue_lines: &[L], samples: Option<u64>) -> Update {
+    let Some(samples) = samples else {
+        return Update::Rewrite;
+    };
+    if cue_lines.len() > wanted.len()
+        || cue_lines
+            .iter()
+            .zip(wanted)
+            .any(|(line, cue)| line.as_ref() != cue.to_line())
+    {
+        return Update::Rewrite;
+    }
+    let keep = cue_lines.len();
+    let kept = keep
+        .checked_sub(1)
+        .map_or(0, |last| wanted[last].end_sample);
+    if samples < kept {
+        // The cue list vouches for more than the WAV holds: neither can be trusted.
+        return Update::Rewrite;
+    }
+    if keep == wanted.len() && samples == kept {
+        Update::Current
+    } else {
+        Update::Append {
+            keep,
+            samples: kept,
+        }
     }
 }
 
@@ -457,5 +656,156 @@ mod tests {
     fn the_first_missing_clip_is_the_error() {
         let err = assemble::<f32, _, _>(&utterance(&["a", "zz", "yy"]), SPACING, clip).unwrap_err();
         assert_eq!(err, "no clip zz");
+    }
+
+    /// The header is hound's, byte for byte (recordings written before read back as ours, and
+    /// every player that reads hound's files reads these), and it is read back only when it is
+    /// exactly one of ours.
+    #[test]
+    fn the_header_is_hounds_and_reads_back() {
+        for samples in [0u64, 1, 22_050, 1_234_567] {
+            let mut bytes = std::io::Cursor::new(Vec::new());
+            let mut writer = hound::WavWriter::new(&mut bytes, spec()).unwrap();
+            for i in 0..samples {
+                writer.write_sample(i as i16).unwrap();
+            }
+            writer.finalize().unwrap();
+            let bytes = bytes.into_inner();
+            assert_eq!(bytes.len() as u64, HEADER_LEN + samples * BYTES_PER_SAMPLE);
+            let ours = header(samples).unwrap();
+            assert_eq!(
+                &bytes[..HEADER_LEN as usize],
+                &ours[..],
+                "{samples} samples"
+            );
+            assert_eq!(read_header(&bytes), Some(samples));
+        }
+        assert!(header(MAX_SAMPLES).is_some());
+        assert_eq!(header(MAX_SAMPLES + 1), None);
+        let good = header(100).unwrap();
+        assert_eq!(read_header(&good[..43]), None, "a torn header");
+        let mut riff = good;
+        riff[4] ^= 1;
+        assert_eq!(read_header(&riff), None, "sizes that disagree");
+        let mut odd = header(100).unwrap();
+        odd[40] = 201;
+        odd[4] = 201 + 36;
+        assert_eq!(read_header(&odd), None, "half a sample");
+        let mut stereo = good;
+        stereo[22] = 2;
+        assert_eq!(read_header(&stereo), None, "another format");
+    }
+
+    #[test]
+    fn the_length_counted_is_the_length_assembled() {
+        let lens = |stem: &str| clip(stem).map(|c| c.len());
+        for clips in [
+            &["a", "b"][..],
+            &["a", PAUSE, PAUSE, "b"],
+            &[PAUSE, "a", PAUSE],
+            &[],
+            &["b", "a", PAUSE, "b", "a"],
+        ] {
+            let u = utterance(clips);
+            let made: Vec<f32> = assemble(&u, SPACING, clip).unwrap();
+            assert_eq!(
+                assembled_len(&u, SPACING, lens),
+                Ok(made.len()),
+                "{clips:?}"
+            );
+        }
+        assert_eq!(
+            assembled_len(&utterance(&["a", "zz"]), SPACING, lens),
+            Err("no clip zz".into())
+        );
+    }
+
+    fn entries(n: usize) -> Vec<ScoresheetEntry> {
+        (0..n)
+            .map(|i| ScoresheetEntry {
+                label: format!("{}{}", i / 2 + 1, if i % 2 == 0 { "." } else { "..." }),
+                utterance: Utterance {
+                    text: format!("move {i}"),
+                    clips: vec![],
+                },
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_layout_puts_silence_between_entries() {
+        let cues = layout(&entries(3), [100, 1, 50], 10);
+        let spans: Vec<(u64, u64)> = cues
+            .iter()
+            .map(|c| (c.start_sample, c.end_sample))
+            .collect();
+        assert_eq!(spans, [(0, 100), (110, 111), (121, 171)]);
+        assert_eq!(cues[2].label, "2.");
+        assert_eq!(cues[2].text, "move 2");
+    }
+
+    /// Issue 25, point 6: the recording grows by appending; anything but growth (a takeback, a
+    /// correction, a damaged file) writes it anew, and what an append cut short left behind is
+    /// cut off before the next.
+    #[test]
+    fn the_update_appends_growth_and_rewrites_anything_else() {
+        let between = 10;
+        let wanted = layout(&entries(4), [100, 200, 300, 400], between);
+        let lines =
+            |n: usize| -> Vec<String> { wanted[..n].iter().map(CueEntry::to_line).collect() };
+        let end = |n: usize| if n == 0 { 0 } else { wanted[n - 1].end_sample };
+        // A new game: nothing on the disk, or an empty recording.
+        assert_eq!(update(&wanted, &lines(0), None), Update::Rewrite);
+        assert_eq!(
+            update(&wanted, &lines(0), Some(0)),
+            Update::Append {
+                keep: 0,
+                samples: 0
+            }
+        );
+        // Two moves more.
+        assert_eq!(
+            update(&wanted, &lines(2), Some(end(2))),
+            Update::Append {
+                keep: 2,
+                samples: end(2)
+            }
+        );
+        assert_eq!(update(&wanted, &lines(4), Some(end(4))), Update::Current);
+        assert_eq!(update(&wanted[..0], &lines(0), Some(0)), Update::Current);
+        // An append cut short: samples behind the last cue line (the header was written, the
+        // cue line not) are cut off and appended again.
+        assert_eq!(
+            update(&wanted, &lines(2), Some(end(3))),
+            Update::Append {
+                keep: 2,
+                samples: end(2)
+            }
+        );
+        assert_eq!(
+            update(&wanted[..2], &lines(2), Some(end(2) + 5)),
+            Update::Append {
+                keep: 2,
+                samples: end(2)
+            }
+        );
+        // A takeback: the files hold a longer game.
+        assert_eq!(
+            update(&wanted[..3], &lines(4), Some(end(4))),
+            Update::Rewrite
+        );
+        // A correction: another move where the second stands.
+        let mut other = lines(3);
+        other[1] = other[1].replace("move 1", "move 1 corrected");
+        assert_eq!(update(&wanted, &other, Some(end(3))), Update::Rewrite);
+        // Another spacing: the same words at other times.
+        let spaced = layout(&entries(4), [100, 200, 300, 400], between + 1);
+        assert_eq!(update(&spaced, &lines(2), Some(end(2))), Update::Rewrite);
+        // The cue list vouches for more than the WAV holds, or there is no WAV.
+        assert_eq!(
+            update(&wanted, &lines(2), Some(end(2) - 1)),
+            Update::Rewrite
+        );
+        assert_eq!(update(&wanted, &lines(2), None), Update::Rewrite);
     }
 }

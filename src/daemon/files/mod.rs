@@ -3,8 +3,9 @@
 //! failed write left behind.
 //!
 //! The files are kept beside it: `record` (the record writer: a thread that rewrites `game.pgn`,
-//! `scoresheet.txt`, `blind-score.brf`, `blind-score.txt`, the audio scoresheet
-//! `blind-score.wav` with its cue list and an adjourned game's envelope after every move),
+//! `scoresheet.txt`, `blind-score.brf`, `blind-score.txt` and an adjourned game's envelope after
+//! every move, and appends the new moves to the audio scoresheet `blind-score.wav` and its cue
+//! list),
 //! `lines` (`touches.txt`, every lift on both boards, and the notes the hub adds to
 //! `transcript.txt`, appended line by line; the speech task writes the spoken lines to the same
 //! file) and `outage` (what `status` and the arbiter are told while a file is not written). Their
@@ -32,7 +33,8 @@ pub use self::{
     outage::{outage_news, outage_status},
     record::{
         AudioSettings, BlindScore, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth,
-        RecordSettings, RecordSnapshot, RecordWriter, write_envelope, write_record,
+        RecordSettings, RecordSnapshot, RecordWriter, read_mark, write_audio_scores,
+        write_envelope, write_record,
     },
 };
 use super::journal;
@@ -42,7 +44,7 @@ use crate::store::{
     trusted::{Last, TrustedDir, check_folder},
 };
 use tactus_core::{
-    journal::{JOURNAL_FILE, NothingPlayed},
+    journal::{JOURNAL_FILE, MARK_FILE, NothingPlayed},
     record::date::civil,
 };
 
@@ -105,7 +107,8 @@ impl ScoreFiles {
             .to_string_lossy()
             .into_owned()
     }
-    /// The recording is made in this hidden file, then renamed over [`ScoreFiles::wav`].
+    /// A recording written anew (the game changed other than by growing: a takeback, a
+    /// correction) is made in this hidden file, then renamed over [`ScoreFiles::wav`].
     pub(super) fn audio_temp(&self) -> String {
         format!(".{}.tmp.wav", self.stem)
     }
@@ -138,6 +141,7 @@ pub fn all_files_at(blind: shakmaty::ByColor<bool>) -> Vec<String> {
         TRANSCRIPT_FILE,
         TOUCHES_FILE,
         JOURNAL_FILE,
+        MARK_FILE,
     ]
     .iter()
     .map(|s| s.to_string())
@@ -313,6 +317,19 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
         };
         let journal_path = path.join(JOURNAL_FILE);
         let Ok(meta) = std::fs::symlink_metadata(&journal_path) else {
+            // A record of an unfinished game without its journal: the journal was deleted or
+            // moved. Never a silent new game in its place.
+            if folder.is_dir()
+                && folder.uid() == uid
+                && let Some(mark) = read_mark(&path.join(MARK_FILE))?
+                && !mark.finished
+            {
+                return Err(journal::read_against_record(&path)
+                    .err()
+                    .unwrap_or_else(|| {
+                        anyhow::anyhow!("{}: the journal is missing", path.display())
+                    }));
+            }
             continue;
         };
         if !folder.is_dir() || folder.uid() != uid || !meta.is_file() || meta.uid() != uid {
@@ -340,6 +357,10 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
             }
             Ok(_) => {}
             Err(e) if e.downcast_ref::<NothingPlayed>().is_some() => {
+                // Empty beside a record: the journal was emptied, not left by a crash.
+                if read_mark(&path.join(MARK_FILE))?.is_some() {
+                    return journal::read_against_record(&path).map(|_| Some(path));
+                }
                 warn!("not resuming {}: {e:#}", path.display())
             }
             Err(e) => return Err(e),
@@ -427,12 +448,13 @@ mod tests {
             files.contains(&"blind-score.cues.txt".to_string()),
             "{files:?}"
         );
-        assert_eq!(files.len(), 9);
+        assert_eq!(files.len(), 10);
+        assert!(files.contains(&MARK_FILE.to_string()), "{files:?}");
         let two = all_files_at(shakmaty::ByColor {
             white: true,
             black: true,
         });
-        assert_eq!(two.len(), 13);
+        assert_eq!(two.len(), 14);
         for name in [
             "blind-score-white.brf",
             "blind-score-black.brf",

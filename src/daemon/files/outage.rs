@@ -24,11 +24,10 @@ pub fn outage_status(
     }
     if let Some(record) = record {
         let health = record.health();
-        if let Some(error) = health.failing {
+        if let Some(error) = &health.failing {
             lines.push(format!(
-                "files NOT WRITTEN (game.pgn and the scoresheets stand at half-move {}; tried \
-                 again): {error}",
-                health.written_ply.map_or("none".into(), |p| p.to_string())
+                "files NOT WRITTEN ({}; tried again): {error}",
+                health.standing()
             ));
         }
     }
@@ -49,11 +48,14 @@ pub fn outage_news(
     record: Option<&RecordWriter>,
 ) -> Vec<String> {
     let mut news = Vec::new();
-    if let Some(o) = journal.and_then(|j| j.take_recovered()) {
-        news.push(format!(
-            "the journal is written again: the {} entries held in memory are on the disk",
-            o.held
-        ));
+    if let Some(journal) = journal {
+        news.extend(journal.take_news());
+        if let Some(o) = journal.take_recovered() {
+            news.push(format!(
+                "the journal is written again: the {} entries held in memory are on the disk",
+                o.held
+            ));
+        }
     }
     if let Some(record) = record {
         news.extend(record.take_news());

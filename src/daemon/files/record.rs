@@ -1,29 +1,34 @@
 //! The record writer: a thread that rewrites every record file of the game folder after every
-//! move (`game.pgn`, `scoresheet.txt`, each blind player's `blind-score.brf`, `blind-score.txt`, the audio
-//! scoresheet `blind-score.wav` with its cue list, an adjourned game's envelope), each file
-//! atomically, the newest record first.
+//! move (`game.pgn`, `scoresheet.txt`, each blind player's `blind-score.brf`, `blind-score.txt`, an
+//! adjourned game's envelope), each file atomically, the newest record first; and brings each
+//! blind player's audio scoresheet `blind-score.wav` with its cue list up to the game by
+//! appending the new moves (rewritten whole, atomically, only when the game changed otherwise:
+//! a takeback, a correction). The recording is the one file that grows large (about 100 kB a
+//! move): rewritten after every move it cost the square of the game in writes, gigabytes on a
+//! Raspberry Pi's SD card (issue 25, point 6).
 //!
 //! It renders nothing itself: scoresheets come from [`tactus_core::record`], words from the voice
 //! pack. A record that cannot be written is tried again with a growing pause, logged once when
 //! the outage starts and once when it ends, and can be read while it lasts
 //! ([`RecordWriter::outage`]); the game never stops for it.
 
-use std::{
-    path::{Path, PathBuf},
-    sync::mpsc as std_mpsc,
-    thread::JoinHandle,
-};
+use std::{fs::OpenOptions, path::Path, sync::mpsc as std_mpsc, thread::JoinHandle};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow, bail};
 use tracing::{debug, error, info};
 
 use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
 use crate::{
-    store::{audio::AudioScoresheet, trusted::TrustedDir, voices::Clips},
+    store::{
+        audio::{AudioScoresheet, ScoresheetError},
+        trusted::TrustedDir,
+        voices::Clips,
+    },
     wall::unix_ms,
 };
 use tactus_core::{
     announce::voice::Style,
+    journal::{MARK_FILE, RecordMark},
     record::date::civil,
     record::{
         braille::BrailleOptions,
@@ -42,6 +47,9 @@ pub struct RecordSnapshot {
     pub tags: Vec<(String, String)>,
     /// The game time of the snapshot (the envelope's times are read at it).
     pub now: Millis,
+    /// What of the journal the snapshot was taken from, written as `record.json` after the
+    /// record files (None: no journal, as in some tests).
+    pub mark: Option<RecordMark>,
 }
 
 /// What the audio scoresheet is made with: the voice pack and style, the silences between words,
@@ -89,18 +97,43 @@ pub struct RecordHealth {
     /// The outage that just ended (its first error), until it is collected with
     /// [`RecordWriter::take_recovered`].
     pub recovered: Option<String>,
-    /// Half-moves in the files on the disk (the last record written whole).
+    /// Half-moves in `game.pgn` and the text and Braille scoresheets on the disk (the last
+    /// record written whole).
     pub written_ply: Option<usize>,
+    /// Whether an audio scoresheet is kept (a blind player with clips).
+    pub keeps_audio: bool,
+    /// Half-moves in the audio scoresheets on the disk (the fewest of the blind players'): they
+    /// are appended move by move, so after a failure they may stand elsewhere than the rest.
+    pub audio_ply: Option<usize>,
     /// What the arbiter has not been told yet: an outage began, an outage ended (in order; see
     /// [`RecordWriter::take_news`]).
     pub news: Vec<String>,
 }
 
+impl RecordHealth {
+    /// Where the game's files stand, for the arbiter: "game.pgn and the scoresheets stand at
+    /// half-move 8", and where the audio scoresheet stands when that is elsewhere.
+    pub fn standing(&self) -> String {
+        let ply = |p: Option<usize>| p.map_or("none".into(), |p| p.to_string());
+        let mut text = format!(
+            "game.pgn and the scoresheets stand at half-move {}",
+            ply(self.written_ply)
+        );
+        if self.keeps_audio && self.audio_ply != self.written_ply {
+            text.push_str(&format!(
+                ", the audio scoresheet at half-move {}",
+                ply(self.audio_ply)
+            ));
+        }
+        text
+    }
+}
+
 /// The record writer thread. Snapshots sent while it is busy are coalesced: only the newest is
-/// written (each write is the whole record). A record that fails (a full disk, a read-only
-/// folder, no file descriptors left) is tried again with a growing pause until it is written or
-/// a newer one replaces it; the outage is logged once when it starts and once when it ends, and
-/// can be read at any time ([`RecordWriter::outage`]).
+/// written (each write brings the whole record up to it). A record that fails (a full disk, a
+/// read-only folder, no file descriptors left) is tried again with a growing pause until it is
+/// written or a newer one replaces it; the outage is logged once when it starts and once when it
+/// ends, and can be read at any time ([`RecordWriter::outage`]).
 pub struct RecordWriter {
     tx: Option<std_mpsc::Sender<RecordSnapshot>>,
     thread: Option<JoinHandle<()>>,
@@ -110,7 +143,10 @@ pub struct RecordWriter {
 impl RecordWriter {
     pub fn spawn(settings: RecordSettings) -> RecordWriter {
         let (tx, rx) = std_mpsc::channel::<RecordSnapshot>();
-        let health = std::sync::Arc::new(std::sync::Mutex::new(RecordHealth::default()));
+        let health = std::sync::Arc::new(std::sync::Mutex::new(RecordHealth {
+            keeps_audio: settings.blind_scores.iter().any(|b| b.audio.is_some()),
+            ..RecordHealth::default()
+        }));
         let shared = health.clone();
         let thread = std::thread::Builder::new()
             .name("tactus-record".into())
@@ -227,12 +263,29 @@ fn record_loop(
         while let Ok(newer) = rx.try_recv() {
             snapshot = newer;
         }
-        match write_record(settings, &snapshot) {
+        // The audio scoresheets are tried even when the other files failed: they stand where
+        // they stand, and `status` says so.
+        let files = write_record(settings, &snapshot);
+        let audio = write_audio_scores(settings, &snapshot);
+        let audio_ply = match &audio {
+            Ok(()) => Some(snapshot.game.ply()),
+            Err(_) => audio_held(settings),
+        };
+        // Not through a path that leads elsewhere now.
+        if (files.is_err() || audio.is_err()) && settings.folder.verify().is_ok() {
+            remove_leftovers(settings.folder.path());
+        }
+        let mut h = lock(health);
+        if files.is_ok() {
+            h.written_ply = Some(snapshot.game.ply());
+        }
+        if h.keeps_audio {
+            h.audio_ply = audio_ply;
+        }
+        match files.and(audio) {
             Ok(()) => {
                 pause = RECORD_RETRY_FIRST;
                 pending = None;
-                let mut h = lock(health);
-                h.written_ply = Some(snapshot.game.ply());
                 if let Some(was) = h.failing.take() {
                     let text = format!(
                         "the game's files in {} are written again (up to half-move {})",
@@ -245,18 +298,13 @@ fn record_loop(
                 }
             }
             Err(e) => {
-                // Not through a path that leads elsewhere now.
-                if settings.folder.verify().is_ok() {
-                    remove_leftovers(settings.folder.path());
-                }
                 let text = format!("{e:#}");
-                let mut h = lock(health);
                 // Once per outage: a full disk would otherwise log every move.
                 if h.failing.is_none() {
                     let news = format!(
-                        "{text}; the game's files stay at half-move {}, tried again until they \
-                         can be written (the journal keeps the game)",
-                        h.written_ply.map_or("none".into(), |p| p.to_string())
+                        "{text}; {}, tried again until they can be written (the journal keeps \
+                         the game)",
+                        h.standing()
                     );
                     error!("{news}");
                     h.news.push(news);
@@ -273,17 +321,32 @@ fn record_loop(
     debug!("record writer ends");
 }
 
-/// Rewrite every record file of the folder from `snapshot`. Nothing is written unless the game
-/// folder's path still leads to the folder held, through trusted folders only: a folder on the
-/// way renamed, or replaced by a link, is an outage of the record (the journal, held open, keeps
-/// the game), never a write elsewhere.
+/// Rewrite every record file of the folder from `snapshot`, but the audio scoresheets
+/// ([`write_audio_scores`]). Nothing is written unless the game folder's path still leads to the
+/// folder held, through trusted folders only: a folder on the way renamed, or replaced by a link,
+/// is an outage of the record (the journal, held open, keeps the game), never a write elsewhere.
 pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
     let dir = &settings.folder;
-    dir.verify().map_err(|e| {
-        anyhow::anyhow!(
-            "the game folder cannot be trusted now: {e}; nothing is written through its path"
-        )
-    })?;
+    verify_folder(dir)?;
+    // Never less than the record shows: a record written from more of the journal stays.
+    let mark_path = dir.file_path(MARK_FILE);
+    if let Some(new) = &snapshot.mark
+        && let Some(old) = read_mark(&mark_path)?
+        && !old.may_be_replaced_by(new)
+    {
+        bail!(
+            "not writing the record in {}: it was written from {} journal entries of game {} \
+             ({} half-moves), this one from {} of game {} ({} half-moves); a record is never \
+             overwritten with less than it showed",
+            dir.path().display(),
+            old.entries,
+            old.game,
+            old.half_moves,
+            new.entries,
+            new.game,
+            new.half_moves
+        );
+    }
     let score = Score::from_game(&snapshot.game, &snapshot.tags);
     let pgn = snapshot.game.to_pgn(&snapshot.tags);
     dir.write_atomically(PGN_FILE, pgn.as_bytes())?;
@@ -299,20 +362,40 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
         dir.write_atomically(&blind.files.braille(), braille.as_bytes())?;
     }
     write_envelope(settings, snapshot)?;
-    for blind in &settings.blind_scores {
-        if let Some((pack, style, spacing, clips)) = &blind.audio {
-            write_audio(
-                dir.path(),
-                &blind.files,
-                &snapshot.game,
-                pack,
-                *style,
-                *spacing,
-                clips,
-            )?;
-        }
+    if let Some(mark) = &snapshot.mark {
+        dir.write_atomically(MARK_FILE, &mark.to_bytes())?;
     }
     Ok(())
+}
+
+/// Whether the game folder's path still leads to the folder held, through trusted folders only
+/// (see [`TrustedDir::verify`]); else why not, as the record's outage says it.
+fn verify_folder(dir: &TrustedDir) -> Result<()> {
+    dir.verify().map_err(|e| {
+        anyhow!("the game folder cannot be trusted now: {e}; nothing is written through its path")
+    })
+}
+
+/// The record's mark in a game folder (`record.json`), if there is one; read without following
+/// a link. A mark that cannot be read is an error naming the file: it is never taken as absent,
+/// which would let a shorter record replace the one it guards.
+pub fn read_mark(path: &Path) -> Result<Option<RecordMark>> {
+    let bytes = match crate::store::private::open_no_follow(path, OpenOptions::new().read(true))
+        .and_then(|mut f| {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut f, &mut bytes).map(|_| bytes)
+        }) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    RecordMark::from_bytes(&bytes).map(Some).map_err(|e| {
+        anyhow!(
+            "{} cannot be read ({e}); it says what the record was written from: put it back \
+                 as it was",
+            path.display()
+        )
+    })
 }
 
 /// The envelope's files of an adjourned game (the Laws' seven items; never the sealed move), in
@@ -361,71 +444,558 @@ const ENVELOPE_READ_LIMIT: u64 = 64 * 1024;
 /// How the envelope's text begins the line with the time of sealing.
 const SEALED_PREFIX: &str = "Sealed: ";
 
-/// The audio scoresheet (F.5): every move as the blind player's voice pack says it, rendered
-/// whole into a temporary file and renamed over the old one with its cue list.
+/// Bring each blind player's audio scoresheet (F.5) up to `snapshot`: the moves it lacks
+/// appended, or the whole recording written anew when the game changed otherwise (see
+/// [`AudioScoresheet::update`]). Every scoresheet is tried; the first error is returned.
+pub fn write_audio_scores(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
+    // The recordings are written by path: only once the path leads to the folder held.
+    verify_folder(&settings.folder)?;
+    let mut first = Ok(());
+    for blind in &settings.blind_scores {
+        if let Some(audio) = &blind.audio {
+            let written = write_audio(settings.folder.path(), &blind.files, &snapshot.game, audio);
+            if first.is_ok() {
+                first = written;
+            }
+        }
+    }
+    first
+}
+
+/// The half-moves the audio scoresheets hold on the disk (the fewest of the blind players';
+/// None when one holds no recording of ours).
+fn audio_held(settings: &RecordSettings) -> Option<usize> {
+    settings
+        .blind_scores
+        .iter()
+        .filter(|b| b.audio.is_some())
+        .map(|b| AudioScoresheet::held(&settings.folder.file_path(&b.files.wav())))
+        .try_fold(usize::MAX, |least, held| Some(least.min(held?)))
+        .filter(|&least| least != usize::MAX)
+}
+
+/// One audio scoresheet: every move as the blind player's voice pack says it. The recording is
+/// the scoresheet read aloud: White's moves under their spoken numbers ("Zug eins, ..."), so
+/// that a player navigating the file hears where he is.
 fn write_audio(
     dir: &Path,
     files: &ScoreFiles,
     game: &Game,
-    pack: &tactus_core::announce::voice::VoicePack,
-    style: Style,
-    spacing: Spacing,
-    clips: &Clips,
+    (pack, style, spacing, clips): &AudioSettings,
 ) -> Result<()> {
-    let temp = dir.join(files.audio_temp());
-    let written = render_audio(&temp, game, pack, style, spacing, clips);
-    if written.is_err() {
-        // A full disk leaves a half-written recording: it must not fill the disk further.
-        let _ = std::fs::remove_file(&temp);
-        let _ = std::fs::remove_file(dir.join(files.audio_temp_cues()));
-    }
-    let temp_cues = written?;
-    let wav_path = dir.join(files.wav());
-    let cues_path = dir.join(files.cues());
-    std::fs::rename(&temp, &wav_path).with_context(|| {
-        format!(
-            "cannot replace {} with {}",
-            wav_path.display(),
-            temp.display()
-        )
-    })?;
-    std::fs::rename(&temp_cues, &cues_path).with_context(|| {
-        format!(
-            "cannot replace {} with {}",
-            cues_path.display(),
-            temp_cues.display()
-        )
-    })?;
-    Ok(())
-}
-
-/// The audio scoresheet into `temp`; returns its cue list's path.
-fn render_audio(
-    temp: &Path,
-    game: &Game,
-    pack: &tactus_core::announce::voice::VoicePack,
-    style: Style,
-    spacing: Spacing,
-    clips: &Clips,
-) -> Result<PathBuf> {
-    // The recording is the scoresheet read aloud: White's moves under their spoken numbers
-    // ("Zug eins, ..."), so that a player navigating the file hears where he is.
-    let entries = wav::scoresheet(&Score::from_game(game, &[]), pack, style);
-    AudioScoresheet::record(
-        temp,
+    let entries = wav::scoresheet(&Score::from_game(game, &[]), pack, *style);
+    let updated = AudioScoresheet::update(
+        &dir.join(files.wav()),
+        &dir.join(files.audio_temp()),
         &entries,
-        spacing,
+        *spacing,
         wav::BETWEEN_ANNOUNCEMENTS_MS,
         clips.loader(),
-    )
-    .with_context(|| format!("voice pack '{}'", pack.name()))?;
-    Ok(AudioScoresheet::cue_path_for(temp))
+    );
+    match updated {
+        Ok(how) => {
+            debug!("{}: {how:?}", files.wav());
+            Ok(())
+        }
+        Err(e @ ScoresheetError::Clip { .. }) => {
+            Err(e).with_context(|| format!("voice pack '{}'", pack.name()))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::daemon::files::{outage_news, outage_status};
+    use crate::store::audio::{bytes_written, full_disk};
+    use shakmaty::{Move, Position};
+    use std::path::PathBuf;
+    use tactus_core::rules::game::{Input as G, RulesConfig};
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tactus-record-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The shipped `de-fide` pack with its clips, loaded once for all the tests.
+    fn de_fide() -> &'static AudioSettings {
+        static AUDIO: std::sync::OnceLock<AudioSettings> = std::sync::OnceLock::new();
+        AUDIO.get_or_init(|| {
+            let voices = Path::new(env!("CARGO_MANIFEST_DIR")).join("voices");
+            let (pack, clips) = crate::store::voices::load(&voices, "de-fide").unwrap();
+            (pack, Style::San, Spacing::DEFAULT, clips)
+        })
+    }
+
+    fn settings_with(dir: &Path, audio: Option<&AudioSettings>) -> RecordSettings {
+        RecordSettings {
+            folder: TrustedDir::open(dir).unwrap(),
+            braille: crate::config::braille_options(
+                tactus_core::record::braille::DEFAULT_PROFILE,
+                40,
+                25,
+            )
+            .unwrap(),
+            blind_scores: vec![BlindScore {
+                files: ScoreFiles::of(None),
+                audio: audio.cloned(),
+            }],
+        }
+    }
+
+    fn snapshot(game: &Game) -> RecordSnapshot {
+        RecordSnapshot {
+            game: game.clone(),
+            tags: vec![],
+            now: 0,
+            mark: None,
+        }
+    }
+
+    /// `plies` legal moves, the same every run (a fixed pseudo-random pick among the legal
+    /// moves; a seed whose game ends early is passed over), as `examples/record_bytes.rs` plays.
+    fn long_game(plies: usize) -> Vec<Move> {
+        for seed in 1..1000u64 {
+            let mut state = seed;
+            let mut game = Game::new(RulesConfig::default());
+            let mut moves = Vec::new();
+            while moves.len() < plies && !game.is_over() {
+                let legal = game.position().legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let mv = legal[(state % legal.len() as u64) as usize];
+                game.apply(G::Move(mv), 0).unwrap();
+                moves.push(mv);
+            }
+            if moves.len() == plies {
+                return moves;
+            }
+        }
+        panic!("no game of {plies} half-moves");
+    }
+
+    fn game_of(moves: &[Move]) -> Game {
+        let mut game = Game::new(RulesConfig::default());
+        for &mv in moves {
+            game.apply(G::Move(mv), 0).unwrap();
+        }
+        game
+    }
+
+    /// The audio scoresheet and cue list of `game` rendered whole into a folder of their own,
+    /// as bytes: what the files must equal however they were written.
+    fn fresh_render(game: &Game, audio: &AudioSettings) -> (Vec<u8>, Vec<u8>) {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = scratch(&format!("fresh-{n}"));
+        let path = dir.join("fresh.wav");
+        let (pack, style, spacing, clips) = audio;
+        let entries = wav::scoresheet(&Score::from_game(game, &[]), pack, *style);
+        AudioScoresheet::record(
+            &path,
+            &entries,
+            *spacing,
+            wav::BETWEEN_ANNOUNCEMENTS_MS,
+            clips.loader(),
+        )
+        .unwrap();
+        let files = (
+            std::fs::read(&path).unwrap(),
+            std::fs::read(AudioScoresheet::cue_path_for(&path)).unwrap(),
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        files
+    }
+
+    /// The audio scoresheet and cue list in `dir`, as bytes.
+    fn on_disk(dir: &Path) -> (Vec<u8>, Vec<u8>) {
+        let files = ScoreFiles::of(None);
+        (
+            std::fs::read(dir.join(files.wav())).unwrap(),
+            std::fs::read(dir.join(files.cues())).unwrap(),
+        )
+    }
+
+    /// The files in `dir` are exactly the fresh recording of `game` (compared without printing
+    /// megabytes).
+    fn assert_recording_of(dir: &Path, game: &Game, audio: &AudioSettings, what: &str) {
+        let (wav, cues) = on_disk(dir);
+        let (want_wav, want_cues) = fresh_render(game, audio);
+        assert_eq!(
+            String::from_utf8_lossy(&cues),
+            String::from_utf8_lossy(&want_cues),
+            "{what}: the cue list"
+        );
+        assert_eq!(wav.len(), want_wav.len(), "{what}: the WAV's length");
+        assert!(wav == want_wav, "{what}: the WAV's bytes differ");
+        // And a player's reader agrees.
+        let reader = hound::WavReader::open(dir.join(ScoreFiles::of(None).wav())).unwrap();
+        assert_eq!(
+            u64::from(reader.len()) * wav::BYTES_PER_SAMPLE + wav::HEADER_LEN,
+            wav.len() as u64
+        );
+    }
+
+    /// What this thread has written: the kernel's count of bytes handed to `write(2)` and its
+    /// kin by this thread alone (`wchar` of `/proc/thread-self/io`; other test threads do not
+    /// count), when the kernel keeps one.
+    fn kernel_wchar() -> Option<u64> {
+        let io = std::fs::read_to_string("/proc/thread-self/io").ok()?;
+        io.lines()
+            .find_map(|l| l.strip_prefix("wchar: "))?
+            .trim()
+            .parse()
+            .ok()
+    }
+
+    /// Issue 25, point 6: the audio scoresheet was rendered whole and renamed over the old one
+    /// after every move: 20 times the file's size written over 40 half-moves, 40 times over 80,
+    /// growing with the square of the game (gigabytes on a Raspberry Pi's SD card). Now the
+    /// moves are appended: over a whole game the bytes written stay within a small constant of
+    /// the files' final size, at 40 half-moves as at 80, counted by the store and by the kernel.
+    /// And the files are exactly the recording rendered whole.
+    #[test]
+    fn writes_grow_with_the_game_not_with_its_square() {
+        const MOST: f64 = 3.0;
+        let audio = de_fide();
+        let moves = long_game(80);
+        for plies in [40, 80] {
+            let dir = scratch(&format!("linear-{plies}"));
+            let settings = settings_with(&dir, Some(audio));
+            let mut game = Game::new(RulesConfig::default());
+            let (counted, kernel) = (bytes_written(), kernel_wchar());
+            write_audio_scores(&settings, &snapshot(&game)).unwrap();
+            for &mv in &moves[..plies] {
+                game.apply(G::Move(mv), 0).unwrap();
+                write_audio_scores(&settings, &snapshot(&game)).unwrap();
+            }
+            let counted = bytes_written() - counted;
+            let (wav, cues) = on_disk(&dir);
+            let size = (wav.len() + cues.len()) as u64;
+            let ratio = counted as f64 / size as f64;
+            assert!(
+                ratio <= MOST,
+                "{plies} half-moves: {counted} bytes written for files of {size} bytes ({ratio:.1} \
+                 times)"
+            );
+            // The record writer's own count against the kernel's: nothing written uncounted.
+            if let (Some(before), Some(after)) = (kernel, kernel_wchar()) {
+                let by_kernel = after - before;
+                assert_eq!(by_kernel, counted, "{plies} half-moves: the kernel's count");
+            }
+            assert_recording_of(&dir, &game, audio, &format!("{plies} half-moves"));
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    /// Writing the record again without a new move (a clock or an offer changed) writes nothing
+    /// to the recording.
+    #[test]
+    fn a_record_without_a_new_move_writes_no_audio() {
+        let audio = de_fide();
+        let dir = scratch("no-new-move");
+        let settings = settings_with(&dir, Some(audio));
+        let game = game_of(&long_game(6));
+        write_audio_scores(&settings, &snapshot(&game)).unwrap();
+        let before = bytes_written();
+        write_audio_scores(&settings, &snapshot(&game)).unwrap();
+        assert_eq!(bytes_written(), before);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 25, point 6: a takeback (F.8's retrace) or a correction changes the game other than
+    /// by growing: the recording is written anew and is exactly the shortened game's, and goes
+    /// on growing by appending from there.
+    #[test]
+    fn a_takeback_rewrites_the_recording_of_the_shortened_game() {
+        let audio = de_fide();
+        let dir = scratch("takeback");
+        let settings = settings_with(&dir, Some(audio));
+        let moves = long_game(20);
+        let mut game = Game::new(RulesConfig::default());
+        for &mv in &moves[..12] {
+            game.apply(G::Move(mv), 0).unwrap();
+            write_audio_scores(&settings, &snapshot(&game)).unwrap();
+        }
+        game.apply(G::Retract { to_ply: 9 }, 0).unwrap();
+        write_audio_scores(&settings, &snapshot(&game)).unwrap();
+        assert_recording_of(&dir, &game, audio, "retraced to half-move 9");
+        // Another move where the tenth stood (a correction): written anew too.
+        let other = game
+            .position()
+            .legal_moves()
+            .into_iter()
+            .find(|&m| m != moves[9])
+            .unwrap();
+        game.apply(G::Move(other), 0).unwrap();
+        write_audio_scores(&settings, &snapshot(&game)).unwrap();
+        assert_recording_of(&dir, &game, audio, "another tenth half-move");
+        // Growing again is appending again: one move's bytes, not the game's.
+        let before = bytes_written();
+        let (wav_before, _) = on_disk(&dir);
+        let next = game.position().legal_moves()[0];
+        game.apply(G::Move(next), 0).unwrap();
+        write_audio_scores(&settings, &snapshot(&game)).unwrap();
+        let (wav_after, _) = on_disk(&dir);
+        let grown = (wav_after.len() - wav_before.len()) as u64;
+        let written = bytes_written() - before;
+        assert!(
+            written < grown + 1000,
+            "{written} bytes written for {grown} bytes more"
+        );
+        assert_recording_of(&dir, &game, audio, "a move after the correction");
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 25, point 6: a crash or power cut in the middle of an append. What a reader sees
+    /// then is a whole recording (the header counts only what was there before), and the next
+    /// write repairs what was left: samples the header does not count, samples the header
+    /// counts but no cue line names, a torn cue line, a torn header.
+    #[test]
+    fn what_a_crash_mid_append_left_is_repaired_by_the_next_write() {
+        use std::io::Write as _;
+        let audio = de_fide();
+        let moves = long_game(14);
+        let files = ScoreFiles::of(None);
+        let append = |path: &Path, bytes: &[u8]| {
+            let mut f = OpenOptions::new().append(true).open(path).unwrap();
+            f.write_all(bytes).unwrap();
+        };
+        // Each crash, and whether the next write repairs it by cutting back and appending (a
+        // torn header leaves nothing to trust: the recording is written anew).
+        type Crash<'a> = (&'a str, &'a dyn Fn(&Path), bool);
+        let crashes: [Crash; 4] = [
+            (
+                "samples behind the header",
+                &|dir: &Path| {
+                    // Half of the next move's samples, written and synced, header not yet.
+                    let (next, _) = fresh_render(&game_of(&moves[..11]), audio);
+                    let (now, _) = on_disk(dir);
+                    append(
+                        &dir.join(files.wav()),
+                        &next[now.len()..(now.len() + next.len()) / 2],
+                    );
+                    // A reader plays the ten moves that were there, nothing of the eleventh.
+                    let reader = hound::WavReader::open(dir.join(files.wav())).unwrap();
+                    assert_eq!(
+                        u64::from(reader.len()) * wav::BYTES_PER_SAMPLE + wav::HEADER_LEN,
+                        now.len() as u64
+                    );
+                },
+                true,
+            ),
+            (
+                "a header that counts a move the cue list lacks",
+                &|dir: &Path| {
+                    let (next, _) = fresh_render(&game_of(&moves[..11]), audio);
+                    std::fs::write(dir.join(files.wav()), next).unwrap();
+                },
+                true,
+            ),
+            (
+                "a torn cue line",
+                &|dir: &Path| {
+                    let (next, next_cues) = fresh_render(&game_of(&moves[..11]), audio);
+                    std::fs::write(dir.join(files.wav()), next).unwrap();
+                    let (_, cues) = on_disk(dir);
+                    append(
+                        &dir.join(files.cues()),
+                        &next_cues[cues.len()..cues.len() + 7],
+                    );
+                },
+                true,
+            ),
+            (
+                "a torn header",
+                &|dir: &Path| {
+                    let (now, _) = on_disk(dir);
+                    let mut torn = now;
+                    torn[41] ^= 0x55;
+                    std::fs::write(dir.join(files.wav()), torn).unwrap();
+                },
+                false,
+            ),
+        ];
+        for (what, crash, appended) in crashes {
+            let dir = scratch(&format!("crash-{}", what.replace(' ', "-")));
+            let settings = settings_with(&dir, Some(audio));
+            let mut game = game_of(&moves[..10]);
+            write_audio_scores(&settings, &snapshot(&game)).unwrap();
+            crash(&dir);
+            for &mv in &moves[10..14] {
+                game.apply(G::Move(mv), 0).unwrap();
+            }
+            let before = bytes_written();
+            write_audio_scores(&settings, &snapshot(&game)).unwrap();
+            let written = bytes_written() - before;
+            let (wav, _) = on_disk(&dir);
+            assert_eq!(
+                written < wav.len() as u64 / 2,
+                appended,
+                "{what}: {written} bytes written for a recording of {}",
+                wav.len()
+            );
+            assert_recording_of(&dir, &game, audio, what);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    /// After a restart the daemon resumes the game and goes on in the recording it left when
+    /// the cue list says it holds the game so far (only the new moves are written); a recording
+    /// of something else (another voice pack) is written anew.
+    #[test]
+    fn a_resumed_game_goes_on_in_its_recording() {
+        let audio = de_fide();
+        let moves = long_game(12);
+        let dir = scratch("resumed");
+        let settings = settings_with(&dir, Some(audio));
+        write_audio_scores(&settings, &snapshot(&game_of(&moves[..10]))).unwrap();
+        // A new writer, as after a restart: it knows only the files.
+        let settings = settings_with(&dir, Some(audio));
+        let (before, _) = on_disk(&dir);
+        let written = bytes_written();
+        let game = game_of(&moves);
+        write_audio_scores(&settings, &snapshot(&game)).unwrap();
+        let written = bytes_written() - written;
+        let (after, _) = on_disk(&dir);
+        assert!(
+            written < (after.len() - before.len()) as u64 + 1000,
+            "{written} bytes written for two moves"
+        );
+        assert_recording_of(&dir, &game, audio, "resumed");
+        // The game resumed with another voice: the old recording is not this one.
+        let voices = Path::new(env!("CARGO_MANIFEST_DIR")).join("voices");
+        let (pack, clips) = crate::store::voices::load(&voices, "en").unwrap();
+        let english = (pack, Style::San, Spacing::DEFAULT, clips);
+        write_audio_scores(&settings_with(&dir, Some(&english)), &snapshot(&game)).unwrap();
+        assert_recording_of(&dir, &game, &english, "in English");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 25, point 6: on a full disk the recording never recovered. Now an append that does
+    /// not fit is cut back at once (the files are the recording as it was, whole, whether the
+    /// samples or the cue line did not fit), a rewrite that does not fit leaves the old files
+    /// and no temporary ones, and the first write after space returns catches up: the recording
+    /// ends with every move.
+    #[test]
+    fn a_full_disk_leaves_a_whole_recording_that_catches_up() {
+        let audio = de_fide();
+        let moves = long_game(16);
+        let dir = scratch("full-disk");
+        let settings = settings_with(&dir, Some(audio));
+        let ten = game_of(&moves[..10]);
+        write_audio_scores(&settings, &snapshot(&ten)).unwrap();
+        let (ten_wav, ten_cues) = fresh_render(&ten, audio);
+        let twelve = game_of(&moves[..12]);
+        let (twelve_wav, _) = fresh_render(&twelve, audio);
+        let samples_of_two = (twelve_wav.len() - ten_wav.len()) as u64;
+        // No room for the samples; room for the samples but not for their cue lines.
+        for (room, failed) in [
+            (samples_of_two / 3, "cannot write the audio scoresheet"),
+            (samples_of_two + 5, "cannot write the cue list"),
+        ] {
+            full_disk::set(&dir, Some(room));
+            let err = write_audio_scores(&settings, &snapshot(&twelve)).unwrap_err();
+            let text = format!("{err:#}");
+            assert!(
+                text.contains(failed)
+                    && text.contains("blind-score")
+                    && text.contains("No space left on device"),
+                "{text}"
+            );
+            assert!(
+                on_disk(&dir) == (ten_wav.clone(), ten_cues.clone()),
+                "room {room}: the files are the ten moves' recording"
+            );
+            assert_eq!(audio_held(&settings), Some(10));
+        }
+        // A takeback needs a whole new recording: none fits, the old one stays.
+        full_disk::set(&dir, Some(1000));
+        let mut eight = ten.clone();
+        eight.apply(G::Retract { to_ply: 8 }, 0).unwrap();
+        assert!(write_audio_scores(&settings, &snapshot(&eight)).is_err());
+        remove_leftovers(&dir);
+        assert!(on_disk(&dir) == (ten_wav.clone(), ten_cues.clone()));
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        // Space again: the next write catches up with every move.
+        full_disk::set(&dir, None);
+        let game = game_of(&moves);
+        write_audio_scores(&settings, &snapshot(&game)).unwrap();
+        assert_recording_of(&dir, &game, audio, "after the outage");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 25, point 6: while the audio scoresheet could not be written, `status` said the
+    /// scoresheets stood at half-move 1 while `game.pgn` held 8 (the record counted as written
+    /// only when every file was). Now it says where each stands, the writer catches up by
+    /// itself when space returns, and says so once.
+    #[test]
+    fn status_says_where_the_audio_scoresheet_stands_and_it_catches_up() {
+        let audio = de_fide();
+        let moves = long_game(8);
+        let dir = scratch("audio-outage");
+        let writer = RecordWriter::spawn(settings_with(&dir, Some(audio)));
+        let wait = |what: &str, done: &dyn Fn() -> bool| {
+            let start = std::time::Instant::now();
+            while !done() {
+                assert!(
+                    start.elapsed() < std::time::Duration::from_secs(20),
+                    "waiting for {what}"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        };
+        writer.write(snapshot(&game_of(&moves[..1])));
+        wait("the first move", &|| writer.health().audio_ply == Some(1));
+        full_disk::set(&dir, Some(0));
+        writer.write(snapshot(&game_of(&moves)));
+        wait("the outage", &|| writer.outage().is_some());
+        let health = writer.health();
+        assert_eq!((health.written_ply, health.audio_ply), (Some(8), Some(1)));
+        let status = outage_status(None, Some(&writer), &[]);
+        assert_eq!(status.len(), 1, "{status:?}");
+        assert!(
+            status[0].contains(
+                "game.pgn and the scoresheets stand at half-move 8, the audio scoresheet at \
+                 half-move 1"
+            ) && status[0].contains("blind-score.wav"),
+            "{status:?}"
+        );
+        let news = outage_news(None, Some(&writer));
+        assert!(
+            news.len() == 1 && news[0].contains("the audio scoresheet at half-move 1"),
+            "{news:?}"
+        );
+        full_disk::set(&dir, None);
+        wait("the catch-up", &|| writer.outage().is_none());
+        assert!(outage_status(None, Some(&writer), &[]).is_empty());
+        let news = outage_news(None, Some(&writer));
+        assert!(
+            news.len() == 1 && news[0].contains("written again (up to half-move 8)"),
+            "{news:?}"
+        );
+        let health = writer.finish();
+        assert_eq!((health.written_ply, health.audio_ply), (Some(8), Some(8)));
+        assert_recording_of(&dir, &game_of(&moves), audio, "caught up");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// Issue 14, point 4: a record that could not be written (the folder went stale mid-game:
     /// read-only, full, out of file descriptors) stayed behind until the next move, with one
@@ -434,7 +1004,6 @@ mod tests {
     /// `game.pgn` fails the rename even for root, who ignores a read-only folder.)
     #[test]
     fn a_stale_record_is_retried_reported_and_cleaned_up() {
-        use tactus_core::rules::game::{Input as G, RulesConfig};
         let dir = std::env::temp_dir().join(format!("tactus-stale-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -463,6 +1032,7 @@ mod tests {
             game,
             tags: vec![],
             now: 0,
+            mark: None,
         });
         let wait = |what: &str, done: &dyn Fn() -> bool| {
             let start = std::time::Instant::now();

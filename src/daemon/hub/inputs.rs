@@ -1,7 +1,7 @@
 //! The hub's inputs: what the table says (a board link's events, speech's, a mateability
 //! verdict, a game command typed at the console) becomes an arbiter [`Input`] at a time on the
 //! game's time line, is journaled, and only then applied ([`Hub::accept`]: journal, apply, carry
-//! out). A journal that cannot be written does not stop the game; the assistant is told at once.
+//! out). An input the journal cannot take is not applied: play halts (`halt`) until it can.
 //!
 //! Also the state of each board's link as the hub sees it (connected, read, lost).
 
@@ -13,10 +13,42 @@ use crate::{daemon::link::LinkEvent, speech::SpeechEvent};
 use tactus_core::{
     announce::count,
     arbiter::Input,
+    board::throttle::{Bucket, Throttle, held_words},
     board::{SensorEvent, dgt::ClockMessage},
     console::{self, Action, Command, Role, wire::Reply},
     rules::{Millis, dead::Mateability, game, pgn::format_clk},
 };
+
+/// Per board: what a chattering board is cut down to before anything of it reaches the
+/// journal, the transcript or speech (a stuck button pressed 5,000 times made 2.2 MB of each).
+/// Far above what a player's hands make: four button presses at once, then four a second;
+/// sixty piece events at once, then ten a second. Dropped piece events mean the board is read
+/// whole again.
+#[derive(Debug, Clone)]
+pub(super) struct Intake {
+    buttons: Bucket,
+    pieces: Bucket,
+    /// Dropped events and fault lines: noted at most once a second each, with the count.
+    dropped: Throttle,
+    faults: Throttle,
+    /// Piece events were dropped: the board is to be read whole.
+    resync: bool,
+}
+
+impl Intake {
+    /// For a board whose player acts `speed` times as fast as a person (a simulated one).
+    pub(super) fn at_speed(speed: f64) -> Intake {
+        let speed = speed.max(1.0);
+        let every = |ms: f64| ((ms / speed) as Millis).max(1);
+        Intake {
+            buttons: Bucket::new((4.0 * speed) as u32, every(250.0)),
+            pieces: Bucket::new((60.0 * speed) as u32, every(100.0)),
+            dropped: Throttle::default(),
+            faults: Throttle::default(),
+            resync: false,
+        }
+    }
+}
 
 /// Per board: link state as the hub sees it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -34,31 +66,53 @@ impl Hub {
     pub(super) fn accept(&mut self, input: Input, t: Millis, origin: Option<u64>) -> Outcome {
         let now = t.max(self.last_t);
         self.last_t = now;
-        if let Some(journal) = &mut self.journal {
-            match journal.input(now, &input) {
-                Ok(()) => self.journal_failing = false,
-                Err(e) => {
-                    // The game goes on; a restart would lose what is not journaled, so the
-                    // assistant is told at once.
-                    if !self.journal_failing {
-                        warn!("{e:#}");
-                        self.journal_failing = true;
-                        self.broadcast_staff(
-                            format!(
-                                "WARNING: {e:#}; the game goes on, but a restart would lose it"
-                            ),
-                            None,
-                        );
-                    }
-                }
+        if self.halted() {
+            return self.hold_back(input, origin);
+        }
+        let mut stalled = None;
+        if let Some(journal) = &mut self.journal
+            && let Err(e) = journal.input(now, &input)
+        {
+            if journal.stalled() {
+                // Handed to a disk that stalled: it lands when the disk wakes, in order, so it
+                // is applied now (the table and the journal keep one order) and play halts
+                // behind it.
+                stalled = Some(format!("{e:#}"));
+            } else {
+                // Not on the disk, so not applied: play halts until it can be written.
+                journal.withdraw_last();
+                // A console's command is not kept: its reply says why; it is typed again.
+                let kept = origin.is_none().then_some(input);
+                self.halt_play(kept, now, format!("{e:#}"));
+                self.after();
+                return match origin {
+                    Some(_) => self.halt_refusal(),
+                    None => Outcome::default(),
+                };
             }
         }
         let before = self.arbiter.game().ply();
         let effects = self.arbiter.handle(input, now);
         self.log_moves(before);
         let notes = self.effects(effects, now, origin);
+        if let Some(error) = stalled {
+            self.halt_play(None, now, error);
+        }
         self.after();
         notes
+    }
+
+    /// A chattering board's event dropped: noted at most once a second, with the count.
+    fn chatter(&mut self, seat: Color, what: &str, t: Millis) {
+        if let Some(held) = self.intake[seat].dropped.admit(t) {
+            let name = self.arbiter.config().names().board(seat);
+            let text = format!(
+                "{name} board: {what} ignored, more than a player makes (a chattering board?){}",
+                held_words(held)
+            );
+            warn!("{text}");
+            self.note(text, None);
+        }
     }
 
     /// The log (journald's `journalctl -u tactus -f`) follows the game: every move as it
@@ -66,11 +120,9 @@ impl Hub {
     pub(super) fn log_moves(&self, before: usize) {
         let game = self.arbiter.game();
         if game.ply() < before {
-            info!(
-                ply = game.ply(),
-                "moves taken back; {} stand",
-                count(game.ply(), "half-move", "half-moves")
-            );
+            let stand = count(game.ply(), "half-move", "half-moves");
+            info!(ply = game.ply(), "moves taken back; {stand} stand");
+            self.echo_line("move", &format!("taken back; {stand} stand"));
             return;
         }
         for (i, record) in game.moves().iter().enumerate().skip(before) {
@@ -80,13 +132,26 @@ impl Hub {
                 Color::Black => format!("{number}... {}", record.san),
             };
             match record.clocks_after {
-                Some(clocks) => info!(
-                    ply = i + 1,
-                    "move counted: {label} (clocks: white {}, black {})",
-                    format_clk(clocks.white),
-                    format_clk(clocks.black)
-                ),
-                None => info!(ply = i + 1, "move counted: {label}"),
+                Some(clocks) => {
+                    info!(
+                        ply = i + 1,
+                        "move counted: {label} (clocks: white {}, black {})",
+                        format_clk(clocks.white),
+                        format_clk(clocks.black)
+                    );
+                    self.echo_line(
+                        "move",
+                        &format!(
+                            "{label:<14} white {}  black {}",
+                            format_clk(clocks.white),
+                            format_clk(clocks.black)
+                        ),
+                    );
+                }
+                None => {
+                    info!(ply = i + 1, "move counted: {label}");
+                    self.echo_line("move", &label);
+                }
             }
         }
     }
@@ -106,11 +171,25 @@ impl Hub {
                 self.maybe_start(t);
             }
             LinkEvent::Sensor(SensorEvent::Button(n)) if self.arbiter.config().is_blind(seat) => {
+                if !self.intake[seat].buttons.take(t) {
+                    self.chatter(seat, "button presses", t);
+                    return;
+                }
                 self.button(seat, n);
             }
             LinkEvent::Sensor(event) => {
                 if matches!(event, SensorEvent::Snapshot(_)) {
+                    // A whole reading: what was dropped is in it.
                     self.board_links[seat].read = true;
+                    self.intake[seat].resync = false;
+                } else if !self.intake[seat].pieces.take(t) {
+                    self.intake[seat].resync = true;
+                    self.chatter(seat, "piece events", t);
+                    return;
+                } else if std::mem::take(&mut self.intake[seat].resync)
+                    && let Some(tx) = &self.links[seat]
+                {
+                    let _ = tx.try_send(crate::daemon::link::LinkCommand::RequestSnapshot);
                 }
                 self.accept(Input::Board { seat, event }, t, None);
                 self.maybe_start(t);
@@ -143,7 +222,12 @@ impl Hub {
                 }
             }
             LinkEvent::BoardFault { text } => {
-                self.note(format!("{name} board reports: {text}"), None);
+                if let Some(held) = self.intake[seat].faults.admit(t) {
+                    self.note(
+                        format!("{name} board reports: {text}{}", held_words(held)),
+                        None,
+                    );
+                }
             }
             LinkEvent::Garbage { bytes } => debug!(board = name, bytes, "garbage"),
             LinkEvent::Rejected { reason } => debug!(board = name, reason, "rejected"),

@@ -27,6 +27,7 @@
 //! players need to know, an announcement.
 
 mod effects;
+mod halt;
 mod inputs;
 mod opponent;
 mod recovery;
@@ -34,6 +35,7 @@ mod requests;
 mod start;
 mod status;
 mod table_clock;
+mod view;
 
 #[cfg(test)]
 mod tests;
@@ -128,6 +130,9 @@ pub struct HubParts {
     /// Play starts by itself once every board with sensors shows the position (`game.start =
     /// "boards"`); otherwise only at the console's `start` (the arbiter's).
     pub start_by_boards: bool,
+    /// How much faster than a person each board's player acts (a simulated board's factor; 1
+    /// for a real one): what its chatter is cut down to scales with it.
+    pub intake_speed: ByColor<f64>,
     pub record: RecordWriter,
     /// Each seat's words: what is said to him, and what is printed of it.
     pub wording: ByColor<Wording>,
@@ -165,12 +170,15 @@ pub struct Hub {
     arbiter: Arbiter,
     clock: GameClock,
     journal: Option<Journal>,
-    journal_failing: bool,
+    /// Play halted: the journal cannot be written (`halt`).
+    halt: Option<halt::Halt>,
     tags: Vec<(String, String)>,
     speech: Option<mpsc::Sender<SpeechRequest>>,
     links: ByColor<Option<mpsc::Sender<LinkCommand>>>,
     sensors: ByColor<bool>,
     board_links: ByColor<BoardLink>,
+    /// What each board's chatter is cut down to.
+    intake: ByColor<inputs::Intake>,
     lever_completes_move: bool,
     table_clock: Option<table_clock::TableClock>,
     start_by_boards: bool,
@@ -210,6 +218,8 @@ pub struct Hub {
     braille: BrailleProfile,
     /// The players' requests the arbiter has switched off (12.3 a).
     requests_off: BTreeSet<Switchable>,
+    /// The table's page and live PGN (`view`), when a viewer is configured.
+    view: Option<watch::Sender<std::sync::Arc<crate::web::view::TableView>>>,
 }
 
 impl Hub {
@@ -221,12 +231,13 @@ impl Hub {
             arbiter: parts.arbiter,
             clock: parts.clock,
             journal: parts.journal,
-            journal_failing: false,
+            halt: None,
             tags: parts.tags,
             speech: parts.speech,
             links: parts.links,
             sensors: parts.sensors,
             board_links: ByColor::default(),
+            intake: parts.intake_speed.map(inputs::Intake::at_speed),
             lever_completes_move: parts.lever_completes_move,
             table_clock: parts
                 .table_clock
@@ -257,7 +268,18 @@ impl Hub {
             opponent: parts.engine.map(opponent::Opponent::new),
             braille: parts.braille,
             requests_off: parts.requests_off,
+            view: None,
         }
+    }
+
+    /// Publish a [`TableView`](crate::web::view::TableView) after every change, for the table's
+    /// page, its live PGN and the hall (`crate::web`).
+    pub fn with_view(
+        mut self,
+        view: watch::Sender<std::sync::Arc<crate::web::view::TableView>>,
+    ) -> Hub {
+        self.view = Some(view);
+        self
     }
 
     /// Run until `cancel`. Returns the final record.
@@ -283,6 +305,10 @@ impl Hub {
             if let Some(changes) = self.table_clock.as_ref().and_then(|c| c.changes) {
                 deadline = Some(deadline.map_or(changes, |d| d.min(changes)));
             }
+            // Halted: the one deadline is the journal's next try.
+            if let Some(halt) = &self.halt {
+                deadline = Some(halt.next_try);
+            }
             let sleep = async {
                 match deadline {
                     Some(d) => tokio::time::sleep_until(self.clock.instant(d)).await,
@@ -298,6 +324,11 @@ impl Hub {
                 },
                 _ = sleep => {
                     let now = self.clock.now();
+                    if self.halted() {
+                        self.retry_journal(now);
+                        self.after();
+                        continue;
+                    }
                     self.last_tick = Some(now);
                     self.accept(Input::Tick, now, None);
                 }

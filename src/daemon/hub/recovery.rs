@@ -76,7 +76,9 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | TrainingOnly
         | ReviewMoment { .. }
         | ReviewEnd
-        | RequestSwitchedOff => false,
+        | RequestSwitchedOff
+        | RecordingHalted
+        | RecordingRestored => false,
     }
 }
 

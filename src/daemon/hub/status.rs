@@ -68,6 +68,17 @@ impl Hub {
         p.speaking = self.says.len() + self.deferred.len();
         p.connected = self.board_links.map(|l| l.connected);
         self.progress.send_replace(p);
+        if let Some(view) = &self.view {
+            let table = self.table_view();
+            // Unchanged (a lift put back): the viewers' wait for a change stays a wait.
+            view.send_if_modified(|old| {
+                if **old == table {
+                    return false;
+                }
+                *old = std::sync::Arc::new(table);
+                true
+            });
+        }
     }
 
     /// `status`: the position, whose move, the clocks, the boards.
@@ -136,6 +147,8 @@ impl Hub {
         if !self.requests_off.is_empty() {
             lines.push(self.requests_line());
         }
+        // Play halted for the journal: first, the arbiter must know while it lasts.
+        lines.extend(self.halt_status(self.clock.now()));
         // Files that are not being written: the arbiter must know while it lasts.
         lines.extend(files::outage_status(
             self.journal.as_ref(),

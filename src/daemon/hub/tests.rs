@@ -143,6 +143,7 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
     };
     let header = Header {
         version: FORMAT_VERSION,
+        game: String::new(),
         created_unix_ms: 0,
         tags: tags(),
         setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
@@ -259,6 +260,7 @@ impl Rig {
             lever_completes_move: setup.table_clock,
             table_clock: setup.table_clock.then_some((Color::White, Color::White)),
             start_by_boards: setup.start_by_boards,
+            intake_speed: ByColor::new_with(|_| 1.0),
             record,
             wording: ByColor::new_with(|_| Wording::new(pack(), Style::San)),
             broadcast: broadcast_tx,
@@ -1902,4 +1904,321 @@ async fn a_boards_fault_text_reaches_the_transcript_escaped() {
         transcript.contains("reports: sensor \\x1b]0;owned\\x07stuck"),
         "{transcript}"
     );
+}
+
+/// A journal's disk that fails while `failing` is set (remounted read-only, full).
+#[derive(Debug)]
+struct FailingDisk {
+    file: std::fs::File,
+    failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl journal::Sink for FailingDisk {
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if self.failing.load(Ordering::SeqCst) {
+            return Err(std::io::Error::from_raw_os_error(30)); // EROFS
+        }
+        std::io::Write::write_all(&mut self.file, bytes)
+    }
+
+    fn sync(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn cut(&mut self, len: u64) -> std::io::Result<()> {
+        self.file.set_len(len)
+    }
+}
+
+/// Issue 25, point 3: after the disk went read-only, six half-moves were counted in memory
+/// only, the players were told nothing, and a restart resumed the game six moves short. Now an
+/// input the journal cannot take is not applied: the clocks stop, both players hear why, a
+/// console's command is refused with the reason, `status` shows the halt; when the disk takes
+/// the journal again, both hear so, the clocks run again, and the journal holds the pause and
+/// the resumption where the table had them (no one's time ran meanwhile).
+#[tokio::test(start_paused = true)]
+async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_written() {
+    use std::sync::{Arc, atomic::AtomicBool};
+    let folder = Folder::new("halt");
+    let mut begin = new_game(&folder.0, Setup::default());
+    let path = folder.0.join(JOURNAL_FILE);
+    let failing = Arc::new(AtomicBool::new(false));
+    begin.journal = Journal::append_with(
+        &journal::read(&path).unwrap(),
+        Box::new(FailingDisk {
+            file: std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap(),
+            failing: failing.clone(),
+        }),
+    );
+    let mut rig = Rig::start_with(&folder, begin, Setup::default());
+    rig.start_play().await;
+    rig.said();
+    rig.told();
+
+    failing.store(true, Ordering::SeqCst);
+    let reply = rig.console(Role::Assistant, "move e4").await;
+    let End::Error(e) = &reply.end else {
+        panic!("the move was taken without its journal: {reply:?}")
+    };
+    assert!(e.contains("play is halted") && e.contains("journal"), "{e}");
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(said, [(Audience::Both, Announcement::RecordingHalted)]);
+    assert_eq!(
+        rendered(&Announcement::RecordingHalted),
+        "Aufzeichnung gestört, Uhren angehalten"
+    );
+    assert!(
+        rig.told().iter().any(|b| b.text.contains("Play is halted")),
+        "the staff are told"
+    );
+    sleep_ms(3_000).await;
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        status.iter().any(|l| l.starts_with("PLAY HALTED")),
+        "{status:?}"
+    );
+    assert_eq!(rig.progress.borrow().ply, 0, "nothing counted");
+    let reply = rig.console(Role::Assistant, "press").await;
+    assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
+
+    // The disk takes the journal again: play goes on by itself.
+    failing.store(false, Ordering::SeqCst);
+    sleep_ms(1_100).await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert!(
+        said.contains(&(Audience::Both, Announcement::RecordingRestored)),
+        "{said:?}"
+    );
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        !status.iter().any(|l| l.starts_with("PLAY HALTED")),
+        "{status:?}"
+    );
+    rig.ok(Role::Assistant, "move e4").await;
+    rig.ok(Role::Assistant, "press").await;
+    assert_eq!(rig.progress.borrow().ply, 1);
+    rig.stop().await;
+
+    // The journal has the pause and the resumption; replayed, it is the game as played, and
+    // White's clock did not run while play was halted.
+    let read = journal::read(&path).unwrap();
+    let rules: Vec<_> = read
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            tactus_core::journal::Entry::Input {
+                input: InputRecord::Rules { rules },
+                ..
+            } => Some(format!("{rules:?}")),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        rules.iter().any(|r| r == "Pause") && rules.iter().any(|r| r == "Resume"),
+        "{rules:?}"
+    );
+    let replayed = replay(&read, |_, _| {}).unwrap();
+    let game = replayed.arbiter.game();
+    assert_eq!(game.ply(), 1);
+    let white = game
+        .clock()
+        .unwrap()
+        .remaining(Color::White, replayed.last_time);
+    assert!(white > 299_000, "White's clock ran while halted: {white}");
+}
+
+/// A journal's disk that stalls (a busy SD card, a frozen file system) while its gate is shut:
+/// its `fsync` waits until the gate opens.
+#[derive(Debug)]
+struct StallingDisk {
+    file: std::fs::File,
+    gate: std::sync::Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>,
+}
+
+impl journal::Sink for StallingDisk {
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        std::io::Write::write_all(&mut self.file, bytes)
+    }
+
+    fn sync(&mut self) -> std::io::Result<()> {
+        let (shut, opened) = &*self.gate;
+        let mut shut = shut.lock().unwrap();
+        while *shut {
+            shut = opened.wait(shut).unwrap();
+        }
+        Ok(())
+    }
+
+    fn cut(&mut self, len: u64) -> std::io::Result<()> {
+        self.file.set_len(len)
+    }
+}
+
+/// Issue 25, point 5: during a 12 s freeze of the file system no console reply and no
+/// announcement came: the hub waited in `fsync`. The journal's disk is behind a thread now: the
+/// hub waits for it a moment ([`journal::STALL`]; shorter here), then applies the input the
+/// disk holds, stops the clocks, tells both players, and answers the consoles while the disk
+/// sleeps; when it wakes, play goes on and the journal has the game in the table's order.
+#[tokio::test(start_paused = true)]
+async fn a_stalled_disk_does_not_freeze_the_table() {
+    use std::sync::{Arc, Condvar, Mutex};
+    let folder = Folder::new("stall");
+    let mut begin = new_game(&folder.0, Setup::default());
+    let path = folder.0.join(JOURNAL_FILE);
+    let gate = Arc::new((Mutex::new(false), Condvar::new()));
+    begin.journal = Journal::append_with(
+        &journal::read(&path).unwrap(),
+        Box::new(journal::Behind::spawn(
+            Box::new(StallingDisk {
+                file: std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .unwrap(),
+                gate: gate.clone(),
+            }),
+            None,
+            Duration::from_millis(300),
+        )),
+    );
+    let mut rig = Rig::start_with(&folder, begin, Setup::default());
+    rig.start_play().await;
+    rig.said();
+    rig.told();
+
+    // The disk freezes for 3 s of real time.
+    *gate.0.lock().unwrap() = true;
+    let wake = {
+        let gate = gate.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(3));
+            *gate.0.lock().unwrap() = false;
+            gate.1.notify_all();
+        })
+    };
+    rig.ok(Role::Assistant, "move e4").await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(said, [(Audience::Both, Announcement::RecordingHalted)]);
+    let status = rig.ok(Role::Arbiter, "status").await;
+    assert!(
+        *gate.0.lock().unwrap(),
+        "answered only after the disk woke: the table froze"
+    );
+    assert!(
+        status.iter().any(|l| l.starts_with("PLAY HALTED")),
+        "{status:?}"
+    );
+    let reply = rig.console(Role::Assistant, "press").await;
+    assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
+
+    wake.join().unwrap();
+    sleep_ms(1_100).await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert!(
+        said.contains(&(Audience::Both, Announcement::RecordingRestored)),
+        "{said:?}"
+    );
+    rig.ok(Role::Assistant, "press").await;
+    assert_eq!(rig.progress.borrow().ply, 1);
+    rig.stop().await;
+
+    let read = journal::read(&path).unwrap();
+    let kinds: Vec<String> = read
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            tactus_core::journal::Entry::Input { input, .. } => match input {
+                InputRecord::Rules { rules } => Some(format!("{rules:?}")),
+                InputRecord::EnterMove { .. } => Some("EnterMove".into()),
+                InputRecord::ClockPress => Some("ClockPress".into()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let at = |k: &str| kinds.iter().position(|x| x == k).unwrap_or(usize::MAX);
+    assert!(
+        at("EnterMove") < at("Pause")
+            && at("Pause") < at("Resume")
+            && at("Resume") < at("ClockPress"),
+        "the journal's order is the table's: {kinds:?}"
+    );
+    let replayed = replay(&read, |_, _| {}).unwrap();
+    assert_eq!(replayed.arbiter.game().ply(), 1);
+}
+
+/// Issue 25, point 7: a chattering board grew the journal and the transcript without bound
+/// (5,000 presses of a stuck button: 2.2 MB each). Its presses are cut down to a player's rate
+/// before anything of them is journaled, said or written: four at once, then four a second;
+/// what is dropped is noted once a second with its count. Piece events likewise, and the board
+/// is then read whole again.
+#[tokio::test(start_paused = true)]
+async fn a_chattering_board_is_cut_down_before_the_journal() {
+    let folder = Folder::new("chatter");
+    let mut rig = Rig::new(&folder, Setup::default());
+    rig.start_play().await;
+    let journaled = || {
+        journal::read(&folder.0.join(JOURNAL_FILE))
+            .unwrap()
+            .entries
+            .len()
+    };
+    let before = journaled();
+    for _ in 0..5_000 {
+        rig.sensor(SensorEvent::Button(1)).await;
+    }
+    rig.settle().await;
+    let requests = journaled() - before;
+    assert!(
+        requests <= 4,
+        "{requests} presses journaled of 5,000 at once"
+    );
+    let transcript = rig.transcript();
+    let ignored: Vec<_> = transcript
+        .iter()
+        .filter(|l| l.contains("button presses ignored"))
+        .collect();
+    assert_eq!(ignored.len(), 1, "noted once: {ignored:?}");
+    assert!(
+        transcript.len() < 40,
+        "{} transcript lines",
+        transcript.len()
+    );
+    // A second later the count of the rest is noted with the next dropped one.
+    sleep_ms(1_000).await;
+    for _ in 0..10 {
+        rig.sensor(SensorEvent::Button(1)).await;
+    }
+    rig.settle().await;
+    assert!(
+        rig.transcript()
+            .iter()
+            .any(|l| l.contains("4995 more like it")),
+        "{:?}",
+        rig.transcript()
+    );
+    // A toggling sensor: the piece events are cut down too, and the board is read again.
+    while rig.commands.try_recv().is_ok() {}
+    let before = journaled();
+    for _ in 0..1_000 {
+        rig.sensor(SensorEvent::Lift { square: Square::A7 }).await;
+        rig.sensor(SensorEvent::Place {
+            square: Square::A7,
+            piece: None,
+        })
+        .await;
+    }
+    sleep_ms(200).await;
+    rig.sensor(SensorEvent::Lift { square: Square::A7 }).await;
+    rig.settle().await;
+    let events = journaled() - before;
+    assert!(events <= 70, "{events} piece events journaled of 2,001");
+    assert!(
+        std::iter::from_fn(|| rig.commands.try_recv().ok())
+            .any(|c| c == LinkCommand::RequestSnapshot),
+        "the board is read whole again"
+    );
+    rig.stop().await;
 }

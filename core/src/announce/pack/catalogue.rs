@@ -137,6 +137,8 @@ pub(in crate::announce) const TEMPLATES: &[TemplateSpec] = &[
     t("review_missed_mate", &["n", "played", "better"]),
     t("review_end", &[]),
     t("request_switched_off", &[]),
+    t("recording_halted", &[]),
+    t("recording_restored", &[]),
 ];
 
 pub(in crate::announce) const ROLES: [Role; 6] = [

@@ -471,6 +471,8 @@ impl VoicePack {
             } => self.review_moment(*number, played, better, *missed_mate, style),
             A::ReviewEnd => self.fill("review_end", &[]),
             A::RequestSwitchedOff => self.fill("request_switched_off", &[]),
+            A::RecordingHalted => self.fill("recording_halted", &[]),
+            A::RecordingRestored => self.fill("recording_restored", &[]),
         }
     }
 

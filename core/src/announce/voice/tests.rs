@@ -1042,6 +1042,14 @@ fn german_guidance_and_replies() {
             Announcement::RequestSwitchedOff,
             "Anfrage vom Schiedsrichter abgeschaltet",
         ),
+        (
+            Announcement::RecordingHalted,
+            "Aufzeichnung gestört, Uhren angehalten",
+        ),
+        (
+            Announcement::RecordingRestored,
+            "Aufzeichnung wieder möglich",
+        ),
     ];
     for (announcement, want) in cases {
         assert_eq!(said(&de, announcement.clone()), want, "{announcement:?}");
@@ -1342,6 +1350,8 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::TrainingOnly,
         Announcement::ReviewEnd,
         Announcement::RequestSwitchedOff,
+        Announcement::RecordingHalted,
+        Announcement::RecordingRestored,
         Announcement::Standing(crate::engine::Standing::Equal),
     ]);
     for side in [Color::White, Color::Black] {
@@ -1413,7 +1423,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 49;
+const VARIANTS: usize = 51;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1469,6 +1479,8 @@ fn variant(a: &Announcement) -> usize {
         A::GameStarted { .. } => 46,
         A::OutOfTurn => 47,
         A::RequestSwitchedOff => 48,
+        A::RecordingHalted => 49,
+        A::RecordingRestored => 50,
     }
 }
 
