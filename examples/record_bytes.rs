@@ -84,7 +84,7 @@ fn play(
 ) -> Result<u64> {
     std::fs::create_dir_all(folder)?;
     let settings = RecordSettings {
-        folder: folder.to_owned(),
+        folder: tactus::store::trusted::TrustedDir::open(folder)?,
         braille: tactus::config::braille_options(DEFAULT_PROFILE, 40, 25)?,
         blind_scores: vec![BlindScore {
             files: ScoreFiles::of(None),

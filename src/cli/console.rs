@@ -112,7 +112,8 @@ pub enum Seat {
     Black,
 }
 
-/// The lines sent before the user's: the login, then the role switch (with its seat).
+/// The lines sent before the user's: the login, then the role switch (with its seat); without
+/// either, `role assistant`, so that the daemon keeps the console open while it is quiet.
 fn preamble(args: &ConsoleArgs, token: Option<&str>) -> Result<Vec<String>> {
     let mut lines = Vec::new();
     if let Some(token) = token {
@@ -131,7 +132,11 @@ fn preamble(args: &ConsoleArgs, token: Option<&str>) -> Result<Vec<String>> {
             bail!("the arbiter's role needs the arbiter's token: give --token-file PATH")
         }
         // The login already made this console the arbiter's.
-        Some(Role::Arbiter) | None => {}
+        Some(Role::Arbiter) => {}
+        // Say who this console is, though every connection starts as the assistant's: the
+        // daemon closes a quiet console that has not (an assistant's idles for most of a game).
+        None if token.is_none() => lines.push(format!("role {}", Role::Assistant)),
+        None => {}
         Some(role) => lines.push(format!("role {role}{seat}")),
     }
     Ok(lines)
@@ -184,6 +189,8 @@ mod tests {
             ["role assistant black"]
         );
         assert_eq!(preamble_of(&["--role", "player"]).unwrap(), ["role player"]);
+        // Issue 25, point 8: a console says who it is, or the daemon closes it once quiet.
+        assert_eq!(preamble_of(&[]).unwrap(), ["role assistant"]);
         // A seat needs a role to serve it; the arbiter serves both.
         assert!(preamble_of(&["--seat", "white"]).is_err());
         let err = preamble_of(&["--role", "arbiter", "--seat", "white"])

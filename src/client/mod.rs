@@ -1,10 +1,11 @@
 //! The console client: a connection to the daemon's console socket and the sessions over it,
 //! interactive or one-shot (`tactus console` is its command).
 //!
-//! It trusts the socket only as far as it can check it: the arbiter's token is sent only to a
-//! daemon running as the token file's owner (the peer's user id, `SO_PEERCRED`), since another
-//! user may have taken the socket's name in a shared folder; and control characters from the
-//! daemon are shown escaped, never handed to the terminal.
+//! It trusts the socket only as far as it can check it, before it sends anything: the process
+//! listening (the peer's user id, `SO_PEERCRED`) must be this user's, root's or the owner of a
+//! folder only he may write to, and the arbiter's token is sent only to a daemon running as the
+//! token file's owner, since another user may have taken the socket's name in a shared folder;
+//! and control characters from the daemon are shown escaped, never handed to the terminal.
 //!
 //! This is the only part of [`tactus_core::console`] that does I/O: a Unix socket, standard input and
 //! output, and two threads for the interactive mode. Here the connection and the token file;
@@ -19,29 +20,66 @@ use std::{io, os::unix::net::UnixStream, path::Path};
 use anyhow::{Context, Result, bail};
 
 pub use self::session::{interactive, one_shot};
+use crate::store::trusted::{Last, check_folder_of, who};
 use tactus_core::console::token;
 
-/// Connect to the daemon's socket. With `token_owner` (the user id owning the token file: the
-/// daemon's user, since the token file is private to it), the process listening must be that
-/// user's, or the token would go to whoever took the socket's name.
+/// Connect to the daemon's socket, and check who serves it before anything is sent
+/// (`SO_PEERCRED`): another user may have bound the socket's name first in a shared folder
+/// (`/tmp`), and would then read every command and answer as he likes. With `token_owner` (the
+/// user id owning the token file: the daemon's user, since the token file is private to it), the
+/// process listening must be that user's, or the token would go to whoever took the name.
+/// Without, it must be this user's own, root's, or the owner of the socket's folder when nobody
+/// else may write there (`/run/tactus` of a daemon user `tactus`: only he can have made the
+/// socket in it).
 pub fn connect(path: &Path, token_owner: Option<u32>) -> Result<UnixStream> {
     let stream = UnixStream::connect(path).map_err(|e| {
         let why = connect_failure(path, &e);
         anyhow::Error::new(e).context(why)
     })?;
-    if let Some(owner) = token_owner {
-        let peer = crate::daemon::console::peer_uid(&stream)
-            .with_context(|| format!("cannot tell who listens on {}", path.display()))?;
-        if peer != owner {
-            bail!(
-                "the console socket {} is served by user {peer}, but the token file belongs to \
-                 user {owner}, the daemon's: this is not that daemon (another user may have \
-                 taken the socket's name), so the token was not sent",
-                path.display()
-            );
+    let peer = crate::daemon::console::peer_uid(&stream)
+        .with_context(|| format!("cannot tell who listens on {}", path.display()))?;
+    match token_owner {
+        Some(owner) if peer != owner => bail!(
+            "the console socket {} is served by {}, but the token file belongs to {}, the \
+             daemon's: this is not that daemon (another user may have taken the socket's name), \
+             so the token was not sent",
+            path.display(),
+            who(peer),
+            who(owner)
+        ),
+        Some(_) => {}
+        None => {
+            let me =
+                crate::daemon::console::own_uid().context("cannot find this user's own user id")?;
+            if peer != me && peer != 0 && folder_owner_alone(path) != Some(peer) {
+                bail!(
+                    "the console socket {} is held by {}: not this user ({me}), not root, not the \
+                     owner of its folder. Another user may have taken the socket's name before \
+                     the daemon started, so nothing was sent. If that user does run the daemon, \
+                     put the socket in a folder of his that nobody else may write to (like \
+                     /run/tactus; see [console] socket in the README), or log in with \
+                     --token-file",
+                    path.display(),
+                    who(peer)
+                );
+            }
         }
     }
     Ok(stream)
+}
+
+/// The owner of the socket's folder, when no one else may write to it (neither its group nor
+/// others) nor change the way to it (every folder and link on the way his or root's, closed to
+/// others unless sticky): then no one else can have bound a name in it.
+fn folder_owner_alone(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let owner = std::fs::metadata(folder).ok()?.uid();
+    check_folder_of(folder, Last::Private, owner).ok()?;
+    Some(owner)
 }
 
 /// Why connecting to the socket at `path` failed, in the words its user needs. A refused

@@ -547,6 +547,14 @@ impl Journal {
             );
             anyhow!(text)
         };
+        // Never through a folder another user could have re-pointed meanwhile (issue 25, point
+        // 1): the journal holds the sealed move, and its path is followed here.
+        let folder = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        crate::store::trusted::check_folder(folder, crate::store::trusted::Last::Private)
+            .map_err(|e| fail(anyhow!("its folder cannot be trusted now: {e}")))?;
         let bytes = self
             .sink
             .read_back(self.good_len)

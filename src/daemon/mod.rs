@@ -61,7 +61,10 @@ pub use self::{
     options::{RunOptions, RunReport, SimSettings},
     runtime::{cancel_on_signals, runtime, runtime_logging},
 };
-use crate::config::{self, Settings};
+use crate::{
+    config::{self, Settings},
+    store::trusted::TrustedDir,
+};
 use tactus_core::board::dgt_clock::ClockSide;
 
 /// Run the daemon until `cancel` (or, with `stop_when_played`, until the simulated game is
@@ -82,6 +85,10 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         opts.new_game,
     )?;
     let resumed = table.recovery.is_some();
+    // Held open from here, before any task starts: a folder re-pointed under the game redirects
+    // no record write.
+    let record_folder = TrustedDir::open(&table.folder)
+        .with_context(|| format!("cannot hold the game folder {}", table.folder.display()))?;
     crate::output::say_line(&format!(
         "tactus: game folder {}{}",
         table.folder.display(),
@@ -153,7 +160,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     }
     let blind = shakmaty::ByColor::new_with(|c| names.is_blind(c));
     let record = RecordWriter::spawn(RecordSettings {
-        folder: table.folder.clone(),
+        folder: record_folder,
         braille: settings.braille.clone(),
         blind_scores: files::ScoreFiles::at_table(blind)
             .into_iter()

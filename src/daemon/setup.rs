@@ -138,6 +138,11 @@ pub fn check_new_game(settings: &Settings, voices_dir: &Path) -> Result<NewGame>
             );
         }
     }
+    // The arbiter's own token file, when the file names one: refused now, before a game folder
+    // is made for a game nobody could then start (and the next run would resume).
+    if let Some(token) = &settings.token_file {
+        super::console::check_token_file(token, origin)?;
+    }
     // A training game's set-up position (a PGN file is read once, here).
     let start = settings.start_position()?;
     probe_record_dir(&settings.record_dir, origin)?;
@@ -156,6 +161,8 @@ pub struct NewGame {
 /// folder's parents would be made in), so that nothing is left behind and a folder the daemon
 /// cannot write is said now, not at the table.
 fn probe_record_dir(dir: &Path, origin: &str) -> Result<()> {
+    // Nothing is made, not even the probe, through a folder another user could re-point.
+    files::trusted_record_dir(dir).with_context(|| origin.to_owned())?;
     let mut existing = dir;
     while std::fs::symlink_metadata(existing).is_err() {
         existing = match existing.parent() {
@@ -465,6 +472,18 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
 fn resumed_table(folder: &Path) -> Result<Table> {
     use std::os::unix::fs::MetadataExt;
     let path = folder.join(JOURNAL_FILE);
+    // The folder and every folder on the way must be the daemon's user's or root's and closed to
+    // others: a game another user could re-point is neither read nor written.
+    crate::store::trusted::check_folder(folder, crate::store::trusted::Last::Private).map_err(
+        |e| {
+            anyhow!(
+                "the game folder {} cannot be trusted: {e}; another user could have planted this \
+                 game, or could re-point its folder: tactus resumes only a game whose folders no \
+                 other user can change (see [record] dir in the README)",
+                folder.display()
+            )
+        },
+    )?;
     if let Ok(meta) = std::fs::symlink_metadata(folder)
         && meta.uid() != uid::daemon_uid()
     {

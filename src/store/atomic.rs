@@ -5,13 +5,24 @@
 //! (a rename is only atomic within one file system), is flushed to the disk (`fsync`), and is
 //! renamed over the target; then the directory is synced so that the rename itself survives a
 //! power cut. On any error the temporary file is removed and the target is untouched. The daemon
-//! rewrites the PGN, BRF, Braille and text scoresheets this way after every move.
+//! rewrites the PGN, BRF, Braille and text scoresheets this way after every move, in the game
+//! folder it holds open ([`write_atomically_in`], through
+//! [`TrustedDir`](super::trusted::TrustedDir)): every step is relative to the open folder, so a
+//! folder renamed or replaced by a link on its path redirects no write.
 
 use std::{
-    fs::{self, File, OpenOptions},
+    ffi::OsStr,
+    fs::{self, File},
     io::{self, Write},
+    os::unix::{ffi::OsStrExt, fs::PermissionsExt},
     path::{Path, PathBuf},
     sync::atomic::{AtomicU64, Ordering},
+};
+
+use nix::{
+    fcntl::{AtFlags, OFlag, openat, renameat},
+    sys::stat::{Mode, fstatat},
+    unistd::{UnlinkatFlags, unlinkat},
 };
 
 /// Why a file could not be written; each names the file and the step.
@@ -52,7 +63,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), AtomicWriteErro
 }
 
 /// Replaces `path` with what `fill` writes, atomically: if `fill` fails, the old file stays as
-/// it was and the temporary file is removed. An existing file's permissions are kept.
+/// it was and the temporary file is removed. An existing file's permissions are kept. The
+/// folder is looked up by its path once, then everything happens in it (see
+/// [`write_atomically_in`]).
 pub fn write_atomically_with<F>(path: &Path, fill: F) -> Result<(), AtomicWriteError>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -62,33 +75,74 @@ where
         .ok_or_else(|| AtomicWriteError::NoFileName {
             path: path.to_owned(),
         })?;
-    let dir = match path.parent() {
+    let dir_path = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    // Hidden and clearly ours, so that a leftover after a crash is recognisable and harmless.
-    let temp = dir.join(format!(
+    let dir = File::open(dir_path).map_err(|source| AtomicWriteError::Create {
+        path: path.to_owned(),
+        temp: dir_path.join(temp_name(name)),
+        source,
+    })?;
+    write_atomically_in(&dir, dir_path, name, fill)
+}
+
+/// The hidden temporary name a new version of `name` is written under: clearly ours, so that a
+/// leftover after a crash is recognisable and harmless.
+fn temp_name(name: &OsStr) -> String {
+    format!(
         ".{}.tmp-{}-{}",
         name.to_string_lossy(),
         std::process::id(),
         NEXT_TEMP.fetch_add(1, Ordering::Relaxed)
-    ));
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .map_err(|source| AtomicWriteError::Create {
-            path: path.to_owned(),
-            temp: temp.clone(),
-            source,
-        })?;
+    )
+}
+
+/// Replaces the file `name` of the open folder `dir` (at `dir_path`, for messages) with what
+/// `fill` writes, atomically. Every step is relative to `dir` (`openat`, `renameat`,
+/// `unlinkat`): a folder renamed, or replaced by a link, on the way to `dir_path` meanwhile
+/// redirects nothing. `name` must be a plain name in the folder.
+pub fn write_atomically_in<F>(
+    dir: &File,
+    dir_path: &Path,
+    name: &OsStr,
+    fill: F,
+) -> Result<(), AtomicWriteError>
+where
+    F: FnOnce(&mut dyn Write) -> io::Result<()>,
+{
+    let path = dir_path.join(name);
+    if name.is_empty() || name == "." || name == ".." || name.as_bytes().contains(&b'/') {
+        return Err(AtomicWriteError::NoFileName { path });
+    }
+    let temp_name = temp_name(name);
+    let temp = dir_path.join(&temp_name);
+    let created = openat(
+        dir,
+        temp_name.as_str(),
+        OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+        Mode::from_bits_truncate(0o666),
+    );
+    let mut file = match created {
+        Ok(fd) => File::from(fd),
+        Err(e) => {
+            return Err(AtomicWriteError::Create {
+                path,
+                temp,
+                source: e.into(),
+            });
+        }
+    };
+    let remove_temp = || {
+        let _ = unlinkat(dir, temp_name.as_str(), UnlinkatFlags::NoRemoveDir);
+    };
     let written = (|| {
         // The old file's own permissions: not those of what a symbolic link there points to
         // (the rename replaces the link itself, never its target).
-        if let Ok(meta) = fs::symlink_metadata(path)
-            && meta.is_file()
+        if let Ok(old) = fstatat(dir, name, AtFlags::AT_SYMLINK_NOFOLLOW)
+            && old.st_mode & nix::libc::S_IFMT == nix::libc::S_IFREG
         {
-            file.set_permissions(meta.permissions())?;
+            file.set_permissions(fs::Permissions::from_mode(old.st_mode & 0o7777))?;
         }
         let mut buffered = io::BufWriter::new(&mut file);
         fill(&mut buffered)?;
@@ -98,26 +152,20 @@ where
     })();
     drop(file);
     if let Err(source) = written {
-        let _ = fs::remove_file(&temp);
-        return Err(AtomicWriteError::Write {
-            path: path.to_owned(),
-            temp,
-            source,
-        });
+        remove_temp();
+        return Err(AtomicWriteError::Write { path, temp, source });
     }
-    if let Err(source) = fs::rename(&temp, path) {
-        let _ = fs::remove_file(&temp);
+    if let Err(e) = renameat(dir, temp_name.as_str(), dir, name) {
+        remove_temp();
         return Err(AtomicWriteError::Rename {
-            path: path.to_owned(),
+            path,
             temp,
-            source,
+            source: e.into(),
         });
     }
     // Best effort: not every platform or file system can sync a directory, and the file is
     // already complete under its name; only its survival of a power cut is at stake.
-    if let Ok(dir) = File::open(dir) {
-        let _ = dir.sync_all();
-    }
+    let _ = dir.sync_all();
     Ok(())
 }
 

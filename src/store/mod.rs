@@ -1,5 +1,6 @@
 //! Files at the edge of the core: the atomic writer, the audio scoresheet file, the optional
-//! liblouis transcription (a child process) and the `tactus scoresheet` command.
+//! liblouis transcription (a child process) and the `tactus scoresheet` command; which folders
+//! the daemon trusts, and the game folder held open (`trusted`).
 //!
 //! The renderers they write are pure and live in [`tactus_core::record`]; this module only touches the
 //! file system and processes, so that the core stays free of I/O.
@@ -8,4 +9,5 @@ pub mod atomic;
 pub mod audio;
 pub mod louis;
 pub mod private;
+pub mod trusted;
 pub mod voices;

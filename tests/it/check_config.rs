@@ -330,6 +330,49 @@ fn the_console_socket_is_checked_as_run_binds_it() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 25, point 12: a token file `run` will refuse (another user's, or one others may read)
+/// was found only after the game folder was made: `run` stopped, and left a folder with a
+/// journal header that the next run "resumed" with the old names. It is checked before, by
+/// `run` and by check-config alike.
+#[test]
+fn a_token_file_run_would_refuse_is_refused_before_any_game_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("check-config-token");
+    let config = write_config(&dir, Color::White, "none");
+    let token = dir.join("arbiter.token");
+    fs::write(&token, "3fa107c29e5510d86b2ce4817a0fb346\n").unwrap();
+    let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
+    // Readable by others: refused whoever runs the test; another user's: when root can make it.
+    let mut cases = vec![("mode 0644", 0o644, None)];
+    if root {
+        cases.push(("belongs to user 65534", 0o600, Some(65534)));
+    }
+    for (needle, mode, owner) in cases {
+        fs::set_permissions(&token, fs::Permissions::from_mode(mode)).unwrap();
+        if let Some(uid) = owner {
+            std::os::unix::fs::chown(&token, Some(uid), Some(uid)).unwrap();
+        }
+        for command in [&["check-config"][..], &["run", "--new", "--config"][..]] {
+            let out = Command::new(TACTUS)
+                .current_dir(&dir)
+                .args(command)
+                .arg(&config)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{command:?}: {err}");
+            assert!(
+                err.contains("console.token_file") && err.contains(needle),
+                "{command:?}: {err}"
+            );
+        }
+        let played = dir.join("played");
+        let folders = fs::read_dir(&played).map_or(0, |d| d.count());
+        assert_eq!(folders, 0, "a game folder was made in {}", played.display());
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Issue 26, point 5: a busy or wrong port gave "ok", then `run` made a game folder and told
 /// both players "Tastbrett getrennt", the reason only in a log line; `--voices-dir
 /// /nonexistent` was listed as the voice pack and `run` played on silently. Now check-config

@@ -433,9 +433,12 @@ fn disconnects(socket: &Path, stop: &AtomicBool, counts: &Counts) {
     }
 }
 
-/// A console that reads everything: its event lines, until the daemon closes.
+/// A console that reads everything: its event lines, until the daemon closes. It says who it is
+/// first, as a watching console must (else the daemon closes it after a quiet minute: a game
+/// under this abuse may take longer).
 fn watch(socket: &Path) -> (thread::JoinHandle<Vec<String>>, UnixStream) {
-    let stream = UnixStream::connect(socket).unwrap();
+    let mut stream = UnixStream::connect(socket).unwrap();
+    stream.write_all(b"role assistant\n").unwrap();
     let reader = stream.try_clone().unwrap();
     let handle = thread::spawn(move || {
         let mut events = Vec::new();

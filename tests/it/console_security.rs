@@ -26,7 +26,10 @@ use std::{
 };
 
 use tactus::daemon::{
-    console::{self, ConsoleSocket, LOGIN_DELAY, MAX_CONSOLES, MAX_LOGIN_FAILURES},
+    console::{
+        self, ARBITER_PLACES, ConsoleSocket, ConsoleTimes, IDLE_TIMEOUT, LOGIN_DELAY, MAX_CONSOLES,
+        MAX_LOGIN_FAILURES,
+    },
     hub::{Broadcast, HubMsg, Views},
 };
 use tactus_core::console::{Command as ConsoleCommand, wire::Reply};
@@ -367,6 +370,8 @@ fn a_token_easy_to_guess_is_refused_and_ours_are_private() {
 /// daemon wrote meanwhile.
 struct Served {
     path: PathBuf,
+    /// The places any console may take (the rest of the cap is kept for the arbiter).
+    open_places: usize,
     events: broadcast::Sender<Broadcast>,
     cancel: CancellationToken,
     log: Arc<Mutex<Vec<u8>>>,
@@ -388,6 +393,10 @@ impl Write for LogWriter {
 
 impl Served {
     fn start(answer: Reply) -> Served {
+        Served::start_with(answer, ConsoleTimes::default())
+    }
+
+    fn start_with(answer: Reply, times: ConsoleTimes) -> Served {
         let dir = temp_dir();
         let path = dir.join("console.sock");
         let (events, _) = broadcast::channel(64);
@@ -407,7 +416,8 @@ impl Served {
                 let _log = tracing::subscriber::set_default(subscriber);
                 let rt = runtime();
                 rt.block_on(async move {
-                    let socket = ConsoleSocket::bind(&path, None).unwrap();
+                    let mut socket = ConsoleSocket::bind(&path, None).unwrap();
+                    socket.set_times(times);
                     let (hub_tx, mut hub_rx) = mpsc::channel::<HubMsg>(16);
                     tokio::spawn(async move {
                         while let Some(msg) = hub_rx.recv().await {
@@ -417,21 +427,38 @@ impl Served {
                             }
                         }
                     });
-                    ready_tx.send(socket.cap()).unwrap();
+                    ready_tx.send(socket.open_places()).unwrap();
                     socket
                         .serve(hub_tx, events, Some(TOKEN.to_string()), cancel)
                         .await;
                 });
             })
         };
-        ready_rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        let open_places = ready_rx.recv_timeout(Duration::from_secs(10)).unwrap();
         Served {
             path,
+            open_places,
             events,
             cancel,
             log,
             thread: Some(thread),
         }
+    }
+
+    /// A connection given a place kept for the arbiter (every other place is taken).
+    fn connect_kept(&self) -> (UnixStream, BufReader<UnixStream>) {
+        let stream = UnixStream::connect(&self.path).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let greeting = line(&mut reader);
+        assert!(
+            greeting.starts_with("# tactus console: all ")
+                && greeting.contains("this one is kept for the arbiter"),
+            "{greeting}"
+        );
+        (stream, reader)
     }
 
     fn connect(&self) -> (UnixStream, BufReader<UnixStream>) {
@@ -447,6 +474,24 @@ impl Served {
 
     fn log(&self) -> String {
         String::from_utf8_lossy(&self.log.lock().unwrap()).into_owned()
+    }
+
+    /// A connection that has said who it is (`role assistant`): kept open however quiet.
+    fn assistant(&self) -> (UnixStream, BufReader<UnixStream>) {
+        let (mut stream, mut reader) = self.connect();
+        stream.write_all(b"role assistant\n").unwrap();
+        assert_eq!(line(&mut reader), "ok role assistant\n");
+        (stream, reader)
+    }
+
+    /// A connection logged in as the arbiter.
+    fn arbiter(&self) -> (UnixStream, BufReader<UnixStream>) {
+        let (mut stream, mut reader) = self.connect();
+        stream
+            .write_all(format!("login {TOKEN}\n").as_bytes())
+            .unwrap();
+        assert_eq!(line(&mut reader), "ok role arbiter\n");
+        (stream, reader)
     }
 }
 
@@ -536,7 +581,13 @@ fn wrong_logins_slow_down_and_then_close_the_connection() {
 #[test]
 fn console_connections_are_capped_and_the_file_limit_raised() {
     let served = Served::start(Reply::ok(vec![]));
-    let mut open: Vec<_> = (0..MAX_CONSOLES).map(|_| served.connect()).collect();
+    assert_eq!(served.open_places, MAX_CONSOLES - ARBITER_PLACES);
+    let mut open: Vec<_> = (0..served.open_places).map(|_| served.connect()).collect();
+    // The places kept for the arbiter, taken by his logins.
+    for _ in 0..ARBITER_PLACES {
+        open.push(served.arbiter());
+    }
+    assert_eq!(open.len(), MAX_CONSOLES);
     let mut extra = UnixStream::connect(&served.path).unwrap();
     extra
         .set_read_timeout(Some(Duration::from_secs(20)))
@@ -545,14 +596,14 @@ fn console_connections_are_capped_and_the_file_limit_raised() {
     extra.read_to_string(&mut said).unwrap();
     assert!(said.starts_with("error: "), "{said}");
     assert!(said.contains("consoles are open"), "{said}");
-    // One closes; a new one is served.
-    drop(open.pop());
+    // One closes; a new one is served, in an open place.
+    drop(open.remove(0));
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let stream = UnixStream::connect(&served.path).unwrap();
         let mut reader = BufReader::new(stream);
         let first = line(&mut reader);
-        if first.starts_with("# tactus console") {
+        if first.starts_with("# tactus console, role assistant") {
             break;
         }
         assert!(Instant::now() < deadline, "no slot came free: {first}");
@@ -704,4 +755,269 @@ fn a_socket_under_a_missing_folder_is_refused_and_no_folder_is_made() {
         "{err}"
     );
     assert!(!missing.exists(), "a folder was made");
+}
+
+// Issue 25, point 8: the arbiter can never be locked out of the console.
+
+/// What is left to read on a connection the daemon should close: `Ok` with the rest once it has
+/// closed, `Err` when it is still open after `wait`.
+fn rest_until_closed(reader: &mut BufReader<UnixStream>, wait: Duration) -> Result<String, String> {
+    reader.get_ref().set_read_timeout(Some(wait)).unwrap();
+    let mut rest = String::new();
+    match reader.read_to_string(&mut rest) {
+        Ok(_) => Ok(rest),
+        Err(e) => Err(format!(
+            "still open after {wait:?} ({e}); read so far: {rest:?}"
+        )),
+    }
+}
+
+#[test]
+fn connections_filling_every_place_still_let_the_arbiter_in() {
+    let served = Served::start_with(
+        Reply::ok(vec![]),
+        ConsoleTimes {
+            idle: IDLE_TIMEOUT,
+            arbiter_login: Duration::from_millis(500),
+        },
+    );
+    // Every place any console may take, by consoles that said who they are: no timeout frees
+    // them (an assistant's console may be quiet for hours).
+    let _open: Vec<_> = (0..served.open_places)
+        .map(|_| served.assistant())
+        .collect();
+    // The arbiter still gets in, and is the arbiter.
+    let (mut stream, mut reader) = served.connect_kept();
+    stream
+        .write_all(format!("login {TOKEN}\n").as_bytes())
+        .unwrap();
+    assert_eq!(line(&mut reader), "ok role arbiter\n");
+    stream.write_all(b"status\n").unwrap();
+    assert_eq!(line(&mut reader), "ok\n");
+    // A place kept for the arbiter takes his login only: any other line closes it at once...
+    let (mut other, mut other_reader) = served.connect_kept();
+    other.write_all(b"status\n").unwrap();
+    let said = rest_until_closed(&mut other_reader, Duration::from_secs(5)).unwrap();
+    assert!(
+        said.starts_with("error: this place is kept for the arbiter"),
+        "{said}"
+    );
+    // ... and so does a wrong token, at its first try ...
+    let (mut guesser, mut guesser_reader) = served.connect_kept();
+    guesser
+        .write_all(b"login ffffffffffffffffffffffffffffffff\n")
+        .unwrap();
+    let said = rest_until_closed(&mut guesser_reader, Duration::from_secs(5)).unwrap();
+    assert!(said.contains("kept for the arbiter"), "{said}");
+    // ... and silence, after a short while.
+    let (_silent, mut silent_reader) = served.connect_kept();
+    let said = rest_until_closed(&mut silent_reader, Duration::from_secs(5)).unwrap();
+    assert!(said.contains("no login within 0.5 s"), "{said}");
+    // The arbiter's places have their cap too.
+    let _second = served.arbiter();
+    let mut extra = UnixStream::connect(&served.path).unwrap();
+    extra
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut said = String::new();
+    extra.read_to_string(&mut said).unwrap();
+    assert!(said.contains("consoles are open"), "{said}");
+}
+
+#[test]
+fn a_console_that_has_not_said_who_it_is_is_closed_when_quiet() {
+    let idle = Duration::from_millis(500);
+    let served = Served::start_with(
+        Reply::ok(vec![]),
+        ConsoleTimes {
+            idle,
+            arbiter_login: idle,
+        },
+    );
+    let started = Instant::now();
+    let (_silent, mut silent) = served.connect();
+    // Half a line is not a line: it keeps nothing open.
+    let (mut half, mut half_reader) = served.connect();
+    half.write_all(b"stat").unwrap();
+    // Lines keep a console open while they come ...
+    let (mut chatty, mut chatty_reader) = served.connect();
+    for _ in 0..4 {
+        std::thread::sleep(idle / 2);
+        chatty.write_all(b"status\n").unwrap();
+        assert_eq!(line(&mut chatty_reader), "ok\n");
+    }
+    // ... and one that said who it is stays however long it is quiet.
+    let (mut assistant, mut assistant_reader) = served.assistant();
+    let (mut player, mut player_reader) = served.connect();
+    player.write_all(b"role player\n").unwrap();
+    assert_eq!(line(&mut player_reader), "ok role player\n");
+    let (mut arbiter, mut arbiter_reader) = served.arbiter();
+
+    let said = rest_until_closed(&mut silent, Duration::from_secs(5)).unwrap();
+    assert!(
+        said.starts_with("error: closed: nothing was sent for 0.5 s"),
+        "{said}"
+    );
+    assert!(started.elapsed() >= idle);
+    let said = rest_until_closed(&mut half_reader, Duration::from_secs(5)).unwrap();
+    assert!(said.contains("nothing was sent"), "{said}");
+    let said = rest_until_closed(&mut chatty_reader, Duration::from_secs(5)).unwrap();
+    assert!(said.contains("nothing was sent"), "{said}");
+
+    std::thread::sleep(idle * 3);
+    for (stream, reader) in [
+        (&mut assistant, &mut assistant_reader),
+        (&mut player, &mut player_reader),
+        (&mut arbiter, &mut arbiter_reader),
+    ] {
+        // A request every role may make.
+        stream.write_all(b"time\n").unwrap();
+        assert_eq!(line(reader), "ok\n");
+    }
+    // The log says so once, and counts them in its summary.
+    let log = served.log.clone();
+    drop(served);
+    let log = String::from_utf8_lossy(&log.lock().unwrap()).into_owned();
+    assert_eq!(
+        log.matches("closed a connection that did not say who it is")
+            .count(),
+        1,
+        "{log}"
+    );
+    assert!(
+        log.contains("3 connections closed before they said who they are"),
+        "{log}"
+    );
+}
+
+// Issue 25, point 10: a socket name another user took first, in a folder the documentation
+// allows (a sticky one, like /tmp).
+
+#[test]
+fn the_client_sends_nothing_to_a_socket_another_user_took() {
+    let dir = shared_dir();
+    let path = dir.join("console.sock");
+    let Some(squatter) = nobody_listener(
+        &path,
+        "# tactus console, role assistant; type help for the commands\n",
+    ) else {
+        return skipped("the_client_sends_nothing_to_a_socket_another_user_took");
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+        .args([
+            "console",
+            "--socket",
+            path.to_str().unwrap(),
+            "-c",
+            "status",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains(path.to_str().unwrap()), "{err}");
+    assert!(err.contains("user 65534 (nobody)"), "{err}");
+    assert!(err.contains("nothing was sent"), "{err}");
+    let heard = squatter.wait_with_output().unwrap();
+    let heard = String::from_utf8_lossy(&heard.stdout);
+    assert!(heard.is_empty(), "the impostor heard: {heard}");
+}
+
+#[test]
+fn the_client_trusts_the_owner_of_a_folder_only_he_may_write_to() {
+    // The daemon's user (here nobody) owns the socket's folder, which nobody else may write to:
+    // only he can have bound the name, so another user's console (here root's) talks to him.
+    let Some(_) = as_nobody("/bin/true", &[]) else {
+        return skipped("the_client_trusts_the_owner_of_a_folder_only_he_may_write_to");
+    };
+    let dir = temp_dir().join("run-tactus");
+    fs::create_dir(&dir).unwrap();
+    std::os::unix::fs::chown(&dir, Some(NOBODY), Some(NOBODY)).unwrap();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+    // The listener's socket goes in after the folder is his.
+    let path = dir.join("console.sock");
+    let daemon = nobody_listener(&path, "# tactus console, role assistant\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+        .args(["console", "--socket", path.to_str().unwrap()])
+        .args(["--timeout", "1", "-c", "status"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("nothing was sent"), "{err}");
+    let heard = daemon.wait_with_output().unwrap();
+    let heard = String::from_utf8_lossy(&heard.stdout);
+    assert!(heard.starts_with("role assistant\n"), "{heard}");
+    // Not when the way to his folder can be changed by others: in a folder everybody may write
+    // to (not sticky), anyone can put a folder of his own in the socket folder's place.
+    let open = temp_dir().join("open");
+    fs::create_dir(&open).unwrap();
+    fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).unwrap();
+    let theirs = open.join("run-tactus");
+    fs::create_dir(&theirs).unwrap();
+    std::os::unix::fs::chown(&theirs, Some(NOBODY), Some(NOBODY)).unwrap();
+    let path = theirs.join("console.sock");
+    let impostor = nobody_listener(&path, "# tactus console, role assistant\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+        .args(["console", "--socket", path.to_str().unwrap()])
+        .args(["--timeout", "1", "-c", "status"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("nothing was sent"), "{err}");
+    let heard = impostor.wait_with_output().unwrap();
+    let heard = String::from_utf8_lossy(&heard.stdout);
+    assert!(heard.is_empty(), "the impostor heard: {heard}");
+}
+
+#[test]
+fn a_socket_name_another_user_took_is_refused_naming_him_and_the_fix() {
+    let dir = shared_dir();
+    let path = dir.join("console.sock");
+    let Some(squatter) = nobody_listener(&path, "# tactus console\n") else {
+        return skipped("a_socket_name_another_user_took_is_refused_naming_him_and_the_fix");
+    };
+    // Nobody connects to it: ended here, whatever fails below.
+    let _squatter = KillOnDrop(squatter);
+    let err = bind_error(&path);
+    assert!(err.contains("user 65534 (nobody)"), "{err}");
+    assert!(
+        err.contains("a folder of the daemon's user that nobody else may write to"),
+        "{err}"
+    );
+    assert!(err.contains("[console] socket in the README"), "{err}");
+    // check-config says the same before the table, and run makes no game folder for it.
+    let config = dir.join("config.toml");
+    fs::write(
+        &config,
+        format!(
+            "[console]\nsocket = \"{}\"\n[record]\ndir = \"{}\"\n",
+            path.display(),
+            dir.join("played").display()
+        ),
+    )
+    .unwrap();
+    for command in [&["check-config"][..], &["run", "--config"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tactus"))
+            .args(command)
+            .arg(&config)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{command:?}: {err}");
+        assert!(err.contains("user 65534 (nobody)"), "{command:?}: {err}");
+        assert!(err.contains("console.socket"), "{command:?}: {err}");
+    }
+    assert!(!dir.join("played").exists(), "a game folder was made");
+    assert!(path.exists(), "another user's socket was removed");
+}
+
+/// A child process ended when the test ends, passed or failed.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }

@@ -13,6 +13,7 @@
 //! - The daemon in the test's own process: [`daemon_adjournment`], [`daemon_buttons`],
 //!   [`daemon_console`], [`daemon_damage`], [`daemon_dispute`], [`daemon_ibca`] (two blind
 //!   players), [`daemon_requests`].
+//! - The game's files against another user (issue 25, point 1): [`record_trust`].
 //! - The house's rules the compiler cannot check: [`purity`].
 //!
 //! [`support`] is shared by all of them; with one binary, every helper in it has a user.
@@ -44,6 +45,7 @@ mod daemon_stop_resume;
 mod daemon_table;
 mod no_sound_card;
 mod purity;
+mod record_trust;
 mod run_terminal;
 mod scoresheet;
 mod train;

@@ -5,6 +5,12 @@
 //! before the hub hears of it. Wrong logins are answered ever more slowly, then the connection is
 //! closed; a sealed move never reaches the log; every line written has its control characters
 //! escaped. A rude client only costs its own task.
+//!
+//! A connection that has not said who it is (`role` or `login`) is closed after
+//! [`ConsoleTimes::idle`](super::ConsoleTimes) without a whole line: forgotten or half-open
+//! connections give their places back. One in a place kept for the arbiter
+//! ([`Place::KeptForArbiter`]) takes nothing but `login`, within
+//! [`ConsoleTimes::arbiter_login`](super::ConsoleTimes), once.
 
 use std::{
     sync::{Arc, Mutex},
@@ -15,12 +21,13 @@ use tokio::{
     io::AsyncWriteExt,
     net::{UnixStream, unix::OwnedWriteHalf},
     sync::{broadcast, mpsc, oneshot},
+    time::Instant,
 };
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
 
 use super::{
-    LOGIN_DELAY, MAX_LOGIN_FAILURES,
+    Conn, LOGIN_DELAY, MAX_LOGIN_FAILURES, Place,
     lines::{BadLine, LineReader},
     refusals::{Refusals, lock},
 };
@@ -44,9 +51,10 @@ async fn write_all(write: &mut OwnedWriteHalf, text: &str) -> bool {
     )
 }
 
-/// Serve one connection until its client goes, its role's events end, or `cancel`.
+/// Serve one connection until its client goes, its role's events end, it stays silent too long
+/// without having said who it is, or `cancel`.
 pub(super) async fn connection(
-    id: u64,
+    place: Conn,
     stream: UnixStream,
     session: Session,
     hub: mpsc::Sender<HubMsg>,
@@ -54,28 +62,50 @@ pub(super) async fn connection(
     refusals: Arc<Mutex<Refusals>>,
     cancel: CancellationToken,
 ) {
-    debug!("console connection opened");
+    debug!(place = ?place.place, "console connection opened");
     let (read, write) = stream.into_split();
     let mut lines = LineReader::new(read);
+    let times = place.times;
     let mut conn = Connection {
-        id,
+        id: place.id,
+        place: place.place,
         session,
         write,
         hub,
         refusals,
         cancel: cancel.clone(),
         failed_logins: 0,
+        identified: false,
     };
-    let greeting = wire::encode_event(&format!(
-        "tactus console, role {}; type help for the commands",
-        conn.session.role()
-    ));
-    if !write_all(&mut conn.write, &greeting).await {
+    let greeting = match conn.place {
+        Place::Open => format!(
+            "tactus console, role {}; type help for the commands",
+            conn.session.role()
+        ),
+        Place::KeptForArbiter => format!(
+            "tactus console: all {} places for consoles are taken; this one is kept for the \
+             arbiter: log in within {} (login TOKEN), or it is closed",
+            place.open_places,
+            seconds(times.arbiter_login)
+        ),
+    };
+    if !write_all(&mut conn.write, &wire::encode_event(&greeting)).await {
         return;
     }
+    // Until the connection says who it is: when it is closed for silence. A place kept for the
+    // arbiter is given for one login, so its time is not renewed by other lines.
+    let mut deadline = Instant::now()
+        + match conn.place {
+            Place::Open => times.idle,
+            Place::KeptForArbiter => times.arbiter_login,
+        };
     loop {
         let line = tokio::select! {
             _ = cancel.cancelled() => break,
+            () = tokio::time::sleep_until(deadline), if !conn.identified => {
+                conn.timed_out(times).await;
+                break;
+            }
             event = events.recv() => {
                 if conn.event(event).await {
                     continue;
@@ -84,6 +114,9 @@ pub(super) async fn connection(
             }
             line = lines.next() => line,
         };
+        if conn.place == Place::Open {
+            deadline = Instant::now() + times.idle;
+        }
         let step = match line {
             Err(e) => {
                 debug!("console read failed: {e}");
@@ -105,16 +138,25 @@ pub(super) async fn connection(
     debug!("console connection closed");
 }
 
+/// A duration as a console line says it: "60 s", "0.3 s".
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
 /// A connection's side of the conversation: its session (its role), where it writes, and whom it
 /// asks.
 struct Connection {
     id: u64,
+    place: Place,
     session: Session,
     write: OwnedWriteHalf,
     hub: mpsc::Sender<HubMsg>,
     refusals: Arc<Mutex<Refusals>>,
     cancel: CancellationToken,
     failed_logins: u32,
+    /// Whether it has said who it is (a role chosen, or the arbiter's login): then it is kept
+    /// however long it is quiet.
+    identified: bool,
 }
 
 /// What becomes of a line read.
@@ -127,6 +169,25 @@ enum Step {
 }
 
 impl Connection {
+    /// Silent too long without having said who it is: told why, and closed.
+    async fn timed_out(&mut self, times: super::ConsoleTimes) {
+        lock(&self.refusals).closed_silent();
+        let why = match self.place {
+            Place::Open => format!(
+                "closed: nothing was sent for {} and this console has not said who it is; a \
+                 console that says its role first (role assistant, role player, or login TOKEN) \
+                 stays open however long it is quiet",
+                seconds(times.idle)
+            ),
+            Place::KeptForArbiter => format!(
+                "closed: no login within {}; this place is kept for the arbiter",
+                seconds(times.arbiter_login)
+            ),
+        };
+        debug!("console closed for silence");
+        let _ = write_all(&mut self.write, &clean(Reply::error(why)).encode()).await;
+    }
+
     /// An event line of the consoles: written if it is for this one (not caused by its own
     /// command, and for its role). False: the connection ends.
     async fn event(&mut self, event: Result<Broadcast, broadcast::error::RecvError>) -> bool {
@@ -171,6 +232,16 @@ impl Connection {
         } else {
             command_name(text)
         };
+        if self.place == Place::KeptForArbiter && !self.identified && name != Some("login") {
+            lock(&self.refusals).closed_silent();
+            let reply = Reply::error(
+                "this place is kept for the arbiter and takes only his login (login TOKEN): \
+                 every other place for consoles is taken; close one, or wait for a silent one \
+                 to be closed; this connection is closed",
+            );
+            let _ = write_all(&mut self.write, &clean(reply).encode()).await;
+            return Step::Close;
+        }
         let parsed = self.session.parse(text);
         let role = self.session.role();
         let reply = match parsed {
@@ -190,6 +261,7 @@ impl Connection {
             }
             Ok(Command::Help(topic)) => Reply::ok(help_lines(role, topic)),
             Ok(Command::Role { role, seat }) => {
+                self.identified = true;
                 info!(%role, ?seat, "console role");
                 match self.session.seat() {
                     Some(seat) => ended(format!("role {role} {seat}")),
@@ -197,6 +269,7 @@ impl Connection {
                 }
             }
             Ok(Command::Login { .. }) => {
+                self.identified = true;
                 info!("console logged in as the arbiter");
                 ended("role arbiter".to_string())
             }
@@ -237,11 +310,14 @@ impl Connection {
             _ = self.cancel.cancelled() => return Step::Close,
             _ = tokio::time::sleep(wait) => {}
         }
-        if self.failed_logins >= MAX_LOGIN_FAILURES {
+        // A place kept for the arbiter is given for one login.
+        if self.failed_logins >= MAX_LOGIN_FAILURES || self.place == Place::KeptForArbiter {
             lock(&self.refusals).closed_for_logins();
-            let reply = Reply::error(format!(
-                "{error}; {MAX_LOGIN_FAILURES} failed logins: the connection is closed"
-            ));
+            let reply = Reply::error(if self.place == Place::KeptForArbiter {
+                format!("{error}; this place is kept for the arbiter: the connection is closed")
+            } else {
+                format!("{error}; {MAX_LOGIN_FAILURES} failed logins: the connection is closed")
+            });
             let _ = write_all(&mut self.write, &clean(reply).encode()).await;
             return Step::Close;
         }

@@ -9,12 +9,16 @@
 //! sees. It must not touch the game: every other command goes to the hub, which owns the
 //! arbiter, and the reply comes back from there. A command the role may not use is refused here,
 //! before the hub hears of it, so it changes nothing. A rude client (garbage, endless lines, a
-//! disconnect mid-reply, hundreds of idle connections) only costs its own task.
+//! disconnect mid-reply, hundreds of idle connections) only costs its own task, and never locks
+//! the arbiter out: a connection that has not said who it is (`role` or `login`) is closed after
+//! [`IDLE_TIMEOUT`] without a line, and the last [`ARBITER_PLACES`] places of the cap are kept
+//! for connections that log in as the arbiter.
 //!
 //! It trusts only the daemon's user: [`ConsoleSocket::bind`] removes nothing but a stale socket
 //! of its own, takes a live one for another tactus only when its listener is the daemon's user,
-//! and refuses a folder others can write to (unless sticky); without a console group, a
-//! connection of another user is refused. It caps the connections ([`MAX_CONSOLES`], fewer when
+//! names the user holding the path when it is another's, and refuses a folder others can write
+//! to (unless sticky) or reach through folders and links others can change; without a console
+//! group, a connection of another user is refused. It caps the connections ([`MAX_CONSOLES`], fewer when
 //! file descriptors are short: the game's own files come first), slows down and then closes a
 //! connection after wrong logins, logs repeated refusals as a summary, never logs a sealed move,
 //! and escapes control characters in every line it sends.
@@ -59,7 +63,7 @@ use self::{
 pub use self::{
     limits::{connection_cap, raise_fd_limit},
     security::{check_socket_path, own_uid, peer_uid},
-    token::arbiter_token,
+    token::{arbiter_token, check_token_file},
 };
 use super::hub::{Broadcast, HubMsg};
 use tactus_core::console::{Role, Session, wire::Reply};
@@ -69,6 +73,20 @@ use tactus_core::console::{Role, Session, wire::Reply};
 /// it a connection is told why and closed, so that idle connections cannot take the file
 /// descriptors the journal, the PGN and the boards need.
 pub const MAX_CONSOLES: usize = 256;
+/// Places of the cap kept for the arbiter: when every other place is taken, a new connection
+/// gets one of these only to log in as the arbiter (within [`ARBITER_LOGIN_WITHIN`]). Without
+/// them, connections that merely stay open (a script that forgets its sockets, or someone allowed
+/// on the socket who opens hundreds) would shut out the one person who can pause the game and
+/// rule on it. Two: the arbiter, and his deputy or his own console reconnecting while the old one
+/// still closes.
+pub const ARBITER_PLACES: usize = 2;
+/// A connection that has not said who it is (`role player|assistant`, or the arbiter's `login`)
+/// is closed after this long without a line. One that has is kept however long it is quiet: an
+/// assistant's console or a player's keypad idles for most of a game. gpsd drops its clients
+/// that have not asked to watch in the same way. `tactus console` says its role at once.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a connection given a place kept for the arbiter has to log in.
+pub const ARBITER_LOGIN_WITHIN: Duration = Duration::from_secs(10);
 /// File descriptors kept for the game itself (its files, the boards, audio, the runtime) when the
 /// console's share is worked out from the soft limit.
 pub const FD_RESERVE: u64 = 256;
@@ -79,6 +97,35 @@ pub const LOGIN_DELAY: Duration = Duration::from_millis(100);
 /// How often repeated refusals (failed logins, connections over the cap) are logged as one line.
 const SUMMARY_EVERY: Duration = Duration::from_secs(60);
 
+/// The console's timeouts ([`IDLE_TIMEOUT`], [`ARBITER_LOGIN_WITHIN`] by default); tests set
+/// shorter ones with [`ConsoleSocket::set_times`] rather than wait a minute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConsoleTimes {
+    /// A connection that has not said who it is is closed after this long without a line.
+    pub idle: Duration,
+    /// A connection in a place kept for the arbiter must log in within this.
+    pub arbiter_login: Duration,
+}
+
+impl Default for ConsoleTimes {
+    fn default() -> Self {
+        ConsoleTimes {
+            idle: IDLE_TIMEOUT,
+            arbiter_login: ARBITER_LOGIN_WITHIN,
+        }
+    }
+}
+
+/// Which of the cap's places a connection holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Place {
+    /// Any console's.
+    Open,
+    /// One of the [`ARBITER_PLACES`], given when every open place is taken: kept only by a
+    /// connection that logs in as the arbiter at once.
+    KeptForArbiter,
+}
+
 /// The listening socket; removed again when dropped.
 pub struct ConsoleSocket {
     path: PathBuf,
@@ -87,8 +134,9 @@ pub struct ConsoleSocket {
     owner: u32,
     /// Whether other users may connect (`console.group`: the socket's mode lets them in).
     group: bool,
-    /// Connections served at once.
+    /// Connections served at once, [`ARBITER_PLACES`] of them kept for the arbiter.
     cap: usize,
+    times: ConsoleTimes,
 }
 
 impl ConsoleSocket {
@@ -119,6 +167,7 @@ impl ConsoleSocket {
             owner,
             group: group.is_some(),
             cap: connection_cap(raise_fd_limit()),
+            times: ConsoleTimes::default(),
         };
         match group {
             None => std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
@@ -143,9 +192,20 @@ impl ConsoleSocket {
         &self.path
     }
 
-    /// How many connections are served at once (see [`MAX_CONSOLES`]).
+    /// How many connections are served at once (see [`MAX_CONSOLES`]), the places kept for the
+    /// arbiter included.
     pub fn cap(&self) -> usize {
         self.cap
+    }
+
+    /// The places any console may take: the cap less those kept for the arbiter.
+    pub fn open_places(&self) -> usize {
+        self.cap.saturating_sub(ARBITER_PLACES).max(1)
+    }
+
+    /// Other timeouts than [`ConsoleTimes::default`] (for tests).
+    pub fn set_times(&mut self, times: ConsoleTimes) {
+        self.times = times;
     }
 
     /// Accept connections until `cancel`; each is served by a task of its own, at most
@@ -159,7 +219,8 @@ impl ConsoleSocket {
         cancel: CancellationToken,
     ) {
         let mut next_id = 1u64;
-        let slots = Arc::new(Semaphore::new(self.cap));
+        let open = Arc::new(Semaphore::new(self.open_places()));
+        let kept = Arc::new(Semaphore::new(self.cap - self.open_places()));
         let refusals = Arc::new(Mutex::new(Refusals::default()));
         // The first summary a full period after the start (an interval's first tick is at once).
         let mut summary =
@@ -172,45 +233,53 @@ impl ConsoleSocket {
                     Ok((stream, _)) => {
                         let id = next_id;
                         next_id += 1;
-                        let refused = if let Err(why) = self.admit(&stream) {
-                            Some(why)
-                        } else {
-                            match slots.clone().try_acquire_owned() {
-                                Ok(slot) => {
-                                    let span = info_span!("console", conn = id);
-                                    let session = Session::new(Role::Assistant, token.clone());
-                                    let serve = connection(
-                                        id,
+                        if let Err(why) = self.admit(&stream) {
+                            refuse(stream, why);
+                            continue;
+                        }
+                        // An open place, else one kept for the arbiter, else none.
+                        let (slot, place) = match open.clone().try_acquire_owned() {
+                            Ok(slot) => (slot, Place::Open),
+                            Err(_) => match kept.clone().try_acquire_owned() {
+                                Ok(slot) => (slot, Place::KeptForArbiter),
+                                Err(_) => {
+                                    lock(&refusals).over_cap(self.cap);
+                                    refuse(
                                         stream,
-                                        session,
-                                        hub.clone(),
-                                        events.subscribe(),
-                                        refusals.clone(),
-                                        cancel.clone(),
-                                    );
-                                    tokio::spawn(
-                                        async move {
-                                            serve.await;
-                                            drop(slot);
-                                        }
-                                        .instrument(span),
+                                        format!(
+                                            "{} consoles are open, the most this daemon serves \
+                                             (the arbiter's places too); close one and connect \
+                                             again",
+                                            self.cap
+                                        ),
                                     );
                                     continue;
                                 }
-                                Err(_) => {
-                                    lock(&refusals).over_cap(self.cap);
-                                    // The stream is still here (the closure above did not run).
-                                    Some(format!(
-                                        "{} consoles are open, the most this daemon serves; close \
-                                         one and connect again",
-                                        self.cap
-                                    ))
-                                }
-                            }
+                            },
                         };
-                        if let Some(why) = refused {
-                            refuse(stream, why);
-                        }
+                        let span = info_span!("console", conn = id);
+                        let session = Session::new(Role::Assistant, token.clone());
+                        let serve = connection(
+                            Conn {
+                                id,
+                                place,
+                                open_places: self.open_places(),
+                                times: self.times,
+                            },
+                            stream,
+                            session,
+                            hub.clone(),
+                            events.subscribe(),
+                            refusals.clone(),
+                            cancel.clone(),
+                        );
+                        tokio::spawn(
+                            async move {
+                                serve.await;
+                                drop(slot);
+                            }
+                            .instrument(span),
+                        );
                     }
                     Err(e) => {
                         // Out of file descriptors and the like: wait a little, keep serving.
@@ -245,6 +314,15 @@ impl ConsoleSocket {
             Err(e) => Err(format!("cannot tell who is connecting: {e}")),
         }
     }
+}
+
+/// What a connection's task is told of its place at the console.
+pub(super) struct Conn {
+    pub(super) id: u64,
+    pub(super) place: Place,
+    /// How many open places there are (for the words of a kept place's greeting).
+    pub(super) open_places: usize,
+    pub(super) times: ConsoleTimes,
 }
 
 /// Tell a refused client why, then close, at once: one line fits in a fresh socket's buffer, so

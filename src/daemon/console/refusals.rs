@@ -1,4 +1,5 @@
-//! Refusals that repeat (failed arbiter logins, connections over the cap), counted and logged as
+//! Refusals that repeat (failed arbiter logins, connections over the cap, connections closed for
+//! silence or for taking a place kept for the arbiter without logging in), counted and logged as
 //! one line a minute rather than one each: an attacker must not flood the log (journald) nor
 //! hide the first refusal in the noise.
 
@@ -16,6 +17,7 @@ pub(super) struct Refusals {
     failed_logins: u64,
     closed_for_logins: u64,
     over_cap: u64,
+    closed_silent: u64,
     cap: usize,
     since: Option<Instant>,
 }
@@ -44,6 +46,16 @@ impl Refusals {
         self.since.get_or_insert_with(Instant::now);
     }
 
+    /// A connection closed before it said who it is: silent too long, or in a place kept for the
+    /// arbiter without logging in.
+    pub(super) fn closed_silent(&mut self) {
+        if self.closed_silent == 0 && self.since.is_none() {
+            warn!("console: closed a connection that did not say who it is in time");
+        }
+        self.closed_silent += 1;
+        self.since.get_or_insert_with(Instant::now);
+    }
+
     /// Log what was counted since the last summary, and start counting again.
     pub(super) fn log(&mut self) {
         let Some(since) = self.since.take() else {
@@ -60,6 +72,13 @@ impl Refusals {
             parts.push(format!(
                 "{} connections refused over the cap of {}",
                 self.over_cap, self.cap
+            ));
+        }
+        if self.closed_silent > 0 {
+            parts.push(format!(
+                "{} connections closed before they said who they are (silent, or in the \
+                 arbiter's place without his login)",
+                self.closed_silent
             ));
         }
         if !parts.is_empty() {

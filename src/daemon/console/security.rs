@@ -1,7 +1,9 @@
 //! Whom the console socket trusts: only the daemon's user. What its path must be (an existing
-//! folder of the daemon's user or root that others cannot write to unless it is sticky; a console
+//! folder of the daemon's user or root that others cannot write to unless it is sticky, reached
+//! through folders and links no other user can change: the store's `trusted` walk; a console
 //! group the daemon's user is in), what may be removed there (only a stale socket of its own),
-//! and who is at the other end of a socket (`SO_PEERCRED`).
+//! who holds a path taken first (named, with the fix), and who is at the other end of a socket
+//! (`SO_PEERCRED`).
 
 use std::{
     os::unix::fs::{FileTypeExt, MetadataExt},
@@ -10,8 +12,11 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 
+use crate::store::trusted::{Last, check_folder, who};
+
 /// What `bind` requires of the socket's path and group, checked without making anything (for
-/// `check-config` and before a new game): the folder exists (never made here: a daemon run as
+/// `check-config` and before a new game): nothing but a socket of the daemon's user is at the
+/// path, the folder exists (never made here: a daemon run as
 /// root would make folders anywhere, `/` included, for a mistyped path), belongs to the
 /// daemon's user or root and cannot be written by others unless sticky; the console group
 /// exists and the daemon's user is in it (else the socket cannot be given to it).
@@ -31,6 +36,9 @@ pub fn check_socket_path(path: &Path, group: Option<&str>) -> Result<()> {
         None => PathBuf::from("."),
     };
     check_socket_folder(&dir, owner)?;
+    // A socket of another user already there: the daemon could not start (and a client might
+    // talk to him); said now, naming him.
+    existing_socket(path, owner)?;
     if let Some(group) = group {
         let gid = crate::store::private::group_id(group)?;
         // Root may give a file to any group.
@@ -65,83 +73,30 @@ fn own_groups() -> Vec<u32> {
     groups
 }
 
-/// The socket's folder must belong to the daemon's user or root, and other users must not be
-/// able to write to it unless it is sticky (see [`ConsoleSocket::bind`]).
+/// The socket's folder, and every folder and link on the way to it, must belong to the daemon's
+/// user or root, and other users must not be able to write to any of them unless it is sticky
+/// (see [`ConsoleSocket::bind`](super::ConsoleSocket::bind)): else they could rename a folder on
+/// the way and put a socket of their own where the clients look.
 fn check_socket_folder(dir: &Path, owner: u32) -> Result<()> {
-    let meta = std::fs::metadata(dir).with_context(|| {
-        format!(
-            "cannot look at the console socket's folder {} (key console.socket)",
-            dir.display()
+    check_folder(dir, Last::Shared).map(drop).map_err(|e| {
+        anyhow::anyhow!(
+            "the console socket's folder {} (key console.socket) is not safe: {e}; another user \
+             could put a socket of his own in the socket's place. Put it in a folder of the \
+             daemon's {} that nobody else may write to (like /run/user/{owner} or /run/tactus), \
+             or make a shared folder sticky (chmod +t, as /tmp is)",
+            dir.display(),
+            who(owner)
         )
-    })?;
-    let mode = meta.mode();
-    if meta.uid() != owner && meta.uid() != 0 {
-        bail!(
-            "the console socket's folder {} (key console.socket) belongs to user {}, who could \
-             replace the socket with one of his own; put the socket in a folder of the daemon's \
-             user {owner} (like /run/user/{owner} or /run/tactus)",
-            dir.display(),
-            meta.uid()
-        );
-    }
-    let sticky = mode & 0o1000 != 0;
-    let group_may_write = mode & 0o020 != 0 && !private_group(meta.gid(), owner);
-    if !sticky && (mode & 0o002 != 0 || group_may_write) {
-        bail!(
-            "the console socket's folder {} (key console.socket) can be written by other users \
-             (mode {:04o}), who could replace the socket with one of their own; put it in a \
-             private folder (like /run/user/{owner}), or make this one sticky (chmod +t, as /tmp is)",
-            dir.display(),
-            mode & 0o7777
-        );
-    }
-    Ok(())
-}
-
-/// Whether `gid` is the private group of user `uid` (user private groups, umask 002: folders are
-/// group-writable, but the group is the user alone): `uid`'s primary group in /etc/passwd, no
-/// other user's primary group, and no other member listed in /etc/group. When the files cannot
-/// be read, it is not.
-fn private_group(gid: u32, uid: u32) -> bool {
-    let (Ok(passwd), Ok(groups)) = (
-        std::fs::read_to_string("/etc/passwd"),
-        std::fs::read_to_string("/etc/group"),
-    ) else {
-        return false;
-    };
-    // name, uid, primary gid
-    let users: Vec<(&str, u32, u32)> = passwd
-        .lines()
-        .filter_map(|line| {
-            let f: Vec<&str> = line.split(':').collect();
-            Some((
-                *f.first()?,
-                f.get(2)?.parse().ok()?,
-                f.get(3)?.parse().ok()?,
-            ))
-        })
-        .collect();
-    let Some(&(name, _, primary)) = users.iter().find(|u| u.1 == uid) else {
-        return false;
-    };
-    if primary != gid || users.iter().any(|u| u.2 == gid && u.1 != uid) {
-        return false;
-    }
-    groups.lines().all(|line| {
-        let f: Vec<&str> = line.split(':').collect();
-        if f.get(2).and_then(|g| g.parse::<u32>().ok()) != Some(gid) {
-            return true;
-        }
-        f.get(3)
-            .is_none_or(|members| members.split(',').all(|m| m.is_empty() || m == name))
     })
 }
 
-/// Remove what is at `path` if it is a stale socket of the daemon's user; refuse anything else.
-pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
+/// What is at `path` already, when it may be removed as a stale socket of the daemon's user:
+/// `None` when nothing is there, the error that names it (a file, a folder, a link, a socket of
+/// another user, and who that is) when it may not.
+fn existing_socket(path: &Path, owner: u32) -> Result<Option<std::fs::Metadata>> {
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
             return Err(e).with_context(|| {
                 format!("cannot look at {} (key console.socket)", path.display())
@@ -167,12 +122,24 @@ pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
     }
     if meta.uid() != owner {
         bail!(
-            "the console socket {} (key console.socket) belongs to user {}, not to the daemon's \
-             user {owner}: another user may be posing as tactus there; nothing was touched. \
-             Remove it as that user or root, or give console.socket a path in a private folder",
+            "the console socket {} (key console.socket) belongs to {}, not to the daemon's \
+             {}: another user may be posing as tactus there (in a folder others may write to, \
+             he can take the name first); nothing was touched. Give console.socket a path in a \
+             folder of the daemon's user that nobody else may write to (like /run/tactus or \
+             /run/user/{owner}; see [console] socket in the README), or remove the socket as \
+             that user or root",
             path.display(),
-            meta.uid()
+            who(meta.uid()),
+            who(owner)
         );
+    }
+    Ok(Some(meta))
+}
+
+/// Remove what is at `path` if it is a stale socket of the daemon's user; refuse anything else.
+pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
+    if existing_socket(path, owner)?.is_none() {
+        return Ok(());
     }
     match std::os::unix::net::UnixStream::connect(path) {
         Ok(stream) => {
@@ -190,9 +157,12 @@ pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
                 );
             }
             bail!(
-                "a process of user {uid}, not of the daemon's user {owner}, listens on the \
-                 console socket {} (key console.socket); it is not this tactus: stop it, or \
-                 give console.socket a path in a private folder",
+                "a process of {}, not of the daemon's {}, listens on the console socket {} (key \
+                 console.socket); it is not this tactus: stop it, or give console.socket a path \
+                 in a folder of the daemon's user that nobody else may write to (see [console] \
+                 socket in the README)",
+                who(uid),
+                who(owner),
                 path.display()
             );
         }

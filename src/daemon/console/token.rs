@@ -1,11 +1,15 @@
 //! The arbiter's token file: read if it is a private file of the daemon's user (never through a
 //! link), else made from the system's random source with mode 0600; the token is never printed.
+//! Its folder must be reached through folders no other user can change (the store's `trusted`
+//! walk). [`check_token_file`] checks a configured one without making it, before a game folder
+//! is made.
 
 use std::{os::unix::fs::MetadataExt, path::Path};
 
 use anyhow::{Context, Result, anyhow, bail};
 
 use super::own_uid;
+use crate::store::trusted::{Last, check_folder};
 
 /// The arbiter's token: read from `path` if it is there (a resumed game, or the arbiter's own
 /// file), else made from the system's random source and written there with mode 0600.
@@ -24,6 +28,7 @@ pub fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<Stri
     };
     match std::fs::symlink_metadata(path) {
         Ok(meta) => {
+            check_token_folder(path, &key)?;
             let text = read_private_file(path, &meta)
                 .map_err(|e| anyhow!("the arbiter's token file {}{key}: {e}", path.display()))?;
             return tactus_core::console::token::parse_file(&text).map_err(|e| {
@@ -39,6 +44,7 @@ pub fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<Stri
             path.display()
         ),
     }
+    check_token_folder(path, &key)?;
     let mut random = [0u8; tactus_core::console::token::TOKEN_BYTES];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut random))
@@ -65,6 +71,50 @@ pub fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<Stri
         .and_then(|()| file.sync_all())
         .with_context(|| format!("cannot write the arbiter's token file {}", path.display()))?;
     Ok(token)
+}
+
+/// What `tactus run` will require of the arbiter's token file `path` (key console.token_file of
+/// `origin`), checked without making it: its folder is trusted, and a file already there is a
+/// private file of the daemon's user holding a good token. For `check-config` and before a new
+/// game folder is made.
+pub fn check_token_file(path: &Path, origin: &str) -> Result<()> {
+    let key = format!(" ({origin}: key console.token_file)");
+    check_token_folder(path, &key)?;
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) => {
+            let text = read_private_file(path, &meta)
+                .map_err(|e| anyhow!("the arbiter's token file {}{key}: {e}", path.display()))?;
+            tactus_core::console::token::parse_file(&text).map_err(|e| {
+                anyhow!(
+                    "the arbiter's token file {}{key}: {e}; delete it to have a new one made",
+                    path.display()
+                )
+            })?;
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => bail!(
+            "cannot read the arbiter's token file {}{key}: {e}",
+            path.display()
+        ),
+    }
+}
+
+/// The token file's folder, and every folder and link on the way, must be trusted (a sticky
+/// folder like /tmp may hold it: the file is made with `O_EXCL` and read only if it is the
+/// daemon's): else another user could re-point it to a token of his, or read ours.
+fn check_token_folder(path: &Path, key: &str) -> Result<()> {
+    let folder = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    check_folder(folder, Last::Shared).map(drop).map_err(|e| {
+        anyhow!(
+            "the arbiter's token file {}{key} cannot be trusted: {e}; keep it in a folder of the \
+             daemon's user that nobody else may write to",
+            path.display()
+        )
+    })
 }
 
 /// The text of a secret file `path` whose `lstat` is `seen`: a regular file (not a link), owned

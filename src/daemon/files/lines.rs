@@ -2,7 +2,8 @@
 //! notes the hub adds to `transcript.txt` (the speech task writes the spoken lines to the same
 //! file), each line one `write`, flushed at once. A file that cannot be written is tried again
 //! with its next line and is logged once per outage ([`LineLog::failing`] while it lasts); the
-//! game never stops for it.
+//! game never stops for it. A file is opened (again) only in a folder found trusted at that
+//! moment; once open, its lines follow the file, wherever its folder is moved.
 
 use std::{
     fs::File,
@@ -13,7 +14,10 @@ use std::{
 use shakmaty::{Piece, Square};
 use tracing::{error, info, warn};
 
-use crate::wall::time_of_day;
+use crate::{
+    store::trusted::{Last, check_folder},
+    wall::time_of_day,
+};
 use tactus_core::rules::Millis;
 
 /// An append-only text file written line by line (touches, transcript notes): each line one
@@ -28,7 +32,7 @@ pub struct LineLog {
 
 impl LineLog {
     pub fn open(path: &Path) -> LineLog {
-        let file = crate::store::private::open_append(path);
+        let file = open_checked(path);
         let failing = file.is_err();
         if let Err(e) = &file {
             error!("cannot open {}: {e}", path.display());
@@ -44,7 +48,7 @@ impl LineLog {
         // A file that could not be opened (no descriptors left, a folder gone read-only) is
         // tried again with every line: the outage ends when the cause does.
         if self.file.is_none() {
-            match crate::store::private::open_append(&self.path) {
+            match open_checked(&self.path) {
                 Ok(file) => self.file = Some(file),
                 Err(e) => {
                     if !self.failing {
@@ -94,6 +98,17 @@ impl LineLog {
             warn!("cannot flush {}: {e}", self.path.display());
         }
     }
+}
+
+/// Open `path` to append ([`open_append`](crate::store::private::open_append): 0600, no link
+/// followed) once its folder has been found trusted again: this is opened again after an outage,
+/// when a folder on the way may have been re-pointed by someone else meanwhile.
+fn open_checked(path: &Path) -> std::io::Result<File> {
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        check_folder(folder, Last::Private)
+            .map_err(|e| std::io::Error::other(format!("the folder cannot be trusted now: {e}")))?;
+    }
+    crate::store::private::open_append(path)
 }
 
 /// A transcript line for a note (the speech task writes `<time> blind|sighted|both <words>`).

@@ -11,10 +11,13 @@
 //! file) and `outage` (what `status` and the arbiter are told while a file is not written). Their
 //! items are used from here (`files::RecordWriter`, `files::LineLog`, ...).
 //!
-//! Trust: the output folder must not be writable by other users, only folders the daemon's user
-//! owns are resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds
-//! the sealed move), files appended to are created 0600 and never opened through a symbolic
-//! link.
+//! Trust: the output folder, and every folder and link on the way to it, must be the daemon's
+//! user's or root's and closed to other users (a sticky folder like /tmp may be on the way;
+//! [`check_record_dir`], with the store's `trusted` walk), only folders the daemon's user owns
+//! are resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds the
+//! sealed move) and is held open by the record writer, which writes relative to it and checks
+//! before every record that its path still leads there; files appended to are created 0600 and
+//! never opened through a symbolic link.
 
 mod lines;
 mod outage;
@@ -36,7 +39,10 @@ pub use self::{
 };
 use super::journal;
 pub use super::uid::daemon_uid;
-use crate::store::audio::AudioScoresheet;
+use crate::store::{
+    audio::AudioScoresheet,
+    trusted::{Last, TrustedDir, check_folder},
+};
 use tactus_core::{
     journal::{JOURNAL_FILE, MARK_FILE, NothingPlayed},
     record::date::civil,
@@ -173,47 +179,42 @@ pub const FOLDER_MODE: u32 = 0o700;
 pub const FOLDER_MODE_GROUP: u32 = 0o750;
 
 /// Make the output folder if needed and check that nobody but the daemon's user (or root) can
-/// plant a game in it: a folder other users can write to, or one owned by another user, is
-/// refused, naming the key.
+/// plant a game in it or re-point it: the output folder and every folder and link on the way to
+/// it must be trusted ([`check_folder`]: the daemon's user's or root's, the output folder closed
+/// to other users, a folder on the way only if sticky). Else another user could have a daemon
+/// running as root write the record where he likes, or resume a game of his. Refused naming the
+/// key, the folder and its owner.
 pub fn check_record_dir(dir: &Path) -> Result<()> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    // What exists of the path first: `create_dir_all` would follow another user's link, or make
+    // the folder where he can rename it.
+    trusted_record_dir(dir)?;
     std::fs::create_dir_all(dir).with_context(|| {
         format!(
             "cannot create the output folder {} (key record.dir)",
             dir.display()
         )
     })?;
-    let meta = std::fs::metadata(dir).with_context(|| {
-        format!(
-            "cannot look at the output folder {} (key record.dir)",
+    trusted_record_dir(dir)
+}
+
+/// The output folder (key record.dir) as far as it exists, checked with [`check_folder`].
+pub fn trusted_record_dir(dir: &Path) -> Result<()> {
+    check_folder(dir, Last::Private).map(drop).map_err(|e| {
+        anyhow::anyhow!(
+            "the output folder {} (key record.dir) cannot be trusted: {e}. Another user could \
+             then make tactus write the game's files where he likes, or resume a game of his; \
+             use a folder of the daemon's user whose every folder on the way belongs to it or \
+             to root and cannot be written by other users (a sticky one like /tmp may be on the \
+             way; see [record] dir in the README)",
             dir.display()
         )
-    })?;
-    let mode = meta.permissions().mode();
-    if mode & 0o002 != 0 {
-        anyhow::bail!(
-            "the output folder {} (key record.dir) is writable by every user (mode {:o}): \
-             another user could plant a game for tactus to resume; use a folder of the \
-             daemon's own (`chmod o-w` it, or give another key record.dir)",
-            dir.display(),
-            mode & 0o7777
-        );
-    }
-    let uid = daemon_uid();
-    if meta.uid() != uid && meta.uid() != 0 {
-        anyhow::bail!(
-            "the output folder {} (key record.dir) belongs to another user (uid {}, the daemon \
-             runs as {uid}): that user could plant a game for tactus to resume; use a folder of \
-             the daemon's own",
-            dir.display(),
-            meta.uid()
-        );
-    }
-    Ok(())
+    })
 }
 
 /// Make a new game folder under `dir`: `2026-11-30_143005_White-Black`, mode 0700 (0750 and
-/// the group `group` when one is given: the console's group may read the record).
+/// the group `group` when one is given: the console's group may read the record). It is made
+/// in the output folder held open ([`TrustedDir::make_dir`]) after [`check_record_dir`], and its
+/// group and mode are set through the new folder itself, so no path is followed twice.
 pub fn new_game_folder(
     dir: &Path,
     white: &str,
@@ -221,8 +222,14 @@ pub fn new_game_folder(
     unix_ms: u64,
     group: Option<u32>,
 ) -> Result<PathBuf> {
-    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    use std::os::unix::fs::PermissionsExt;
     check_record_dir(dir)?;
+    let record = TrustedDir::open(dir).with_context(|| {
+        format!(
+            "cannot open the output folder {} (key record.dir)",
+            dir.display()
+        )
+    })?;
     let (y, mo, d, h, mi, s) = civil(unix_ms);
     let stem = format!(
         "{y:04}-{mo:02}-{d:02}_{h:02}{mi:02}{s:02}_{}-{}",
@@ -240,21 +247,25 @@ pub fn new_game_folder(
         } else {
             format!("{stem}-{n}")
         };
-        let path = dir.join(name);
-        match std::fs::DirBuilder::new().mode(mode).create(&path) {
-            Ok(()) => {
+        let path = dir.join(&name);
+        match record.make_dir(&name, mode) {
+            Ok(folder) => {
                 // The group first, then the mode (the umask may have taken bits away; it never
                 // adds any).
                 if let Some(gid) = group {
-                    std::os::unix::fs::chown(&path, None, Some(gid)).with_context(|| {
-                        format!(
-                            "cannot give the game folder {} to the group {gid} (key \
-                             console.group); the daemon's user must be a member of it",
-                            path.display()
-                        )
-                    })?;
+                    std::os::unix::fs::fchown(folder.as_file(), None, Some(gid)).with_context(
+                        || {
+                            format!(
+                                "cannot give the game folder {} to the group {gid} (key \
+                                 console.group); the daemon's user must be a member of it",
+                                path.display()
+                            )
+                        },
+                    )?;
                 }
-                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+                folder
+                    .as_file()
+                    .set_permissions(std::fs::Permissions::from_mode(mode))
                     .with_context(|| {
                         format!("cannot protect the game folder {}", path.display())
                     })?;

@@ -12,12 +12,7 @@
 //! the outage starts and once when it ends, and can be read while it lasts
 //! ([`RecordWriter::outage`]); the game never stops for it.
 
-use std::{
-    fs::OpenOptions,
-    path::{Path, PathBuf},
-    sync::mpsc as std_mpsc,
-    thread::JoinHandle,
-};
+use std::{fs::OpenOptions, path::Path, sync::mpsc as std_mpsc, thread::JoinHandle};
 
 use anyhow::{Context, Result, anyhow, bail};
 use tracing::{debug, error, info};
@@ -25,8 +20,8 @@ use tracing::{debug, error, info};
 use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
 use crate::{
     store::{
-        atomic::write_atomically,
         audio::{AudioScoresheet, ScoresheetError},
+        trusted::TrustedDir,
         voices::Clips,
     },
     wall::unix_ms,
@@ -77,7 +72,9 @@ pub struct BlindScore {
 
 /// How the writer renders.
 pub struct RecordSettings {
-    pub folder: PathBuf,
+    /// The game folder, held open: every record file is written relative to it, and its path
+    /// must still lead to it (through trusted folders) before each record is written.
+    pub folder: TrustedDir,
     pub braille: BrailleOptions,
     /// Each blind player's scoresheets.
     pub blind_scores: Vec<BlindScore>,
@@ -274,8 +271,9 @@ fn record_loop(
             Ok(()) => Some(snapshot.game.ply()),
             Err(_) => audio_held(settings),
         };
-        if files.is_err() || audio.is_err() {
-            remove_leftovers(&settings.folder);
+        // Not through a path that leads elsewhere now.
+        if (files.is_err() || audio.is_err()) && settings.folder.verify().is_ok() {
+            remove_leftovers(settings.folder.path());
         }
         let mut h = lock(health);
         if files.is_ok() {
@@ -291,7 +289,7 @@ fn record_loop(
                 if let Some(was) = h.failing.take() {
                     let text = format!(
                         "the game's files in {} are written again (up to half-move {})",
-                        settings.folder.display(),
+                        settings.folder.path().display(),
                         snapshot.game.ply()
                     );
                     info!("{text}");
@@ -324,11 +322,14 @@ fn record_loop(
 }
 
 /// Rewrite every record file of the folder from `snapshot`, but the audio scoresheets
-/// ([`write_audio_scores`]).
+/// ([`write_audio_scores`]). Nothing is written unless the game folder's path still leads to the
+/// folder held, through trusted folders only: a folder on the way renamed, or replaced by a link,
+/// is an outage of the record (the journal, held open, keeps the game), never a write elsewhere.
 pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
     let dir = &settings.folder;
+    verify_folder(dir)?;
     // Never less than the record shows: a record written from more of the journal stays.
-    let mark_path = dir.join(MARK_FILE);
+    let mark_path = dir.file_path(MARK_FILE);
     if let Some(new) = &snapshot.mark
         && let Some(old) = read_mark(&mark_path)?
         && !old.may_be_replaced_by(new)
@@ -337,7 +338,7 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
             "not writing the record in {}: it was written from {} journal entries of game {} \
              ({} half-moves), this one from {} of game {} ({} half-moves); a record is never \
              overwritten with less than it showed",
-            dir.display(),
+            dir.path().display(),
             old.entries,
             old.game,
             old.half_moves,
@@ -348,23 +349,31 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
     }
     let score = Score::from_game(&snapshot.game, &snapshot.tags);
     let pgn = snapshot.game.to_pgn(&snapshot.tags);
-    write_atomically(&dir.join(PGN_FILE), pgn.as_bytes())?;
+    dir.write_atomically(PGN_FILE, pgn.as_bytes())?;
     let text = format::render(&score, Format::Text, &settings.braille)
         .context("cannot render the text scoresheet")?;
-    write_atomically(&dir.join(TEXT_FILE), text.as_bytes())?;
+    dir.write_atomically(TEXT_FILE, text.as_bytes())?;
     let brf = format::render(&score, Format::Brf, &settings.braille)
         .context("cannot lay out the Braille score (keys record.page_cells, record.page_lines)")?;
     let braille = format::render(&score, Format::Braille, &settings.braille)
         .context("cannot lay out the Braille score")?;
     for blind in &settings.blind_scores {
-        write_atomically(&dir.join(blind.files.brf()), brf.as_bytes())?;
-        write_atomically(&dir.join(blind.files.braille()), braille.as_bytes())?;
+        dir.write_atomically(&blind.files.brf(), brf.as_bytes())?;
+        dir.write_atomically(&blind.files.braille(), braille.as_bytes())?;
     }
     write_envelope(settings, snapshot)?;
     if let Some(mark) = &snapshot.mark {
-        write_atomically(&mark_path, &mark.to_bytes())?;
+        dir.write_atomically(MARK_FILE, &mark.to_bytes())?;
     }
     Ok(())
+}
+
+/// Whether the game folder's path still leads to the folder held, through trusted folders only
+/// (see [`TrustedDir::verify`]); else why not, as the record's outage says it.
+fn verify_folder(dir: &TrustedDir) -> Result<()> {
+    dir.verify().map_err(|e| {
+        anyhow!("the game folder cannot be trusted now: {e}; nothing is written through its path")
+    })
 }
 
 /// The record's mark in a game folder (`record.json`), if there is one; read without following
@@ -400,33 +409,37 @@ pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> R
         "{ENVELOPE_PREFIX}{}-{}",
         adjournment.move_number, adjournment.by
     );
-    let text_path = settings.folder.join(format!("{stem}.txt"));
+    let text_name = format!("{stem}.txt");
     // Read without following a link: the envelope's time comes from our own file or is new.
-    let sealed_at =
-        crate::store::private::open_no_follow(&text_path, OpenOptions::new().read(true))
-            .and_then(|mut f| {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
-            })
-            .ok()
-            .and_then(|text| {
-                text.lines()
-                    .find_map(|l| l.strip_prefix(SEALED_PREFIX).map(str::to_owned))
-            })
-            .unwrap_or_else(|| {
-                let (y, mo, d, h, mi, _) = civil(unix_ms());
-                format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
-            });
+    let sealed_at = settings
+        .folder
+        .read_to_string(&text_name, ENVELOPE_READ_LIMIT)
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(SEALED_PREFIX).map(str::to_owned))
+        })
+        .unwrap_or_else(|| {
+            let (y, mo, d, h, mi, _) = civil(unix_ms());
+            format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
+        });
     let Some(envelope) =
         Envelope::from_game(&snapshot.game, &snapshot.tags, snapshot.now, sealed_at)
     else {
         return Ok(());
     };
-    write_atomically(&text_path, envelope.text().as_bytes())?;
+    settings
+        .folder
+        .write_atomically(&text_name, envelope.text().as_bytes())?;
     let brf = envelope.braille(&settings.braille).to_brf();
-    write_atomically(&settings.folder.join(format!("{stem}.brf")), brf.as_bytes())?;
+    settings
+        .folder
+        .write_atomically(&format!("{stem}.brf"), brf.as_bytes())?;
     Ok(())
 }
+
+/// An envelope's text is a page; anything longer is not ours.
+const ENVELOPE_READ_LIMIT: u64 = 64 * 1024;
 
 /// How the envelope's text begins the line with the time of sealing.
 const SEALED_PREFIX: &str = "Sealed: ";
@@ -435,10 +448,12 @@ const SEALED_PREFIX: &str = "Sealed: ";
 /// appended, or the whole recording written anew when the game changed otherwise (see
 /// [`AudioScoresheet::update`]). Every scoresheet is tried; the first error is returned.
 pub fn write_audio_scores(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
+    // The recordings are written by path: only once the path leads to the folder held.
+    verify_folder(&settings.folder)?;
     let mut first = Ok(());
     for blind in &settings.blind_scores {
         if let Some(audio) = &blind.audio {
-            let written = write_audio(&settings.folder, &blind.files, &snapshot.game, audio);
+            let written = write_audio(settings.folder.path(), &blind.files, &snapshot.game, audio);
             if first.is_ok() {
                 first = written;
             }
@@ -454,7 +469,7 @@ fn audio_held(settings: &RecordSettings) -> Option<usize> {
         .blind_scores
         .iter()
         .filter(|b| b.audio.is_some())
-        .map(|b| AudioScoresheet::held(&settings.folder.join(b.files.wav())))
+        .map(|b| AudioScoresheet::held(&settings.folder.file_path(&b.files.wav())))
         .try_fold(usize::MAX, |least, held| Some(least.min(held?)))
         .filter(|&least| least != usize::MAX)
 }
@@ -495,6 +510,7 @@ mod tests {
     use crate::daemon::files::{outage_news, outage_status};
     use crate::store::audio::{bytes_written, full_disk};
     use shakmaty::{Move, Position};
+    use std::path::PathBuf;
     use tactus_core::rules::game::{Input as G, RulesConfig};
 
     fn scratch(name: &str) -> PathBuf {
@@ -516,7 +532,7 @@ mod tests {
 
     fn settings_with(dir: &Path, audio: Option<&AudioSettings>) -> RecordSettings {
         RecordSettings {
-            folder: dir.to_owned(),
+            folder: TrustedDir::open(dir).unwrap(),
             braille: crate::config::braille_options(
                 tactus_core::record::braille::DEFAULT_PROFILE,
                 40,
@@ -1000,7 +1016,7 @@ mod tests {
             game.apply(G::Move(mv), 0).unwrap();
         }
         let writer = RecordWriter::spawn(RecordSettings {
-            folder: dir.clone(),
+            folder: TrustedDir::open(&dir).unwrap(),
             braille: crate::config::braille_options(
                 tactus_core::record::braille::DEFAULT_PROFILE,
                 40,

@@ -227,7 +227,7 @@ impl Rig {
         let (broadcast_tx, consoles) = broadcast::channel(1024);
         let (progress_tx, progress) = watch::channel(Hub::progress_of(&begin.arbiter));
         let record = RecordWriter::spawn(RecordSettings {
-            folder: dir.clone(),
+            folder: crate::store::trusted::TrustedDir::open(&dir).unwrap(),
             braille: crate::config::braille_options(
                 tactus_core::record::braille::DEFAULT_PROFILE,
                 40,
