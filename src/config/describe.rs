@@ -139,7 +139,9 @@ impl Config {
             lines.push(format!(
                 "the sighted player's move counts {}",
                 match self.completion() {
-                    Completion::ClockPress => "when he stops his clock",
+                    Completion::ClockPress => {
+                        "when he stops his clock (a key, a pedal, the console's `press`)"
+                    }
                     Completion::Settle => "when his board rests on the position after it",
                 }
             ));
