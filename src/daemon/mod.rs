@@ -145,7 +145,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         blind_scores: files::ScoreFiles::at_table(blind)
             .into_iter()
             .map(|(seat, files)| files::BlindScore {
-                files,
+                // His Braille score headed in the language he hears.
+                files: files.headed_in(voices.seats[seat].wording.pack().record_words().cloned()),
                 audio: voices.seats[seat].audio.clone(),
             })
             .collect(),
