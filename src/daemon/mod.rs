@@ -262,8 +262,9 @@ fn watch_played(
 ) -> Arc<AtomicBool> {
     let played_out = Arc::new(AtomicBool::new(false));
     if opts.stop_when_played {
-        // A training game's moves are not known in advance: it is played out when it is over.
-        let plies = if training {
+        // A training game's moves are not known in advance, and a game its players agree to
+        // draw ends after its last move: each is played out when it is over.
+        let plies = if training || opts.sim.draw_accept_ply.is_some() {
             usize::MAX
         } else {
             opts.sim.moves.len()
