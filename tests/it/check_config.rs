@@ -369,3 +369,29 @@ fn the_shipped_configuration_takes_a_manual_sighted_board_with_one_change() {
         "{err}"
     );
 }
+
+/// The table guide has the assistant test each player's audio device with `speak-test` and then
+/// read check-config's every line: the devices are among them.
+#[test]
+fn the_players_audio_devices_are_said() {
+    let (ok, out, err) = check(
+        "check-config-devices",
+        "[voice]\ndevice_blind = \"plughw:CARD=Headphones\"\ndevice_sighted = \"default\"\n",
+    );
+    assert!(ok, "{out}{err}");
+    for needle in [
+        "speech for the blind player: on the device plughw:CARD=Headphones",
+        "speech for the sighted player: on the device default",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from:\n{out}");
+    }
+    let (ok, out, err) = check(
+        "check-config-shared",
+        "[voice]\nshared_device_channels = true\nblind_channel = \"right\"\n",
+    );
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("one device for both: the blind player on the right channel"),
+        "{out}"
+    );
+}
