@@ -94,6 +94,7 @@ fn start(dir: &Path, moves: &[Move], speaker: &str) -> Result<Daemon> {
         },
         echo: false,
         stop_when_played: false,
+        log: None,
         voices_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("voices"),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -130,6 +130,7 @@ pub async fn run(
             ..SimSettings::default()
         },
         echo: true,
+        log: None,
         stop_when_played: true,
         voices_dir,
     };
@@ -186,6 +187,7 @@ pub async fn run_training(
             ..SimSettings::default()
         },
         echo: true,
+        log: None,
         stop_when_played: true,
         voices_dir,
     };

@@ -29,6 +29,7 @@
 pub mod output;
 pub mod port;
 pub mod wall;
+pub mod web;
 
 pub mod config;
 pub mod daemon;

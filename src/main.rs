@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use tactus::cli::{
-    audit, board_test, check_config, console, demo, replay, run, say, scoresheet, sim, speak_test,
-    train, voices,
+    audit, board_test, check_config, console, demo, hall, replay, run, say, scoresheet, sim,
+    speak_test, train, voices,
 };
 
 #[derive(Parser)]
@@ -42,6 +42,9 @@ enum Command {
     /// Print the transcript and the final PGN of a game's journal (journal.jsonl), replayed
     /// without any hardware.
     Replay(replay::ReplayArgs),
+    /// The hall: serve the tables of an event from their game folders (read only): a page
+    /// listing every table with state, clocks and warnings, and /games.pgn for a broadcast.
+    Hall(hall::HallArgs),
     /// Write a game's scoresheet as Braille (BRF or Unicode), PGN or printable text, or turn a
     /// Braille score typed on a note-taker into PGN.
     Scoresheet(scoresheet::ScoresheetArgs),
@@ -85,6 +88,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Console(args) => console::main(args),
         Command::Demo(args) => demo::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Hall(args) => hall::run(args),
         Command::Scoresheet(args) => scoresheet::run(args),
         Command::Audit(args) => audit::run(args),
         Command::CheckConfig(args) => check_config::run(args),

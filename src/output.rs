@@ -10,6 +10,8 @@ use std::io::Write;
 enum Line {
     Out(String),
     Err(String),
+    /// A log line as tracing formatted it (its newline included).
+    Log(Vec<u8>),
     Flushed(std::sync::mpsc::SyncSender<()>),
 }
 
@@ -36,6 +38,9 @@ fn lines() -> &'static std::sync::mpsc::SyncSender<Line> {
                         Line::Err(text) => {
                             let _ = writeln!(std::io::stderr().lock(), "{text}");
                         }
+                        Line::Log(bytes) => {
+                            let _ = std::io::stderr().lock().write_all(&bytes);
+                        }
                         Line::Flushed(done) => {
                             let _ = done.send(());
                         }
@@ -60,6 +65,60 @@ pub fn say_line(text: &str) {
 /// [`say_line`] to standard error.
 pub fn say_error_line(text: &str) {
     let _ = lines().try_send(Line::Err(text.to_owned()));
+}
+
+/// The log's writer (tracing's `MakeWriter`: `.with_writer(output::log_writer)`): each log line
+/// goes to standard error through the same thread as [`say_error_line`], in order, so that a
+/// standard error nobody reads (`tactus run 2>&1 | less`, stopped) or a closed one never stops
+/// the game: when it does not keep up, log lines are dropped (journald and the transcript file
+/// keep the game).
+pub fn log_writer() -> LogWriter {
+    LogWriter
+}
+
+/// See [`log_writer`].
+pub struct LogWriter;
+
+impl Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = lines().try_send(Line::Log(buf.to_vec()));
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A log file's writer (tracing's `MakeWriter`), through a thread of its own like the terminal's:
+/// a disk that stalls drops log lines, never holds the game.
+#[derive(Clone)]
+pub struct FileLog(std::sync::mpsc::SyncSender<Vec<u8>>);
+
+impl FileLog {
+    /// Append the log to `file` from a thread of its own.
+    pub fn new(mut file: std::fs::File) -> std::io::Result<FileLog> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(LINES_QUEUED);
+        std::thread::Builder::new()
+            .name("tactus-log".into())
+            .spawn(move || {
+                for bytes in rx {
+                    let _ = file.write_all(&bytes);
+                }
+            })?;
+        Ok(FileLog(tx))
+    }
+}
+
+impl Write for FileLog {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = self.0.try_send(buf.to_vec());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Wait (at most `limit`) until every line said so far is written: before the process ends.

@@ -50,6 +50,106 @@ pub fn open_port(path: &Path, profile: &Profile) -> Result<SerialStream> {
     })
 }
 
+/// Why a configured port cannot be used now, found before a game folder is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PortTrouble {
+    /// Nothing at the path; the serial ports this machine has, in words.
+    Missing { here: String },
+    /// Another process has it open: its pid and name.
+    Busy { pid: u32, name: String },
+}
+
+impl std::fmt::Display for PortTrouble {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PortTrouble::Missing { here } => write!(f, "no such port; ports here: {here}"),
+            PortTrouble::Busy { pid, name } => write!(
+                f,
+                "busy: used by process {pid} ({name}); close it (or stop that tactus) first"
+            ),
+        }
+    }
+}
+
+/// Whether `path` can be opened as a board's port now: it exists, and no other program has it.
+/// The processes' open files are looked at in /proc, so a terminal program that did not lock
+/// the port is found too (processes of other users only as far as /proc shows them). A
+/// pseudo-terminal is held by the bridge that made it (socat, ser2net: a process holding
+/// `/dev/ptmx` too); only another program holding it makes it busy.
+pub fn probe(path: &Path) -> Result<(), PortTrouble> {
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return Err(PortTrouble::Missing { here: ports_here() });
+    };
+    match holder(&real, real.starts_with("/dev/pts")) {
+        Some((pid, name)) => Err(PortTrouble::Busy { pid, name }),
+        None => Ok(()),
+    }
+}
+
+/// Another process that has `device` open (its pid and name); with `not_bridges`, a process
+/// that also holds a pseudo-terminal's master (`/dev/ptmx`) does not count.
+fn holder(device: &Path, not_bridges: bool) -> Option<(u32, String)> {
+    let me = std::process::id();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == me {
+            continue;
+        }
+        let targets: Vec<std::path::PathBuf> = std::fs::read_dir(entry.path().join("fd"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+            .collect();
+        let holds = targets.iter().any(|t| t == device);
+        let bridge = targets.iter().any(|t| t == Path::new("/dev/ptmx"));
+        if holds && !(not_bridges && bridge) {
+            let name = std::fs::read_to_string(entry.path().join("comm"))
+                .map(|n| n.trim().to_owned())
+                .unwrap_or_else(|_| "?".into());
+            return Some((pid, name));
+        }
+    }
+    None
+}
+
+/// The serial ports this machine has, in words: the stable names under /dev/serial/by-id/ and
+/// the USB and ACM devices.
+pub fn ports_here() -> String {
+    let mut found: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir("/dev/serial/by-id")
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        found.push(describe_path(&entry.path()));
+    }
+    for entry in std::fs::read_dir("/dev").into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if ["ttyUSB", "ttyACM", "rfcomm"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            let path = entry.path().display().to_string();
+            if !found.iter().any(|f| f.contains(&path)) {
+                found.push(path);
+            }
+        }
+    }
+    if found.is_empty() {
+        "none (is the board plugged in?)".into()
+    } else {
+        found.sort();
+        found.join(", ")
+    }
+}
+
 /// A path as the user should see it in messages (the by-id hint lives in [`open_port`]).
 pub fn describe_path(path: &Path) -> String {
     match std::fs::canonicalize(path) {
@@ -61,6 +161,52 @@ pub fn describe_path(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 26, point 5: a wrong or busy port passed check-config. The probe says which: no
+    /// such port (with the ports there are), or busy with the process that holds it.
+    #[test]
+    fn a_missing_or_busy_port_is_named_with_its_cause() {
+        let missing = probe(Path::new("/dev/ttyUSB-no-such-board"));
+        assert!(
+            matches!(&missing, Err(PortTrouble::Missing { .. })),
+            "{missing:?}"
+        );
+        assert!(missing.unwrap_err().to_string().contains("ports here: "));
+        // A pseudo-terminal made by a bridge (socat, holding its master): free; held by
+        // another program too (a `sleep` with it as its stdin), busy.
+        let dir = std::env::temp_dir().join(format!("tactus-probe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (port, other) = (dir.join("port"), dir.join("other"));
+        let mut socat = std::process::Command::new("socat")
+            .arg(format!("pty,raw,echo=0,link={}", port.display()))
+            .arg(format!("pty,raw,echo=0,link={}", other.display()))
+            .spawn()
+            .expect("socat (scripts/setup installs it)");
+        let t = std::time::Instant::now();
+        while !(port.exists() && other.exists()) {
+            assert!(t.elapsed().as_secs() < 5, "socat made no ptys");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(probe(&port), Ok(()), "a bridge's pty is free");
+        let mut sleeper = std::process::Command::new("sleep")
+            .arg("30")
+            .stdin(std::fs::File::open(&port).unwrap())
+            .spawn()
+            .unwrap();
+        let busy = probe(&port);
+        let _ = sleeper.kill();
+        let _ = sleeper.wait();
+        let _ = socat.kill();
+        let _ = socat.wait();
+        let _ = std::fs::remove_dir_all(&dir);
+        match busy {
+            Err(PortTrouble::Busy { pid, name }) => {
+                assert_eq!(pid, sleeper.id());
+                assert_eq!(name, "sleep");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     /// A port named by a link (as /dev/serial/by-id/ names them) is said with the device it
     /// leads to, in words (issue 15: no arrows in messages).

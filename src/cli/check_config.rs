@@ -34,6 +34,15 @@ pub fn run(args: CheckConfigArgs) -> Result<ExitCode> {
         .unwrap_or_else(crate::store::voices::default_dir);
     let settings = crate::config::Settings::resolve(&config, &origin)?;
     let pack = crate::daemon::setup::check_new_game(&settings, &voices_dir)?.pack;
+    // Every configured port, now: "ok" means the boards can be opened.
+    let troubles = crate::daemon::setup::port_troubles(&settings);
+    if !troubles.is_empty() {
+        let said: Vec<String> = troubles
+            .iter()
+            .map(|(key, path, trouble)| format!("key {key} = \"{}\": {trouble}", path.display()))
+            .collect();
+        anyhow::bail!("{}: {}", file.display(), said.join("; "));
+    }
     let mut text = format!("{}: ok\n", file.display());
     for line in config.describe(&origin, Some(pack.description()))? {
         text.push_str(&format!("  {line}\n"));

@@ -19,6 +19,7 @@ pub mod board_test;
 pub mod check_config;
 pub mod console;
 pub mod demo;
+pub mod hall;
 pub mod replay;
 pub mod run;
 pub mod say;

@@ -37,6 +37,10 @@ pub struct RunArgs {
     /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
     #[arg(long, value_name = "DIR")]
     voices_dir: Option<PathBuf>,
+    /// Append the whole structured log to this file too (at a terminal, standard error shows
+    /// only warnings; under systemd journald has the log).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
 }
 
 /// `--sim-hands`: see [`RunArgs::sim_hands`].
@@ -98,9 +102,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         resume: args.resume,
         new_game: args.new,
         sim,
-        echo: false,
+        // The terminal shows the table in readable lines (the log goes to journald, or --log).
+        echo: true,
         stop_when_played: false,
         voices_dir,
+        log: args.log,
     };
     serve(opts)
 }
@@ -119,7 +125,7 @@ pub fn serve(opts: crate::daemon::RunOptions) -> Result<ExitCode> {
     for warning in config.warnings() {
         super::say_error_line(&format!("tactus: warning: {origin}: {warning}"));
     }
-    let rt = crate::daemon::runtime("warn,tactus=info")?;
+    let rt = crate::daemon::runtime_logging("warn,tactus=info", opts.log.as_deref())?;
     let report = rt.block_on(async {
         let cancel = CancellationToken::new();
         crate::daemon::cancel_on_signals(cancel.clone())?;

@@ -13,8 +13,8 @@ use crate::config::{Config, OpponentSection};
 /// `tactus train`.
 #[derive(clap::Args)]
 pub struct TrainArgs {
-    /// The configuration file: the tactile board, the voice, the clock, [opponent]. Without
-    /// one (and no config.toml here), a simulated tactile board and Stockfish at skill 5.
+    /// The configuration file: the tactile board, the voice, the clock, [opponent] (default:
+    /// config.toml here; without one, tactus train asks for it).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Resume the training game in this folder (default: the newest unfinished game).
@@ -67,7 +67,14 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
     let (mut config, origin) = match &args.config {
         Some(path) => (Config::load(path)?, path.display().to_string()),
         None if default.is_file() => (Config::load(&default)?, default.display().to_string()),
-        None => (Config::default(), "the built-in training table".to_string()),
+        // Without his board's port there is nobody to play: a simulated board would play by
+        // itself (`tactus demo --train` is that, on purpose).
+        None => bail!(
+            "tactus train needs your tactile board: no --config FILE given and no config.toml \
+             here. Write one naming the board's port ([boards.blind] port = \"/dev/serial/by-id/...\"; \
+             `tactus check-config FILE` checks it; README: \"tactus train\") and run `tactus \
+             train --config FILE`. To watch a simulated board play the engine: `tactus demo --train`"
+        ),
     };
     let opponent = config.opponent.get_or_insert_with(OpponentSection::default);
     if args.skill.is_some() || args.elo.is_some() {
@@ -137,11 +144,12 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
         resume: args.resume,
         new_game: args.new,
         sim,
-        echo: false,
+        echo: true,
         stop_when_played: args.until_over,
         voices_dir: args
             .voices_dir
             .unwrap_or_else(crate::store::voices::default_dir),
+        log: None,
     };
     super::run::serve(opts)
 }

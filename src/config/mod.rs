@@ -27,6 +27,7 @@ mod record;
 mod settings;
 #[cfg(test)]
 mod tests;
+mod web;
 
 use std::{
     collections::BTreeMap,
@@ -53,6 +54,7 @@ pub use game::{BlindName, DEFAULT_GUIDANCE_REPEAT_MS, GameSection, SideName, Sta
 pub use opponent::{DEFAULT_ENGINE, OpponentSection, start_from_fen};
 pub use record::RecordSection;
 pub use settings::{Settings, braille_options};
+pub use web::WebSection;
 
 /// The whole configuration file.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -68,6 +70,9 @@ pub struct Config {
     pub record: RecordSection,
     #[serde(default)]
     pub console: ConsoleSection,
+    /// The table's page and live PGN (`tactus hall` reads the game folders instead).
+    #[serde(default)]
+    pub web: WebSection,
     /// A training game: the engine that plays the other side (`tactus train`).
     #[serde(default)]
     pub opponent: Option<OpponentSection>,
@@ -110,6 +115,7 @@ impl Config {
     /// that the first thing wrong is the one reported).
     fn check(&self, origin: &str) -> Result<()> {
         self.console.check(origin)?;
+        self.web.check(origin)?;
         if let Some(opponent) = &self.opponent {
             opponent.check(origin)?;
         }
@@ -143,6 +149,11 @@ impl Config {
 
     /// What may be a mistake but can be played (see [`GameSection::warnings`]).
     pub fn warnings(&self) -> Vec<String> {
+        // At home against an engine the Laws' kinds of play (standard, rapid, blitz) have no
+        // arbiter to apply them: a clock of 15 minutes is no mistake there.
+        if self.opponent.is_some() {
+            return Vec::new();
+        }
         self.game.warnings()
     }
 
@@ -226,6 +237,11 @@ impl Config {
     /// The output folder.
     pub fn record_dir(&self) -> PathBuf {
         self.resolve(&self.record.dir)
+    }
+
+    /// `[web] broadcast_dir`, relative to the configuration file.
+    pub fn broadcast_dir(&self) -> Option<PathBuf> {
+        self.web.broadcast_dir.as_ref().map(|p| self.resolve(p))
     }
 
     /// The arbiter's token file, if one is configured (relative to the configuration file).

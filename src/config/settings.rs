@@ -60,6 +60,10 @@ pub struct Settings {
     pub opponent: Option<OpponentSection>,
     /// The players' requests switched off from the start (`game.requests_off`, 12.3 a).
     pub requests_off: BTreeSet<Switchable>,
+    /// `[web] listen`: where the table's page listens (none by default).
+    pub web_listen: Option<std::net::SocketAddr>,
+    /// `[web] broadcast_dir`: where `games.pgn` is kept for a broadcaster.
+    pub broadcast_dir: Option<PathBuf>,
     /// The folder the file's relative paths are resolved against (a training start's PGN).
     base: PathBuf,
 }
@@ -81,6 +85,7 @@ impl Settings {
             board: recognizer(&boards[c]),
             completion,
             notation: notations[c],
+            engine: config.opponent.is_some() && !blind[c],
         });
         let arbiter = ArbiterConfig {
             rules: config
@@ -116,6 +121,8 @@ impl Settings {
             start_by: config.start_by(),
             opponent: config.opponent.clone(),
             requests_off: config.game.requests_off.iter().copied().collect(),
+            web_listen: config.web.listen_addr(origin)?,
+            broadcast_dir: config.broadcast_dir(),
             base: config.base.clone(),
         })
     }

@@ -33,10 +33,10 @@ use crate::{store::private::open_no_follow, wall::unix_ms};
 use tactus_core::{
     arbiter::Input,
     journal::{
-        Entry, Header, InputRecord, JOURNAL_FILE, JournalFile, MARK_FILE, NothingPlayed,
+        Entry, Header, InputRecord, JOURNAL_FILE, JournalFile, MARK_FILE, NothingPlayed, Parser,
         RecordAhead, RecordMark,
         check::{self, encode_line},
-        check_mark, parse,
+        check_mark,
     },
     record::date::civil,
     rules::{Millis, game::GameEnd},
@@ -48,9 +48,21 @@ pub const JOURNAL_MODE: u32 = 0o600;
 /// Read a journal. A torn last line is dropped; damage is an error whose root is a
 /// [`tactus_core::journal::Damage`] (`err.downcast_ref::<Damage>()`).
 pub fn read(path: &Path) -> Result<JournalFile> {
-    let bytes = read_no_follow(path)
-        .with_context(|| format!("cannot read the journal {}", path.display()))?;
-    parse(path, &bytes)
+    use std::io::BufRead;
+    let cannot = || format!("cannot read the journal {}", path.display());
+    let file = open_no_follow(path, OpenOptions::new().read(true)).with_context(cannot)?;
+    // Line by line: a long journal is never held whole as bytes beside its entries.
+    let mut lines = io::BufReader::with_capacity(64 * 1024, file);
+    let mut parser = Parser::new(path);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if lines.read_until(b'\n', &mut line).with_context(cannot)? == 0 {
+            break;
+        }
+        parser.push(&line)?;
+    }
+    parser.finish()
 }
 
 /// Read the journal of the game in `folder` and check it against the record's mark
@@ -908,7 +920,7 @@ mod tests {
         // A crash at any byte.
         let entries = read(&full_path).unwrap().entries;
         for cut in 0..full.len() {
-            match parse(&full_path, &full[..cut]) {
+            match tactus_core::journal::parse(&full_path, &full[..cut]) {
                 Ok(j) => {
                     assert_eq!(j.entries[..], entries[..j.entries.len()], "cut at {cut}");
                     assert_eq!(j.torn, cut > 0 && full[cut - 1] != b'\n', "cut at {cut}");

@@ -422,4 +422,85 @@ mod tests {
             .unwrap();
         drop(slave);
     }
+
+    /// Issue 25, point 7: every malformed message was a WARN line, so line noise at a board's
+    /// rate made half a million lines per MB (journald's rate limit then hides the warnings
+    /// that matter). Now one line a second at most, saying how many were not logged; and the
+    /// count of a flood that stops is logged once.
+    #[test]
+    fn line_noise_is_logged_once_a_second_with_a_count() {
+        use std::sync::{Arc, Mutex};
+        #[derive(Clone, Default)]
+        struct Lines(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Lines {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let log = Lines::default();
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::WARN)
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .finish();
+        let rejected = tracing::subscriber::with_default(subscriber, || {
+            let mut s = Session::new(
+                &tactus_core::board::profile::ProfileSet::builtin()
+                    .get("dgt")
+                    .unwrap()
+                    .clone(),
+                None,
+                0,
+            );
+            s.start(0);
+            let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+            let mut rejected = 0;
+            // 64 KiB of noise at 960 bytes a second: about 68 s.
+            for i in 0..1024u64 {
+                let chunk: Vec<u8> = (0..64)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        seed as u8
+                    })
+                    .collect();
+                let now = i * 64 * 1000 / 960;
+                rejected += s
+                    .received(&chunk, now)
+                    .iter()
+                    .filter(|a| {
+                        matches!(
+                            a,
+                            tactus_core::board::session::Action::Emit(
+                                tactus_core::board::session::LinkEvent::Rejected { .. }
+                            )
+                        )
+                    })
+                    .count();
+                if s.next_deadline() <= now {
+                    s.tick(now);
+                }
+            }
+            s.tick(100_000);
+            rejected
+        });
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        let lines = text.lines().count();
+        assert!(rejected > 1_000, "the noise was rejected: {rejected}");
+        assert!(lines <= 70, "{lines} lines for {rejected} bad messages");
+        assert!(
+            text.contains("more like it in the last second"),
+            "the count is said: {text}"
+        );
+        assert!(
+            text.contains("not logged one by one"),
+            "the flood's end is summed up: {text}"
+        );
+    }
 }

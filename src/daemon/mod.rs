@@ -44,7 +44,7 @@ use std::sync::{
     atomic::{AtomicBool, Ordering},
 };
 
-use anyhow::{Result, anyhow};
+use anyhow::{Context, Result, anyhow};
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
@@ -59,7 +59,7 @@ use self::{
 };
 pub use self::{
     options::{RunOptions, RunReport, SimSettings},
-    runtime::{cancel_on_signals, runtime},
+    runtime::{cancel_on_signals, runtime, runtime_logging},
 };
 use crate::config::{self, Settings};
 use tactus_core::board::dgt_clock::ClockSide;
@@ -73,6 +73,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     // The console before the game: a game nobody can command (a recovered game stays paused until
     // the arbiter's `resume`) must not start, and nothing is made for it.
     let socket = bind_console(&settings)?;
+    // The page's address too: a busy port is said now, not after the game has begun.
+    let web_listener = bind_web(&settings)?;
     let table = setup::open(
         &settings,
         &opts.voices_dir,
@@ -138,6 +140,17 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     }
     tasks.console(socket, &settings, &table.folder, &broadcast_tx)?;
     let engine = settings.opponent.as_ref().map(|o| tasks.engine(o));
+    // The table seen: a view after every change, when a page or a broadcast folder wants one.
+    let views = (settings.web_listen.is_some() || settings.broadcast_dir.is_some())
+        .then(|| watch::channel(std::sync::Arc::new(crate::web::view::TableView::default())));
+    if let Some((_, views)) = &views {
+        tasks.web(
+            web_listener,
+            &table.folder,
+            settings.broadcast_dir.clone(),
+            views,
+        )?;
+    }
     let blind = shakmaty::ByColor::new_with(|c| names.is_blind(c));
     let record = RecordWriter::spawn(RecordSettings {
         folder: table.folder.clone(),
@@ -159,7 +172,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         &cancel,
     );
 
-    let hub = Hub::new(HubParts {
+    let mut hub = Hub::new(HubParts {
         arbiter: table.arbiter,
         clock: GameClock {
             link: link_clock,
@@ -179,6 +192,14 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             _ => None,
         }),
         start_by_boards: settings.start_by == config::StartBy::Boards,
+        // A simulated board's players act faster by the simulation's factor: so may its events.
+        intake_speed: shakmaty::ByColor::new_with(|seat| match &settings.boards[seat] {
+            config::BoardSetup::Sensor {
+                port: config::PortSetup::Sim,
+                ..
+            } => opts.sim.speed.max(1.0),
+            _ => 1.0,
+        }),
         record,
         wording: voices.wordings(),
         broadcast: broadcast_tx,
@@ -191,6 +212,9 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         braille: settings.braille.profile.clone(),
         requests_off: table.requests_off,
     });
+    if let Some((views, _)) = views {
+        hub = hub.with_view(views);
+    }
     let HubEnd {
         pgn,
         over,
@@ -218,6 +242,24 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
 
 /// The console socket, before the game: a game nobody can command (a recovered game stays paused
 /// until the arbiter's `resume`) must not start, and nothing is made for it.
+/// The table's page's listener, when `[web] listen` names an address.
+fn bind_web(settings: &Settings) -> Result<Option<std::net::TcpListener>> {
+    let Some(addr) = settings.web_listen else {
+        return Ok(None);
+    };
+    let listener = std::net::TcpListener::bind(addr).with_context(|| {
+        format!(
+            "{}: web.listen = \"{addr}\": cannot listen there (another program holds the port, \
+             or the address is not this computer's); choose another port or leave [web] out",
+            settings.origin
+        )
+    })?;
+    listener
+        .set_nonblocking(true)
+        .context("cannot make the table page's listener non-blocking")?;
+    Ok(Some(listener))
+}
+
 fn bind_console(settings: &Settings) -> Result<ConsoleSocket> {
     ConsoleSocket::bind(&settings.socket, settings.group.as_deref()).map_err(|e| {
         anyhow!(

@@ -100,6 +100,8 @@ pub struct RunOptions {
     pub stop_when_played: bool,
     /// The voices folder.
     pub voices_dir: PathBuf,
+    /// A file the structured log is appended to (`--log`).
+    pub log: Option<PathBuf>,
 }
 
 /// What a run left behind.

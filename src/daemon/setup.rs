@@ -32,6 +32,58 @@ use tactus_core::{
     record::date::pgn_date,
 };
 
+/// Every configured serial port that cannot be used now, with its key: missing (the ports
+/// there are named) or busy (the process holding it named).
+pub fn port_troubles(settings: &Settings) -> Vec<(String, PathBuf, crate::port::PortTrouble)> {
+    use crate::config::{BoardSetup, PortSetup};
+    let both = settings.arbiter.is_blind(shakmaty::Color::White)
+        && settings.arbiter.is_blind(shakmaty::Color::Black);
+    let mut troubles = Vec::new();
+    for seat in shakmaty::Color::ALL {
+        let BoardSetup::Sensor {
+            port: PortSetup::Path(path),
+            ..
+        } = &settings.boards[seat]
+        else {
+            continue;
+        };
+        let key = if both {
+            format!("boards.{seat}.port")
+        } else if settings.arbiter.is_blind(seat) {
+            "boards.blind.port".into()
+        } else {
+            "boards.sighted.port".into()
+        };
+        if let Err(trouble) = crate::port::probe(path) {
+            troubles.push((key, path.clone(), trouble));
+        }
+    }
+    troubles
+}
+
+/// The ports as `run` starts: a busy one is refused before any game folder is made (the game
+/// could not be played); a missing one is said on the terminal, and the board is waited for.
+fn check_ports_at_start(settings: &Settings) -> Result<()> {
+    let mut busy = Vec::new();
+    for (key, path, trouble) in port_troubles(settings) {
+        match trouble {
+            crate::port::PortTrouble::Busy { .. } => {
+                busy.push(format!("key {key} = \"{}\": {trouble}", path.display()))
+            }
+            crate::port::PortTrouble::Missing { .. } => crate::output::say_error_line(&format!(
+                "tactus: warning: {}: key {key} = \"{}\": {trouble}; tactus waits for the board \
+                 (plug it in; it is found by itself)",
+                settings.origin,
+                path.display()
+            )),
+        }
+    }
+    if !busy.is_empty() {
+        bail!("{}: {}", settings.origin, busy.join("; "));
+    }
+    Ok(())
+}
+
 /// The table of a run: the game in `resume`, else the unfinished game of the output folder
 /// (unless `new_game`), else a new game.
 pub fn open(
@@ -40,6 +92,7 @@ pub fn open(
     resume: Option<&Path>,
     new_game: bool,
 ) -> Result<Table> {
+    check_ports_at_start(settings)?;
     match (resume, new_game) {
         (Some(folder), _) => resumed_table(folder),
         (None, false) => match files::find_unfinished(&settings.record_dir)? {
@@ -59,8 +112,18 @@ pub fn open(
 /// Returns what the checks read, for the new game to use rather than read again.
 pub fn check_new_game(settings: &Settings, voices_dir: &Path) -> Result<NewGame> {
     let origin = settings.origin.as_str();
-    let pack = crate::store::voices::load_words(voices_dir, &settings.voice.voice)
-        .with_context(|| format!("{origin}: key voice.pack"))?;
+    // The pack with its clips, from the voices folder: a folder without it spoke nothing and
+    // wrote no audio scoresheet, with only a log line to say so.
+    let pack = crate::store::voices::load(voices_dir, &settings.voice.voice)
+        .map(|(pack, _)| pack)
+        .with_context(|| {
+            format!(
+                "{origin}: key voice.pack = \"{}\": the voices folder {} must hold it with its \
+                 clips (give the folder with --voices-dir or $TACTUS_VOICES)",
+                settings.voice.voice,
+                voices_dir.display()
+            )
+        })?;
     // The console's socket as `run` will bind it: its folder and its group.
     super::console::check_socket_path(&settings.socket, settings.group.as_deref())
         .with_context(|| origin.to_owned())?;

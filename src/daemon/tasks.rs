@@ -317,6 +317,36 @@ impl Tasks {
         Ok(())
     }
 
+    /// The table's page on `listener` (when `[web] listen` is set), `games.pgn` in the
+    /// broadcast folder and `table.json` in the game folder, all from the hub's latest view.
+    pub(super) fn web(
+        &mut self,
+        listener: Option<std::net::TcpListener>,
+        folder: &Path,
+        broadcast_dir: Option<PathBuf>,
+        views: &watch::Receiver<std::sync::Arc<crate::web::view::TableView>>,
+    ) -> Result<()> {
+        if let Some(listener) = listener {
+            let listener = tokio::net::TcpListener::from_std(listener)
+                .context("cannot serve the table's page")?;
+            if let Ok(addr) = listener.local_addr() {
+                crate::output::say_line(&format!("tactus: the table's page on http://{addr}/"));
+            }
+            self.spawn(crate::web::serve_table(
+                listener,
+                views.clone(),
+                self.cancel.clone(),
+            ));
+        }
+        self.spawn(crate::web::keep_files(
+            views.clone(),
+            folder.to_path_buf(),
+            broadcast_dir,
+            self.cancel.clone(),
+        ));
+        Ok(())
+    }
+
     /// The training opponent's engine process.
     pub(super) fn engine(
         &mut self,

@@ -395,3 +395,136 @@ fn the_players_audio_devices_are_said() {
         "{out}"
     );
 }
+
+/// Issue 26, point 5: a busy or wrong port gave "ok", then `run` made a game folder and told
+/// both players "Tastbrett getrennt", the reason only in a log line; `--voices-dir
+/// /nonexistent` was listed as the voice pack and `run` played on silently. Now check-config
+/// tries every port (no such port, with the ports there are; busy, with the process holding
+/// it) and the voices folder; `run` refuses a busy port and a voices folder without the pack
+/// before any game folder is made, and says a missing port on the terminal while it waits.
+#[test]
+fn ports_and_the_voices_folder_are_tried_at_the_first_command() {
+    let dir = temp_dir("check-config-ports");
+    let config = write_config(&dir, Color::White, "none");
+    let text = fs::read_to_string(&config).unwrap();
+    let sighted_sim = text
+        .find("port = \"sim\"")
+        .expect("the test table's boards are simulated");
+    let with_port = |port: &str| {
+        // The blind player's board (the first `port`) on `port`.
+        let mut t = text.clone();
+        t.replace_range(
+            sighted_sim..sighted_sim + "port = \"sim\"".len(),
+            &format!("port = \"{port}\""),
+        );
+        fs::write(&config, t).unwrap();
+    };
+    let check_config = |extra: &[&str]| {
+        let out = Command::new(TACTUS)
+            .arg("check-config")
+            .arg(&config)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let folders = || fs::read_dir(dir.join("played")).map_or(0, |d| d.count());
+
+    // No such port.
+    with_port("/dev/ttyUSB-tactus-none");
+    let (ok, err) = check_config(&[]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains("boards.blind.port") && err.contains("no such port; ports here:"),
+        "{err}"
+    );
+
+    // `run` waits for a board that is not plugged in, and says so on the terminal.
+    let mut run =
+        support::process::spawn(&["run", "--config", "config.toml"], &dir, "missing", &[]);
+    assert!(
+        support::process::wait_until(std::time::Duration::from_secs(20), || folders() == 1),
+        "{}",
+        support::process::show(&dir, "missing")
+    );
+    run.signal("-INT");
+    run.wait_limit(std::time::Duration::from_secs(15));
+    let err = fs::read_to_string(dir.join("missing.err")).unwrap();
+    assert!(
+        err.contains("boards.blind.port") && err.contains("tactus waits for the board"),
+        "{err}"
+    );
+    fs::remove_dir_all(dir.join("played")).unwrap();
+
+    // A busy port: a pseudo-terminal (made by socat, as a bridge makes one) another program
+    // holds.
+    let pty = dir.join("board-port");
+    let mut socat = Command::new("socat")
+        .arg(format!("pty,raw,echo=0,link={}", pty.display()))
+        .arg(format!(
+            "pty,raw,echo=0,link={}",
+            dir.join("other-end").display()
+        ))
+        .spawn()
+        .expect("socat (scripts/setup installs it)");
+    assert!(
+        support::process::wait_until(std::time::Duration::from_secs(5), || pty.exists()),
+        "socat made no pty"
+    );
+    let pty = pty.display().to_string();
+    let mut holder = Command::new("sleep")
+        .arg("60")
+        .stdin(fs::File::open(&pty).unwrap())
+        .spawn()
+        .unwrap();
+    with_port(&pty);
+    let (ok, err) = check_config(&[]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains(&format!("busy: used by process {} (sleep)", holder.id())),
+        "{err}"
+    );
+    let out = Command::new(TACTUS)
+        .current_dir(&dir)
+        .args(["run", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("busy: used by process"),
+        "{err}"
+    );
+    assert_eq!(folders(), 0, "refused before any game folder: {err}");
+    let _ = holder.kill();
+    let _ = holder.wait();
+    let _ = socat.kill();
+    let _ = socat.wait();
+
+    // The ports as given, but a voices folder without the pack.
+    fs::write(&config, &text).unwrap();
+    let (ok, err) = check_config(&["--voices-dir", "/nonexistent-tactus-voices"]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains("voice.pack") && err.contains("/nonexistent-tactus-voices"),
+        "{err}"
+    );
+    let out = Command::new(TACTUS)
+        .current_dir(&dir)
+        .args([
+            "run",
+            "--voices-dir",
+            "/nonexistent-tactus-voices",
+            "--config",
+        ])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("voice.pack"), "{err}");
+    assert_eq!(folders(), 0, "refused before any game folder: {err}");
+    fs::remove_dir_all(&dir).unwrap();
+}

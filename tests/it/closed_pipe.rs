@@ -180,3 +180,99 @@ fn the_daemon_plays_on_into_a_closed_pipe() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A child whose standard output and error are one pipe nobody reads (the reader is kept open,
+/// so the pipe fills and stays full, as with `tactus run | less` left standing).
+fn unread(command: &mut Command) -> std::io::PipeReader {
+    let (reader, writer) = std::io::pipe().unwrap();
+    command
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone().unwrap())
+        .stderr(writer);
+    reader
+}
+
+/// Issue 25 point 11: the log went to standard error directly, so a standard error nobody read
+/// stopped the game at the first 64 KiB (the hub waited in a log line). The daemon's output and
+/// its log go through their own thread now: with both pipes full, `tactus demo` (its log at
+/// debug, to fill them fast) plays its whole game.
+#[test]
+fn the_daemon_plays_on_when_nobody_reads_its_output_or_its_log() {
+    let dir = temp_dir("unread-demo");
+    let out = dir.join("out");
+    let mut command = Command::new(TACTUS);
+    command
+        .args(["demo", "--speed", "50", "--dir", out.to_str().unwrap()])
+        .env("TACTUS_VOICES", voices_dir())
+        .env("RUST_LOG", "debug");
+    let _reader = unread(&mut command);
+    let mut child = crate::support::process::Guard(Some(command.spawn().unwrap()));
+    let status = child.wait_limit(std::time::Duration::from_secs(180));
+    assert!(status.success(), "{status}");
+    let folder = crate::support::record::game_folder(&out);
+    let pgn = crate::support::record::read_game_file(&folder.join("game.pgn"));
+    assert_eq!(
+        pgn.moves.len(),
+        tactus_core::sim::appendix_e::appendix_e_moves().len(),
+        "the whole game is in its record"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 25 point 11: SIGINT and SIGTERM end `tactus run` cleanly and soon, even with its
+/// output unread; a second signal ends it at once (it used to be ignored, and a shutdown that
+/// hung held the port, the lock and the socket until `kill -9`).
+#[test]
+fn a_signal_ends_the_daemon_soon_and_a_second_at_once() {
+    use crate::support::table::write_config;
+    // The second case holds the daemon stopped while both signals are sent (two of one kind
+    // would merge into one pending signal), so that the second meets the shutdown of the first.
+    for (signals, code) in [
+        (&["-INT"][..], 0),
+        (&["-STOP", "-INT", "-TERM", "-CONT"][..], 1),
+    ] {
+        let dir = temp_dir("signals");
+        write_config(&dir, shakmaty::Color::White, "none");
+        let mut command = Command::new(TACTUS);
+        command
+            .args(["run", "--config", "config.toml", "--sim-speed", "20"])
+            .current_dir(&dir)
+            .env("TACTUS_VOICES", voices_dir())
+            .env("RUST_LOG", "debug");
+        let _reader = unread(&mut command);
+        let mut child = crate::support::process::Guard(Some(command.spawn().unwrap()));
+        // Play until the journal has some of the game.
+        let journal = || {
+            fs::read_dir(dir.join("played"))
+                .ok()?
+                .flatten()
+                .map(|e| e.path().join("journal.jsonl"))
+                .find(|p| p.exists())
+        };
+        assert!(
+            crate::support::process::wait_until(std::time::Duration::from_secs(60), || {
+                journal()
+                    .and_then(|p| fs::read_to_string(p).ok())
+                    .is_some_and(|t| t.lines().count() > 30)
+            }),
+            "the game went on"
+        );
+        let sent = std::time::Instant::now();
+        for signal in signals {
+            child.signal(signal);
+        }
+        let status = child.wait_limit(std::time::Duration::from_secs(12));
+        assert_eq!(status.code(), Some(code), "{signals:?}: {status}");
+        if signals.len() > 1 {
+            assert!(
+                sent.elapsed() < std::time::Duration::from_secs(2),
+                "the second signal ends it at once"
+            );
+        }
+        // Whatever ended it, the journal is whole and resumes.
+        let read =
+            tactus::daemon::journal::read(&journal().unwrap()).unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(!read.torn);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

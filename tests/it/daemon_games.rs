@@ -583,6 +583,7 @@ fn a_game_with_a_mistake_a_touch_an_unplugged_board_and_a_disputed_scoresheet() 
             ..SimSettings::default()
         },
         echo: false,
+        log: None,
         stop_when_played: false,
         voices_dir: tactus::store::voices::default_dir(),
     };
@@ -828,8 +829,16 @@ fn spread(values: &[i64]) -> (i64, i64, i64) {
 }
 
 /// Play a game to its end on the shipped profiles at `speed` (`tactus run`, logs in
-/// `dir/run.err`); returns the game folder.
-fn run_to_end(dir: &Path, case: &Case, speed: &str, env: &[(&str, &OsStr)]) -> PathBuf {
+/// `dir/run.err`); returns the game folder. With `viewers` pages of the table open all game
+/// long: the daemon serves the page (`[web] listen`), and each viewer holds a connection to its
+/// live updates (`/events`) and reads everything sent (issue 27: the hub never waits for one).
+fn run_to_end_viewed(
+    dir: &Path,
+    case: &Case,
+    speed: &str,
+    env: &[(&str, &OsStr)],
+    viewers: usize,
+) -> PathBuf {
     let data = support::corpus::chess_data().expect("the corpus");
     let source = corpus_game(&data, case.file, case.n);
     let (moves, end) = lawful_moves(&source.moves);
@@ -842,6 +851,50 @@ fn run_to_end(dir: &Path, case: &Case, speed: &str, env: &[(&str, &OsStr)]) -> P
         "none"
     };
     let config = write_shipped_config(dir, case.blind, speaker);
+    let mut readers = Vec::new();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if viewers > 0 {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut text = fs::read_to_string(&config).unwrap();
+        text.push_str(&format!("\n[web]\nlisten = \"127.0.0.1:{port}\"\n"));
+        fs::write(&config, text).unwrap();
+        for _ in 0..viewers {
+            let stop = stop.clone();
+            readers.push(thread::spawn(move || {
+                use std::io::{Read, Write};
+                let mut total = 0usize;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+                        thread::sleep(Duration::from_millis(100));
+                        continue;
+                    };
+                    let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
+                    let _ = s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n");
+                    let mut buf = [0u8; 8192];
+                    loop {
+                        match s.read(&mut buf) {
+                            Ok(0) => break,
+                            Ok(n) => total += n,
+                            Err(e)
+                                if e.kind() == std::io::ErrorKind::WouldBlock
+                                    || e.kind() == std::io::ErrorKind::TimedOut =>
+                            {
+                                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                                    break;
+                                }
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                }
+                total
+            }));
+        }
+    }
     let mut guard = spawn(
         &[
             "run",
@@ -869,6 +922,15 @@ fn run_to_end(dir: &Path, case: &Case, speed: &str, env: &[(&str, &OsStr)]) -> P
         thread::sleep(Duration::from_millis(500));
     }
     thread::sleep(Duration::from_secs(1));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let read: usize = readers.into_iter().map(|r| r.join().unwrap()).sum();
+    if viewers > 0 {
+        eprintln!("{viewers} viewers read {read} bytes of live updates in all");
+        assert!(
+            read > viewers * 1000,
+            "the viewers were served: {read} bytes"
+        );
+    }
     guard.signal("-TERM");
     assert!(guard.wait_limit(Duration::from_secs(20)).success());
     game_folder(&dir.join("played"))
@@ -892,7 +954,12 @@ fn bench_move_to_announcement() {
         env.push(("ALSA_CONFIG_PATH", a.as_os_str()));
     }
     let speed = std::env::var("TACTUS_BENCH_SPEED").unwrap_or_else(|_| "10".into());
-    let folder = run_to_end(&dir, &case, &speed, &env);
+    // TACTUS_BENCH_VIEWERS=100: that many pages of the table open all game long (issue 27).
+    let viewers: usize = std::env::var("TACTUS_BENCH_VIEWERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let folder = run_to_end_viewed(&dir, &case, &speed, &env, viewers);
 
     let log = fs::read_to_string(dir.join("run.err")).unwrap();
     // The tactile simulator's writes (µs since midnight, what) and the hub's hand-overs of the

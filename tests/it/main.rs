@@ -45,6 +45,8 @@ mod daemon_stop_resume;
 mod daemon_table;
 mod no_sound_card;
 mod purity;
+mod run_terminal;
 mod scoresheet;
 mod train;
 mod voices;
+mod web;

@@ -409,18 +409,31 @@ fn training_requests_hint_eval_and_takeback() {
         "the clocks did not run again",
     );
     // His move and the engine's reply are taken back; he plays 1.e4 again, the engine answers.
-    player_ok(&socket, "takeback");
+    // At home there is no arbiter to confirm clocks (issue 26 point 8).
+    let reply = player_ok(&socket, "takeback");
+    assert!(
+        !reply
+            .iter()
+            .any(|l| l.contains("confirm-clocks") || l.contains("proposed clocks")),
+        "{reply:?}"
+    );
     wait_said(&dir, "Partie zurückgesetzt", "no retrace said");
     assert!(
         wait_until(LIMIT, || ply() == 2
-            && transcript_of(&dir)
-                .matches("sighted Bauer Eva vier")
-                .count()
+            && transcript_of(&dir).matches("engine Bauer Eva vier").count()
                 == 2),
         "1.e4 not played again after the takeback\n{}\n{}",
         transcript_of(&dir),
         show(&dir, "train")
     );
+    // Issue 26 point 8: nobody is sighted at home; the engine is named as the engine, and its
+    // moves are not "entered; it counts when the clock is pressed".
+    let transcript = transcript_of(&dir);
+    assert!(
+        !transcript.contains(" sighted ") && !transcript.contains("it counts when the clock"),
+        "{transcript}"
+    );
+    assert!(transcript.contains("the engine plays "), "{transcript}");
     guard.signal("-TERM");
     let exit = guard.wait_limit(LIMIT);
     assert!(exit.success(), "{exit}\n{}", show(&dir, "train"));
@@ -596,7 +609,14 @@ fn after_the_game_review_steps_through_his_mistakes() {
         assert!(said < 200, "the review never ends");
         let reply = player_ok(&socket, "rv");
         said += 1;
-        if reply.iter().any(|l| l.contains("end of the review")) {
+        // Printed in the words he hears (issue 26 point 8: it was English under a German voice).
+        assert!(
+            reply
+                .iter()
+                .any(|l| l.contains(": gespielt ") || l.contains("Ende der Durchsicht")),
+            "{reply:?}"
+        );
+        if reply.iter().any(|l| l.contains("Ende der Durchsicht")) {
             break;
         }
     }
@@ -784,5 +804,40 @@ fn check_config_says_a_training_table_in_words() {
         text.contains("sighted board: none, the engine's moves are entered at the console"),
         "{text}"
     );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 26 point 8: plain `tactus train` with no configuration played by itself on a simulated
+/// board; it asks for the configuration now (naming the port and the demo that plays by
+/// itself). And a home table's clock of 15 minutes is no "rapid game, but play is standard"
+/// warning: the kinds of play are an arbiter's, and there is none at home.
+#[test]
+fn train_without_a_configuration_asks_for_one_and_home_has_no_play_warnings() {
+    let dir = temp_dir("train-no-config");
+    let out = std::process::Command::new(support::process::TACTUS)
+        .arg("train")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("--config") && err.contains("port") && err.contains("tactus demo --train"),
+        "{err}"
+    );
+    assert!(!dir.join("played").exists(), "no game was made");
+    let config = write_config(&dir, "skill = 0", "");
+    let text = fs::read_to_string(&config)
+        .unwrap()
+        .replace("1800+5", "900+10");
+    fs::write(&config, text).unwrap();
+    let out = std::process::Command::new(support::process::TACTUS)
+        .arg("check-config")
+        .arg(&config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("rapid") && !err.contains("warning"), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }

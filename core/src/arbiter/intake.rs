@@ -84,10 +84,12 @@ impl Arbiter {
                 );
             }
             Ok(m) => {
-                out.push(Effect::Note(format!(
-                    "{} entered; it counts when the clock is pressed",
-                    notation::san(self.game.position(), m)
-                )));
+                let san = notation::san(self.game.position(), m);
+                out.push(Effect::Note(if self.config().seats[sighted].engine {
+                    format!("the engine plays {san}")
+                } else {
+                    format!("{san} entered; it counts when the clock is pressed")
+                }));
                 self.sighted_candidate = Some(m);
                 self.opponent_moved(sighted);
             }

@@ -31,6 +31,9 @@ pub struct SeatConfig {
     /// The piece letters he writes (E.3: his country's): his sealed move is read in them first.
     /// `None`: every notation the Laws allow at once, an ambiguity asked about when sealing.
     pub notation: Option<PieceLetters>,
+    /// The seat is a training engine's (`tactus train`): its moves are typed for it, and it is
+    /// named "engine", not "sighted", in notes, logs and the transcript.
+    pub engine: bool,
 }
 
 impl SeatConfig {
@@ -41,6 +44,7 @@ impl SeatConfig {
             board: Some(board),
             completion: Completion::ClockPress,
             notation: None,
+            engine: false,
         }
     }
 
@@ -51,12 +55,18 @@ impl SeatConfig {
             board,
             completion,
             notation: None,
+            engine: false,
         }
     }
 
     /// This seat, its player writing in `notation`.
     pub fn with_notation(self, notation: Option<PieceLetters>) -> SeatConfig {
         SeatConfig { notation, ..self }
+    }
+
+    /// This seat, a training engine's if `engine`.
+    pub fn with_engine(self, engine: bool) -> SeatConfig {
+        SeatConfig { engine, ..self }
     }
 }
 
@@ -101,12 +111,14 @@ pub fn check(seats: &ByColor<SeatConfig>) -> Result<(), String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeatNames {
     blind: ByColor<bool>,
+    engine: ByColor<bool>,
 }
 
 impl SeatNames {
     pub fn new(seats: &ByColor<SeatConfig>) -> SeatNames {
         SeatNames {
             blind: seats.map(|s| s.blind),
+            engine: seats.map(|s| s.engine),
         }
     }
 
@@ -115,22 +127,31 @@ impl SeatNames {
         self.blind.white && self.blind.black
     }
 
-    /// The player of `seat`: "blind" or "sighted"; with two blind players, "white" or "black".
+    /// The player of `seat`: "blind" or "sighted" ("engine" in training); with two blind
+    /// players, "white" or "black".
     pub fn player(&self, seat: Color) -> &'static str {
         match (self.both_blind(), self.blind[seat]) {
             (true, _) => seat.fold_wb("white", "black"),
             (false, true) => "blind",
+            (false, false) if self.engine[seat] => "engine",
             (false, false) => "sighted",
         }
     }
 
-    /// His board: "tactile" or "sighted"; with two blind players, "white's tactile".
+    /// His board: "tactile" or "sighted" ("engine's" in training); with two blind players,
+    /// "white's tactile".
     pub fn board(&self, seat: Color) -> String {
         match (self.both_blind(), self.blind[seat]) {
             (true, _) => format!("{seat}'s tactile"),
             (false, true) => "tactile".into(),
+            (false, false) if self.engine[seat] => "engine's".into(),
             (false, false) => "sighted".into(),
         }
+    }
+
+    /// Whether `seat` is a training engine's.
+    pub fn is_engine(&self, seat: Color) -> bool {
+        self.engine[seat]
     }
 
     /// His board in a notice said to the players.
@@ -154,9 +175,12 @@ impl SeatNames {
     /// "sighted" too.
     pub fn seat_of(&self, word: &str) -> Option<Color> {
         let word = word.to_ascii_lowercase();
-        Color::ALL
-            .into_iter()
-            .find(|&side| word == side.fold_wb("white", "black") || word == self.player(side))
+        Color::ALL.into_iter().find(|&side| {
+            word == side.fold_wb("white", "black")
+                || word == self.player(side)
+                // The engine's seat is the sighted player's, by that word too.
+                || (word == "sighted" && !self.both_blind() && !self.blind[side])
+        })
     }
 
     /// The seats of blind players.

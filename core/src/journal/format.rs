@@ -116,6 +116,9 @@ pub struct SetupRecord {
     /// arbiter's switches during the game are [`InputRecord::Switch`] lines. Absent: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub requests_off: Vec<SwitchableRecord>,
+    /// The sighted seat is a training engine's (`tactus train`): named "engine".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub engine: bool,
 }
 
 /// Each seat's notation (a language name, `"English"`), where one is known.
@@ -215,6 +218,7 @@ impl SetupRecord {
             voice_style: style,
             seat_voice_packs: None,
             requests_off: Vec::new(),
+            engine: second.engine && !second.blind,
         }
     }
 
@@ -291,7 +295,9 @@ impl SetupRecord {
                     Color::White => n.white.as_deref(),
                     Color::Black => n.black.as_deref(),
                 });
-                seats[seat].with_notation(named.and_then(crate::rules::notation::letters_of))
+                seats[seat]
+                    .with_notation(named.and_then(crate::rules::notation::letters_of))
+                    .with_engine(self.engine && !seats[seat].blind)
             }),
             guidance_repeat_ms: self.guidance_repeat_ms,
             say_own_move: self.say_own_move,

@@ -20,7 +20,7 @@ pub mod replay;
 
 pub use check::{MARK_FILE, RecordAhead, RecordMark, check_mark};
 pub use format::*;
-pub use parse::{Damage, JournalFile, NothingPlayed, parse};
+pub use parse::{Damage, JournalFile, NothingPlayed, Parser, parse};
 pub use replay::{Replayed, Step, replay, replay_steps};
 
 /// A journal header for tests and examples: a tactile board that reports every change at once, the sighted

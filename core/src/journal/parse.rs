@@ -111,37 +111,64 @@ struct Numbered {
 
 /// Parse a journal's bytes (as the shell read them from `path`).
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<JournalFile> {
-    let mut read = Reader {
-        path,
-        header: None,
-        entries: Vec::new(),
-        ended_at: None,
-        checks: Vec::new(),
-    };
-    let mut good_len = 0u64;
-    let mut torn = false;
-    let mut offset = 0usize;
-    let mut number = 0usize;
-    while offset < bytes.len() {
-        number += 1;
-        let (line, complete, next) = match bytes[offset..].iter().position(|&b| b == b'\n') {
-            Some(i) => (&bytes[offset..offset + i], true, offset + i + 1),
-            None => (&bytes[offset..], false, bytes.len()),
-        };
+    let mut parser = Parser::new(path);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        parser.push(line)?;
+    }
+    parser.finish()
+}
+
+/// A journal read line by line, as the shell streams it from the disk (a long journal is never
+/// held whole in memory as bytes): [`Parser::push`] each line with its newline, in order, then
+/// [`Parser::finish`].
+pub struct Parser<'a> {
+    read: Reader<'a>,
+    good_len: u64,
+    torn: bool,
+    number: usize,
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(path: &'a Path) -> Parser<'a> {
+        Parser {
+            read: Reader {
+                path,
+                header: None,
+                entries: Vec::new(),
+                ended_at: None,
+                checks: Vec::new(),
+            },
+            good_len: 0,
+            torn: false,
+            number: 0,
+        }
+    }
+
+    /// The next line, with its newline; the last may lack it (torn).
+    pub fn push(&mut self, line: &[u8]) -> Result<()> {
+        if self.torn {
+            // Nothing follows a line without its newline.
+            return Ok(());
+        }
+        self.number += 1;
         // Only the last line can lack its newline: the one write of a line was cut off by a
         // crash, and everything before it was synced. A complete line that does not parse was
         // written whole and damaged later: that is not a tear, and its input is not dropped.
-        if !complete {
-            torn = true;
-            break;
+        let Some(body) = line.strip_suffix(b"\n") else {
+            self.torn = !line.is_empty();
+            return Ok(());
+        };
+        if !body.iter().all(u8::is_ascii_whitespace) {
+            self.read.line(self.number, body)?;
         }
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            read.line(number, line)?;
-        }
-        good_len = next as u64;
-        offset = next;
+        self.good_len += line.len() as u64;
+        Ok(())
     }
-    read.finish(bytes, good_len, torn)
+
+    /// The journal as read.
+    pub fn finish(self) -> Result<JournalFile> {
+        self.read.finish(self.good_len, self.torn)
+    }
 }
 
 /// The lines read so far, checked one by one.
@@ -293,16 +320,12 @@ impl Reader<'_> {
     }
 
     /// The journal as read, once every line is: it must have had its header.
-    fn finish(self, bytes: &[u8], good_len: u64, torn: bool) -> Result<JournalFile> {
+    fn finish(self, good_len: u64, torn: bool) -> Result<JournalFile> {
         let Some(header) = self.header else {
             // No whole line at all: the crash came while the header was written, before any
             // input (an input is journaled only after its header is on the disk). Nothing was
-            // played.
-            if self.entries.is_empty()
-                && bytes[..good_len as usize]
-                    .iter()
-                    .all(u8::is_ascii_whitespace)
-            {
+            // played. (Every whole line read was blank: any other was a header or an error.)
+            if self.entries.is_empty() {
                 return Err(anyhow::Error::new(NothingPlayed {
                     path: self.path.to_owned(),
                 }));

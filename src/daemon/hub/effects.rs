@@ -244,12 +244,7 @@ impl Hub {
                 }
             }
         }
-        if self.echo {
-            crate::output::say_line(&format!(
-                "{}  to {word:<7}  {text}",
-                crate::wall::time_of_day()
-            ));
-        }
+        self.echo_line(&format!("to {word}"), &text);
         if shown {
             let line = format!("said to {word}: {text}");
             // A player's console shows what his ear hears.
@@ -331,10 +326,19 @@ impl Hub {
         let text = crate::speech::transcript::escape_controls(&text).replace('\n', " ");
         info!("note: {text}");
         self.notes.append(&files::note_line(&text));
-        if self.echo {
-            crate::output::say_line(&format!("{}  note     {text}", crate::wall::time_of_day()));
-        }
+        self.echo_line("note", &text);
         self.broadcast_staff(text, origin);
+    }
+
+    /// A line of the table's readable view on standard output (`tactus run`, `tactus demo`):
+    /// the time of day, what it is (`to blind`, `move`, `note`), the words; one line each.
+    pub(super) fn echo_line(&self, what: &str, text: &str) {
+        if self.echo {
+            crate::output::say_line(&format!(
+                "{}  {what:<11} {text}",
+                crate::wall::time_of_day()
+            ));
+        }
     }
 
     /// A line for every console.

@@ -35,11 +35,14 @@ pub(super) struct Intake {
     resync: bool,
 }
 
-impl Default for Intake {
-    fn default() -> Self {
+impl Intake {
+    /// For a board whose player acts `speed` times as fast as a person (a simulated one).
+    pub(super) fn at_speed(speed: f64) -> Intake {
+        let speed = speed.max(1.0);
+        let every = |ms: f64| ((ms / speed) as Millis).max(1);
         Intake {
-            buttons: Bucket::new(4, 250),
-            pieces: Bucket::new(60, 100),
+            buttons: Bucket::new((4.0 * speed) as u32, every(250.0)),
+            pieces: Bucket::new((60.0 * speed) as u32, every(100.0)),
             dropped: Throttle::default(),
             faults: Throttle::default(),
             resync: false,
@@ -117,11 +120,9 @@ impl Hub {
     pub(super) fn log_moves(&self, before: usize) {
         let game = self.arbiter.game();
         if game.ply() < before {
-            info!(
-                ply = game.ply(),
-                "moves taken back; {} stand",
-                count(game.ply(), "half-move", "half-moves")
-            );
+            let stand = count(game.ply(), "half-move", "half-moves");
+            info!(ply = game.ply(), "moves taken back; {stand} stand");
+            self.echo_line("move", &format!("taken back; {stand} stand"));
             return;
         }
         for (i, record) in game.moves().iter().enumerate().skip(before) {
@@ -131,13 +132,26 @@ impl Hub {
                 Color::Black => format!("{number}... {}", record.san),
             };
             match record.clocks_after {
-                Some(clocks) => info!(
-                    ply = i + 1,
-                    "move counted: {label} (clocks: white {}, black {})",
-                    format_clk(clocks.white),
-                    format_clk(clocks.black)
-                ),
-                None => info!(ply = i + 1, "move counted: {label}"),
+                Some(clocks) => {
+                    info!(
+                        ply = i + 1,
+                        "move counted: {label} (clocks: white {}, black {})",
+                        format_clk(clocks.white),
+                        format_clk(clocks.black)
+                    );
+                    self.echo_line(
+                        "move",
+                        &format!(
+                            "{label:<14} white {}  black {}",
+                            format_clk(clocks.white),
+                            format_clk(clocks.black)
+                        ),
+                    );
+                }
+                None => {
+                    info!(ply = i + 1, "move counted: {label}");
+                    self.echo_line("move", &label);
+                }
             }
         }
     }

@@ -35,6 +35,7 @@ mod requests;
 mod start;
 mod status;
 mod table_clock;
+mod view;
 
 #[cfg(test)]
 mod tests;
@@ -129,6 +130,9 @@ pub struct HubParts {
     /// Play starts by itself once every board with sensors shows the position (`game.start =
     /// "boards"`); otherwise only at the console's `start` (the arbiter's).
     pub start_by_boards: bool,
+    /// How much faster than a person each board's player acts (a simulated board's factor; 1
+    /// for a real one): what its chatter is cut down to scales with it.
+    pub intake_speed: ByColor<f64>,
     pub record: RecordWriter,
     /// Each seat's words: what is said to him, and what is printed of it.
     pub wording: ByColor<Wording>,
@@ -214,6 +218,8 @@ pub struct Hub {
     braille: BrailleProfile,
     /// The players' requests the arbiter has switched off (12.3 a).
     requests_off: BTreeSet<Switchable>,
+    /// The table's page and live PGN (`view`), when a viewer is configured.
+    view: Option<watch::Sender<std::sync::Arc<crate::web::view::TableView>>>,
 }
 
 impl Hub {
@@ -231,7 +237,7 @@ impl Hub {
             links: parts.links,
             sensors: parts.sensors,
             board_links: ByColor::default(),
-            intake: ByColor::default(),
+            intake: parts.intake_speed.map(inputs::Intake::at_speed),
             lever_completes_move: parts.lever_completes_move,
             table_clock: parts
                 .table_clock
@@ -262,7 +268,18 @@ impl Hub {
             opponent: parts.engine.map(opponent::Opponent::new),
             braille: parts.braille,
             requests_off: parts.requests_off,
+            view: None,
         }
+    }
+
+    /// Publish a [`TableView`](crate::web::view::TableView) after every change, for the table's
+    /// page, its live PGN and the hall (`crate::web`).
+    pub fn with_view(
+        mut self,
+        view: watch::Sender<std::sync::Arc<crate::web::view::TableView>>,
+    ) -> Hub {
+        self.view = Some(view);
+        self
     }
 
     /// Run until `cancel`. Returns the final record.

@@ -388,8 +388,10 @@ impl Hub {
                 Announcement::ReviewEnd
             }
         };
-        let text = tactus_core::console::format_announcement(&announcement);
-        self.say_own(Audience::Player(self.trainee()), announcement, true);
+        // Printed in the words he hears (his Braille display reads what his ear hears).
+        let him = Audience::Player(self.trainee());
+        let text = self.wording_for(him).text(&announcement);
+        self.say_own(him, announcement, true);
         text
     }
 
@@ -540,7 +542,9 @@ impl Hub {
             Some(conn),
         );
         if outcome.refused.is_empty() {
-            // A training game keeps its clocks as they were after that half-move.
+            // A training game keeps its clocks as they were after that half-move: nothing to
+            // confirm at home, so the proposal's note (for an arbiter) is not shown.
+            outcome.notes.retain(|n| !n.starts_with("proposed clocks:"));
             let confirmed = self.accept(Input::ConfirmClocks, now, Some(conn));
             outcome.notes.extend(confirmed.notes);
             if self.clocks_paused() {

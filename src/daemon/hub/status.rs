@@ -68,6 +68,17 @@ impl Hub {
         p.speaking = self.says.len() + self.deferred.len();
         p.connected = self.board_links.map(|l| l.connected);
         self.progress.send_replace(p);
+        if let Some(view) = &self.view {
+            let table = self.table_view();
+            // Unchanged (a lift put back): the viewers' wait for a change stays a wait.
+            view.send_if_modified(|old| {
+                if **old == table {
+                    return false;
+                }
+                *old = std::sync::Arc::new(table);
+                true
+            });
+        }
     }
 
     /// `status`: the position, whose move, the clocks, the boards.

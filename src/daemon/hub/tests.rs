@@ -260,6 +260,7 @@ impl Rig {
             lever_completes_move: setup.table_clock,
             table_clock: setup.table_clock.then_some((Color::White, Color::White)),
             start_by_boards: setup.start_by_boards,
+            intake_speed: ByColor::new_with(|_| 1.0),
             record,
             wording: ByColor::new_with(|_| Wording::new(pack(), Style::San)),
             broadcast: broadcast_tx,

@@ -126,6 +126,7 @@ impl Table {
             sim,
             echo: false,
             stop_when_played: false,
+            log: None,
             voices_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("voices"),
         };
         let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -508,6 +508,20 @@ impl Game {
     pub fn must_play(&self) -> Option<Move> {
         self.must_play
     }
+    /// The player whose 10.2 claim awaits the arbiter's ruling.
+    pub fn quickplay_claim(&self) -> Option<Color> {
+        self.quickplay_claim
+    }
+    /// The result waits for the arbiter: an analysis could not decide it, or 10.2 b applies.
+    pub fn result_awaits_arbiter(&self) -> bool {
+        self.pending_end
+            .as_ref()
+            .is_some_and(|p| p.awaiting_arbiter)
+    }
+    /// After a retrace the clocks are held until the arbiter sets them.
+    pub fn clocks_to_confirm(&self) -> bool {
+        self.clocks_to_confirm
+    }
 
     /// Apply one input at time `now`. On error nothing has changed.
     pub fn apply(&mut self, input: Input, now: Millis) -> Result<Vec<Event>, RulesError> {

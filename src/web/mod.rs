@@ -1,0 +1,152 @@
+//! The table seen and followed: the table's page (`/`), its live PGN (`/game.pgn`), updates as
+//! Server-Sent Events (`/events`), a folder a broadcaster watches (`games.pgn`), the status file
+//! `tactus hall` reads (`table.json` in the game folder), and the hall's pages ([`hall`]).
+//!
+//! Read-only by construction: every route answers from the latest [`TableView`] the hub
+//! published (or, for the hall, from the files the tables write); nothing here can reach the
+//! hub, and the hub never waits for a viewer (a watch channel keeps only the latest view).
+
+pub mod hall;
+pub mod http;
+pub mod page;
+pub mod view;
+
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::Duration,
+};
+
+use tokio::{net::TcpListener, sync::watch};
+use tokio_util::sync::CancellationToken;
+use tracing::warn;
+
+use self::{http::Response, view::TableView};
+
+/// Updates to the page's viewers are at most this often (a burst of sensor events is one).
+const EVENT_INTERVAL: Duration = Duration::from_millis(100);
+/// The status file `tactus hall` reads in each game folder.
+pub const TABLE_FILE: &str = "table.json";
+/// The broadcast folder's file.
+pub const GAMES_FILE: &str = "games.pgn";
+/// The status file is rewritten at most this often while only the clocks change.
+const TABLE_FILE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Serve the table's page on `listener` from the latest of `views` until `cancel`.
+pub async fn serve_table(
+    listener: TcpListener,
+    views: watch::Receiver<Arc<TableView>>,
+    cancel: CancellationToken,
+) {
+    let (events_tx, events) = watch::channel(Arc::new(page::event_json(&views.borrow())));
+    let relay = relay_events(views.clone(), events_tx, cancel.clone());
+    let route = move |path: &str| -> Response {
+        match path {
+            "/" | "/index.html" => {
+                Response::ok("text/html; charset=utf-8", page::page(&views.borrow()))
+            }
+            "/game.pgn" => Response::ok(
+                "application/x-chess-pgn; charset=utf-8",
+                views.borrow().pgn.clone(),
+            ),
+            "/events" => Response::Events(events.clone()),
+            "/table.json" => Response::ok(
+                "application/json",
+                serde_json::to_string(&**views.borrow()).unwrap_or_default(),
+            ),
+            _ => Response::not_found(),
+        }
+    };
+    tokio::join!(relay, http::serve(listener, route, cancel.clone()));
+}
+
+/// Turn each view into the page's update, once for all viewers, at most every
+/// [`EVENT_INTERVAL`].
+async fn relay_events(
+    mut views: watch::Receiver<Arc<TableView>>,
+    events: watch::Sender<Arc<String>>,
+    cancel: CancellationToken,
+) {
+    loop {
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            changed = views.changed() => if changed.is_err() { return },
+        }
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            _ = tokio::time::sleep(EVENT_INTERVAL) => {}
+        }
+        let json = page::event_json(&views.borrow_and_update());
+        events.send_replace(Arc::new(json));
+    }
+}
+
+/// Keep `games.pgn` in `dir` (a broadcaster's folder) and `table.json` in the game `folder`
+/// as the views change, each written atomically; until `cancel`.
+pub async fn keep_files(
+    mut views: watch::Receiver<Arc<TableView>>,
+    folder: PathBuf,
+    broadcast_dir: Option<PathBuf>,
+    cancel: CancellationToken,
+) {
+    if let Some(dir) = &broadcast_dir
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        warn!(
+            "web: cannot create the broadcast folder {}: {e}",
+            dir.display()
+        );
+    }
+    let mut written_pgn = String::new();
+    let mut written_view: Option<Arc<TableView>> = None;
+    let mut last_status = tokio::time::Instant::now() - TABLE_FILE_INTERVAL;
+    loop {
+        let view = views.borrow_and_update().clone();
+        // The hub has not published yet.
+        if view.state.is_empty() {
+            tokio::select! {
+                _ = cancel.cancelled() => return,
+                changed = views.changed() => if changed.is_err() { return },
+            }
+            continue;
+        }
+        if let Some(dir) = &broadcast_dir
+            && view.pgn != written_pgn
+        {
+            written_pgn = view.pgn.clone();
+            write(&dir.join(GAMES_FILE), written_pgn.clone().into_bytes()).await;
+        }
+        // The status file: at once when anything but the clocks changed, else once a second.
+        let only_clocks = written_view.as_ref().is_some_and(|w| {
+            TableView {
+                clocks: view.clocks.clone(),
+                ..(**w).clone()
+            } == *view
+        });
+        let due = last_status.elapsed() >= TABLE_FILE_INTERVAL;
+        if written_view.as_ref() != Some(&view) && (!only_clocks || due) {
+            if let Ok(json) = serde_json::to_vec(&*view) {
+                write(&folder.join(TABLE_FILE), json).await;
+            }
+            written_view = Some(view.clone());
+            last_status = tokio::time::Instant::now();
+        }
+        let pending_clock = written_view.as_ref() != Some(&view);
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            changed = views.changed() => if changed.is_err() { return },
+            _ = tokio::time::sleep(TABLE_FILE_INTERVAL), if pending_clock => {}
+        }
+    }
+}
+
+async fn write(path: &Path, bytes: Vec<u8>) {
+    let path = path.to_path_buf();
+    let result = tokio::task::spawn_blocking(move || {
+        crate::store::atomic::write_atomically(&path, &bytes).map_err(|e| (path, e))
+    })
+    .await;
+    if let Ok(Err((path, e))) = result {
+        warn!("web: cannot write {}: {e}", path.display());
+    }
+}
