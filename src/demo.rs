@@ -2,9 +2,13 @@
 //! real pseudo-terminals (the pegged tactile board in the line protocol for the blind player,
 //! White; a DGT board for the sighted player, whose moves count when his board settles) play the
 //! sample game of the Laws' Appendix E. The blind player executes one of his opponent's moves
-//! wrongly first and is guided to correct it. Speech goes to the configured speakers (the clips
-//! on the default device; without a device the transcript still gets every line), and every file
-//! of the game folder is written. Then the daemon shuts down as on SIGTERM and the demo exits 0.
+//! wrongly first and is guided to correct it. The sample stops at 17.a5 without a result; the
+//! demo plays it to one: Black answers 17...Qc7 and offers a draw with it (9.1 b: the blind
+//! player hears the move, then the offer), White accepts, and both hear the result. Speech goes
+//! to the configured speakers in the voice pack asked for (`--voice`, de-fide by default; the
+//! clips on the default device; without a device the transcript still gets every line), and
+//! every file of the game folder is written. Then the daemon shuts down as on SIGTERM and the
+//! demo exits 0.
 //!
 //! `--table blind-blind` plays the same game as IBCA events play: two blind players, each on his
 //! own simulated tactile board, each hearing the other's moves and his own said back (White in
@@ -22,7 +26,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::config::Config;
 use crate::daemon::{RunOptions, RunReport, SimSettings};
-use tactus_core::sim::appendix_e::{MISTAKE_PLY, appendix_e_moves};
+use tactus_core::sim::appendix_e::{DRAW_ACCEPT_PLY, DRAW_OFFER_PLY, MISTAKE_PLY, demo_moves};
 
 /// The demo's table: the defaults (both boards simulated, White blind, DGT completion by
 /// settling) with the demo's names and a 90-minute clock, writing into `dir`.
@@ -77,32 +81,52 @@ fn prepare(dir: &Path, speed: f64) -> Result<()> {
         .with_context(|| format!("cannot create the demo's folder {}", dir.display()))
 }
 
-/// Run the demo at `table` into `dir` at `speed` (pauses divided by it).
+/// What the demo is played with besides its table: where its folder goes, how fast, and in
+/// which voice.
+#[derive(Debug, Clone)]
+pub struct DemoOptions {
+    pub dir: PathBuf,
+    /// The players' pauses are divided by this.
+    pub speed: f64,
+    pub voices_dir: PathBuf,
+    /// The voice pack everybody hears (`de-fide`, `en`, `es-fide`, `en:nato` ...).
+    pub voice: String,
+}
+
+/// Run the demo at `table` (pauses divided by `speed`), said in `voice`.
 pub async fn run(
     table: DemoTable,
-    dir: PathBuf,
-    speed: f64,
-    voices_dir: PathBuf,
+    demo: DemoOptions,
     cancel: tokio_util::sync::CancellationToken,
 ) -> Result<RunReport> {
+    let DemoOptions {
+        dir,
+        speed,
+        voices_dir,
+        voice,
+    } = demo;
     prepare(&dir, speed)?;
-    let config = match table {
+    let mut config = match table {
         DemoTable::BlindSighted => demo_config(&dir),
         DemoTable::BlindBlind => demo_config_blind_blind(&dir),
     };
+    config.voice.voice = voice;
     let opts = RunOptions {
         config,
         origin: "the demo's built-in configuration".into(),
         resume: None,
         new_game: true,
         sim: SimSettings {
-            moves: appendix_e_moves(),
+            moves: demo_moves(),
             speed,
             blind_mistake_ply: Some(MISTAKE_PLY),
             // Before his fourth move he asks for the time with a button of his board (F.9 d).
             blind_button: Some((7, 1)),
             // With two blind players, Black asks too, before his fifth move.
             second_blind_button: (table == DemoTable::BlindBlind).then_some((10, 1)),
+            // The end: Black offers a draw with 17...Qc7, White accepts.
+            draw_offer_ply: Some(DRAW_OFFER_PLY),
+            draw_accept_ply: Some(DRAW_ACCEPT_PLY),
             ..SimSettings::default()
         },
         echo: true,
@@ -118,13 +142,18 @@ pub async fn run(
 /// his second move he asks for a hint with a button of his board; the game is played to its end
 /// and every file of the game folder is written.
 pub async fn run_training(
-    dir: PathBuf,
-    speed: f64,
-    voices_dir: PathBuf,
+    demo: DemoOptions,
     cancel: tokio_util::sync::CancellationToken,
 ) -> Result<RunReport> {
+    let DemoOptions {
+        dir,
+        speed,
+        voices_dir,
+        voice,
+    } = demo;
     prepare(&dir, speed)?;
     let mut config = demo_config(&dir);
+    config.voice.voice = voice;
     config.game.white = Some("Blind player (simulated)".into());
     config.game.black = None;
     config.game.event = Some("tactus demo: training against Stockfish".into());

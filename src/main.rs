@@ -60,9 +60,8 @@ enum Command {
     /// List the voice packs, their languages and what each lacks (words or clips), if anything.
     /// Exits with 1 when a pack lacks something.
     Voices(voices::VoicesArgs),
-    /// Speak one utterance with one speaker and report timings (audio set-up check, the audio
-    /// tests, the speech latency benchmark).
-    #[command(hide = true)]
+    /// Say one phrase on an audio device ("Dame Hector fünf Schach") and report whether and how
+    /// fast it sounded: the check of each player's headphones or speaker before the round.
     SpeakTest(speak_test::ProbeArgs),
     /// Connect to a sensor board and print the board it sees, then every touch and every
     /// recognised move in SAN, live (both sides move on this board). For setting up a board.

@@ -18,6 +18,10 @@ pub struct DemoArgs {
     /// The voices folder (default: $TACTUS_VOICES, ./voices, or the source tree's voices/).
     #[arg(long, value_name = "DIR")]
     voices_dir: Option<PathBuf>,
+    /// The voice pack both players hear: de-fide (Appendix F in German), en, es-fide, or a
+    /// variant such as en:nato.
+    #[arg(long, value_name = "PACK", default_value = tactus_core::announce::voice::DEFAULT_VOICE)]
+    voice: String,
     /// Training instead: the simulated blind player against Stockfish (`tactus train`), with a
     /// hint asked from his board's keypad, to the end of the game.
     #[arg(long, conflicts_with = "table")]
@@ -43,14 +47,20 @@ pub fn run(args: DemoArgs) -> Result<ExitCode> {
     let report = rt.block_on(async {
         let cancel = CancellationToken::new();
         crate::daemon::cancel_on_signals(cancel.clone())?;
+        let demo = crate::demo::DemoOptions {
+            dir: args.dir,
+            speed: args.speed,
+            voices_dir,
+            voice: args.voice,
+        };
         if args.train {
-            crate::demo::run_training(args.dir, args.speed, voices_dir, cancel).await
+            crate::demo::run_training(demo, cancel).await
         } else {
             let table = match args.table {
                 Table::BlindSighted => crate::demo::DemoTable::BlindSighted,
                 Table::BlindBlind => crate::demo::DemoTable::BlindBlind,
             };
-            crate::demo::run(table, args.dir, args.speed, voices_dir, cancel).await
+            crate::demo::run(table, demo, cancel).await
         }
     })?;
     rt.shutdown_timeout(Duration::from_millis(200));

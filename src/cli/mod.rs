@@ -48,17 +48,27 @@ pub struct BoardArgs {
 /// developers (RUST_LOG=tactus=debug): users read the commands' output, which already reports
 /// every disconnect and every skipped message.
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
-        )
-        .try_init();
+    log_to_stderr("error");
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")
+}
+
+/// The commands' logs (for developers, `RUST_LOG=tactus=debug`) to standard error, at
+/// `default_filter` unless `RUST_LOG` says otherwise. Colour codes only for a person at a
+/// terminal: redirected to a file or a pipe (a log kept at the venue, a test) they would be
+/// escape sequences in the text, read aloud by a screen reader as garbage.
+pub fn log_to_stderr(default_filter: &str) {
+    use std::io::IsTerminal;
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter)),
+        )
+        .try_init();
 }
 
 /// The game the simulator plays: game `n` of the file, from ply `from`, at most `plies` long.

@@ -15,6 +15,7 @@ use shakmaty::{CastlingMode, Chess, fen::Fen};
 
 use crate::config::Config;
 use crate::store::{atomic, louis};
+use tactus_core::announce::voice::RecordWords;
 use tactus_core::record::{
     braille::{self, BrailleFormat, BrailleOptions, Cell, Marks, PageSize, Profile},
     format::{self, Format},
@@ -58,9 +59,15 @@ pub struct ScoresheetArgs {
     /// A tag for the output, e.g. --tag "White=Weiss, Anna" (repeatable; overrides the file's).
     #[arg(long = "tag", value_name = "NAME=VALUE")]
     pub tags: Vec<String>,
-    /// Take missing event tags and the Braille profile and page from this configuration file.
+    /// Take missing event tags, the Braille profile and page, and the voice pack (the language
+    /// of the Braille header's words) from this configuration file.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// The language of the Braille header's words ("Turnier", "Weiß"): a voice pack, de-fide,
+    /// es-fide or en (default: the blind player's pack with --config, else the Braille
+    /// profile's own words).
+    #[arg(long, value_name = "PACK")]
+    pub voice: Option<String>,
     /// Write the Braille header's names with liblouis (lou_translate) when it is installed.
     #[arg(long)]
     pub liblouis: bool,
@@ -107,6 +114,7 @@ pub fn run(args: ScoresheetArgs) -> Result<ExitCode> {
     let bytes = std::fs::read(&args.input).with_context(|| format!("cannot read {name}"))?;
     let config = args.config.as_deref().map(Config::load).transpose()?;
     let options = braille_options(&args, config.as_ref())?;
+    let options = options.headed_in(header_words(&args, config.as_ref())?.as_ref());
 
     let mut score = match input_format(&args.input, &bytes, args.from)? {
         InputFormat::Pgn => read_pgn_game(&bytes, &name, args.game)?,
@@ -185,6 +193,30 @@ fn braille_options(args: &ScoresheetArgs, config: Option<&Config>) -> Result<Bra
         marks,
         page,
     })
+}
+
+/// The Braille header's words: `--voice`'s pack, else the configuration's blind player's pack
+/// (White's at a table of two), else none (the Braille profile's own).
+fn header_words(args: &ScoresheetArgs, config: Option<&Config>) -> Result<Option<RecordWords>> {
+    let (spec, what) = match (&args.voice, config) {
+        (Some(spec), _) => (spec.clone(), "--voice".to_string()),
+        (None, Some(config)) => {
+            let blind = config.blind_seats();
+            let seat = if blind.white {
+                shakmaty::Color::White
+            } else {
+                shakmaty::Color::Black
+            };
+            (
+                config.voice.packs(blind)[seat].clone(),
+                "the configuration's voice pack".to_string(),
+            )
+        }
+        (None, None) => return Ok(None),
+    };
+    let pack = crate::store::voices::load_words(&crate::store::voices::default_dir(), &spec)
+        .with_context(|| what)?;
+    Ok(pack.record_words().cloned())
 }
 
 /// `--from`, or what the file name and content say.

@@ -1,4 +1,4 @@
-//! `tactus speak-test` (hidden): speaks one utterance through the real speech task with one
+//! `tactus speak-test`: speaks one utterance through the real speech task with one
 //! speaker and reports how long it took to sound and to finish. Used to check the audio set-up
 //! at the venue, by the audio tests (run as a subprocess so that `ALSA_CONFIG_PATH` and the
 //! speech-dispatcher environment are its own), and for the latency benchmark.
@@ -41,9 +41,10 @@ pub struct ProbeArgs {
     /// The speaker to test.
     #[arg(long, value_enum, default_value = "clips")]
     pub speaker: ProbeSpeaker,
-    /// Folder of the clips (`voices/<pack>/clips`).
-    #[arg(long, default_value = "voices/de-fide/clips")]
-    pub clips_dir: PathBuf,
+    /// Folder of the clips (`voices/<pack>/clips`; default: de-fide's in $TACTUS_VOICES,
+    /// ./voices, or the source tree's voices/, as the daemon finds its packs).
+    #[arg(long)]
+    pub clips_dir: Option<PathBuf>,
     /// Output device name; default: the default output.
     #[arg(long)]
     pub device: Option<String>,
@@ -112,13 +113,7 @@ fn ms(d: Duration) -> String {
 
 /// Runs the probe and prints one line per run and a summary (`key=value`, for scripts).
 pub fn main(args: ProbeArgs) -> Result<ExitCode> {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .try_init();
+    super::log_to_stderr("warn");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -191,8 +186,13 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
         text: args.text.clone(),
         clips: args.clips.clone(),
     };
+    let clips_dir = args.clips_dir.clone().unwrap_or_else(|| {
+        crate::store::voices::default_dir()
+            .join(tactus_core::announce::voice::DEFAULT_VOICE)
+            .join("clips")
+    });
     let mut deps = SpeechDeps::new(
-        &args.clips_dir,
+        &clips_dir,
         // The probe sends ready words only.
         Box::new(|_| Utterance::default()),
     );

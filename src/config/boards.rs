@@ -258,7 +258,8 @@ impl BoardsSection {
                 if section.is_manual() && section.completion == Some(CompletionName::Settle) {
                     bail!(
                         "{origin}: {key}.completion = \"settle\" needs a board with sensors; a \
-                         manual board completes a move with the console's `press`"
+                         manual board completes a move with the console's `press`: remove the \
+                         line (a manual board implies \"press\") or write completion = \"press\""
                     );
                 }
             }

@@ -139,7 +139,9 @@ impl Config {
             lines.push(format!(
                 "the sighted player's move counts {}",
                 match self.completion() {
-                    Completion::ClockPress => "when he stops his clock",
+                    Completion::ClockPress => {
+                        "when he stops his clock (a key, a pedal, the console's `press`)"
+                    }
                     Completion::Settle => "when his board rests on the position after it",
                 }
             ));
@@ -180,13 +182,33 @@ impl Config {
                 lines.push(format!("{seat} hears: {}", said.join(", ")));
             }
         } else {
-            for (who, speaker) in [
-                ("the blind player", v.speaker_blind),
-                ("the sighted player", v.speaker_sighted),
+            // Where each hears it: the devices the assistant tests with `tactus speak-test`.
+            for (who, speaker, device) in [
+                ("the blind player", v.speaker_blind, &v.device_blind),
+                ("the sighted player", v.speaker_sighted, &v.device_sighted),
             ] {
+                let mut said = Vec::new();
                 if let Some(speaker) = speaker {
-                    lines.push(format!("speech for {who}: {}", speaker_words(speaker)));
+                    said.push(speaker_words(speaker).to_string());
                 }
+                if let Some(device) = device {
+                    said.push(format!("on the device {device}"));
+                }
+                if !said.is_empty() {
+                    lines.push(format!("speech for {who}: {}", said.join(", ")));
+                }
+            }
+            if v.shared_device_channels {
+                let side = |s: crate::speech::config::Side| match s {
+                    crate::speech::config::Side::Left => "left",
+                    crate::speech::config::Side::Right => "right",
+                };
+                lines.push(format!(
+                    "one device for both: the blind player on the {} channel, the sighted \
+                     player on the {}",
+                    side(v.blind_channel),
+                    side(v.blind_channel.other())
+                ));
             }
         }
         lines.push(format!(

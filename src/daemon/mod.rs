@@ -165,7 +165,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         blind_scores: files::ScoreFiles::at_table(blind)
             .into_iter()
             .map(|(seat, files)| files::BlindScore {
-                files,
+                // His Braille score headed in the language he hears.
+                files: files.headed_in(voices.seats[seat].wording.pack().record_words().cloned()),
                 audio: voices.seats[seat].audio.clone(),
             })
             .collect(),
@@ -310,8 +311,9 @@ fn watch_played(
 ) -> Arc<AtomicBool> {
     let played_out = Arc::new(AtomicBool::new(false));
     if opts.stop_when_played {
-        // A training game's moves are not known in advance: it is played out when it is over.
-        let plies = if training {
+        // A training game's moves are not known in advance, and a game its players agree to
+        // draw ends after its last move: each is played out when it is over.
+        let plies = if training || opts.sim.draw_accept_ply.is_some() {
             usize::MAX
         } else {
             opts.sim.moves.len()

@@ -51,6 +51,12 @@ pub struct SimSettings {
     /// The sighted player's side of a DGT clock on his board (set by the run from
     /// `boards.clock_left`): with a clock, his hands press its lever there.
     pub sighted_lever: Option<tactus_core::board::dgt_clock::ClockSide>,
+    /// The player who makes the move at this 1-based ply offers a draw with it (9.1 b: once it
+    /// stands on his board, before his press).
+    pub draw_offer_ply: Option<usize>,
+    /// The player to move at this 1-based ply accepts the draw offered to him instead of
+    /// moving: the game is played out when it is over, not when the moves run out.
+    pub draw_accept_ply: Option<usize>,
 }
 
 impl Default for SimSettings {
@@ -71,6 +77,8 @@ impl Default for SimSettings {
             blind_chooses: None,
             blind_initial: None,
             sighted_lever: None,
+            draw_offer_ply: None,
+            draw_accept_ply: None,
         }
     }
 }

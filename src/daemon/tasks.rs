@@ -266,6 +266,9 @@ impl Tasks {
                 press_ms: sim.sighted_press_ms.filter(|_| !names.is_blind(seat)),
                 move_while_paused: sim.move_while_paused,
                 choose: sim.blind_chooses.filter(|_| blind),
+                // Only the player to move at these plies acts on them.
+                offer_ply: sim.draw_offer_ply,
+                accept_ply: sim.draw_accept_ply,
             },
             port_link,
             hub: Some(self.hub.clone()),

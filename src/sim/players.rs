@@ -26,7 +26,7 @@ use tracing::{debug, info, warn};
 use super::serve::Pacer;
 use tactus_core::{
     board::{Orientation, dgt_clock::ClockSide, profile::Profile},
-    console::{Action, wire::End},
+    console::{Action, Side, wire::End},
     sim::{
         board::SimBoard,
         clock::EmulatedClock,
@@ -203,6 +203,8 @@ fn log_note(board: &str, note: &Note) {
         }
         Note::Early { ply, ms } => info!(board, ply, ms, "executing the opponent's move early"),
         Note::PuttingBack { ply } => info!(board, ply, "guided: putting the board back"),
+        Note::Offering { ply } => info!(board, ply, "offering a draw with this move"),
+        Note::Accepting { ply } => info!(board, ply, "accepting the draw offered"),
     }
 }
 
@@ -339,6 +341,26 @@ impl Wire {
             Act::Correct(san) => {
                 if let Some(desk) = plan.desk.clone() {
                     tokio::spawn(correct_move(desk, san, cancel.clone()));
+                }
+            }
+            Act::OfferDraw(by) | Act::AcceptDraw(by) => {
+                if let Some(desk) = plan.desk.clone() {
+                    let side = match by {
+                        shakmaty::Color::White => Side::White,
+                        shakmaty::Color::Black => Side::Black,
+                    };
+                    let action = match act {
+                        Act::OfferDraw(_) => Action::Offer(side),
+                        _ => Action::Accept(side),
+                    };
+                    // Entered in order with his next step (a press after the offer).
+                    match desk.enter(action).await {
+                        Some(End::Error(e)) => {
+                            warn!(board = name, "the assistant's line refused: {e}")
+                        }
+                        Some(_) => info!(board = name, ?act, "said by the simulated player"),
+                        None => {}
+                    }
                 }
             }
         }

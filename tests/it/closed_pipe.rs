@@ -175,7 +175,7 @@ fn the_daemon_plays_on_into_a_closed_pipe() {
     let pgn = crate::support::record::read_game_file(&folder.join("game.pgn"));
     assert_eq!(
         pgn.moves.len(),
-        tactus_core::sim::appendix_e::appendix_e_moves().len(),
+        tactus_core::sim::appendix_e::demo_moves().len(),
         "the whole game is in its record"
     );
     fs::remove_dir_all(&dir).unwrap();

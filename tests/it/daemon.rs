@@ -40,9 +40,9 @@ use tactus_core::{
 /// Each run must end well within this; a hang fails the test with the output so far.
 const RUN_LIMIT: Duration = Duration::from_secs(60);
 
-fn appendix_e_sans() -> Vec<String> {
+fn sans_of(moves: Vec<shakmaty::Move>) -> Vec<String> {
     let mut pos = Chess::default();
-    demo::appendix_e_moves()
+    moves
         .into_iter()
         .map(|m| {
             let s = san(&pos, m);
@@ -50,6 +50,57 @@ fn appendix_e_sans() -> Vec<String> {
             s
         })
         .collect()
+}
+
+fn appendix_e_sans() -> Vec<String> {
+    sans_of(demo::appendix_e_moves())
+}
+
+/// The demo's game: Appendix E and its ending, 17...Qc7 with a draw offer.
+fn demo_sans() -> Vec<String> {
+    sans_of(demo::demo_moves())
+}
+
+/// Issue 26, point 9 c: the demo ends with a result. The last move (17...Qc7) is said to the
+/// player who did not make it, then, after it, the draw offered with it (9.1 b); then both hear
+/// the draw accepted and the result. `to` is that player's transcript name.
+fn assert_the_demo_ends_in_a_draw(transcript: &str, pack: &VoicePack, to: &str) {
+    let moves = demo::demo_moves();
+    let mut before = Chess::default();
+    for &m in &moves[..moves.len() - 1] {
+        before.play_unchecked(m);
+    }
+    let last = moves[moves.len() - 1];
+    let text = |a: &Announcement| pack.render(a, Style::San).text;
+    let to_him: Vec<&str> = transcript
+        .lines()
+        .filter_map(|l| l.split_once(&format!(" {to} ")).map(|(_, said)| said))
+        .collect();
+    let qc7 = text(&Announcement::Move(MoveWords::new(&before, last)));
+    let at = to_him
+        .iter()
+        .rposition(|l| *l == qc7)
+        .unwrap_or_else(|| panic!("'{qc7}' not said to {to}:\n{transcript}"));
+    assert_eq!(
+        to_him.get(at + 1).copied(),
+        Some(
+            text(&Announcement::DrawOffered {
+                by: shakmaty::Color::Black
+            })
+            .as_str()
+        ),
+        "the offer right after the move it goes with:\n{transcript}"
+    );
+    for end in [
+        Announcement::DrawAccepted,
+        Announcement::Result(tactus_core::announce::ResultWords::Draw),
+    ] {
+        let wanted = format!(" both {}", text(&end));
+        assert!(
+            transcript.lines().any(|l| l.ends_with(&wanted)),
+            "'{wanted}' missing:\n{transcript}"
+        );
+    }
 }
 
 fn pgn_sans(path: &Path) -> Vec<String> {
@@ -91,15 +142,24 @@ fn the_demo_plays_appendix_e_with_every_file_and_exits_0() {
             .len();
         assert!(len > 0, "{name} is empty");
     }
-    assert_eq!(pgn_sans(&folder.join(files::PGN_FILE)), appendix_e_sans());
+    assert_eq!(pgn_sans(&folder.join(files::PGN_FILE)), demo_sans());
+    let pgn = fs::read_to_string(folder.join(files::PGN_FILE)).unwrap();
+    assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
 
     // Every move, worded by the pack, to the player who did not make it, in order: White (the
     // blind player) is announced to the sighted side, Black to the blind player.
     let transcript = fs::read_to_string(folder.join(files::TRANSCRIPT_FILE)).unwrap();
     let pack = VoicePack::builtin("de-fide").unwrap();
+    assert_the_demo_ends_in_a_draw(&transcript, &pack, "blind");
+    // His Braille score is headed in German, the language he hears.
+    let brf = fs::read_to_string(folder.join(files::BRF_FILE)).unwrap();
+    assert!(
+        brf.contains(",TURNIER3") && brf.contains(",WEISS3") && !brf.contains(",EVENT3"),
+        "{brf}"
+    );
     let mut pos = Chess::default();
     let mut lines = transcript.lines();
-    for m in demo::appendix_e_moves() {
+    for m in demo::demo_moves() {
         let text = pack
             .render(&Announcement::Move(MoveWords::new(&pos, m)), Style::San)
             .text;
@@ -142,9 +202,69 @@ fn the_demo_plays_appendix_e_with_every_file_and_exits_0() {
         "{touches}"
     );
     let out = fs::read_to_string(dir.join("demo.out")).unwrap();
-    assert!(out.contains("17. a5"), "{out}");
+    assert!(out.contains("17. a5") && out.contains("17... Qc7"), "{out}");
+    assert!(out.contains("1/2-1/2"), "{out}");
     // The demo's console socket is gone.
     assert!(!out_dir.join("console.sock").exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 26, point 9 c: the demo speaks the pack asked for, and the blind player's Braille
+/// score is headed in its language.
+#[test]
+fn the_demo_speaks_the_voice_asked_for() {
+    let dir = temp_dir("demo-es");
+    let out_dir = dir.join("out");
+    let mut guard = spawn(
+        &[
+            "demo",
+            "--voice",
+            "es-fide",
+            "--speed",
+            "50",
+            "--dir",
+            out_dir.to_str().unwrap(),
+        ],
+        &dir,
+        "demo",
+        &[],
+    );
+    let status = guard.wait_limit(RUN_LIMIT);
+    assert!(
+        status.success(),
+        "demo failed: {status}\n{}",
+        show(&dir, "demo")
+    );
+    let folder = game_folder(&out_dir);
+    let transcript = fs::read_to_string(folder.join(files::TRANSCRIPT_FILE)).unwrap();
+    let pack = VoicePack::builtin("es-fide").unwrap();
+    let first = pack
+        .render(
+            &Announcement::Move(MoveWords::new(&Chess::default(), demo::demo_moves()[0])),
+            Style::San,
+        )
+        .text;
+    assert!(
+        transcript
+            .lines()
+            .any(|l| l.ends_with(&format!(" sighted {first}"))),
+        "'{first}' not said:\n{transcript}"
+    );
+    assert_the_demo_ends_in_a_draw(&transcript, &pack, "blind");
+    let brf = fs::read_to_string(folder.join(files::BRF_FILE)).unwrap();
+    assert!(
+        brf.contains(",TORNEO3") && brf.contains(",BLANCAS3"),
+        "{brf}"
+    );
+    // A pack that does not exist is refused before anything is played.
+    let out = Command::new(TACTUS)
+        .args(["demo", "--voice", "xx-nope", "--dir"])
+        .arg(dir.join("nope"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("xx-nope"), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -160,6 +280,8 @@ fn the_demo_plays_at_a_table_of_two_blind_players() {
             "demo",
             "--table",
             "blind-blind",
+            "--voice",
+            "en",
             "--speed",
             "50",
             "--dir",
@@ -195,13 +317,19 @@ fn the_demo_plays_at_a_table_of_two_blind_players() {
         );
     }
     assert!(!folder.join(files::BRF_FILE).exists());
-    assert_eq!(pgn_sans(&folder.join(files::PGN_FILE)), appendix_e_sans());
-    // Every move to the player who did not make it and back to its mover, in order.
+    assert_eq!(pgn_sans(&folder.join(files::PGN_FILE)), demo_sans());
+    // Every move to the player who did not make it and back to its mover, in order, in the
+    // voice asked for (`--voice en`).
     let transcript = fs::read_to_string(folder.join(files::TRANSCRIPT_FILE)).unwrap();
-    let pack = VoicePack::builtin("de-fide").unwrap();
+    let pack = VoicePack::builtin("en").unwrap();
+    assert_the_demo_ends_in_a_draw(&transcript, &pack, "white");
+    for seat in ["white", "black"] {
+        let brf = fs::read_to_string(folder.join(format!("blind-score-{seat}.brf"))).unwrap();
+        assert!(brf.contains(",EVENT3") && brf.contains(",ROUND3"), "{brf}");
+    }
     let mut pos = Chess::default();
     let mut lines = transcript.lines();
-    for m in demo::appendix_e_moves() {
+    for m in demo::demo_moves() {
         let words = MoveWords::new(&pos, m);
         let mover = pos.turn();
         for (audience, announcement) in [

@@ -4,8 +4,8 @@
 //!
 //! - Speech and audio: [`audio`], [`audio_scoresheet`], [`clip_phonemes`], [`no_sound_card`],
 //!   [`voices`].
-//! - The one-shot commands: [`audit_cli`], [`check_config`], [`closed_pipe`], [`scoresheet`],
-//!   [`train`].
+//! - The one-shot commands: [`audit_cli`], [`check_config`], [`cli_output`], [`closed_pipe`],
+//!   [`scoresheet`], [`train`].
 //! - The boards over real pseudo-terminals: [`board_e2e`].
 //! - The console: [`console`] (client and language), [`console_abuse`], [`console_security`].
 //! - The daemon through the real binary: [`daemon`], [`daemon_games`], [`daemon_recovery`],
@@ -25,6 +25,7 @@ mod audio_scoresheet;
 mod audit_cli;
 mod board_e2e;
 mod check_config;
+mod cli_output;
 mod clip_phonemes;
 mod closed_pipe;
 mod console;

@@ -843,3 +843,55 @@ fn bad_pgn_and_bad_options_are_clear_errors() {
         "{stderr}"
     );
 }
+
+/// Issue 26, point 9: the Braille header is in the voice pack's language, whatever the
+/// profile's letters: `--voice`, or the configuration's pack.
+#[test]
+fn the_braille_header_is_in_the_voice_packs_language() {
+    let dir = TempDir::new("voice");
+    let pgn_path = dir.path("round3.pgn");
+    let (g, tags) = braille_open_game();
+    fs::write(&pgn_path, g.to_pgn(&tags)).unwrap();
+    let pgn_arg = pgn_path.to_str().unwrap();
+    let brf = |extra: &[&str]| {
+        let mut args = vec![pgn_arg, "--format", "brf"];
+        args.extend(extra);
+        let (code, stdout, stderr) = tactus(&args);
+        assert_eq!(code, 0, "{extra:?}: {stderr}");
+        String::from_utf8(stdout).unwrap()
+    };
+    let header = |text: &str| {
+        text.split("333333333333")
+            .next()
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| l.split('3').next().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let german = brf(&["--voice", "de-fide"]);
+    assert!(
+        header(&german).contains(&",TURNIER".to_owned())
+            && header(&german).contains(&",WEISS".to_owned()),
+        "{german}"
+    );
+    // The German letters write text without capital signs.
+    let spanish = brf(&["--voice", "es-fide", "--profile", "de"]);
+    assert!(
+        header(&spanish).contains(&"TORNEO".to_owned())
+            && header(&spanish).contains(&"NEGRAS".to_owned()),
+        "{spanish}"
+    );
+    assert!(brf(&["--voice", "en"]).contains(",EVENT3"));
+    // The shipped configuration's pack is de-fide.
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("config.toml");
+    let configured = brf(&["--config", config.to_str().unwrap()]);
+    assert!(configured.contains(",TURNIER3"), "{configured}");
+    // A pack that does not exist is refused by name.
+    let (code, _, stderr) = tactus(&[pgn_arg, "--format", "brf", "--voice", "xx-nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--voice") && stderr.contains("xx-nope"),
+        "{stderr}"
+    );
+}

@@ -5,6 +5,7 @@
 use shakmaty::{ByColor, Color};
 
 use super::{Arbiter, Effect};
+use crate::board::recognize::Mode;
 use crate::{
     announce::{Announcement, Audience, ResultWords},
     rules::{
@@ -58,7 +59,17 @@ impl Arbiter {
                 out.push(Effect::RecordChanged)
             }
             Event::DrawOffered { by } => {
-                self.say(to(!by), Announcement::DrawOffered { by }, out);
+                if self.move_under_way(by) {
+                    // 9.1 b: offered with his move, still to be announced; said after it.
+                    self.offer_after_move = Some((by, self.game.ply()));
+                    out.push(Effect::Note(format!(
+                        "{by}'s draw offer goes with the move on {by}'s board: {} hears it \
+                         after that move",
+                        !by
+                    )));
+                } else {
+                    self.say(to(!by), Announcement::DrawOffered { by }, out);
+                }
                 out.push(Effect::RecordChanged);
             }
             Event::DrawDeclined { by } => {
@@ -164,6 +175,42 @@ impl Arbiter {
                 )));
                 self.clock_changed(side, out);
             }
+        }
+    }
+
+    /// Whether `by` has a move under way that his opponent has not heard yet: he is to move and
+    /// his move stands, or is being made, on his board, or was entered at the console or held
+    /// and waits to count. (A blind player's move is announced as soon as it stands: once it
+    /// has been said, an offer follows it anyway.)
+    fn move_under_way(&self, by: Color) -> bool {
+        if self.game.to_move() != by || self.game.is_over() {
+            return false;
+        }
+        if self.pending.is_some_and(|p| p.seat == by) {
+            return false;
+        }
+        let entered = self.sighted_candidate.is_some() && self.cfg.the_sighted() == Some(by);
+        let held = self.held.is_some_and(|h| h.seat == by && !h.announced);
+        let on_board = self.boards[by]
+            .as_ref()
+            .is_some_and(|board| board.mode() == Mode::Move && !board.shows_expected());
+        entered || held || on_board
+    }
+
+    /// The draw offer made with a move is said once that move has been announced (or is
+    /// forgotten when it no longer stands: declined, accepted, the game over).
+    pub(super) fn say_offer_after_move(&mut self, out: &mut Vec<Effect>) {
+        let Some((by, ply)) = self.offer_after_move else {
+            return;
+        };
+        if self.game.draw_offer() != Some(by) || self.game.is_over() {
+            self.offer_after_move = None;
+            return;
+        }
+        let announced = self.game.ply() > ply || self.pending.is_some_and(|p| p.seat == by);
+        if announced {
+            self.offer_after_move = None;
+            self.say(Audience::Player(!by), Announcement::DrawOffered { by }, out);
         }
     }
 

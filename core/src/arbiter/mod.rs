@@ -273,6 +273,10 @@ pub struct Arbiter {
     /// The game as it stood before the last retrace, its clocks stopped then: what `undo`
     /// restores, until play goes on.
     undo: Option<Box<Game>>,
+    /// A draw offer made with a move not yet announced (9.1 b: after making his move, before
+    /// stopping his clock): its player and the ply it was made at. His opponent hears it after
+    /// that move, as the Laws order them, not before.
+    offer_after_move: Option<(Color, usize)>,
 }
 
 /// What tactus offers the arbiter to decide, done only at his `confirm`.
@@ -324,6 +328,7 @@ impl Arbiter {
             undo: None,
             clocks_before: None,
             premoved: ByColor::default(),
+            offer_after_move: None,
         }
     }
 
@@ -403,6 +408,7 @@ impl Arbiter {
             Input::Tick => self.tick(now, &mut out),
         }
         self.release_held(now, &mut out);
+        self.say_offer_after_move(&mut out);
         if self.game.is_over() {
             // Abandoned: no move of his will come to tell them with.
             for seat in self.seats() {

@@ -472,6 +472,156 @@ fn a_draw_offer_reaches_the_other_player_and_a_touch_rejects_it() {
     assert_eq!(a.game().draw_offer(), None);
 }
 
+/// What `audience` heard in `effects`, in order.
+fn heard(effects: &[Effect], audience: Audience) -> Vec<Announcement> {
+    said(effects)
+        .into_iter()
+        .filter(|s| s.1 == audience)
+        .map(|s| s.2)
+        .collect()
+}
+
+/// After 1.e4 with the sighted player's board showing it: Black, sighted, to move.
+fn black_to_move(sighted_board: Option<RecognizerConfig>, completion: Completion) -> Arbiter {
+    let mut a = Arbiter::new(config(sighted_board, completion), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    let out = blind(&mut a, put(Square::E4), 2_000);
+    let id = said(&out)[0].0;
+    a.handle(Input::SpeechFinished { id }, 3_000);
+    if sighted_board.is_some() {
+        sighted(&mut a, lift(Square::E2), 3_500);
+        sighted(&mut a, put_piece(Square::E4, Color::White.pawn()), 3_600);
+        run(&mut a, 4_000);
+    }
+    assert_eq!(a.game().ply(), 1);
+    a
+}
+
+#[test]
+fn a9_1_b_an_offer_made_with_a_move_is_said_after_that_move() {
+    // Issue 26: "Remis angeboten" came before the move it belongs to. 9.1 b: the sighted player
+    // makes his move, offers, then stops his clock; the blind player hears the move, then the
+    // offer.
+    let offer = Input::Rules(game::Input::OfferDraw { by: Color::Black });
+    let after_e4 = black_to_move(None, Completion::ClockPress)
+        .game()
+        .position()
+        .clone();
+    let e5 = Announcement::Move(words(&after_e4, "e5"));
+    let offered = Announcement::DrawOffered { by: Color::Black };
+
+    // On the DGT board, his clock press completing the move.
+    let mut a = black_to_move(Some(DGT), Completion::ClockPress);
+    let mut out = sighted(&mut a, lift(Square::E7), 5_000);
+    out.extend(sighted(
+        &mut a,
+        put_piece(Square::E5, Color::Black.pawn()),
+        5_200,
+    ));
+    out.extend(run(&mut a, 5_600));
+    let at_offer = a.handle(offer.clone(), 6_000);
+    assert!(heard(&at_offer, BLIND).is_empty(), "{at_offer:?}");
+    assert!(
+        notes(&at_offer)
+            .iter()
+            .any(|n| n.contains("after that move")),
+        "{at_offer:?}"
+    );
+    assert_eq!(
+        a.game().draw_offer(),
+        Some(Color::Black),
+        "the offer stands"
+    );
+    out.extend(at_offer);
+    out.extend(a.handle(Input::ClockPress, 6_500));
+    assert_eq!(heard(&out, BLIND), [e5.clone(), offered.clone()]);
+    // The record has the offer with his move (E.12).
+    assert_eq!(a.game().offers()[0].on_ply, 2);
+
+    // On the DGT board, the move counting when the board settles: offered as soon as he let go.
+    let mut a = black_to_move(Some(DGT), Completion::Settle);
+    let mut out = sighted(&mut a, lift(Square::E7), 5_000);
+    out.extend(sighted(
+        &mut a,
+        put_piece(Square::E5, Color::Black.pawn()),
+        5_200,
+    ));
+    out.extend(a.handle(offer.clone(), 5_250));
+    out.extend(run(&mut a, 6_000));
+    assert_eq!(a.game().ply(), 2);
+    assert_eq!(heard(&out, BLIND), [e5.clone(), offered.clone()]);
+
+    // On a board without sensors: the assistant enters the move, the offer, then the press.
+    let mut a = black_to_move(None, Completion::ClockPress);
+    let mut out = a.handle(Input::EnterMove("e5".into()), 5_000);
+    out.extend(a.handle(offer.clone(), 5_100));
+    out.extend(a.handle(Input::ClockPress, 5_200));
+    assert_eq!(heard(&out, BLIND), [e5, offered]);
+}
+
+#[test]
+fn a9_1_b_an_offer_without_a_move_under_way_is_said_at_once() {
+    // Made while he thinks (any other time, still valid): the opponent hears it now.
+    let mut a = black_to_move(Some(DGT), Completion::ClockPress);
+    let out = a.handle(
+        Input::Rules(game::Input::OfferDraw { by: Color::Black }),
+        5_000,
+    );
+    assert_eq!(
+        heard(&out, BLIND),
+        [Announcement::DrawOffered { by: Color::Black }]
+    );
+    // The blind player's move is said as soon as it stands: an offer after it follows it.
+    let mut a = Arbiter::new(config(Some(DGT), Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::E2), 1_000);
+    let mut out = blind(&mut a, put(Square::E4), 1_500);
+    out.extend(a.handle(
+        Input::Rules(game::Input::OfferDraw { by: Color::White }),
+        1_600,
+    ));
+    assert_eq!(
+        heard(&out, SIGHTED),
+        [
+            Announcement::Move(words(&Chess::default(), "e4")),
+            Announcement::DrawOffered { by: Color::White }
+        ]
+    );
+    // Offered with the piece in his hand: said after the move it goes with.
+    let mut a = Arbiter::new(config(Some(DGT), Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let mut out = blind(&mut a, lift(Square::D2), 1_000);
+    out.extend(a.handle(
+        Input::Rules(game::Input::OfferDraw { by: Color::White }),
+        1_100,
+    ));
+    assert!(heard(&out, SIGHTED).is_empty(), "{out:?}");
+    out.extend(blind(&mut a, put(Square::D4), 1_500));
+    assert_eq!(
+        heard(&out, SIGHTED),
+        [
+            Announcement::Move(words(&Chess::default(), "d4")),
+            Announcement::DrawOffered { by: Color::White }
+        ]
+    );
+    // An offer withdrawn by the game's end before its move is never said.
+    let mut a = black_to_move(None, Completion::ClockPress);
+    a.handle(Input::EnterMove("e5".into()), 5_000);
+    a.handle(
+        Input::Rules(game::Input::OfferDraw { by: Color::Black }),
+        5_100,
+    );
+    let out = a.handle(
+        Input::Rules(game::Input::Resign { by: Color::Black }),
+        5_200,
+    );
+    assert!(
+        !heard(&out, BLIND).contains(&Announcement::DrawOffered { by: Color::Black }),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn mate_ends_the_game_with_the_result_for_both() {
     let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());

@@ -18,7 +18,7 @@
 //! - and always: a board that rests on something other than what it should show while nobody is
 //!   to move on it (a retrace, F.8) is put back once its player has been guided.
 
-use shakmaty::{Board, Chess, Move, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
 use super::board::default_style;
 use super::script::{Step, Style, script};
@@ -44,6 +44,9 @@ const OCCUPANCY_STEP_MARGIN_MS: Millis = 25;
 const MIN_STEP_MS: Millis = 10;
 /// The pause before the assistant's correction of a wrong move, after its placement.
 const CORRECT_AFTER_MS: Millis = 2;
+/// The least pause between the placement of a move and the offer made with it: the board's
+/// report of the move is on its way to the arbiter before the assistant's line is.
+const OFFER_AFTER_MS: Millis = 50;
 
 /// What a simulated player means to do in the game: the pure part of the shell's plan.
 #[derive(Debug, Clone, Default)]
@@ -85,6 +88,12 @@ pub struct Intentions {
     /// same choices in the same positions): a training game, whose opponent's replies no list
     /// can know in advance.
     pub choose: Option<u64>,
+    /// With his own move at this 1-based ply he offers a draw, as 9.1 b has it: once the move
+    /// stands on his board, before his clock press (he says it; his assistant types `offer`).
+    pub offer_ply: Option<usize>,
+    /// At this 1-based ply, his turn, he accepts the draw his opponent offered instead of
+    /// moving (he says it; his assistant types `accept`).
+    pub accept_ply: Option<usize>,
 }
 
 /// What the player knows of the game, for his own board: what the hub tells the simulated
@@ -121,6 +130,10 @@ pub enum Act {
     Press,
     /// The assistant corrects the move just announced (F.6: `correct SAN`).
     Correct(String),
+    /// The player of this colour offers a draw (his assistant's `offer`).
+    OfferDraw(Color),
+    /// The player of this colour accepts the draw offered to him (his assistant's `accept`).
+    AcceptDraw(Color),
 }
 
 /// One act after a delay (from the previous step, or from the decision for the first).
@@ -160,6 +173,10 @@ pub enum Note {
     Early { ply: usize, ms: u64 },
     /// Guided: he puts his board back.
     PuttingBack { ply: usize },
+    /// He offers a draw with this move.
+    Offering { ply: usize },
+    /// He accepts the draw offered to him instead of moving.
+    Accepting { ply: usize },
 }
 
 /// The hands' next steps and why.
@@ -290,6 +307,16 @@ impl Player {
             return out;
         }
         let expected = s.expected;
+        if self.plan.accept_ply == Some(s.ply + 1) {
+            // No move: he takes the draw his opponent offered with the last one.
+            self.done = Some(key);
+            out.notes.push(Note::Accepting { ply: s.ply + 1 });
+            let accept = vec![HandStep {
+                delay_ms: 0,
+                act: Act::AcceptDraw(expected.turn()),
+            }];
+            return out.queue(accept, scaled(THINK_MS, self.plan.speed));
+        }
         let Some(m) = self.plan.moves.get(s.ply).copied().or_else(|| {
             self.plan
                 .choose
@@ -391,6 +418,14 @@ impl Player {
             steps.push(HandStep {
                 delay_ms: scaled(ANNOUNCE_MS, plan.speed),
                 act: Act::Announce(role),
+            });
+        }
+        if plan.offer_ply == Some(ply) {
+            // 9.1 b: the move made, then the offer, then the press.
+            notes.push(Note::Offering { ply });
+            steps.push(HandStep {
+                delay_ms: delay.max(OFFER_AFTER_MS),
+                act: Act::OfferDraw(expected.turn()),
             });
         }
         let mut after = expected.clone();
@@ -851,6 +886,56 @@ mod tests {
             [Act::Sensor(_), Act::Unplug, Act::Sensor(_), Act::Replug]
         ));
         assert_eq!(d.steps[3].delay_ms, 3000);
+    }
+
+    #[test]
+    fn a_draw_is_offered_after_the_move_and_accepted_instead_of_one() {
+        let pos = Chess::default();
+        let e4 = mv(&pos, "e2e4");
+        let plan = Intentions {
+            moves: vec![e4],
+            speed: 1.0,
+            offer_ply: Some(1),
+            press_ms: Some(100),
+            ..Intentions::default()
+        };
+        let mut player = Player::new(&profile("dgt"), plan);
+        let d = player.next(&situation(&pos, pos.board(), Mode::Move), pos.board());
+        assert_eq!(d.notes, vec![Note::Offering { ply: 1 }]);
+        let acts: Vec<&Act> = d.steps.iter().map(|s| &s.act).collect();
+        // The move, then the offer, then the press (9.1 b).
+        assert!(
+            matches!(
+                acts[..],
+                [
+                    Act::Sensor(_),
+                    Act::Sensor(_),
+                    Act::OfferDraw(Color::White),
+                    Act::Press
+                ]
+            ),
+            "{acts:?}"
+        );
+        assert!(d.steps[2].delay_ms >= OFFER_AFTER_MS);
+        // His opponent accepts instead of a move: no move of his is needed in the list.
+        let mut after = pos.clone();
+        after.play_unchecked(e4);
+        let plan = Intentions {
+            moves: vec![e4],
+            speed: 1.0,
+            accept_ply: Some(2),
+            ..Intentions::default()
+        };
+        let mut player = Player::new(&profile("pegged-line"), plan);
+        let mut s = situation(&after, after.board(), Mode::Move);
+        s.ply = 1;
+        let d = player.next(&s, after.board());
+        assert_eq!(d.notes, vec![Note::Accepting { ply: 2 }]);
+        assert_eq!(
+            d.steps.iter().map(|s| &s.act).collect::<Vec<_>>(),
+            [&Act::AcceptDraw(Color::Black)]
+        );
+        assert_eq!(player.next(&s, after.board()), Decision::default());
     }
 
     #[test]

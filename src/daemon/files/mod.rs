@@ -44,6 +44,7 @@ use crate::store::{
     trusted::{Last, TrustedDir, check_folder},
 };
 use tactus_core::{
+    announce::voice::RecordWords,
     journal::{JOURNAL_FILE, MARK_FILE, NothingPlayed},
     record::date::civil,
 };
@@ -66,10 +67,13 @@ pub fn cues_file() -> String {
 
 /// A blind player's own scoresheets (F.5): the Braille score for an embosser (`.brf`) and for a
 /// display (`.txt`), and the audio recording (`.wav`) with its cue list. `blind-score.*` at a
-/// table with one blind player; with two, `blind-score-white.*` and `blind-score-black.*`.
+/// table with one blind player; with two, `blind-score-white.*` and `blind-score-black.*`. The
+/// Braille score is headed in his language: his voice pack's `[record]` words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScoreFiles {
     stem: String,
+    /// The Braille score's headings (None: the Braille profile's own).
+    headings: Option<RecordWords>,
 }
 
 impl ScoreFiles {
@@ -80,7 +84,20 @@ impl ScoreFiles {
                 None => "blind-score".into(),
                 Some(c) => format!("blind-score-{c}"),
             },
+            headings: None,
         }
+    }
+
+    /// These scoresheets with the Braille score headed in `words` (a voice pack's `[record]`:
+    /// the language the player hears; None keeps the Braille profile's words).
+    pub fn headed_in(mut self, words: Option<RecordWords>) -> ScoreFiles {
+        self.headings = words;
+        self
+    }
+
+    /// The words the Braille score is headed with, if not the Braille profile's.
+    pub fn headings(&self) -> Option<&RecordWords> {
+        self.headings.as_ref()
     }
 
     /// The scoresheets of each blind player at a table whose blind seats are `blind`.

@@ -353,11 +353,14 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
     let text = format::render(&score, Format::Text, &settings.braille)
         .context("cannot render the text scoresheet")?;
     dir.write_atomically(TEXT_FILE, text.as_bytes())?;
-    let brf = format::render(&score, Format::Brf, &settings.braille)
-        .context("cannot lay out the Braille score (keys record.page_cells, record.page_lines)")?;
-    let braille = format::render(&score, Format::Braille, &settings.braille)
-        .context("cannot lay out the Braille score")?;
     for blind in &settings.blind_scores {
+        // Headed in his language: two blind players may hear two.
+        let braille_opts = settings.braille.headed_in(blind.files.headings());
+        let brf = format::render(&score, Format::Brf, &braille_opts).context(
+            "cannot lay out the Braille score (keys record.page_cells, record.page_lines)",
+        )?;
+        let braille = format::render(&score, Format::Braille, &braille_opts)
+            .context("cannot lay out the Braille score")?;
         dir.write_atomically(&blind.files.brf(), brf.as_bytes())?;
         dir.write_atomically(&blind.files.braille(), braille.as_bytes())?;
     }
@@ -661,6 +664,51 @@ mod tests {
     /// moves are appended: over a whole game the bytes written stay within a small constant of
     /// the files' final size, at 40 half-moves as at 80, counted by the store and by the kernel.
     /// And the files are exactly the recording rendered whole.
+    #[test]
+    fn each_blind_players_braille_score_is_headed_in_his_language() {
+        // Issue 26, point 9: two blind players, a German and a Spanish voice, one Braille
+        // profile: each score's headings in the language its player hears.
+        let dir = scratch("headings");
+        let words = |name| {
+            tactus_core::announce::voice::VoicePack::builtin(name)
+                .and_then(|p| p.record_words().cloned())
+        };
+        let mut settings = settings_with(&dir, None);
+        settings.blind_scores = vec![
+            BlindScore {
+                files: ScoreFiles::of(Some(shakmaty::Color::White)).headed_in(words("de-fide")),
+                audio: None,
+            },
+            BlindScore {
+                files: ScoreFiles::of(Some(shakmaty::Color::Black)).headed_in(words("es-fide")),
+                audio: None,
+            },
+        ];
+        let mut snap = snapshot(&game_of(&long_game(4)));
+        snap.tags = vec![("Event".into(), "Open".into())];
+        write_record(&settings, &snap).unwrap();
+        let read = |seat: shakmaty::Color, unicode: bool| {
+            let files = ScoreFiles::of(Some(seat));
+            let name = if unicode {
+                files.braille()
+            } else {
+                files.brf()
+            };
+            std::fs::read_to_string(dir.join(name)).unwrap()
+        };
+        let white = read(shakmaty::Color::White, false);
+        let black = read(shakmaty::Color::Black, false);
+        assert!(white.contains(",TURNIER3 ,OPEN"), "{white}");
+        assert!(black.contains(",TORNEO3 ,OPEN"), "{black}");
+        assert!(!white.contains(",EVENT3") && !black.contains(",EVENT3"));
+        // The display's copy says the same.
+        let turnier = tactus_core::record::braille::cell::parse_cells(",TURNIER3")
+            .map(|c| tactus_core::record::braille::cell::to_unicode(&c))
+            .unwrap();
+        assert!(read(shakmaty::Color::White, true).contains(&turnier));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn writes_grow_with_the_game_not_with_its_square() {
         const MOST: f64 = 3.0;

@@ -170,6 +170,35 @@ pub enum VoiceErrorKind {
     NoNumberWords { language: String },
     #[error("the file names '{files}' are not in this pack (words {prefix}a ... {prefix}h)")]
     NoSuchFileNames { files: String, prefix: String },
+    #[error("the heading '{key}' in [record] has no text")]
+    EmptyHeading { key: &'static str },
+}
+
+/// `[record]`: words the records write in the pack's language and nobody says (no clips): the
+/// headings of the blind player's Braille score ("Turnier", "Weiß"), so that a German player's
+/// score is headed in German whatever the Braille profile's letters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordWords {
+    pub event: String,
+    pub site: String,
+    pub date: String,
+    pub round: String,
+    pub white: String,
+    pub black: String,
+}
+
+impl RecordWords {
+    /// Each heading with its key.
+    pub fn all(&self) -> [(&'static str, &str); 6] {
+        [
+            ("event", &self.event),
+            ("site", &self.site),
+            ("date", &self.date),
+            ("round", &self.round),
+            ("white", &self.white),
+            ("black", &self.black),
+        ]
+    }
 }
 
 /// A vocabulary entry.
@@ -201,6 +230,8 @@ pub struct VoicePack {
     pub(super) options: Options,
     pub(super) words: BTreeMap<String, Word>,
     pub(super) templates: BTreeMap<String, Vec<Token>>,
+    /// `[record]`, if the pack has it.
+    record: Option<RecordWords>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -285,6 +316,11 @@ impl VoicePack {
                     .all(|w| self.words.contains_key(w))
             })
             .collect()
+    }
+
+    /// The words the records write in this pack's language (`[record]`), if it has them.
+    pub fn record_words(&self) -> Option<&RecordWords> {
+        self.record.as_ref()
     }
 
     /// The vocabulary.

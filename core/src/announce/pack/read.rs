@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 
 use super::catalogue::{TEMPLATES, code_words, optional_file_words};
-use super::{FileNames, Options, Token, VoiceError, VoiceErrorKind, VoicePack, Word};
+use super::{FileNames, Options, RecordWords, Token, VoiceError, VoiceErrorKind, VoicePack, Word};
 use crate::announce::numbers::{self, NumberLanguage};
 
 #[derive(Deserialize)]
@@ -20,6 +20,44 @@ struct PackFile {
     options: OptionsFile,
     words: BTreeMap<String, toml::Value>,
     templates: BTreeMap<String, String>,
+    /// Written words of the records (no clips: nothing here is said).
+    #[serde(default)]
+    record: Option<RecordFile>,
+}
+
+/// `[record]`: the headings of the blind player's Braille score, in the pack's language.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordFile {
+    event: String,
+    site: String,
+    date: String,
+    round: String,
+    white: String,
+    black: String,
+}
+
+impl RecordFile {
+    /// Every heading has text.
+    fn check(self) -> Result<RecordWords, VoiceErrorKind> {
+        let words = RecordWords {
+            event: self.event,
+            site: self.site,
+            date: self.date,
+            round: self.round,
+            white: self.white,
+            black: self.black,
+        };
+        let empty = words
+            .all()
+            .into_iter()
+            .find(|(_, text)| text.trim().is_empty())
+            .map(|(key, _)| key);
+        match empty {
+            Some(key) => Err(VoiceErrorKind::EmptyHeading { key }),
+            None => Ok(words),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -304,6 +342,11 @@ impl VoicePack {
         let code = code_words();
         check_needed_words(&words, &code).map_err(error)?;
         check_all_used(&words, &templates, &code, &number_keys).map_err(error)?;
+        let record = file
+            .record
+            .map(RecordFile::check)
+            .transpose()
+            .map_err(error)?;
         let pack = VoicePack {
             name: name.to_owned(),
             language: file.language,
@@ -316,6 +359,7 @@ impl VoicePack {
             },
             words,
             templates,
+            record,
         };
         pack.with_files(file.options.files).map_err(error)
     }

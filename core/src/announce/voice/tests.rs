@@ -1539,6 +1539,57 @@ fn assert_names(err: &str, parts: &[&str]) {
 }
 
 #[test]
+fn every_shipped_pack_heads_the_records_in_its_language() {
+    // Issue 26, point 9: a German player's Braille score was headed ",EVENT3 ... ,WHITE3".
+    for (name, event, white, black) in [
+        ("de-fide", "Turnier", "Weiß", "Schwarz"),
+        ("es-fide", "Torneo", "Blancas", "Negras"),
+        ("en", "Event", "White", "Black"),
+    ] {
+        let words = pack(name)
+            .record_words()
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} has no [record]"));
+        assert_eq!(
+            (
+                words.event.as_str(),
+                words.white.as_str(),
+                words.black.as_str()
+            ),
+            (event, white, black),
+            "{name}"
+        );
+        assert!(words.all().iter().all(|(_, text)| !text.trim().is_empty()));
+        // Written only: no word, so no clip, comes of them.
+        let stems = pack(name).clip_stems();
+        assert!(
+            !stems.contains("event") && !stems.contains("round"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn record_words_are_checked() {
+    // Optional as a whole (a pack without it heads the score in the Braille profile's words),
+    // complete when present.
+    let start = DE.find("\n[record]").unwrap();
+    let without = &DE[..start];
+    assert!(
+        VoicePack::parse("test-pack", without, "x")
+            .unwrap()
+            .record_words()
+            .is_none()
+    );
+    let err = parse_error(&DE.replace("round = \"Runde\"\n", ""));
+    assert_names(&err, &["round"]);
+    let err = parse_error(&DE.replace("round = \"Runde\"", "round = \" \""));
+    assert_names(&err, &["heading 'round'", "no text"]);
+    let err = parse_error(&DE.replace("round = \"Runde\"", "rounds = \"Runde\""));
+    assert_names(&err, &["rounds"]);
+}
+
+#[test]
 fn a_missing_word_is_named() {
     let err = parse_error(&DE.replace("file_c = \"Cesar\"\n", ""));
     assert_names(&err, &["'file_c'", "every square"]);

@@ -8,6 +8,13 @@
 //! d-file), the writer adds, in this order, the capture mark, the origin file, the origin rank
 //! and, for a pawn, the pawn letter, until it does.
 //!
+//! A score must also read one way to a player who does not set up the position: where a piece
+//! letter is also a file letter (`de`: D, the Dame and the d-file), a pawn capture from that
+//! file written as SAN's minimum, `DE4`, looks exactly like the piece's move. Such a capture
+//! always carries the capture mark (`D;E4`; the piece's move never does, unless capture marks
+//! are on for every capture, and then the pawn capture also carries the pawn letter: `BD;E4`).
+//! Profiles whose letters are no file letters (`ukaaf`) are not touched by this.
+//!
 //! Reading turns cells into the print forms they could mean and hands each to the rules
 //! module's lenient matcher ([`notation::match_move`]), so Braille is held to exactly the rules
 //! that typed and spoken moves are: never a guess, anything but one legal move is an error.
@@ -253,13 +260,31 @@ pub fn write_move(
             base.from_file = file;
             base.from_rank = rank;
             base.capture = marks.capture && capture;
+            let from = m.from();
+            // A pawn capture from a file whose letter is a piece letter (`de`: the d-file and
+            // the Dame): never written as the piece's move would be.
+            let looks_like_a_piece = m.role() == Role::Pawn
+                && capture
+                && from.is_some_and(|sq| profile.piece_of(file_cell(sq.file())).is_some());
+            if looks_like_a_piece {
+                base.capture = true;
+                // With every capture marked, `D;E4` is the Dame's capture: the pawn letter.
+                base.pawn_letter = marks.capture;
+            }
+            // The piece of such a letter keeps `D;E4` free for the pawn: no capture mark
+            // without an origin unless every capture has one.
+            let letter_is_a_file = profile
+                .piece_letter(m.role())
+                .is_some_and(|letter| file_of(letter).is_some());
+            let bare = base.from_file.is_none() && base.from_rank.is_none();
             ladder.push(base);
             let with_capture = Coding {
                 capture: capture || base.capture,
                 ..base
             };
-            ladder.push(with_capture);
-            let from = m.from();
+            if !(letter_is_a_file && bare) {
+                ladder.push(with_capture);
+            }
             if m.role() == Role::Pawn {
                 ladder.push(Coding {
                     pawn_letter: true,
@@ -654,10 +679,94 @@ mod tests {
         assert_eq!(brf(&de(), Marks::default(), &p, "dxe5"), "BD;E5");
         assert_eq!(read(&de(), &p, "BD;E5").unwrap(), "dxe5");
         assert_eq!(read(&de(), &p, "DF;E5").unwrap(), "Qxe5+");
-        // Without the queen on e5's lines the minimum is enough.
+        // Without the queen on e5's lines the position would allow "DE5", but a reader
+        // without the position would take it for the Dame: the capture mark says it is the
+        // d-pawn (issue 26: "DE4 is both dxe4 and Qxe4").
         let q = pos("4k3/8/8/4p3/3P4/8/8/4K2Q w - - 0 1");
-        assert_eq!(brf(&de(), Marks::default(), &q, "dxe5"), "DE5");
+        assert_eq!(brf(&de(), Marks::default(), &q, "dxe5"), "D;E5");
+        assert_eq!(brf(&de(), Marks::NONE, &q, "dxe5"), "D;E5");
+        // The Dame's own move to that square keeps the minimum, without a mark.
+        let dame = pos("4k3/8/8/4p3/8/8/7Q/4K3 w - - 0 1");
+        assert_eq!(brf(&de(), Marks::default(), &dame, "Qxe5+"), "DE5");
+        // With every capture marked "D;E5" is the Dame's: the pawn gets its letter too.
+        assert_eq!(brf(&de(), Marks::ALL, &dame, "Qxe5+"), "D;^E5");
+        assert_eq!(brf(&de(), Marks::ALL, &q, "dxe5"), "BD;E5");
+        // The other files are no piece letters: the minimum stays.
+        let c = pos("4k3/8/8/3p4/2P5/8/8/3QK3 w - - 0 1");
+        assert_eq!(brf(&de(), Marks::default(), &c, "cxd5"), "CD5");
+        // English letters are no file letters: nothing changes.
         assert_eq!(brf(&uk(), Marks::default(), &p, "dxe5"), "DE5");
+        assert_eq!(brf(&uk(), Marks::default(), &q, "dxe5"), "DE5");
+    }
+
+    /// Every legal move of the positions a game passes through, by a fixed rule (a few hundred
+    /// positions, captures and queens among them).
+    fn positions_of_games() -> Vec<Chess> {
+        let mut all = Vec::new();
+        for seed in 0..12u64 {
+            let mut p = Chess::default();
+            for ply in 0..80u64 {
+                if p.is_game_over() {
+                    break;
+                }
+                all.push(p.clone());
+                let moves = p.legal_moves();
+                // Captures first when the rule says so, so that pawns take and queens roam.
+                let captures: Vec<Move> =
+                    moves.iter().copied().filter(|m| m.is_capture()).collect();
+                let pick = seed.wrapping_mul(31).wrapping_add(ply * 17) as usize;
+                let m = if !captures.is_empty() && (pick % 3) != 0 {
+                    captures[pick % captures.len()]
+                } else {
+                    moves[pick % moves.len()]
+                };
+                p.play_unchecked(m);
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn a_written_move_reads_one_way_without_the_position() {
+        // Whatever the position, the same cells never stand for two kinds of piece or two
+        // destinations: a player reading his score back, or an arbiter comparing it, must not
+        // need the position to tell a pawn from a queen.
+        let mut positions = positions_of_games();
+        positions.extend(
+            [
+                KIWIPETE,
+                QUEEN_OR_D_PAWN,
+                "4k3/8/8/4p3/3P4/8/8/4K2Q w - - 0 1",
+                "4k3/8/8/4p3/8/8/7Q/4K3 w - - 0 1",
+                "3qk3/8/8/8/4p3/3P4/8/4K3 b - - 0 1",
+                "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1",
+            ]
+            .map(pos),
+        );
+        for profile in [de(), uk()] {
+            for marks in [Marks::NONE, Marks::default(), Marks::ALL] {
+                // Cells -> what they say (the piece and where it goes; a castling by its side)
+                // and the first move written so.
+                let mut meaning: std::collections::HashMap<String, (String, String)> =
+                    std::collections::HashMap::new();
+                for p in &positions {
+                    for m in p.legal_moves() {
+                        let cells = to_brf(&write_move(&profile, marks, p, m, false).unwrap());
+                        let says = match m.castling_side() {
+                            Some(side) => format!("{side:?}"),
+                            None => format!("{:?} to {}", m.role(), m.to()),
+                        };
+                        let this = (says, notation::san(p, m));
+                        let first = meaning.entry(cells.clone()).or_insert(this.clone());
+                        assert_eq!(
+                            first.0, this.0,
+                            "{} {marks:?}: {cells} is both {} and {}",
+                            profile.name, first.1, this.1
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

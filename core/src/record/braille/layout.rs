@@ -22,7 +22,7 @@ use super::{
     literary,
     profile::Profile,
 };
-use crate::record::score::Score;
+use crate::{announce::voice::RecordWords, record::score::Score};
 
 /// The fewest cells per line: room for the longest move with its number and marks on most
 /// displays, and for the running head's page number.
@@ -82,6 +82,16 @@ impl BrailleOptions {
             marks: Marks::default(),
             page: PageSize::DEFAULT,
         }
+    }
+
+    /// These options with the header's words in a voice pack's language (its `[record]`), so
+    /// that the score is headed in the language its player hears; `None` keeps the profile's.
+    pub fn headed_in(&self, words: Option<&RecordWords>) -> BrailleOptions {
+        let mut opts = self.clone();
+        if let Some(words) = words {
+            opts.profile.labels = words.into();
+        }
+        opts
     }
 }
 
@@ -563,6 +573,39 @@ mod tests {
             ",WEISS1 ,ANNA - ,SCHWARZ1 ,BERND      #C"
         );
         assert_eq!(to_brf(&doc.pages[2][2]), "1 E4 E5 2 SF3 SC6 3 LB5");
+    }
+
+    #[test]
+    fn the_header_is_in_the_voice_packs_language() {
+        // Issue 26, point 9: English headings under a German voice.
+        let mut s = score("e4 e5");
+        s.tags = vec![
+            ("Event".into(), "Open".into()),
+            ("Round".into(), "2".into()),
+            ("White".into(), "Anna".into()),
+            ("Black".into(), "Bernd".into()),
+        ];
+        let de = crate::announce::voice::VoicePack::builtin("de-fide").unwrap();
+        let es = crate::announce::voice::VoicePack::builtin("es-fide").unwrap();
+        let base = opts(40, 25);
+        let brf = |o: &BrailleOptions| render(&s, o).unwrap().to_brf();
+        let german = brf(&base.headed_in(de.record_words()));
+        for line in [
+            ",TURNIER3 ,OPEN",
+            ",RUNDE3 #B",
+            ",WEISS3 ,ANNA",
+            ",SCHWARZ3 ,BERND",
+        ] {
+            assert!(german.contains(line), "{line} not in\n{german}");
+        }
+        assert!(!german.contains(",EVENT3") && !german.contains(",WHITE3"));
+        let spanish = brf(&base.headed_in(es.record_words()));
+        assert!(spanish.contains(",TORNEO3 ,OPEN") && spanish.contains(",BLANCAS3 ,ANNA"));
+        // The moves are the profile's, whatever the language.
+        assert!(german.contains("1 E4 E5") && spanish.contains("1 E4 E5"));
+        // No pack words: the profile's own.
+        assert_eq!(brf(&base.headed_in(None)), brf(&base));
+        assert!(brf(&base).contains(",EVENT3 ,OPEN"));
     }
 
     fn named(white: &str, black: &str) -> Score {

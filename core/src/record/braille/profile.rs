@@ -12,6 +12,7 @@ use serde::Deserialize;
 use shakmaty::Role;
 
 use super::cell::{Cell, LOWER_DIGITS, letter_of, parse_cells};
+use crate::announce::voice::RecordWords;
 
 /// The embedded profile table.
 pub const PROFILES_TOML: &str = include_str!("profiles.toml");
@@ -63,7 +64,10 @@ pub enum TextStyle {
     De,
 }
 
-/// The header words, in print (they are transcribed like the names).
+/// The header words, in print (they are transcribed like the names): the profile's own, or a
+/// voice pack's in the blind player's language ([`BrailleOptions::headed_in`]).
+///
+/// [`BrailleOptions::headed_in`]: super::BrailleOptions::headed_in
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Labels {
     pub event: String,
@@ -72,6 +76,20 @@ pub struct Labels {
     pub round: String,
     pub white: String,
     pub black: String,
+}
+
+impl From<&RecordWords> for Labels {
+    /// A voice pack's headings (`[record]`): the score headed in the blind player's language.
+    fn from(words: &RecordWords) -> Labels {
+        Labels {
+            event: words.event.clone(),
+            site: words.site.clone(),
+            date: words.date.clone(),
+            round: words.round.clone(),
+            white: words.white.clone(),
+            black: words.black.clone(),
+        }
+    }
 }
 
 /// One Braille chess profile. Build it with [`Profile::named`] or [`profiles_in`], which
