@@ -78,7 +78,9 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | ReviewEnd
         | RequestSwitchedOff
         | RecordingHalted
-        | RecordingRestored => false,
+        | RecordingRestored
+        | Refused(_)
+        | ButtonUnassigned { .. } => false,
     }
 }
 

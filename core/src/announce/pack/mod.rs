@@ -168,6 +168,10 @@ pub enum VoiceErrorKind {
          numbers for times and move counts cannot be said"
     )]
     NoNumberWords { language: String },
+    /// A `[commands]` or `[arguments]` entry that is not a command or argument of the blind
+    /// player's, or a word that already means something else.
+    #[error("{0}")]
+    Commands(String),
     #[error("the file names '{files}' are not in this pack (words {prefix}a ... {prefix}h)")]
     NoSuchFileNames { files: String, prefix: String },
 }
@@ -201,6 +205,8 @@ pub struct VoicePack {
     pub(super) options: Options,
     pub(super) words: BTreeMap<String, Word>,
     pub(super) templates: BTreeMap<String, Vec<Token>>,
+    /// What the blind player types in this language (`[commands]`, `[arguments]`).
+    pub(super) commands: crate::console::Words,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -285,6 +291,12 @@ impl VoicePack {
                     .all(|w| self.words.contains_key(w))
             })
             .collect()
+    }
+
+    /// What the blind player types in this language: his commands' and their arguments' words
+    /// (the English ones are understood too).
+    pub fn commands(&self) -> &crate::console::Words {
+        &self.commands
     }
 
     /// The vocabulary.

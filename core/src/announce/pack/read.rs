@@ -20,6 +20,11 @@ struct PackFile {
     options: OptionsFile,
     words: BTreeMap<String, toml::Value>,
     templates: BTreeMap<String, String>,
+    /// What the blind player types in this language (no clips: typed, never said).
+    #[serde(default)]
+    commands: BTreeMap<String, crate::console::CommandEntry>,
+    #[serde(default)]
+    arguments: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -304,6 +309,9 @@ impl VoicePack {
         let code = code_words();
         check_needed_words(&words, &code).map_err(error)?;
         check_all_used(&words, &templates, &code, &number_keys).map_err(error)?;
+        let commands =
+            crate::console::Words::new(file.commands, file.arguments, file_names(&words))
+                .map_err(|e| error(VoiceErrorKind::Commands(e)))?;
         let pack = VoicePack {
             name: name.to_owned(),
             language: file.language,
@@ -316,9 +324,24 @@ impl VoicePack {
             },
             words,
             templates,
+            commands,
         };
         pack.with_files(file.options.files).map_err(error)
     }
+}
+
+/// Every file name the pack can say (its FIDE names, letters, NATO words), with its file: he
+/// may type them in squares and files (`Beatriz5`).
+fn file_names(words: &BTreeMap<String, Word>) -> Vec<(String, shakmaty::File)> {
+    let mut names = Vec::new();
+    for files in FileNames::ALL {
+        for (key, file) in optional_file_words(files).iter().zip(shakmaty::File::ALL) {
+            if let Some(Word::Spoken { text, .. }) = words.get(key) {
+                names.push((text.clone(), file));
+            }
+        }
+    }
+    names
 }
 
 fn slot_list(slots: &[&str]) -> String {
