@@ -136,7 +136,15 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     if started.simulated && settings.start_by == config::StartBy::Arbiter {
         tasks.sim_arbiter(&progress_rx, sim.speed);
     }
-    tasks.console(socket, &settings, &table.folder, &broadcast_tx)?;
+    // The blind players type in their packs' languages.
+    let keypads = tactus_core::console::Keypads {
+        words: voices
+            .seats
+            .as_ref()
+            .map(|v| v.wording.pack().commands().clone()),
+        seatless: table.arbiter.config().the_blind(),
+    };
+    tasks.console(socket, &settings, &table.folder, &broadcast_tx, keypads)?;
     let engine = settings.opponent.as_ref().map(|o| tasks.engine(o));
     let blind = shakmaty::ByColor::new_with(|c| names.is_blind(c));
     let record = RecordWriter::spawn(RecordSettings {

@@ -292,6 +292,7 @@ impl Tasks {
         settings: &Settings,
         folder: &Path,
         broadcast: &broadcast::Sender<hub::Broadcast>,
+        keypads: tactus_core::console::Keypads,
     ) -> Result<()> {
         let token_path = settings
             .token_file
@@ -304,7 +305,7 @@ impl Tasks {
             token_path.display()
         ));
         info!("console on {}", socket.path().display());
-        let serve = socket.serve(
+        let serve = socket.with_keypads(keypads).serve(
             self.hub.clone(),
             broadcast.clone(),
             Some(token),

@@ -62,7 +62,7 @@ pub use self::{
     token::arbiter_token,
 };
 use super::hub::{Broadcast, HubMsg};
-use tactus_core::console::{Role, Session, wire::Reply};
+use tactus_core::console::{Keypads, Role, Session, wire::Reply};
 
 /// Most console connections open at once. A table has a handful (the assistant, the arbiter, the
 /// blind player's keypad, a watcher or two); the rest is headroom for tests and scripts. Beyond
@@ -89,6 +89,8 @@ pub struct ConsoleSocket {
     group: bool,
     /// Connections served at once.
     cap: usize,
+    /// What the blind players type at their keypads, in their languages.
+    keypads: Arc<Keypads>,
 }
 
 impl ConsoleSocket {
@@ -119,6 +121,7 @@ impl ConsoleSocket {
             owner,
             group: group.is_some(),
             cap: connection_cap(raise_fd_limit()),
+            keypads: Arc::default(),
         };
         match group {
             None => std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
@@ -137,6 +140,13 @@ impl ConsoleSocket {
             }
         }
         Ok(socket)
+    }
+
+    /// This socket's keypads reading what the blind players type in their languages (their
+    /// voice packs' words); without, English alone.
+    pub fn with_keypads(mut self, keypads: Keypads) -> ConsoleSocket {
+        self.keypads = Arc::new(keypads);
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -158,6 +168,7 @@ impl ConsoleSocket {
         token: Option<String>,
         cancel: CancellationToken,
     ) {
+        let keypads = self.keypads.clone();
         let mut next_id = 1u64;
         let slots = Arc::new(Semaphore::new(self.cap));
         let refusals = Arc::new(Mutex::new(Refusals::default()));
@@ -178,7 +189,8 @@ impl ConsoleSocket {
                             match slots.clone().try_acquire_owned() {
                                 Ok(slot) => {
                                     let span = info_span!("console", conn = id);
-                                    let session = Session::new(Role::Assistant, token.clone());
+                                    let session = Session::new(Role::Assistant, token.clone())
+                                        .with_keypads(keypads.clone());
                                     let serve = connection(
                                         id,
                                         stream,

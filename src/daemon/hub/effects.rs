@@ -235,6 +235,11 @@ impl Hub {
         self.show_on_table_clock(audience, &announcement);
         let names = self.arbiter.config().names();
         let word = names.audience(audience);
+        for seat in Color::ALL {
+            if audience.includes(seat) {
+                self.told[seat] += 1;
+            }
+        }
         // `repeat` is for what he was told; his own move said back is not what he asks again,
         // and neither is a reply (said unshown, see `request`).
         if shown && !matches!(announcement, Announcement::OwnMove(_)) {

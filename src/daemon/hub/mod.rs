@@ -67,7 +67,7 @@ use crate::{
 use tactus_core::{
     announce::{Announcement, Audience},
     arbiter::{Arbiter, Input},
-    console::{Command, Role, Switchable, wire::Reply},
+    console::{Command, ConsoleError, Role, Switchable, wire::Reply},
     record::braille::Profile as BrailleProfile,
     rules::{Millis, dead::Mateability},
 };
@@ -99,6 +99,14 @@ pub enum HubMsg {
         /// The seat a player's keypad named (`role player white`).
         seat: Option<Color>,
         command: Command,
+        reply: oneshot::Sender<Reply>,
+    },
+    /// A line of a player's keypad that its session refused (a word no command has, a command
+    /// not his, arguments that do not read): he is told why, in his voice and his words.
+    Refused {
+        /// The seat the keypad named.
+        seat: Option<Color>,
+        error: ConsoleError,
         reply: oneshot::Sender<Reply>,
     },
     Verdict {
@@ -201,6 +209,9 @@ pub struct Hub {
     /// The last announcement said to each player, for `repeat`: the game's, not a reply to a
     /// request (what he asks again is what he was told, not what he asked).
     last_told: ByColor<Option<Announcement>>,
+    /// How many announcements each player has been handed (said, or written as not spoken): a
+    /// refusal at his keypad that said nothing to him is said ("Jetzt nicht möglich").
+    told: ByColor<u64>,
     /// The rest of a reply said to a player one announcement after the other (a game read back,
     /// a list of pieces): the next goes when the one with this speech id has been said. A new
     /// request of his or `stop` drops it.
@@ -253,6 +264,7 @@ impl Hub {
             analyses: BTreeSet::new(),
             next_own_speech: HUB_SPEECH_BASE,
             last_told: ByColor::default(),
+            told: ByColor::default(),
             reply: ByColor::default(),
             last_t,
             last_tick: None,
@@ -357,6 +369,10 @@ impl Hub {
                 // A client that went away does not need its reply.
                 let _ = reply.send(answer);
             }
+            HubMsg::Refused { seat, error, reply } => {
+                let answer = self.refused(seat, error);
+                let _ = reply.send(answer);
+            }
             HubMsg::Verdict {
                 ticket,
                 mateability,
@@ -368,6 +384,9 @@ impl Hub {
     /// here, a request is answered to its blind player and printed, a training request goes to
     /// the engine's seat, a game action to the arbiter like any input. `seat`: the seat a
     /// player's keypad named.
+    ///
+    /// At a blind player's keypad nothing is refused in silence: a refusal that said nothing to
+    /// him is said to him ("Jetzt nicht möglich"), and his `help` is his, in his words.
     fn console(&mut self, conn: u64, role: Role, seat: Option<Color>, command: Command) -> Reply {
         // Whom the console speaks for: the seat a keypad or a player's assistant named; at a
         // table with one blind player, he; with two and no seat, nobody (colours name them).
@@ -377,6 +396,26 @@ impl Hub {
         {
             return Reply::error(reason);
         }
+        let his_keypad = me.filter(|&c| role == Role::Player && self.arbiter.config().is_blind(c));
+        let heard = his_keypad.map(|c| self.told[c]);
+        let reply = match command {
+            Command::Help(topic) if role == Role::Player => self.player_help(me, topic),
+            command => self.console_command(conn, role, me, command),
+        };
+        match his_keypad {
+            Some(him) if heard == Some(self.told[him]) => self.refused_aloud(him, reply),
+            _ => reply,
+        }
+    }
+
+    /// A console command, once the keypad's checks are done; `me`: whom it speaks for.
+    fn console_command(
+        &mut self,
+        conn: u64,
+        role: Role,
+        me: Option<Color>,
+        command: Command,
+    ) -> Reply {
         match command {
             Command::Status => Reply::ok(self.status()),
             // F.9 d: his own keypad speaks to him; the assistant's or the arbiter's question is

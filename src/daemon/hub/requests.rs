@@ -16,8 +16,11 @@ use tracing::{info, warn};
 use super::Hub;
 use crate::{daemon::files, speech::SpeechRequest};
 use tactus_core::{
-    announce::{Announcement, Audience},
-    console::{self, Answer, Command, Request, Role, Switchable, wire::Reply},
+    announce::{Announcement, Audience, Refusal},
+    console::{
+        self, Answer, Command, ConsoleError, Request, Role, Switchable,
+        wire::{End, Reply},
+    },
     journal::{AskedBy, ColorRecord, InputRecord, RequestRecord, SwitchRecord},
 };
 
@@ -36,10 +39,15 @@ impl Hub {
     pub(super) fn button(&mut self, seat: Color, n: u8) {
         let names = self.arbiter.config().names();
         let Some(line) = self.buttons[seat].get(&n).cloned() else {
-            // Any key cuts a long reply, as his next request would.
+            // Any key cuts a long reply, as his next request would; and every press gets an
+            // answer: he hears that the button asks nothing.
             if self.reply[seat].take().is_some() {
                 self.silence_reply(seat);
             }
+            self.say_reply(
+                seat,
+                VecDeque::from([Announcement::ButtonUnassigned { number: n }]),
+            );
             let key = if names.both_blind() {
                 format!("boards.{seat}.buttons")
             } else {
@@ -55,6 +63,7 @@ impl Hub {
             return;
         };
         // The configuration was checked when it was read: a button holds a request.
+        let heard = self.told[seat];
         let reply = match console::parse(&line, Role::Player) {
             Ok(Command::Request(request)) => {
                 info!(button = n, request = line, "button request");
@@ -66,6 +75,12 @@ impl Hub {
                 self.training(0, Role::Player, request)
             }
             _ => return,
+        };
+        // A request refused in silence (the engine's move, the game over) is said to be so.
+        let reply = if heard == self.told[seat] {
+            self.refused_aloud(seat, reply)
+        } else {
+            reply
         };
         let mut text = reply.body.join("; ");
         if let tactus_core::console::wire::End::Error(error) = &reply.end {
@@ -117,6 +132,81 @@ impl Hub {
             self.say_reply(seat, said.into());
         }
         Reply::ok(body)
+    }
+
+    /// A line of his keypad its session refused: he hears why, short, in his voice, and his
+    /// console prints it in his words (`Befehl unbekannt: asdf (hilfe)`). A keypad that speaks for
+    /// no blind player has nobody to tell: its reply says why.
+    pub(super) fn refused(&mut self, seat: Option<Color>, error: ConsoleError) -> Reply {
+        if let Some(reason) = self.keypad_refusal(seat) {
+            return Reply::error(reason);
+        }
+        let config = self.arbiter.config();
+        let Some(him) = seat.or(config.the_blind()).filter(|&c| config.is_blind(c)) else {
+            return Reply::error(error.to_string());
+        };
+        let words = self.wording[him].pack().commands().clone();
+        let (refusal, detail) = console::player_refusal(&error, &words, self.opponent.is_some());
+        info!("refused at the blind player's keypad: {error}");
+        self.tell_refusal(him, refusal, &detail, &error.to_string())
+    }
+
+    /// A refusal said to `seat`'s blind player (it cuts a long reply, as any key of his does)
+    /// and printed in his words, `heard: detail`; the transcript notes `why`.
+    pub(super) fn tell_refusal(
+        &mut self,
+        seat: Color,
+        refusal: Refusal,
+        detail: &str,
+        why: &str,
+    ) -> Reply {
+        let said = Announcement::Refused(refusal);
+        let heard = self.wording[seat].text(&said);
+        let text = if detail.is_empty() {
+            heard
+        } else {
+            format!("{heard}: {detail}")
+        };
+        let why = crate::speech::transcript::escape_controls(why).replace('\n', " ");
+        self.notes.append(&files::note_line(&format!(
+            "refused at the {} player's keypad: {why}",
+            self.arbiter.config().names().player(seat)
+        )));
+        self.say_reply(seat, VecDeque::from([said]));
+        Reply::error(text)
+    }
+
+    /// A reply to his keypad: an error that said nothing to him is said to him ("Jetzt nicht
+    /// möglich") and printed after his words; anything else as it is.
+    pub(super) fn refused_aloud(&mut self, seat: Color, reply: Reply) -> Reply {
+        let End::Error(why) = &reply.end else {
+            return reply;
+        };
+        let why = why.clone();
+        let mut told = self.tell_refusal(seat, Refusal::NotNow, &why, &why);
+        told.body = reply.body;
+        told
+    }
+
+    /// His `help`: what he may do at this table, in his words (the training commands only in a
+    /// training game); a command that is not his is refused aloud.
+    pub(super) fn player_help(&mut self, me: Option<Color>, topic: Option<&'static str>) -> Reply {
+        let config = self.arbiter.config();
+        let Some(him) = me.filter(|&c| config.is_blind(c)) else {
+            return Reply::ok(console::help_lines(Role::Player, topic));
+        };
+        let words = self.wording[him].pack().commands().clone();
+        let training = self.opponent.is_some();
+        match topic.and_then(console::table::lookup) {
+            Some(spec) if !console::his_commands(training).any(|s| s.name == spec.name) => self
+                .tell_refusal(
+                    him,
+                    Refusal::NotAllowed,
+                    words.name(spec),
+                    &format!("help {}: not a command of the player's", spec.name),
+                ),
+            spec => Reply::ok(console::player_help(&words, training, spec)),
+        }
     }
 
     /// A request and its answer in the transcript and the journal: who asked, what was answered
