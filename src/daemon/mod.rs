@@ -250,7 +250,12 @@ fn print_resumed(settings: &Settings, table: &setup::Table, voices: &Voices) {
             .blind_seats()
             .next()
             .unwrap_or(shakmaty::Color::White);
-        let words: Vec<String> = hub::recovery_words(&table.arbiter)
+        let unfinished = table
+            .recovery
+            .as_ref()
+            .map(|r| r.unfinished.clone())
+            .unwrap_or_default();
+        let words: Vec<String> = hub::recovery_words(&table.arbiter, &unfinished)
             .iter()
             .map(|a| voices.seats[seat].wording.text(a))
             .collect();

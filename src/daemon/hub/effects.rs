@@ -243,9 +243,10 @@ impl Hub {
         // `repeat` is for what he was told; his own move said back is not what he asks again,
         // and neither is a reply (said unshown, see `request`).
         if shown && !matches!(announcement, Announcement::OwnMove(_)) {
+            let (step, ply) = (self.step, self.arbiter.game().ply());
             for seat in names.blind_seats() {
                 if audience.includes(seat) {
-                    self.last_told[seat] = Some(announcement.clone());
+                    self.last_told[seat].remember(&announcement, step, ply);
                 }
             }
         }

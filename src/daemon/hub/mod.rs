@@ -206,9 +206,12 @@ pub struct Hub {
     unspoken: Vec<u64>,
     analyses: BTreeSet<u64>,
     next_own_speech: u64,
-    /// The last announcement said to each player, for `repeat`: the game's, not a reply to a
+    /// What was last said to each blind player, for `repeat`: the game's, not a reply to a
     /// request (what he asks again is what he was told, not what he asked).
-    last_told: ByColor<Option<Announcement>>,
+    last_told: ByColor<requests::Told>,
+    /// Each message the hub handles is one step: what one step says to a player is one thing
+    /// told (a move and the result it brings, the guidance for a board), repeated as one.
+    step: u64,
     /// How many announcements each player has been handed (said, or written as not spoken): a
     /// refusal at his keypad that said nothing to him is said ("Jetzt nicht möglich").
     told: ByColor<u64>,
@@ -264,6 +267,7 @@ impl Hub {
             analyses: BTreeSet::new(),
             next_own_speech: HUB_SPEECH_BASE,
             last_told: ByColor::default(),
+            step: 0,
             told: ByColor::default(),
             reply: ByColor::default(),
             last_t,
@@ -284,6 +288,7 @@ impl Hub {
         cancel: CancellationToken,
     ) -> HubEnd {
         if let Some(recovery) = self.recovery.take() {
+            self.step += 1;
             self.recover(recovery);
         }
         self.after();
@@ -318,6 +323,7 @@ impl Hub {
                     None => break,
                 },
                 _ = sleep => {
+                    self.step += 1;
                     let now = self.clock.now();
                     if self.halted() {
                         self.retry_journal(now);
@@ -351,6 +357,7 @@ impl Hub {
     }
 
     fn message(&mut self, msg: HubMsg) {
+        self.step += 1;
         match msg {
             HubMsg::Link { seat, event } => {
                 let t = self.clock.from_link(event.at);

@@ -24,6 +24,75 @@ use tactus_core::{
     journal::{AskedBy, ColorRecord, InputRecord, RequestRecord, SwitchRecord},
 };
 
+/// What was last said to a blind player, for `repeat`: the last thing said to him about the
+/// game, and what was said about his board since, which holds only while his board is as it was
+/// then. A guidance stays true until the board shows the game again (then `repeat` is the
+/// game's news before it, not a correction already made), a touch until a move is made.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Told {
+    /// The game's last announcements to him, said in one step (a move and the result it brought,
+    /// the recovery words).
+    game: Vec<Announcement>,
+    /// What was said about his board since, in one step (a move not possible and its guidance,
+    /// a touch, a move out of turn).
+    board: Vec<Announcement>,
+    /// The half-move at which the board's words were said.
+    board_ply: usize,
+    /// The steps each was said at.
+    game_step: u64,
+    board_step: u64,
+}
+
+impl Told {
+    /// `announcement` was said to him at `step`, at half-move `ply`.
+    pub(super) fn remember(&mut self, announcement: &Announcement, step: u64, ply: usize) {
+        if about_his_board(announcement) {
+            if self.board_step != step {
+                self.board.clear();
+            }
+            self.board.push(announcement.clone());
+            (self.board_step, self.board_ply) = (step, ply);
+        } else {
+            if self.game_step != step {
+                self.game.clear();
+            }
+            self.game.push(announcement.clone());
+            self.game_step = step;
+            // The game's news is newer than any word about his board.
+            self.board.clear();
+        }
+    }
+
+    /// What `repeat` says: the words about his board while they hold (`differs`: his board
+    /// still rests on another position than it should; `ply`: the half-moves now), else the
+    /// game's.
+    fn last(&self, differs: bool, ply: usize) -> Vec<Announcement> {
+        let touches_only = self
+            .board
+            .iter()
+            .all(|a| matches!(a, Announcement::Touched { .. }));
+        let holds = !self.board.is_empty() && self.board_ply == ply && (differs || touches_only);
+        if holds {
+            self.board.clone()
+        } else {
+            self.game.clone()
+        }
+    }
+}
+
+/// Whether an announcement is about the blind player's board as it stands, not news of the game:
+/// stale once the board is put right or a move is made.
+fn about_his_board(announcement: &Announcement) -> bool {
+    matches!(
+        announcement,
+        Announcement::IllegalMove
+            | Announcement::Guidance(_)
+            | Announcement::OutOfTurn
+            | Announcement::MoveRequired { .. }
+            | Announcement::Touched { .. }
+    )
+}
+
 /// Who asked, by the role of the console that typed the request.
 pub(super) fn asked_by(role: Role) -> AskedBy {
     match role {
@@ -107,7 +176,8 @@ impl Hub {
         let now = self.clock.now();
         let answer = console::answer(request, self.arbiter.game(), seat, now);
         let said = match &answer {
-            Answer::RepeatLast => self.last_told[seat].clone().into_iter().collect(),
+            Answer::RepeatLast => self.last_told[seat]
+                .last(self.arbiter.board_differs(seat), self.arbiter.game().ply()),
             other => other.announcements(),
         };
         // Printed in the words he hears, in his pack's language: a Braille display shows what

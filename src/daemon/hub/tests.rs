@@ -1428,6 +1428,124 @@ async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
     rig.stop().await;
 }
 
+/// Issue 26 point 2: `repeat` is the last thing said to him about the game that still holds.
+/// A guidance for his board holds while the board is wrong: once he has put it right and moved,
+/// `repeat` says his opponent's move again, not "Bauer steht auf David vier".
+#[tokio::test(start_paused = true)]
+async fn repeat_after_a_guidance_put_right_and_a_move_is_the_games_news() {
+    let folder = Folder::new("repeat");
+    let mut rig = Rig::new(
+        &folder,
+        Setup {
+            time_control: None,
+            ..Setup::default()
+        },
+    );
+    let id = start_and_play_e4(&mut rig).await;
+    rig.finished(id).await;
+    // What `repeat` says, part after part (the next once the last has been heard).
+    let repeat = async |rig: &mut Rig| {
+        rig.ok(Role::Player, "repeat").await;
+        let mut heard = Vec::new();
+        loop {
+            let said = rig.said();
+            if said.is_empty() {
+                return heard;
+            }
+            for (id, audience, announcement) in said {
+                assert_eq!(audience, Audience::Player(Color::Black));
+                heard.push(announcement);
+                rig.finished(id).await;
+            }
+        }
+    };
+    // He executes 1. e4 on his board.
+    let lift_place = async |rig: &mut Rig, from: Square, to: Square| {
+        rig.sensor(SensorEvent::Lift { square: from }).await;
+        sleep_ms(100).await;
+        rig.sensor(SensorEvent::Place {
+            square: to,
+            piece: None,
+        })
+        .await;
+    };
+    lift_place(&mut rig, Square::E2, Square::E4).await;
+    assert_eq!(rig.said(), vec![]);
+    assert_eq!(repeat(&mut rig).await, [e4()]);
+    // His move: the d-pawn to d4, which it cannot reach. He is told the move is not possible,
+    // and how to put his board right.
+    lift_place(&mut rig, Square::D7, Square::D4).await;
+    let guidance = Announcement::Guidance(Guidance::Misplaced {
+        piece: Color::Black.pawn(),
+        found: Square::D4,
+        belongs: Square::D7,
+    });
+    let mut told = Vec::new();
+    while told.len() < 2 {
+        let (_, id, audience, announcement) = rig.next_said().await;
+        assert_eq!(audience, Audience::Player(Color::Black));
+        told.push(announcement);
+        rig.finished(id).await;
+    }
+    assert_eq!(told, [Announcement::IllegalMove, guidance.clone()]);
+    // While his board is wrong, that is what he hears again.
+    assert_eq!(
+        repeat(&mut rig).await,
+        [Announcement::IllegalMove, guidance]
+    );
+    // He puts the pawn back: the guidance no longer holds.
+    lift_place(&mut rig, Square::D4, Square::D7).await;
+    assert_eq!(repeat(&mut rig).await, [e4()]);
+    // And plays 1... d5: his own move said back is no news to him; White's move still is.
+    lift_place(&mut rig, Square::D7, Square::D5).await;
+    let said = rig.said();
+    assert!(
+        said.iter()
+            .any(|(_, a, w)| *a == Audience::Player(Color::Black)
+                && matches!(w, Announcement::OwnMove(_))),
+        "{said:?}"
+    );
+    assert_eq!(repeat(&mut rig).await, [e4()]);
+    rig.stop().await;
+}
+
+/// Issue 26 point 2: after a restart he hears the last move with the recovery words, and
+/// `repeat` says them again.
+#[tokio::test(start_paused = true)]
+async fn a_resumed_game_tells_the_last_move_with_the_recovery_words() {
+    let folder = Folder::new("recovery-last");
+    let mut rig = Rig::new(&folder, Setup::default());
+    let id = start_and_play_e4(&mut rig).await;
+    rig.finished(id).await;
+    rig.stop().await;
+    let mut rig = Rig::start(&folder, resumed_game(&folder.0), true);
+    rig.settle().await;
+    let words = vec![
+        Announcement::GameRecovered,
+        e4(),
+        Announcement::ToMove { side: Color::Black },
+        Announcement::ClocksPaused,
+    ];
+    let said = rig.said();
+    assert_eq!(
+        said.iter()
+            .map(|(_, a, w)| (*a, w.clone()))
+            .collect::<Vec<_>>(),
+        words
+            .iter()
+            .map(|w| (Audience::Both, w.clone()))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        rig.ok(Role::Player, "repeat").await,
+        words.iter().map(rendered).collect::<Vec<_>>()
+    );
+    rig.stop().await;
+    // `tactus run` prints the same words.
+    let again = resumed_game(&folder.0);
+    assert_eq!(recovery_words(&again.arbiter, &BTreeMap::new()), words);
+}
+
 /// Issue 15, point 8: a long reply (moves read back, a list of pieces) is said one announcement
 /// after the other, the next once the last has been heard, so that `stop` or any new request
 /// cuts it between parts; `stop` silences the part being said when nothing of the game is.
