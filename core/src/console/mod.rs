@@ -18,6 +18,11 @@
 //! and how to write it instead. One command spans lines: a Braille scoresheet pasted whole
 //! (`scoresheet SIDE braille`, its lines, `end`), which the [`Session`] gathers; it is read into
 //! moves with the table's Braille profile, which the caller passes to [`to_input`].
+//!
+//! The blind player types in his voice pack's language as well ([`Words`], given to the
+//! [`Session`] as [`Keypads`]): his words are read as the table's English ones ([`parse_in`]).
+//! His `help` ([`player_help`]) lists only what he may do, in his words, and a refusal is told to
+//! him in his words and voice ([`player_refusal`]: what he hears, what his console prints).
 
 pub mod answer;
 mod parse;

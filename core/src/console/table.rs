@@ -2,7 +2,9 @@
 //! it, its arguments and what it does.
 //!
 //! This file is the one list `help`, "did you mean", the role check and the tests read. It holds
-//! data only; the arguments are read in [`super::parse`].
+//! data only; the arguments are read in [`super::parse`]. The blind player's words in other
+//! languages hang off it ([`Words`], from a voice pack's `[commands]` and `[arguments]`): each
+//! names a command of this table or an English argument word, and is read as that.
 
 use super::Role;
 

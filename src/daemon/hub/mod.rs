@@ -13,7 +13,7 @@
 //!   arbiter inputs, journaled, then applied;
 //! - `effects`: carrying out the arbiter's effects (speech, links, records, notes, consoles);
 //! - `requests`: the blind player's requests (F.9 d), `repeat`, the reply said part by part,
-//!   the requests the arbiter switches off (12.3 a);
+//!   the requests the arbiter switches off (12.3 a), his keypad's refusals (said to him) and help;
 //! - `start`: whether the boards are ready for play to start, and the start they make;
 //! - `status`: the console's `status` and the [`Progress`] the simulated boards watch;
 //! - `recovery`: a game taken up again from its journal;

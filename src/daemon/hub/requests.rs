@@ -4,9 +4,13 @@
 //! change; the transcript and the journal note who asked what and what was answered. At a table
 //! with two blind players each has his own requests, answered into his own ear only.
 //!
-//! Also `repeat` (the last announcement of the game said to him), the reply said one part
-//! after the other (a game read back, a list of pieces), which his next request or `stop` cuts,
-//! and the requests the arbiter switches off (`material`, `pieces`: 12.3 a), refused aloud.
+//! Also `repeat` (the last thing said to him about the game that still holds: a guidance only
+//! while his board is wrong), the reply said one part after the other (a game read back, a list
+//! of pieces), which his next request or `stop` cuts, the requests the arbiter switches off
+//! (`material`, `pieces`: 12.3 a), refused aloud, and his keypad's other refusals and `help`:
+//! nothing there is refused in silence (a word no command has, a command not his, arguments that
+//! do not read, a request that cannot be met now, a button with no request), and his help lists
+//! what he may do, in his pack's words.
 
 use std::collections::VecDeque;
 
