@@ -117,10 +117,17 @@ impl Hub {
             if self.reply[seat].take().is_some() {
                 self.silence_reply(seat);
             }
-            self.say_reply(
-                seat,
-                VecDeque::from([Announcement::ButtonUnassigned { number: n }]),
+            let said = Announcement::ButtonUnassigned { number: n };
+            // His Braille display shows what his ear gets.
+            let heard = self.wording[seat].text(&said);
+            self.broadcast_to(
+                format!("button {n}: {heard}"),
+                super::Views::Player {
+                    seat,
+                    seatless: !names.both_blind(),
+                },
             );
+            self.say_reply(seat, VecDeque::from([said]));
             let key = if names.both_blind() {
                 format!("boards.{seat}.buttons")
             } else {

@@ -1125,6 +1125,12 @@ async fn the_tactile_boards_buttons_ask_his_requests_journaled_as_requests_only(
         "Taste neun nicht belegt"
     );
     assert!(
+        rig.told()
+            .iter()
+            .any(|b| b.text == "button 9: Taste neun nicht belegt"),
+        "his console shows it"
+    );
+    assert!(
         rig.transcript().contains(
             &"note tactile board: button 9 pressed; no request is set for it (key \
           boards.blind.buttons)"
