@@ -250,7 +250,7 @@ impl Hub {
         };
         let why = crate::speech::transcript::escape_controls(why).replace('\n', " ");
         self.notes.append(&files::note_line(&format!(
-            "refused at the {} player's keypad: {why}",
+            "refused to the {} player (told him aloud): {why}",
             self.arbiter.config().names().player(seat)
         )));
         self.say_reply(seat, VecDeque::from([said]));

@@ -1267,7 +1267,7 @@ async fn his_keypad_speaks_his_language_and_no_refusal_is_silent() {
     let transcript = rig.transcript();
     assert!(
         transcript.contains(
-            &"note refused at the blind player's keypad: unknown command 'asdf'; type help for \
+            &"note refused to the blind player (told him aloud): unknown command 'asdf'; type help for \
               the commands"
                 .to_string()
         ),
