@@ -145,7 +145,15 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     if started.simulated && settings.start_by == config::StartBy::Arbiter {
         tasks.sim_arbiter(&progress_rx, sim.speed);
     }
-    tasks.console(socket, &settings, &table.folder, &broadcast_tx)?;
+    // The blind players type in their packs' languages.
+    let keypads = tactus_core::console::Keypads {
+        words: voices
+            .seats
+            .as_ref()
+            .map(|v| v.wording.pack().commands().clone()),
+        seatless: table.arbiter.config().the_blind(),
+    };
+    tasks.console(socket, &settings, &table.folder, &broadcast_tx, keypads)?;
     let engine = settings.opponent.as_ref().map(|o| tasks.engine(o));
     // The table seen: a view after every change, when a page or a broadcast folder wants one.
     let views = (settings.web_listen.is_some() || settings.broadcast_dir.is_some())
@@ -292,7 +300,12 @@ fn print_resumed(settings: &Settings, table: &setup::Table, voices: &Voices) {
             .blind_seats()
             .next()
             .unwrap_or(shakmaty::Color::White);
-        let words: Vec<String> = hub::recovery_words(&table.arbiter)
+        let unfinished = table
+            .recovery
+            .as_ref()
+            .map(|r| r.unfinished.clone())
+            .unwrap_or_default();
+        let words: Vec<String> = hub::recovery_words(&table.arbiter, &unfinished)
             .iter()
             .map(|a| voices.seats[seat].wording.text(a))
             .collect();

@@ -295,6 +295,7 @@ impl Tasks {
         settings: &Settings,
         folder: &Path,
         broadcast: &broadcast::Sender<hub::Broadcast>,
+        keypads: tactus_core::console::Keypads,
     ) -> Result<()> {
         let token_path = settings
             .token_file
@@ -307,7 +308,7 @@ impl Tasks {
             token_path.display()
         ));
         info!("console on {}", socket.path().display());
-        let serve = socket.serve(
+        let serve = socket.with_keypads(keypads).serve(
             self.hub.clone(),
             broadcast.clone(),
             Some(token),

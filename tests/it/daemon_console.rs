@@ -5,9 +5,11 @@
 //! - A command the role may not use is refused, naming the command and the role it needs, and
 //!   changes nothing: the status stands and the journal (every input the game took) gains nothing
 //!   from it, so the refusal never reached the game.
-//! - The session: `help` lists exactly the role's commands, an unknown word gets "did you mean",
+//! - The session: `help` lists exactly the role's commands (the blind player's: his, in his pack's
+//!   words), an unknown word gets "did you mean",
 //!   a wrong token leaves the role as it was, `role` switches both ways, `quit` closes.
-//! - The blind player's requests are printed and said to him, and only when he asks (F.9 d).
+//! - The blind player's requests are printed and said to him, and only when he asks (F.9 d); his
+//!   keypad reads his pack's words, and every refusal there is said to him (issue 26).
 //! - The assistant's and the arbiter's commands do what they say, checked on the status, the
 //!   clocks, the transcript and the game's files; what the Laws refuse comes back as `error:`
 //!   with the arbiter's reason.
@@ -30,8 +32,8 @@ use support::{
     table::temp_dir,
 };
 use tactus_core::{
-    announce::{Announcement, MoveWords, voice::Style},
-    console::{COMMANDS, Role, Spec},
+    announce::{Announcement, MoveWords, Refusal, voice::Style},
+    console::{COMMANDS, Role, Spec, player_help},
 };
 
 /// The blind player's colour at every table here.
@@ -168,13 +170,16 @@ fn piece(color: Color, role: Kind) -> Piece {
 
 /// Every command below its least role, as its example and in its alias form, from the player's
 /// and (for the arbiter's commands) the assistant's console: refused with the command's name and
-/// the role it needs, and the game is exactly as it was.
+/// the role it needs (at the player's keypad in his words, and said to him: issue 26), and the
+/// game is exactly as it was.
 #[test]
 fn every_command_is_refused_below_its_role_and_changes_nothing() {
     let (dir, table, mut arbiter) = quiet_table("console-refusals");
     let mut player = table.player();
     let mut assistant = table.connect();
     let mut refused = 0;
+    let heard_before = table.said_to("blind").len();
+    let not_his = words(&Announcement::Refused(Refusal::NotAllowed));
     for spec in COMMANDS.iter().filter(|s| s.role > Role::Player) {
         let status = arbiter.ok("status");
         let journal = table.journal();
@@ -188,11 +193,11 @@ fn every_command_is_refused_below_its_role_and_changes_nothing() {
             };
             for line in [spec.example.to_string(), alias_form(spec)] {
                 let reply = conn.send(&line);
-                assert_eq!(
-                    reply.end,
-                    Err(not_allowed(spec.name, role, spec.role)),
-                    "{line} in the {role} role"
-                );
+                let expected = match role {
+                    Role::Player => format!("{not_his}: {}", spec.name),
+                    _ => not_allowed(spec.name, role, spec.role),
+                };
+                assert_eq!(reply.end, Err(expected), "{line} in the {role} role");
                 assert!(reply.body.is_empty(), "{line}: {:?}", reply.body);
                 refused += 1;
             }
@@ -207,6 +212,10 @@ fn every_command_is_refused_below_its_role_and_changes_nothing() {
         refused,
         2 * count(Role::Assistant) + 4 * count(Role::Arbiter)
     );
+    // Each of the player's was said to him, and nothing else.
+    let at_keypad = 2 * (count(Role::Assistant) + count(Role::Arbiter));
+    let heard = table.said_after("blind", heard_before, at_keypad);
+    assert_eq!(heard, vec![not_his.clone(); at_keypad]);
     // The connections kept their roles through all that, and the game its position.
     assert_eq!(player.ok("turn"), ["Weiß am Zug"]);
     assert_eq!(assistant.ok("status"), arbiter.ok("status"));
@@ -226,8 +235,17 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
     let mut player = table.player();
     let mut assistant = table.connect();
 
+    // The blind player's help: what he may do here, in his pack's words (issue 26), whichever
+    // word he asks with.
+    let his = player_help(pack().commands(), false, None);
+    assert!(
+        his.contains(&"zug (letzter): der letzte Zug".to_string()),
+        "{his:#?}"
+    );
+    for word in ["help", "h", "?", "hilfe", "Hilfe"] {
+        assert_eq!(player.ok(word), his, "{word}");
+    }
     for (role, conn) in [
-        (Role::Player, &mut player),
         (Role::Assistant, &mut assistant),
         (Role::Arbiter, &mut arbiter),
     ] {
@@ -250,16 +268,20 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
         assert_eq!(conn.ok("h"), expected);
         assert_eq!(conn.ok("?"), expected);
     }
-    // One command's help, from a role that may not use it, says so.
+    // One command's help, from a role that may not use it, says so: at his keypad aloud.
+    let not_his = words(&Announcement::Refused(Refusal::NotAllowed));
+    assert_eq!(player.refused("help seal"), format!("{not_his}: seal"));
     assert_eq!(
-        player.ok("help seal"),
+        assistant.ok("help pause"),
         [
-            "seal MOVE (alias se): adjournment: seal the move of the player having the move, as he \
-             wrote it (read in his notation; a blind player's at his assistant's console, a \
-             sighted player's at the arbiter's)",
-            "example: seal Nf3",
-            "this console is in the player role; 'seal' is for the assistant and the arbiter",
+            "pause (alias pa): stop both clocks (6.12)",
+            "example: pause",
+            "this console is in the assistant role; 'pause' is for the arbiter only",
         ]
+    );
+    assert_eq!(
+        player.ok("hilfe feld"),
+        ["feld FELD: was auf einem Feld steht (e4 oder Eva4)"]
     );
     assert_eq!(
         assistant.ok("help time"),
@@ -269,10 +291,13 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
         ]
     );
 
-    // Did you mean.
+    // Did you mean: in his words at his keypad.
     assert_eq!(
         player.refused("tme"),
-        "unknown command 'tme'; did you mean 'time'?"
+        format!(
+            "{}: tme (zeit?)",
+            words(&Announcement::Refused(Refusal::Unknown))
+        )
     );
     assert_eq!(
         assistant.refused("stauts"),
@@ -298,10 +323,7 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
         player.refused(&format!("login {wrong}")),
         "wrong arbiter token; this console stays in the player role"
     );
-    assert_eq!(
-        player.refused("status"),
-        not_allowed("status", Role::Player, Role::Assistant)
-    );
+    assert_eq!(player.refused("status"), format!("{not_his}: status"));
     // The arbiter's role is only had with the token.
     assert_eq!(
         assistant.refused("role arbiter"),
@@ -312,13 +334,17 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
     // The assistant's console becomes the player's keypad, and stays it: a keypad that could
     // become the assistant's could resign his game (issue 15).
     assert_eq!(assistant.ok_summary("role player"), "role player");
-    assert_eq!(
-        assistant.refused("status"),
-        not_allowed("status", Role::Player, Role::Assistant)
-    );
+    assert_eq!(assistant.refused("status"), format!("{not_his}: status"));
     assert_eq!(assistant.ok("turn"), ["Weiß am Zug"]);
-    assert!(assistant.refused("role assistant").contains("stays in it"),);
-    assert!(assistant.refused("resign blind").contains("player role"));
+    assert_eq!(
+        assistant.refused("role assistant"),
+        format!("{not_his}: role")
+    );
+    assert_eq!(
+        assistant.refused("resign blind"),
+        format!("{not_his}: resign")
+    );
+    assert_eq!(assistant.ok("amzug"), ["Weiß am Zug"]);
     let mut assistant = table.connect();
     assert_eq!(assistant.ok("status"), status);
     // The player's keypad may log in with the token, and the arbiter may step down.
@@ -662,6 +688,66 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
         Some("1/2-1/2 (draw by agreement)")
     );
     table.wait_transcript(&format!("both {}", words(&Announcement::DrawAccepted)));
+    drop(table);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// His keypad in his language, both ways (issue 26): German words are read as the English ones
+/// and answered in the words he hears; a refusal is said to him, short, and printed in German.
+#[test]
+fn the_blind_players_keypad_speaks_his_language_both_ways() {
+    let (dir, table) = table("console-german", "e4 d5");
+    let mut player = table.player();
+    let mut assistant = table.connect();
+    sighted_move(&table, &mut assistant, "e4", 2);
+    // White's move, and his own said back.
+    table.said_after("blind", 0, 2);
+    let w = move_words("e4 d5");
+    let recital = Announcement::Recital {
+        number: 1,
+        moves: vec![w[1]],
+    };
+    ask(&table, &mut player, "zug", std::slice::from_ref(&recital));
+    ask(&table, &mut player, "last", &[recital]);
+    ask(
+        &table,
+        &mut player,
+        "figuren meine springer",
+        &[Announcement::PiecesOfKind {
+            piece: piece(Color::Black, Kind::Knight),
+            squares: vec![Square::B8, Square::G8],
+        }],
+    );
+    ask(
+        &table,
+        &mut player,
+        "Feld Eva4",
+        &[Announcement::SquareContents {
+            square: Square::E4,
+            piece: Some(piece(Color::White, Kind::Pawn)),
+        }],
+    );
+    ask(
+        &table,
+        &mut player,
+        "wiederholen",
+        &[Announcement::Move(w[0])],
+    );
+    for (line, refusal, detail) in [
+        ("Zeit bitte", Refusal::BadEntry, "zeit"),
+        ("asdf", Refusal::Unknown, "asdf (hilfe)"),
+        ("press", Refusal::NotAllowed, "press"),
+        ("role assistant", Refusal::NotAllowed, "role"),
+        ("feld x9", Refusal::BadEntry, "feld FELD"),
+    ] {
+        let before = table.said_to("blind").len();
+        let heard = words(&Announcement::Refused(refusal));
+        assert_eq!(player.refused(line), format!("{heard}: {detail}"), "{line}");
+        assert_eq!(table.said_after("blind", before, 1), [heard], "{line}");
+    }
+    // The keypad stayed his, and the game where it was.
+    assert_eq!(ply_of(&assistant.ok("status")), 2);
+    assert_eq!(player.ok("amzug"), ["Weiß am Zug"]);
     drop(table);
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -204,6 +204,20 @@ pub enum WhichBoard {
     TactileOf(Color),
 }
 
+/// Why a command of the blind player's was refused, as he is told ("Befehl unbekannt"): a
+/// keypad without a display is never met with silence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Refusal {
+    /// No command has the word he typed.
+    Unknown,
+    /// A command of the assistant's or the arbiter's, not his.
+    NotAllowed,
+    /// A command of his whose arguments do not read.
+    BadEntry,
+    /// A request that cannot be met now (the game is over, it is the engine's move).
+    NotNow,
+}
+
 /// Everything tactus says. See the module docs.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Announcement {
@@ -367,6 +381,13 @@ pub enum Announcement {
     RecordingHalted,
     /// The journal is written again: play goes on.
     RecordingRestored,
+    /// A command of his refused, said to him (his keypad, his console).
+    Refused(Refusal),
+    /// A button of his board with no request set for it was pressed ("Taste sieben nicht
+    /// belegt"): every press gets an answer.
+    ButtonUnassigned {
+        number: u8,
+    },
 }
 
 impl Announcement {
@@ -392,7 +413,9 @@ impl Announcement {
             | Recital { .. }
             | NoMoveYet
             | NoClock
-            | Touched { .. } => Priority::Info,
+            | Touched { .. }
+            | Refused(_)
+            | ButtonUnassigned { .. } => Priority::Info,
             _ => Priority::Normal,
         }
     }

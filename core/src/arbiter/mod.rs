@@ -342,6 +342,11 @@ impl Arbiter {
     pub fn board(&self, seat: Color) -> Option<&Recognizer> {
         self.boards[seat].as_ref()
     }
+    /// Whether `seat`'s board has been found to rest on another position than the one it
+    /// should show, and has not shown it since (its player is guided, F.7).
+    pub fn board_differs(&self, seat: Color) -> bool {
+        self.differing[seat].is_some()
+    }
     /// Whether play has started ([`Input::Start`] was handled).
     pub fn started(&self) -> bool {
         self.started

@@ -405,6 +405,14 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::RequestSwitchedOff => "request switched off by the arbiter".into(),
         A::RecordingHalted => "recording failed; clocks stopped".into(),
         A::RecordingRestored => "recording restored".into(),
+        A::Refused(refusal) => match refusal {
+            crate::announce::Refusal::Unknown => "unknown command",
+            crate::announce::Refusal::NotAllowed => "command not allowed",
+            crate::announce::Refusal::BadEntry => "invalid entry",
+            crate::announce::Refusal::NotNow => "not possible now",
+        }
+        .into(),
+        A::ButtonUnassigned { number } => format!("button {number} not assigned"),
     }
 }
 

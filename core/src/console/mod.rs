@@ -18,6 +18,11 @@
 //! and how to write it instead. One command spans lines: a Braille scoresheet pasted whole
 //! (`scoresheet SIDE braille`, its lines, `end`), which the [`Session`] gathers; it is read into
 //! moves with the table's Braille profile, which the caller passes to [`to_input`].
+//!
+//! The blind player types in his voice pack's language as well ([`Words`], given to the
+//! [`Session`] as [`Keypads`]): his words are read as the table's English ones ([`parse_in`]).
+//! His `help` ([`player_help`]) lists only what he may do, in his words, and a refusal is told to
+//! him in his words and voice ([`player_refusal`]: what he hears, what his console prints).
 
 pub mod answer;
 mod parse;
@@ -31,6 +36,7 @@ use shakmaty::{Color, File, KnownOutcome, Rank, Square};
 
 use crate::rules::ClockMillis;
 use crate::{
+    announce::Refusal,
     arbiter::Input,
     record::braille::{BrailleFormat, Profile as BrailleProfile, ReadError, read_score},
     rules::{
@@ -40,8 +46,8 @@ use crate::{
 };
 
 pub use answer::{Answer, answer, format_announcement, format_reply};
-pub use parse::parse;
-pub use table::{COMMANDS, Spec};
+pub use parse::{parse, parse_in};
+pub use table::{COMMANDS, CommandEntry, Spec, Words};
 
 /// Longest line the console reads, in bytes (without the line end); a longer one is refused.
 pub const MAX_LINE: usize = 4096;
@@ -577,6 +583,23 @@ fn how_to_become(needs: Role) -> &'static str {
     }
 }
 
+/// What the blind players of a table type at their keypads: each seat's words (his voice
+/// pack's, [`Words`]), and the seat a keypad that names none speaks for (the table's one blind
+/// player). The default is English alone.
+#[derive(Debug, Clone, Default)]
+pub struct Keypads {
+    pub words: shakmaty::ByColor<Words>,
+    pub seatless: Option<Color>,
+}
+
+impl Keypads {
+    /// The words of the player a keypad speaks for (`seat`: the seat it named), if it speaks
+    /// for one.
+    pub fn words(&self, seat: Option<Color>) -> Option<&Words> {
+        seat.or(self.seatless).map(|c| &self.words[c])
+    }
+}
+
 /// One console connection's state: its role. The daemon keeps one per connection and hands it
 /// every line; role switches and logins are carried out here, so that the rules for them are
 /// the same for every connection and tested without a socket.
@@ -593,6 +616,8 @@ pub struct Session {
     arbiter_token: Option<String>,
     /// A Braille scoresheet being pasted line by line: every line is part of it until `end`.
     paste: Option<Pasting>,
+    /// What the players type in their languages (read in the player's role).
+    keypads: std::sync::Arc<Keypads>,
 }
 
 /// A Braille scoresheet being pasted: whose, in which spelling, the lines so far.
@@ -613,7 +638,14 @@ impl Session {
             seat: None,
             arbiter_token,
             paste: None,
+            keypads: std::sync::Arc::default(),
         }
+    }
+
+    /// This session reading the player's role in the words of his language too.
+    pub fn with_keypads(mut self, keypads: std::sync::Arc<Keypads>) -> Session {
+        self.keypads = keypads;
+        self
     }
 
     /// Whether a Braille scoresheet is being pasted: the next line is one of its lines (a blank
@@ -642,7 +674,10 @@ impl Session {
         if self.paste.is_some() {
             return self.paste_line(line);
         }
-        let command = parse(line, self.role)?;
+        let command = match self.keypads.words(self.seat) {
+            Some(words) if self.role == Role::Player => parse_in(line, self.role, words)?,
+            _ => parse(line, self.role)?,
+        };
         if let Command::Game(Action::BrailleScoresheet { side, format, text }) = &command
             && text.is_empty()
         {
@@ -902,6 +937,75 @@ pub fn to_input(
                 },
             })))
         }
+    }
+}
+
+/// Whether a command is a training game's (refused in a game against a person).
+pub fn is_training(spec: &Spec) -> bool {
+    matches!(parse(spec.example, Role::Player), Ok(Command::Training(_)))
+}
+
+/// The blind player's own commands at his table ([`table::is_his`]), in the table's order; the
+/// training ones only in a training game.
+pub fn his_commands(training: bool) -> impl Iterator<Item = &'static Spec> {
+    COMMANDS
+        .iter()
+        .filter(move |s| table::is_his(s) && (training || !is_training(s)))
+}
+
+/// The blind player's `help`, in his words: one line per command he may use at this table
+/// (`zug (letzter): der letzte Zug`), or, with a topic, that command's line. Not the staff's
+/// setup of his keypad, nor the training commands in a game against a person: what he is
+/// shown, he may do.
+pub fn player_help(words: &Words, training: bool, topic: Option<&Spec>) -> Vec<String> {
+    let line = |spec: &Spec| {
+        let others = match words.local(spec) {
+            Some(local) if !local.words.is_empty() => local.words[1..].join(", "),
+            _ => spec.alias.to_string(),
+        };
+        if others.is_empty() {
+            format!("{}: {}", words.usage(spec), words.what(spec))
+        } else {
+            format!("{} ({others}): {}", words.usage(spec), words.what(spec))
+        }
+    };
+    match topic {
+        Some(spec) => vec![line(spec)],
+        None => his_commands(training).map(line).collect(),
+    }
+}
+
+/// How a refusal is told to the blind player: what he hears (in his voice: a keypad without
+/// a display is never met with silence), and what follows it on his console, in his words:
+/// the word he typed and the closest command of his (`asdf (hilfe)`, `zet (zeit?)`), the command
+/// that is not his, the usage of his command (`feld FELD`).
+pub fn player_refusal(error: &ConsoleError, words: &Words, training: bool) -> (Refusal, String) {
+    let usage = |command: &str| {
+        table::lookup(command).map_or_else(|| command.to_string(), |spec| words.usage(spec))
+    };
+    match error {
+        ConsoleError::Unknown { word, .. } => {
+            let mine = |s: &Spec| table::is_his(s) && (training || !is_training(s));
+            let hint = match words.suggestion(word, mine) {
+                Some(closest) => format!("{closest}?"),
+                None => table::lookup("help")
+                    .map_or("help", |h| words.name(h))
+                    .to_string(),
+            };
+            (Refusal::Unknown, format!("{word} ({hint})"))
+        }
+        ConsoleError::BrailleLine => (Refusal::Unknown, String::new()),
+        ConsoleError::NotAllowed { command, .. } => (Refusal::NotAllowed, command.to_string()),
+        ConsoleError::RoleStays { .. } | ConsoleError::SeatStays { .. } => {
+            (Refusal::NotAllowed, "role".to_string())
+        }
+        ConsoleError::BadToken { .. } | ConsoleError::NoToken => {
+            (Refusal::NotAllowed, "login".to_string())
+        }
+        ConsoleError::Usage { command, .. } | ConsoleError::Move { command, .. } => {
+            (Refusal::BadEntry, usage(command))
+        }
+        _ => (Refusal::BadEntry, String::new()),
     }
 }
 

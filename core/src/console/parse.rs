@@ -10,7 +10,7 @@ use shakmaty::{Color, File, KnownOutcome, Rank, Square};
 use super::{
     Action, ClaimKind, Command, ConsoleError, Line, MAX_LINE, Penalty, Request, Role, Side,
     Training,
-    table::{self, Spec},
+    table::{self, Spec, Words},
 };
 use crate::rules::game::QuickplayRuling;
 
@@ -70,6 +70,25 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
         });
     }
     Ok(command)
+}
+
+/// Parse one line of the blind player's, typed in his words (`words`: his voice pack's) or in
+/// the table's English ones. Read as typed first; a line that does not read so is read again
+/// with his words put into the English ones ([`Words::translate`]), and its refusal is then the
+/// one of that reading (`feld x9` is refused as `square x9`, the usage of `square`).
+pub fn parse_in(line: &str, role: Role, words: &Words) -> Result<Command, ConsoleError> {
+    let as_typed = parse(line, role);
+    let worth_translating = matches!(
+        as_typed,
+        Err(ConsoleError::Unknown { .. } | ConsoleError::Usage { .. })
+    );
+    if role != Role::Player || words.is_empty() || !worth_translating {
+        return as_typed;
+    }
+    match words.translate(line) {
+        Some(english) => parse(&english, role),
+        None => as_typed,
+    }
 }
 
 /// The command `spec` names, read from its arguments. Each arm is one line of the table; the

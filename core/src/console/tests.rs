@@ -1919,3 +1919,312 @@ fn requests_are_switched_on_and_off_by_the_arbiter_12_3_a() {
     assert_eq!(Switchable::of(&request("time")), None);
     assert_eq!("Pieces".parse::<Switchable>(), Ok(Switchable::Pieces));
 }
+
+// ---- The blind player's console in his language (issue 26) ----
+
+/// A built-in pack's words for the blind player's console.
+fn his_words(pack: &str) -> Words {
+    crate::announce::voice::VoicePack::builtin(pack)
+        .unwrap()
+        .commands()
+        .clone()
+}
+
+fn his(line: &str, words: &Words) -> Command {
+    parse_in(line, Role::Player, words).unwrap_or_else(|e| panic!("{line:?}: {e}"))
+}
+
+/// Every command of his has words and what it does in German and Spanish; each line in his
+/// words reads as the English line, and the English lines still read as they did.
+#[test]
+fn his_commands_read_in_his_language_as_in_english() {
+    for pack in ["de-fide", "es-fide"] {
+        let words = his_words(pack);
+        for spec in his_commands(true) {
+            let local = words
+                .local(spec)
+                .unwrap_or_else(|| panic!("{pack}: no words for '{}'", spec.name));
+            assert!(
+                !local.words.is_empty(),
+                "{pack}: no words for '{}'",
+                spec.name
+            );
+            assert!(
+                local.what.is_some(),
+                "{pack}: '{}' does not say what",
+                spec.name
+            );
+        }
+        // The English words are understood too, as they were.
+        for spec in his_commands(true) {
+            assert_eq!(
+                his(spec.example, &words),
+                ok(spec.example, Role::Player),
+                "{pack}: {}",
+                spec.example
+            );
+        }
+    }
+    let de = his_words("de-fide");
+    let same = |typed: &str, english: &str| {
+        assert_eq!(his(typed, &de), ok(english, Role::Player), "{typed}");
+    };
+    same("zeit", "time");
+    same("Zeit", "time");
+    same("zug", "last");
+    same("letzter", "last");
+    same("anzahl", "count");
+    same("züge 4", "moves 4");
+    same("Züge alle", "moves all");
+    same("zuege", "moves all");
+    same("amzug", "turn");
+    same("feld e4", "square e4");
+    same("feld Eva4", "square e4");
+    same("reihe eins", "rank 1");
+    same("linie Eva", "file e");
+    same("diagonale c1 h6", "diagonal c1 h6");
+    same("figuren meine springer", "pieces mine knight");
+    same("figuren Läufer schwarz", "pieces bishop black");
+    same("pieces seine bauern", "pieces his pawn");
+    same("figuren Weiß", "pieces white");
+    same("material", "material");
+    same("wiederholen", "repeat");
+    same("nochmal", "repeat");
+    same("stopp", "stop");
+    same("hilfe", "help");
+    same("hilfe zug", "help last");
+    same("tipp", "hint");
+    same("auszeit", "break");
+    same("zurück", "takeback");
+    let es = his_words("es-fide");
+    let same = |typed: &str, english: &str| {
+        assert_eq!(his(typed, &es), ok(english, Role::Player), "{typed}");
+    };
+    same("tiempo", "time");
+    same("última", "last");
+    same("jugadas todas", "moves all");
+    same("casilla Beatriz5", "square b5");
+    same("columna gustavo", "file g");
+    same("fila 8", "rank 8");
+    same("piezas mías caballo", "pieces mine knight");
+    same("piezas negras", "pieces black");
+    same("repetir", "repeat");
+    same("ayuda tiempo", "help time");
+    // His words are his: the assistant's and the arbiter's console read the table's English.
+    for role in [Role::Assistant, Role::Arbiter] {
+        assert!(matches!(
+            parse_in("zeit", role, &de),
+            Err(ConsoleError::Unknown { .. })
+        ));
+    }
+    // Another language's words are not his.
+    assert!(matches!(
+        parse_in("tiempo", Role::Player, &de),
+        Err(ConsoleError::Unknown { .. })
+    ));
+    // A German line with a bad argument is refused as the English command's.
+    assert!(matches!(
+        parse_in("feld x9", Role::Player, &de),
+        Err(ConsoleError::Usage {
+            command: "square",
+            ..
+        })
+    ));
+}
+
+/// A keypad session reads its player's words: the seat it names, or the table's one blind
+/// player's.
+#[test]
+fn a_keypad_reads_the_words_of_its_players_pack() {
+    let keypads = std::sync::Arc::new(Keypads {
+        words: shakmaty::ByColor {
+            white: his_words("es-fide"),
+            black: his_words("de-fide"),
+        },
+        seatless: Some(Color::Black),
+    });
+    let mut keypad = Session::new(Role::Player, None).with_keypads(keypads.clone());
+    assert_eq!(keypad.parse("zeit"), Ok(Command::Request(Request::Times)));
+    assert!(keypad.parse("tiempo").is_err());
+    let mut white = Session::new(Role::Assistant, None).with_keypads(keypads.clone());
+    // In the assistant's role his words are not read.
+    assert!(white.parse("tiempo").is_err());
+    white.parse("role player white").unwrap();
+    assert_eq!(white.parse("tiempo"), Ok(Command::Request(Request::Times)));
+    assert_eq!(white.parse("time"), Ok(Command::Request(Request::Times)));
+    assert!(white.parse("zeit").is_err());
+}
+
+/// His `help` lists what he may do at this table, in his words: not the staff's setup of his
+/// keypad, not the training commands in a game against a person.
+#[test]
+fn his_help_lists_only_what_he_may_do_in_his_words() {
+    let de = his_words("de-fide");
+    let help = player_help(&de, false, None);
+    assert_eq!(help.len(), his_commands(false).count(), "{help:#?}");
+    assert_eq!(
+        help[0],
+        "hilfe [BEFEHL]: die Befehle, oder wie einer geschrieben wird"
+    );
+    assert!(
+        help.contains(&"zug (letzter): der letzte Zug".to_string()),
+        "{help:#?}"
+    );
+    assert!(help.contains(&"feld FELD: was auf einem Feld steht (e4 oder Eva4)".to_string()));
+    for not_his in [
+        "role", "login", "status", "press", "resign", "tipp", "zurück", "takeback",
+    ] {
+        assert!(
+            !help.iter().any(|l| l.starts_with(not_his)),
+            "{not_his} in {help:#?}"
+        );
+    }
+    let training = player_help(&de, true, None);
+    assert_eq!(training.len(), his_commands(true).count());
+    assert!(
+        training
+            .iter()
+            .any(|l| l.starts_with("tipp (vorschlag): Training: "))
+    );
+    assert!(
+        training
+            .iter()
+            .any(|l| l.starts_with("zurück (zurueck): Training: ")),
+        "{training:#?}"
+    );
+    // Without words of his language: the table's English, his own wording where the pack has it.
+    let en = his_words("en");
+    let help = player_help(&en, true, None);
+    assert_eq!(
+        help[0],
+        "help [COMMAND] (h): the commands this console may use, or how to use one"
+    );
+    assert!(help.contains(&"time (t): time used and time left, for both players".to_string()));
+    assert!(help.contains(
+        &"takeback (tb): training: take back your last move and the engine's reply".to_string()
+    ));
+    let time = table::lookup("time").unwrap();
+    assert_eq!(
+        player_help(&de, false, Some(time)),
+        ["zeit: verbrauchte und verbleibende Zeit beider Spieler"]
+    );
+}
+
+/// A refusal is told to him in his words: what he hears, and the word he typed or his usage.
+#[test]
+fn a_refusal_is_told_to_him_in_his_words() {
+    use crate::announce::Refusal;
+    let de = his_words("de-fide");
+    let refusal = |line: &str| {
+        let error = parse_in(line, Role::Player, &de).unwrap_err();
+        player_refusal(&error, &de, false)
+    };
+    assert_eq!(refusal("asdf"), (Refusal::Unknown, "asdf (hilfe)".into()));
+    assert_eq!(refusal("zet"), (Refusal::Unknown, "zet (zeit?)".into()));
+    assert_eq!(refusal("tme"), (Refusal::Unknown, "tme (zeit?)".into()));
+    assert_eq!(refusal("press"), (Refusal::NotAllowed, "press".into()));
+    assert_eq!(refusal("pr"), (Refusal::NotAllowed, "press".into()));
+    assert_eq!(
+        refusal("takeback 4"),
+        (Refusal::NotAllowed, "takeback".into())
+    );
+    assert_eq!(refusal("feld x9"), (Refusal::BadEntry, "feld FELD".into()));
+    assert_eq!(refusal("zeit jetzt"), (Refusal::BadEntry, "zeit".into()));
+    assert_eq!(
+        refusal("figuren"),
+        (
+            Refusal::BadEntry,
+            "figuren [weiß|schwarz|meine|seine] [ART]".into()
+        )
+    );
+    let role = Session::new(Role::Player, None)
+        .parse("role assistant")
+        .unwrap_err();
+    assert_eq!(
+        player_refusal(&role, &de, false),
+        (Refusal::NotAllowed, "role".into())
+    );
+    // A training command is no suggestion in a game against a person.
+    assert_eq!(refusal("tip"), (Refusal::Unknown, "tip (hilfe)".into()));
+    assert_eq!(
+        player_refusal(&parse_in("tip", Role::Player, &de).unwrap_err(), &de, true),
+        (Refusal::Unknown, "tip (tipp?)".into())
+    );
+}
+
+/// A pack's words for his console are checked when it is read: each names a command of his or
+/// an argument word, and no word means two things.
+#[test]
+fn a_packs_words_for_his_console_are_checked() {
+    use std::collections::BTreeMap;
+    let entry = |words: &[&str]| CommandEntry {
+        words: words.iter().map(|w| w.to_string()).collect(),
+        ..CommandEntry::default()
+    };
+    let commands = |pairs: &[(&str, &[&str])]| -> BTreeMap<String, CommandEntry> {
+        pairs
+            .iter()
+            .map(|(name, words)| (name.to_string(), entry(words)))
+            .collect()
+    };
+    let refused = |c: BTreeMap<String, CommandEntry>, a: &[(&str, &[&str])]| {
+        let arguments = a
+            .iter()
+            .map(|(k, w)| (k.to_string(), w.iter().map(|w| w.to_string()).collect()))
+            .collect();
+        Words::new(c, arguments, Vec::new()).unwrap_err()
+    };
+    let e = refused(commands(&[("press", &["drücken"])]), &[]);
+    assert!(
+        e.contains("'press' is not a command of the blind player's"),
+        "{e}"
+    );
+    let e = refused(commands(&[("role", &["rolle"])]), &[]);
+    assert!(
+        e.contains("'role' is not a command of the blind player's"),
+        "{e}"
+    );
+    let e = refused(commands(&[("break", &["pause"])]), &[]);
+    assert!(
+        e.contains("'pause' of 'break' is already the command 'pause'"),
+        "{e}"
+    );
+    let e = refused(commands(&[("last", &["t"])]), &[]);
+    assert!(e.contains("already the command"), "{e}");
+    let e = refused(commands(&[("last", &["zug"]), ("moves", &["Zug"])]), &[]);
+    assert!(e.contains("'zug' is given to both"), "{e}");
+    let e = refused(commands(&[("time", &["wie spät"])]), &[]);
+    assert!(e.contains("is not one word"), "{e}");
+    let e = refused(commands(&[]), &[("queen", &["e4"])]);
+    assert!(e.contains("'e4' of 'queen' already reads"), "{e}");
+    let e = refused(commands(&[]), &[("queen", &["king"])]);
+    assert!(e.contains("already reads"), "{e}");
+    let e = refused(commands(&[]), &[("everything", &["alles"])]);
+    assert!(e.contains("'everything' is not an argument word"), "{e}");
+    let e = refused(
+        commands(&[]),
+        &[("king", &["k1"]), ("queen", &["dame"]), ("rook", &["Dame"])],
+    );
+    assert!(e.contains("'dame' is given to both"), "{e}");
+    // A word for its own command is no clash (Spanish `material`, `diagonal`).
+    assert!(
+        Words::new(
+            commands(&[("time", &["time", "Zeit"])]),
+            BTreeMap::new(),
+            Vec::new()
+        )
+        .is_ok()
+    );
+    // In a pack, the error names the pack.
+    let de = include_str!("../../../voices/de-fide/voice.toml").replace(
+        "[commands]\n",
+        "[commands]\npress = { words = [\"drücken\"] }\n",
+    );
+    let e = crate::announce::voice::VoicePack::parse("de-test", &de, "test")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("voice pack 'de-test'") && e.contains("'press' is not a command"),
+        "{e}"
+    );
+}

@@ -2,7 +2,8 @@
 //! sees, and each line read answered: `help`, `role`, `login` and `quit` here (they need no game),
 //! every other command by the hub (a Braille scoresheet pasted line by line is gathered by the
 //! session and reaches the hub whole, at `end`). A command the role may not use is refused by the session,
-//! before the hub hears of it. Wrong logins are answered ever more slowly, then the connection is
+//! before the hub hears of it; at the blind player's keypad the hub then tells him (aloud, in his
+//! words), and answers his `help`. Wrong logins are answered ever more slowly, then the connection is
 //! closed; a sealed move never reaches the log; every line written has its control characters
 //! escaped. A rude client only costs its own task.
 //!
@@ -246,6 +247,11 @@ impl Connection {
         let role = self.session.role();
         let reply = match parsed {
             Err(e) if name == Some("login") => return self.failed_login(e).await,
+            // The blind player's keypad: the hub tells him why, aloud and in his words.
+            Err(e) if role == Role::Player => {
+                info!(role = %role, "console line refused: {e}");
+                tell_player(&self.hub, self.session.seat(), e).await
+            }
             Err(e) if name == Some("seal") => {
                 // The error may quote the sealed move: only the refusal is logged.
                 info!(role = %role, "console seal refused");
@@ -258,6 +264,17 @@ impl Connection {
             Ok(Command::Quit) => {
                 let _ = write_all(&mut self.write, &end_reply("bye")).await;
                 return Step::Close;
+            }
+            // His help is the hub's: it knows his language and whether he trains.
+            Ok(Command::Help(topic)) if role == Role::Player => {
+                ask_hub(
+                    &self.hub,
+                    self.id,
+                    role,
+                    self.session.seat(),
+                    Command::Help(topic),
+                )
+                .await
             }
             Ok(Command::Help(topic)) => Reply::ok(help_lines(role, topic)),
             Ok(Command::Role { role, seat }) => {
@@ -369,6 +386,25 @@ fn ended(summary: String) -> Reply {
 
 fn end_reply(summary: &str) -> String {
     ended(summary.to_string()).encode()
+}
+
+/// A line of the player's keypad refused: the hub tells him.
+async fn tell_player(
+    hub: &mpsc::Sender<HubMsg>,
+    seat: Option<shakmaty::Color>,
+    error: ConsoleError,
+) -> Reply {
+    let fallback = error.to_string();
+    let (tx, rx) = oneshot::channel();
+    let msg = HubMsg::Refused {
+        seat,
+        error,
+        reply: tx,
+    };
+    if hub.send(msg).await.is_err() {
+        return Reply::error(fallback);
+    }
+    rx.await.unwrap_or_else(|_| Reply::error(fallback))
 }
 
 async fn ask_hub(

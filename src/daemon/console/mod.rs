@@ -66,7 +66,7 @@ pub use self::{
     token::{arbiter_token, check_token_file},
 };
 use super::hub::{Broadcast, HubMsg};
-use tactus_core::console::{Role, Session, wire::Reply};
+use tactus_core::console::{Keypads, Role, Session, wire::Reply};
 
 /// Most console connections open at once. A table has a handful (the assistant, the arbiter, the
 /// blind player's keypad, a watcher or two); the rest is headroom for tests and scripts. Beyond
@@ -137,6 +137,8 @@ pub struct ConsoleSocket {
     /// Connections served at once, [`ARBITER_PLACES`] of them kept for the arbiter.
     cap: usize,
     times: ConsoleTimes,
+    /// What the blind players type at their keypads, in their languages.
+    keypads: Arc<Keypads>,
 }
 
 impl ConsoleSocket {
@@ -168,6 +170,7 @@ impl ConsoleSocket {
             group: group.is_some(),
             cap: connection_cap(raise_fd_limit()),
             times: ConsoleTimes::default(),
+            keypads: Arc::default(),
         };
         match group {
             None => std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
@@ -186,6 +189,13 @@ impl ConsoleSocket {
             }
         }
         Ok(socket)
+    }
+
+    /// This socket's keypads reading what the blind players type in their languages (their
+    /// voice packs' words); without, English alone.
+    pub fn with_keypads(mut self, keypads: Keypads) -> ConsoleSocket {
+        self.keypads = Arc::new(keypads);
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -218,6 +228,7 @@ impl ConsoleSocket {
         token: Option<String>,
         cancel: CancellationToken,
     ) {
+        let keypads = self.keypads.clone();
         let mut next_id = 1u64;
         let open = Arc::new(Semaphore::new(self.open_places()));
         let kept = Arc::new(Semaphore::new(self.cap - self.open_places()));
@@ -258,7 +269,8 @@ impl ConsoleSocket {
                             },
                         };
                         let span = info_span!("console", conn = id);
-                        let session = Session::new(Role::Assistant, token.clone());
+                        let session = Session::new(Role::Assistant, token.clone())
+                            .with_keypads(keypads.clone());
                         let serve = connection(
                             Conn {
                                 id,

@@ -235,12 +235,18 @@ impl Hub {
         self.show_on_table_clock(audience, &announcement);
         let names = self.arbiter.config().names();
         let word = names.audience(audience);
+        for seat in Color::ALL {
+            if audience.includes(seat) {
+                self.told[seat] += 1;
+            }
+        }
         // `repeat` is for what he was told; his own move said back is not what he asks again,
         // and neither is a reply (said unshown, see `request`).
         if shown && !matches!(announcement, Announcement::OwnMove(_)) {
+            let (step, ply) = (self.step, self.arbiter.game().ply());
             for seat in names.blind_seats() {
                 if audience.includes(seat) {
-                    self.last_told[seat] = Some(announcement.clone());
+                    self.last_told[seat].remember(&announcement, step, ply);
                 }
             }
         }

@@ -13,7 +13,7 @@
 //!   arbiter inputs, journaled, then applied;
 //! - `effects`: carrying out the arbiter's effects (speech, links, records, notes, consoles);
 //! - `requests`: the blind player's requests (F.9 d), `repeat`, the reply said part by part,
-//!   the requests the arbiter switches off (12.3 a);
+//!   the requests the arbiter switches off (12.3 a), his keypad's refusals (said to him) and help;
 //! - `start`: whether the boards are ready for play to start, and the start they make;
 //! - `status`: the console's `status` and the [`Progress`] the simulated boards watch;
 //! - `recovery`: a game taken up again from its journal;
@@ -68,7 +68,7 @@ use crate::{
 use tactus_core::{
     announce::{Announcement, Audience},
     arbiter::{Arbiter, Input},
-    console::{Command, Role, Switchable, wire::Reply},
+    console::{Command, ConsoleError, Role, Switchable, wire::Reply},
     record::braille::Profile as BrailleProfile,
     rules::{Millis, dead::Mateability},
 };
@@ -100,6 +100,14 @@ pub enum HubMsg {
         /// The seat a player's keypad named (`role player white`).
         seat: Option<Color>,
         command: Command,
+        reply: oneshot::Sender<Reply>,
+    },
+    /// A line of a player's keypad that its session refused (a word no command has, a command
+    /// not his, arguments that do not read): he is told why, in his voice and his words.
+    Refused {
+        /// The seat the keypad named.
+        seat: Option<Color>,
+        error: ConsoleError,
         reply: oneshot::Sender<Reply>,
     },
     Verdict {
@@ -202,9 +210,15 @@ pub struct Hub {
     unspoken: Vec<u64>,
     analyses: BTreeSet<u64>,
     next_own_speech: u64,
-    /// The last announcement said to each player, for `repeat`: the game's, not a reply to a
+    /// What was last said to each blind player, for `repeat`: the game's, not a reply to a
     /// request (what he asks again is what he was told, not what he asked).
-    last_told: ByColor<Option<Announcement>>,
+    last_told: ByColor<requests::Told>,
+    /// Each message the hub handles is one step: what one step says to a player is one thing
+    /// told (a move and the result it brings, the guidance for a board), repeated as one.
+    step: u64,
+    /// How many announcements each player has been handed (said, or written as not spoken): a
+    /// refusal at his keypad that said nothing to him is said ("Jetzt nicht möglich").
+    told: ByColor<u64>,
     /// The rest of a reply said to a player one announcement after the other (a game read back,
     /// a list of pieces): the next goes when the one with this speech id has been said. A new
     /// request of his or `stop` drops it.
@@ -259,6 +273,8 @@ impl Hub {
             analyses: BTreeSet::new(),
             next_own_speech: HUB_SPEECH_BASE,
             last_told: ByColor::default(),
+            step: 0,
+            told: ByColor::default(),
             reply: ByColor::default(),
             last_t,
             last_tick: None,
@@ -289,6 +305,7 @@ impl Hub {
         cancel: CancellationToken,
     ) -> HubEnd {
         if let Some(recovery) = self.recovery.take() {
+            self.step += 1;
             self.recover(recovery);
         }
         self.after();
@@ -323,6 +340,7 @@ impl Hub {
                     None => break,
                 },
                 _ = sleep => {
+                    self.step += 1;
                     let now = self.clock.now();
                     if self.halted() {
                         self.retry_journal(now);
@@ -356,6 +374,7 @@ impl Hub {
     }
 
     fn message(&mut self, msg: HubMsg) {
+        self.step += 1;
         match msg {
             HubMsg::Link { seat, event } => {
                 let t = self.clock.from_link(event.at);
@@ -374,6 +393,10 @@ impl Hub {
                 // A client that went away does not need its reply.
                 let _ = reply.send(answer);
             }
+            HubMsg::Refused { seat, error, reply } => {
+                let answer = self.refused(seat, error);
+                let _ = reply.send(answer);
+            }
             HubMsg::Verdict {
                 ticket,
                 mateability,
@@ -385,6 +408,9 @@ impl Hub {
     /// here, a request is answered to its blind player and printed, a training request goes to
     /// the engine's seat, a game action to the arbiter like any input. `seat`: the seat a
     /// player's keypad named.
+    ///
+    /// At a blind player's keypad nothing is refused in silence: a refusal that said nothing to
+    /// him is said to him ("Jetzt nicht möglich"), and his `help` is his, in his words.
     fn console(&mut self, conn: u64, role: Role, seat: Option<Color>, command: Command) -> Reply {
         // Whom the console speaks for: the seat a keypad or a player's assistant named; at a
         // table with one blind player, he; with two and no seat, nobody (colours name them).
@@ -394,6 +420,26 @@ impl Hub {
         {
             return Reply::error(reason);
         }
+        let his_keypad = me.filter(|&c| role == Role::Player && self.arbiter.config().is_blind(c));
+        let heard = his_keypad.map(|c| self.told[c]);
+        let reply = match command {
+            Command::Help(topic) if role == Role::Player => self.player_help(me, topic),
+            command => self.console_command(conn, role, me, command),
+        };
+        match his_keypad {
+            Some(him) if heard == Some(self.told[him]) => self.refused_aloud(him, reply),
+            _ => reply,
+        }
+    }
+
+    /// A console command, once the keypad's checks are done; `me`: whom it speaks for.
+    fn console_command(
+        &mut self,
+        conn: u64,
+        role: Role,
+        me: Option<Color>,
+        command: Command,
+    ) -> Reply {
         match command {
             Command::Status => Reply::ok(self.status()),
             // F.9 d: his own keypad speaks to him; the assistant's or the arbiter's question is

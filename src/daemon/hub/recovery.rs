@@ -1,8 +1,8 @@
 //! A game taken up again from its journal: the clocks stop (Art. 6.12) until the assistant or
-//! the arbiter resumes them, both players hear that the game is back (the [`recovery_words`],
-//! which `tactus run` prints too), the mateability searches the journal left pending run again,
-//! and the announcements of the game a crash cut off are said again once the clocks run.
-//! Notices of the moment are not: they are stale.
+//! the arbiter resumes them, both players hear that the game is back and its last move (the
+//! [`recovery_words`], which `tactus run` prints too), the mateability searches the journal left
+//! pending run again, and the announcements of the game a crash cut off are said again once the
+//! clocks run. Notices of the moment are not: they are stale.
 
 use std::collections::BTreeMap;
 
@@ -12,6 +12,7 @@ use super::Hub;
 use tactus_core::{
     announce::{Announcement, Audience, count},
     arbiter::{Arbiter, Input},
+    console::answer::words_of,
     rules::{dead::Query, game},
 };
 
@@ -78,21 +79,32 @@ fn worth_repeating(announcement: &Announcement) -> bool {
         | ReviewEnd
         | RequestSwitchedOff
         | RecordingHalted
-        | RecordingRestored => false,
+        | RecordingRestored
+        | Refused(_)
+        | ButtonUnassigned { .. } => false,
     }
 }
 
 /// What both players hear when an unfinished game is taken up again, in this order: the game
-/// is back, whose move it is, and (with a clock that had started) that the clocks stand until
-/// the arbiter or assistant resumes them (6.12). `tactus run` prints the same words.
-pub fn recovery_words(arbiter: &Arbiter) -> Vec<Announcement> {
+/// is back, the last move (nobody has to know to ask `last` after a restart; unless its
+/// announcement was cut off by the crash, in `unfinished`: that is said again once the clocks
+/// run, and counts then), whose move it is, and (with a clock that had started) that the clocks
+/// stand until the arbiter or assistant resumes them (6.12). `tactus run` prints the same words.
+pub fn recovery_words(
+    arbiter: &Arbiter,
+    unfinished: &BTreeMap<u64, (Audience, Announcement)>,
+) -> Vec<Announcement> {
     let game = arbiter.game();
-    let mut words = vec![
-        Announcement::GameRecovered,
-        Announcement::ToMove {
-            side: game.to_move(),
-        },
-    ];
+    let mut words = vec![Announcement::GameRecovered];
+    if let Some(last) = game.moves().last() {
+        let said = Announcement::Move(words_of(last));
+        if !unfinished.values().any(|(_, cut)| *cut == said) {
+            words.push(said);
+        }
+    }
+    words.push(Announcement::ToMove {
+        side: game.to_move(),
+    });
     if game
         .clock()
         .is_some_and(|c| c.is_paused() || c.running().is_some())
@@ -126,10 +138,10 @@ impl Hub {
             ),
             None,
         );
-        // Said in the order of `recovery_words`: the game is back, whose move it is, and that
-        // the clocks stand; the pause of running clocks says the last itself.
+        // Said in the order of `recovery_words`: the game is back, the last move, whose move it
+        // is, and that the clocks stand; the pause of running clocks says the last itself.
         if !self.arbiter.game().is_over() {
-            for announcement in recovery_words(&self.arbiter) {
+            for announcement in recovery_words(&self.arbiter, &recovery.unfinished) {
                 if announcement == Announcement::ClocksPaused && running {
                     continue;
                 }

@@ -4,9 +4,13 @@
 //! change; the transcript and the journal note who asked what and what was answered. At a table
 //! with two blind players each has his own requests, answered into his own ear only.
 //!
-//! Also `repeat` (the last announcement of the game said to him), the reply said one part
-//! after the other (a game read back, a list of pieces), which his next request or `stop` cuts,
-//! and the requests the arbiter switches off (`material`, `pieces`: 12.3 a), refused aloud.
+//! Also `repeat` (the last thing said to him about the game that still holds: a guidance only
+//! while his board is wrong), the reply said one part after the other (a game read back, a list
+//! of pieces), which his next request or `stop` cuts, the requests the arbiter switches off
+//! (`material`, `pieces`: 12.3 a), refused aloud, and his keypad's other refusals and `help`:
+//! nothing there is refused in silence (a word no command has, a command not his, arguments that
+//! do not read, a request that cannot be met now, a button with no request), and his help lists
+//! what he may do, in his pack's words.
 
 use std::collections::VecDeque;
 
@@ -16,10 +20,82 @@ use tracing::{info, warn};
 use super::Hub;
 use crate::{daemon::files, speech::SpeechRequest};
 use tactus_core::{
-    announce::{Announcement, Audience},
-    console::{self, Answer, Command, Request, Role, Switchable, wire::Reply},
+    announce::{Announcement, Audience, Refusal},
+    console::{
+        self, Answer, Command, ConsoleError, Request, Role, Switchable,
+        wire::{End, Reply},
+    },
     journal::{AskedBy, ColorRecord, InputRecord, RequestRecord, SwitchRecord},
 };
+
+/// What was last said to a blind player, for `repeat`: the last thing said to him about the
+/// game, and what was said about his board since, which holds only while his board is as it was
+/// then. A guidance stays true until the board shows the game again (then `repeat` is the
+/// game's news before it, not a correction already made), a touch until a move is made.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Told {
+    /// The game's last announcements to him, said in one step (a move and the result it brought,
+    /// the recovery words).
+    game: Vec<Announcement>,
+    /// What was said about his board since, in one step (a move not possible and its guidance,
+    /// a touch, a move out of turn).
+    board: Vec<Announcement>,
+    /// The half-move at which the board's words were said.
+    board_ply: usize,
+    /// The steps each was said at.
+    game_step: u64,
+    board_step: u64,
+}
+
+impl Told {
+    /// `announcement` was said to him at `step`, at half-move `ply`.
+    pub(super) fn remember(&mut self, announcement: &Announcement, step: u64, ply: usize) {
+        if about_his_board(announcement) {
+            if self.board_step != step {
+                self.board.clear();
+            }
+            self.board.push(announcement.clone());
+            (self.board_step, self.board_ply) = (step, ply);
+        } else {
+            if self.game_step != step {
+                self.game.clear();
+            }
+            self.game.push(announcement.clone());
+            self.game_step = step;
+            // The game's news is newer than any word about his board.
+            self.board.clear();
+        }
+    }
+
+    /// What `repeat` says: the words about his board while they hold (`differs`: his board
+    /// still rests on another position than it should; `ply`: the half-moves now), else the
+    /// game's.
+    fn last(&self, differs: bool, ply: usize) -> Vec<Announcement> {
+        let touches_only = self
+            .board
+            .iter()
+            .all(|a| matches!(a, Announcement::Touched { .. }));
+        let holds = !self.board.is_empty() && self.board_ply == ply && (differs || touches_only);
+        if holds {
+            self.board.clone()
+        } else {
+            self.game.clone()
+        }
+    }
+}
+
+/// Whether an announcement is about the blind player's board as it stands, not news of the game:
+/// stale once the board is put right or a move is made.
+fn about_his_board(announcement: &Announcement) -> bool {
+    matches!(
+        announcement,
+        Announcement::IllegalMove
+            | Announcement::Guidance(_)
+            | Announcement::OutOfTurn
+            | Announcement::MoveRequired { .. }
+            | Announcement::Touched { .. }
+    )
+}
 
 /// Who asked, by the role of the console that typed the request.
 pub(super) fn asked_by(role: Role) -> AskedBy {
@@ -36,10 +112,22 @@ impl Hub {
     pub(super) fn button(&mut self, seat: Color, n: u8) {
         let names = self.arbiter.config().names();
         let Some(line) = self.buttons[seat].get(&n).cloned() else {
-            // Any key cuts a long reply, as his next request would.
+            // Any key cuts a long reply, as his next request would; and every press gets an
+            // answer: he hears that the button asks nothing.
             if self.reply[seat].take().is_some() {
                 self.silence_reply(seat);
             }
+            let said = Announcement::ButtonUnassigned { number: n };
+            // His Braille display shows what his ear gets.
+            let heard = self.wording[seat].text(&said);
+            self.broadcast_to(
+                format!("button {n}: {heard}"),
+                super::Views::Player {
+                    seat,
+                    seatless: !names.both_blind(),
+                },
+            );
+            self.say_reply(seat, VecDeque::from([said]));
             let key = if names.both_blind() {
                 format!("boards.{seat}.buttons")
             } else {
@@ -55,6 +143,7 @@ impl Hub {
             return;
         };
         // The configuration was checked when it was read: a button holds a request.
+        let heard = self.told[seat];
         let reply = match console::parse(&line, Role::Player) {
             Ok(Command::Request(request)) => {
                 info!(button = n, request = line, "button request");
@@ -66,6 +155,12 @@ impl Hub {
                 self.training(0, Role::Player, request)
             }
             _ => return,
+        };
+        // A request refused in silence (the engine's move, the game over) is said to be so.
+        let reply = if heard == self.told[seat] {
+            self.refused_aloud(seat, reply)
+        } else {
+            reply
         };
         let mut text = reply.body.join("; ");
         if let tactus_core::console::wire::End::Error(error) = &reply.end {
@@ -92,7 +187,8 @@ impl Hub {
         let now = self.clock.now();
         let answer = console::answer(request, self.arbiter.game(), seat, now);
         let said = match &answer {
-            Answer::RepeatLast => self.last_told[seat].clone().into_iter().collect(),
+            Answer::RepeatLast => self.last_told[seat]
+                .last(self.arbiter.board_differs(seat), self.arbiter.game().ply()),
             other => other.announcements(),
         };
         // Printed in the words he hears, in his pack's language: a Braille display shows what
@@ -117,6 +213,81 @@ impl Hub {
             self.say_reply(seat, said.into());
         }
         Reply::ok(body)
+    }
+
+    /// A line of his keypad its session refused: he hears why, short, in his voice, and his
+    /// console prints it in his words (`Befehl unbekannt: asdf (hilfe)`). A keypad that speaks for
+    /// no blind player has nobody to tell: its reply says why.
+    pub(super) fn refused(&mut self, seat: Option<Color>, error: ConsoleError) -> Reply {
+        if let Some(reason) = self.keypad_refusal(seat) {
+            return Reply::error(reason);
+        }
+        let config = self.arbiter.config();
+        let Some(him) = seat.or(config.the_blind()).filter(|&c| config.is_blind(c)) else {
+            return Reply::error(error.to_string());
+        };
+        let words = self.wording[him].pack().commands().clone();
+        let (refusal, detail) = console::player_refusal(&error, &words, self.opponent.is_some());
+        info!("refused at the blind player's keypad: {error}");
+        self.tell_refusal(him, refusal, &detail, &error.to_string())
+    }
+
+    /// A refusal said to `seat`'s blind player (it cuts a long reply, as any key of his does)
+    /// and printed in his words, `heard: detail`; the transcript notes `why`.
+    pub(super) fn tell_refusal(
+        &mut self,
+        seat: Color,
+        refusal: Refusal,
+        detail: &str,
+        why: &str,
+    ) -> Reply {
+        let said = Announcement::Refused(refusal);
+        let heard = self.wording[seat].text(&said);
+        let text = if detail.is_empty() {
+            heard
+        } else {
+            format!("{heard}: {detail}")
+        };
+        let why = crate::speech::transcript::escape_controls(why).replace('\n', " ");
+        self.notes.append(&files::note_line(&format!(
+            "refused to the {} player (told him aloud): {why}",
+            self.arbiter.config().names().player(seat)
+        )));
+        self.say_reply(seat, VecDeque::from([said]));
+        Reply::error(text)
+    }
+
+    /// A reply to his keypad: an error that said nothing to him is said to him ("Jetzt nicht
+    /// möglich") and printed after his words; anything else as it is.
+    pub(super) fn refused_aloud(&mut self, seat: Color, reply: Reply) -> Reply {
+        let End::Error(why) = &reply.end else {
+            return reply;
+        };
+        let why = why.clone();
+        let mut told = self.tell_refusal(seat, Refusal::NotNow, &why, &why);
+        told.body = reply.body;
+        told
+    }
+
+    /// His `help`: what he may do at this table, in his words (the training commands only in a
+    /// training game); a command that is not his is refused aloud.
+    pub(super) fn player_help(&mut self, me: Option<Color>, topic: Option<&'static str>) -> Reply {
+        let config = self.arbiter.config();
+        let Some(him) = me.filter(|&c| config.is_blind(c)) else {
+            return Reply::ok(console::help_lines(Role::Player, topic));
+        };
+        let words = self.wording[him].pack().commands().clone();
+        let training = self.opponent.is_some();
+        match topic.and_then(console::table::lookup) {
+            Some(spec) if !console::his_commands(training).any(|s| s.name == spec.name) => self
+                .tell_refusal(
+                    him,
+                    Refusal::NotAllowed,
+                    words.name(spec),
+                    &format!("help {}: not a command of the player's", spec.name),
+                ),
+            spec => Reply::ok(console::player_help(&words, training, spec)),
+        }
     }
 
     /// A request and its answer in the transcript and the journal: who asked, what was answered

@@ -351,10 +351,40 @@ impl Rig {
         self.inbox.send(msg).await.expect("the hub runs");
     }
 
-    /// A console command from a connection in `role`, and the hub's reply.
+    /// A console command from a connection in `role`, and the hub's reply. The blind player's
+    /// keypad reads his pack's words too, and a line its session refuses goes to the hub as the
+    /// connection sends it (to be told to him).
     async fn console(&self, role: Role, line: &str) -> Reply {
+        if role == Role::Player {
+            let keypads = std::sync::Arc::new(console::Keypads {
+                words: ByColor::new_with(|_| pack().commands().clone()),
+                seatless: Some(Color::Black),
+            });
+            let mut keypad = console::Session::new(role, None).with_keypads(keypads);
+            return match keypad.parse(line) {
+                Ok(command) => self.command(role, command).await,
+                Err(error) => {
+                    let (reply, answer) = oneshot::channel();
+                    self.send(HubMsg::Refused {
+                        seat: None,
+                        error,
+                        reply,
+                    })
+                    .await;
+                    answer.await.expect("the hub replies")
+                }
+            };
+        }
         let command = console::parse(line, role).unwrap_or_else(|e| panic!("{line}: {e}"));
         self.command(role, command).await
+    }
+
+    /// A line of the player's keypad that is refused: what his console prints.
+    async fn refused(&self, role: Role, line: &str) -> String {
+        match self.console(role, line).await.end {
+            End::Error(e) => e,
+            End::Ok(_) => panic!("{line}: carried out"),
+        }
     }
 
     /// A command read by a connection in `role`, and the hub's reply.
@@ -1077,9 +1107,30 @@ async fn the_tactile_boards_buttons_ask_his_requests_journaled_as_requests_only(
         matches!(said[..], [(id, Audience::Player(Color::Black), Announcement::Times { .. })] if id == own + 1),
         "{said:?}"
     );
-    // Button 9 asks nothing.
+    // Button 9 asks nothing, and he hears so: every press gets an answer (issue 26).
     rig.sensor(SensorEvent::Button(9)).await;
-    assert_eq!(rig.said(), vec![]);
+    let said = rig.said();
+    assert!(
+        matches!(
+            said[..],
+            [(
+                _,
+                Audience::Player(Color::Black),
+                Announcement::ButtonUnassigned { number: 9 }
+            )]
+        ),
+        "{said:?}"
+    );
+    assert_eq!(
+        rendered(&Announcement::ButtonUnassigned { number: 9 }),
+        "Taste neun nicht belegt"
+    );
+    assert!(
+        rig.told()
+            .iter()
+            .any(|b| b.text == "button 9: Taste neun nicht belegt"),
+        "his console shows it"
+    );
     assert!(
         rig.transcript().contains(
             &"note tactile board: button 9 pressed; no request is set for it (key \
@@ -1106,6 +1157,148 @@ async fn the_tactile_boards_buttons_ask_his_requests_journaled_as_requests_only(
             (AskedBy::Button { number: 1 }, "time".to_string())
         ]
     );
+    rig.stop().await;
+}
+
+/// The announcements of what was handed to speech.
+fn announcements(said: &[(u64, Audience, Announcement)]) -> Vec<(Audience, Announcement)> {
+    said.iter().map(|(_, a, b)| (*a, b.clone())).collect()
+}
+
+/// His keypad speaks his language both ways (issue 26): his German words give the answers the
+/// English ones give; every refusal is said to him, short, in his voice, and printed in his
+/// words; his help lists only what he may do here, in German; none of it reaches the game.
+#[tokio::test(start_paused = true)]
+async fn his_keypad_speaks_his_language_and_no_refusal_is_silent() {
+    use tactus_core::announce::Refusal;
+    let folder = Folder::new("keypad");
+    let mut rig = Rig::new(&folder, Setup::default());
+    start_and_play_e4(&mut rig).await;
+    for (german, english) in [
+        ("zug", "last"),
+        ("letzter", "last"),
+        ("anzahl", "count"),
+        ("Züge alle", "moves all"),
+        ("amzug", "turn"),
+        ("feld e4", "square e4"),
+        ("feld Eva2", "square e2"),
+        ("reihe zwei", "rank 2"),
+        ("linie Eva", "file e"),
+        ("diagonale a1 h8", "diagonal a1 h8"),
+        ("figuren meine springer", "pieces mine knight"),
+        ("figuren Weiß Bauern", "pieces white pawn"),
+        ("material", "material"),
+        ("wiederholen", "repeat"),
+        ("stopp", "stop"),
+    ] {
+        let theirs = rig.ok(Role::Player, english).await;
+        let heard = announcements(&rig.said());
+        let his = rig.ok(Role::Player, german).await;
+        assert_eq!(his, theirs, "{german}");
+        assert_eq!(announcements(&rig.said()), heard, "{german}");
+    }
+    rig.ok(Role::Player, "zeit").await;
+    let said = rig.said();
+    assert!(
+        matches!(
+            said[..],
+            [(
+                _,
+                Audience::Player(Color::Black),
+                Announcement::Times { .. }
+            )]
+        ),
+        "{said:?}"
+    );
+
+    let inputs = rig.inputs();
+    let refusals = [
+        ("asdf", "Befehl unbekannt: asdf (hilfe)", Refusal::Unknown),
+        ("Zet", "Befehl unbekannt: zet (zeit?)", Refusal::Unknown),
+        ("press", "Befehl nicht erlaubt: press", Refusal::NotAllowed),
+        ("pr", "Befehl nicht erlaubt: press", Refusal::NotAllowed),
+        (
+            "role assistant",
+            "Befehl nicht erlaubt: role",
+            Refusal::NotAllowed,
+        ),
+        (
+            "hilfe press",
+            "Befehl nicht erlaubt: press",
+            Refusal::NotAllowed,
+        ),
+        ("feld x9", "Eingabe ungültig: feld FELD", Refusal::BadEntry),
+        ("zeit bitte", "Eingabe ungültig: zeit", Refusal::BadEntry),
+    ];
+    for (line, printed, refusal) in refusals {
+        assert_eq!(rig.refused(Role::Player, line).await, printed, "{line}");
+        let said = rig.said();
+        assert_eq!(
+            announcements(&said),
+            [(
+                Audience::Player(Color::Black),
+                Announcement::Refused(refusal)
+            )],
+            "{line}"
+        );
+        assert!(said[0].0 >= HUB_SPEECH_BASE, "the hub's own: {said:?}");
+    }
+    // A refusal of the hub's that said nothing to him is said too.
+    let reply = rig.command(Role::Player, Command::Quit).await;
+    assert_eq!(
+        reply.end,
+        End::Error("Jetzt nicht möglich: not a game command; nothing was done".into())
+    );
+    assert_eq!(
+        announcements(&rig.said()),
+        [(
+            Audience::Player(Color::Black),
+            Announcement::Refused(Refusal::NotNow)
+        )]
+    );
+    // One that says why itself is not said twice: a training request in a game against a
+    // person.
+    rig.refused(Role::Player, "tipp").await;
+    assert_eq!(
+        announcements(&rig.said()),
+        [(Audience::Player(Color::Black), Announcement::TrainingOnly)]
+    );
+    // Refusals change nothing in the game, and the transcript keeps why.
+    assert_eq!(rig.inputs(), inputs);
+    let transcript = rig.transcript();
+    assert!(
+        transcript.contains(
+            &"note refused to the blind player (told him aloud): unknown command 'asdf'; type help for \
+              the commands"
+                .to_string()
+        ),
+        "{transcript:#?}"
+    );
+
+    // His help: what he may do in a game against a person, in German, whichever word he asks it
+    // with; nothing of it is said.
+    let help = rig.ok(Role::Player, "hilfe").await;
+    assert_eq!(
+        help,
+        console::player_help(pack().commands(), false, None),
+        "{help:#?}"
+    );
+    assert!(help.contains(&"zeit: verbrauchte und verbleibende Zeit beider Spieler".to_string()));
+    for not_his in [
+        "role", "login", "tipp", "hint", "zurück", "takeback", "status", "press",
+    ] {
+        assert!(
+            !help.iter().any(|l| l.starts_with(not_his)),
+            "{not_his}: {help:#?}"
+        );
+    }
+    assert_eq!(rig.ok(Role::Player, "help").await, help);
+    assert_eq!(rig.ok(Role::Player, "h").await, help);
+    assert_eq!(
+        rig.ok(Role::Player, "hilfe zug").await,
+        ["zug (letzter): der letzte Zug"]
+    );
+    assert_eq!(rig.said(), vec![]);
     rig.stop().await;
 }
 
@@ -1242,6 +1435,124 @@ async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
     rig.stop().await;
 }
 
+/// Issue 26 point 2: `repeat` is the last thing said to him about the game that still holds.
+/// A guidance for his board holds while the board is wrong: once he has put it right and moved,
+/// `repeat` says his opponent's move again, not "Bauer steht auf David vier".
+#[tokio::test(start_paused = true)]
+async fn repeat_after_a_guidance_put_right_and_a_move_is_the_games_news() {
+    let folder = Folder::new("repeat");
+    let mut rig = Rig::new(
+        &folder,
+        Setup {
+            time_control: None,
+            ..Setup::default()
+        },
+    );
+    let id = start_and_play_e4(&mut rig).await;
+    rig.finished(id).await;
+    // What `repeat` says, part after part (the next once the last has been heard).
+    let repeat = async |rig: &mut Rig| {
+        rig.ok(Role::Player, "repeat").await;
+        let mut heard = Vec::new();
+        loop {
+            let said = rig.said();
+            if said.is_empty() {
+                return heard;
+            }
+            for (id, audience, announcement) in said {
+                assert_eq!(audience, Audience::Player(Color::Black));
+                heard.push(announcement);
+                rig.finished(id).await;
+            }
+        }
+    };
+    // He executes 1. e4 on his board.
+    let lift_place = async |rig: &mut Rig, from: Square, to: Square| {
+        rig.sensor(SensorEvent::Lift { square: from }).await;
+        sleep_ms(100).await;
+        rig.sensor(SensorEvent::Place {
+            square: to,
+            piece: None,
+        })
+        .await;
+    };
+    lift_place(&mut rig, Square::E2, Square::E4).await;
+    assert_eq!(rig.said(), vec![]);
+    assert_eq!(repeat(&mut rig).await, [e4()]);
+    // His move: the d-pawn to d4, which it cannot reach. He is told the move is not possible,
+    // and how to put his board right.
+    lift_place(&mut rig, Square::D7, Square::D4).await;
+    let guidance = Announcement::Guidance(Guidance::Misplaced {
+        piece: Color::Black.pawn(),
+        found: Square::D4,
+        belongs: Square::D7,
+    });
+    let mut told = Vec::new();
+    while told.len() < 2 {
+        let (_, id, audience, announcement) = rig.next_said().await;
+        assert_eq!(audience, Audience::Player(Color::Black));
+        told.push(announcement);
+        rig.finished(id).await;
+    }
+    assert_eq!(told, [Announcement::IllegalMove, guidance.clone()]);
+    // While his board is wrong, that is what he hears again.
+    assert_eq!(
+        repeat(&mut rig).await,
+        [Announcement::IllegalMove, guidance]
+    );
+    // He puts the pawn back: the guidance no longer holds.
+    lift_place(&mut rig, Square::D4, Square::D7).await;
+    assert_eq!(repeat(&mut rig).await, [e4()]);
+    // And plays 1... d5: his own move said back is no news to him; White's move still is.
+    lift_place(&mut rig, Square::D7, Square::D5).await;
+    let said = rig.said();
+    assert!(
+        said.iter()
+            .any(|(_, a, w)| *a == Audience::Player(Color::Black)
+                && matches!(w, Announcement::OwnMove(_))),
+        "{said:?}"
+    );
+    assert_eq!(repeat(&mut rig).await, [e4()]);
+    rig.stop().await;
+}
+
+/// Issue 26 point 2: after a restart he hears the last move with the recovery words, and
+/// `repeat` says them again.
+#[tokio::test(start_paused = true)]
+async fn a_resumed_game_tells_the_last_move_with_the_recovery_words() {
+    let folder = Folder::new("recovery-last");
+    let mut rig = Rig::new(&folder, Setup::default());
+    let id = start_and_play_e4(&mut rig).await;
+    rig.finished(id).await;
+    rig.stop().await;
+    let mut rig = Rig::start(&folder, resumed_game(&folder.0), true);
+    rig.settle().await;
+    let words = vec![
+        Announcement::GameRecovered,
+        e4(),
+        Announcement::ToMove { side: Color::Black },
+        Announcement::ClocksPaused,
+    ];
+    let said = rig.said();
+    assert_eq!(
+        said.iter()
+            .map(|(_, a, w)| (*a, w.clone()))
+            .collect::<Vec<_>>(),
+        words
+            .iter()
+            .map(|w| (Audience::Both, w.clone()))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        rig.ok(Role::Player, "repeat").await,
+        words.iter().map(rendered).collect::<Vec<_>>()
+    );
+    rig.stop().await;
+    // `tactus run` prints the same words.
+    let again = resumed_game(&folder.0);
+    assert_eq!(recovery_words(&again.arbiter, &BTreeMap::new()), words);
+}
+
 /// Issue 15, point 8: a long reply (moves read back, a list of pieces) is said one announcement
 /// after the other, the next once the last has been heard, so that `stop` or any new request
 /// cuts it between parts; `stop` silences the part being said when nothing of the game is.
@@ -1332,7 +1643,17 @@ async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it()
         ),
         "speech is stopped"
     );
+    // ... and says that it asks nothing (issue 26: every press gets an answer).
+    let unassigned = rig.said();
+    assert_eq!(
+        announcements(&unassigned),
+        [(
+            Audience::Player(Color::Black),
+            Announcement::ButtonUnassigned { number: 7 }
+        )]
+    );
     rig.finished(said[0].0).await;
+    rig.finished(unassigned[0].0).await;
     assert!(rig.said().is_empty());
     // `repeat` is still the move he was told, not a reply.
     rig.ok(Role::Player, "repeat").await;

@@ -139,6 +139,11 @@ pub(in crate::announce) const TEMPLATES: &[TemplateSpec] = &[
     t("request_switched_off", &[]),
     t("recording_halted", &[]),
     t("recording_restored", &[]),
+    t("refused_unknown", &[]),
+    t("refused_not_allowed", &[]),
+    t("refused_bad_entry", &[]),
+    t("refused_not_now", &[]),
+    t("button_unassigned", COUNT_SLOTS),
 ];
 
 pub(in crate::announce) const ROLES: [Role; 6] = [

@@ -168,6 +168,10 @@ pub enum VoiceErrorKind {
          numbers for times and move counts cannot be said"
     )]
     NoNumberWords { language: String },
+    /// A `[commands]` or `[arguments]` entry that is not a command or argument of the blind
+    /// player's, or a word that already means something else.
+    #[error("{0}")]
+    Commands(String),
     #[error("the file names '{files}' are not in this pack (words {prefix}a ... {prefix}h)")]
     NoSuchFileNames { files: String, prefix: String },
     #[error("the heading '{key}' in [record] has no text")]
@@ -232,6 +236,8 @@ pub struct VoicePack {
     pub(super) templates: BTreeMap<String, Vec<Token>>,
     /// `[record]`, if the pack has it.
     record: Option<RecordWords>,
+    /// What the blind player types in this language (`[commands]`, `[arguments]`).
+    pub(super) commands: crate::console::Words,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -321,6 +327,12 @@ impl VoicePack {
     /// The words the records write in this pack's language (`[record]`), if it has them.
     pub fn record_words(&self) -> Option<&RecordWords> {
         self.record.as_ref()
+    }
+
+    /// What the blind player types in this language: his commands' and their arguments' words
+    /// (the English ones are understood too).
+    pub fn commands(&self) -> &crate::console::Words {
+        &self.commands
     }
 
     /// The vocabulary.

@@ -20,6 +20,11 @@ struct PackFile {
     options: OptionsFile,
     words: BTreeMap<String, toml::Value>,
     templates: BTreeMap<String, String>,
+    /// What the blind player types in this language (no clips: typed, never said).
+    #[serde(default)]
+    commands: BTreeMap<String, crate::console::CommandEntry>,
+    #[serde(default)]
+    arguments: BTreeMap<String, Vec<String>>,
     /// Written words of the records (no clips: nothing here is said).
     #[serde(default)]
     record: Option<RecordFile>,
@@ -347,6 +352,9 @@ impl VoicePack {
             .map(RecordFile::check)
             .transpose()
             .map_err(error)?;
+        let commands =
+            crate::console::Words::new(file.commands, file.arguments, file_names(&words))
+                .map_err(|e| error(VoiceErrorKind::Commands(e)))?;
         let pack = VoicePack {
             name: name.to_owned(),
             language: file.language,
@@ -360,9 +368,24 @@ impl VoicePack {
             words,
             templates,
             record,
+            commands,
         };
         pack.with_files(file.options.files).map_err(error)
     }
+}
+
+/// Every file name the pack can say (its FIDE names, letters, NATO words), with its file: he
+/// may type them in squares and files (`Beatriz5`).
+fn file_names(words: &BTreeMap<String, Word>) -> Vec<(String, shakmaty::File)> {
+    let mut names = Vec::new();
+    for files in FileNames::ALL {
+        for (key, file) in optional_file_words(files).iter().zip(shakmaty::File::ALL) {
+            if let Some(Word::Spoken { text, .. }) = words.get(key) {
+                names.push((text.clone(), file));
+            }
+        }
+    }
+    names
 }
 
 fn slot_list(slots: &[&str]) -> String {

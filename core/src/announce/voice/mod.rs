@@ -10,7 +10,7 @@ pub use super::pack::{
     VoiceError, VoiceErrorKind, VoicePack, Word, split_spec,
 };
 use super::{
-    Announcement, Check, Guidance, MoveWords, ResultWords, WhichBoard,
+    Announcement, Check, Guidance, MoveWords, Refusal, ResultWords, WhichBoard,
     numbers::{self, Form},
     pack::{PIECE_SLOTS, TEMPLATES, Token, color_key, role_key},
 };
@@ -473,6 +473,23 @@ impl VoicePack {
             A::RequestSwitchedOff => self.fill("request_switched_off", &[]),
             A::RecordingHalted => self.fill("recording_halted", &[]),
             A::RecordingRestored => self.fill("recording_restored", &[]),
+            A::Refused(refusal) => self.fill(
+                match refusal {
+                    Refusal::Unknown => "refused_unknown",
+                    Refusal::NotAllowed => "refused_not_allowed",
+                    Refusal::BadEntry => "refused_bad_entry",
+                    Refusal::NotNow => "refused_not_now",
+                },
+                &[],
+            ),
+            A::ButtonUnassigned { number } => self.fill(
+                "button_unassigned",
+                &[
+                    ("n", self.number(u32::from(*number), Form::Counting)),
+                    ("n_m", self.number(u32::from(*number), Form::Masculine)),
+                    ("n_f", self.number(u32::from(*number), Form::Feminine)),
+                ],
+            ),
         }
     }
 

@@ -5,7 +5,7 @@ use shakmaty::{CastlingMode, Chess, Color, Piece, Position, Role, Square, fen::F
 
 use super::*;
 use crate::announce::pack::{PUNCTUATION, ROLES, parse_template, valid_key};
-use crate::announce::{Announcement, Guidance, MoveWords, ResultWords, WhichBoard};
+use crate::announce::{Announcement, Guidance, MoveWords, Refusal, ResultWords, WhichBoard};
 use crate::rules::game::Article;
 
 fn pack(name: &str) -> VoicePack {
@@ -1050,6 +1050,24 @@ fn german_guidance_and_replies() {
             Announcement::RecordingRestored,
             "Aufzeichnung wieder möglich",
         ),
+        (Announcement::Refused(Refusal::Unknown), "Befehl unbekannt"),
+        (
+            Announcement::Refused(Refusal::NotAllowed),
+            "Befehl nicht erlaubt",
+        ),
+        (Announcement::Refused(Refusal::BadEntry), "Eingabe ungültig"),
+        (
+            Announcement::Refused(Refusal::NotNow),
+            "Jetzt nicht möglich",
+        ),
+        (
+            Announcement::ButtonUnassigned { number: 7 },
+            "Taste sieben nicht belegt",
+        ),
+        (
+            Announcement::ButtonUnassigned { number: 1 },
+            "Taste eins nicht belegt",
+        ),
     ];
     for (announcement, want) in cases {
         assert_eq!(said(&de, announcement.clone()), want, "{announcement:?}");
@@ -1353,7 +1371,14 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::RecordingHalted,
         Announcement::RecordingRestored,
         Announcement::Standing(crate::engine::Standing::Equal),
+        Announcement::Refused(Refusal::Unknown),
+        Announcement::Refused(Refusal::NotAllowed),
+        Announcement::Refused(Refusal::BadEntry),
+        Announcement::Refused(Refusal::NotNow),
     ]);
+    for number in [0, 1, 2, 7, 12, 21, u8::MAX] {
+        all.push(Announcement::ButtonUnassigned { number });
+    }
     for side in [Color::White, Color::Black] {
         use crate::engine::Standing as S;
         all.extend(
@@ -1423,7 +1448,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 51;
+const VARIANTS: usize = 53;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1481,6 +1506,8 @@ fn variant(a: &Announcement) -> usize {
         A::RequestSwitchedOff => 48,
         A::RecordingHalted => 49,
         A::RecordingRestored => 50,
+        A::Refused(_) => 51,
+        A::ButtonUnassigned { .. } => 52,
     }
 }
 
