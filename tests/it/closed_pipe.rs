@@ -213,7 +213,7 @@ fn the_daemon_plays_on_when_nobody_reads_its_output_or_its_log() {
     let pgn = crate::support::record::read_game_file(&folder.join("game.pgn"));
     assert_eq!(
         pgn.moves.len(),
-        tactus_core::sim::appendix_e::appendix_e_moves().len(),
+        tactus_core::sim::appendix_e::demo_moves().len(),
         "the whole game is in its record"
     );
     fs::remove_dir_all(&dir).unwrap();
