@@ -202,7 +202,8 @@ fn check_dir(path: &Path, meta: &Metadata, me: u32, last: Option<Last>) -> Resul
     }
     let mode = meta.mode();
     let everyone = mode & 0o002 != 0;
-    let group = mode & 0o020 != 0 && !private_group(meta.gid(), meta.uid());
+    // /etc/passwd and /etc/group are read only for a folder its group may write to.
+    let group = !everyone && mode & 0o020 != 0 && !private_group(meta.gid(), meta.uid());
     if !everyone && !group {
         return Ok(());
     }
