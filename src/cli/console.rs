@@ -17,7 +17,7 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 
-use crate::client::{connect, interactive, one_shot, read_token};
+use crate::client::{connect, interactive_reconnecting, one_shot, read_token};
 /// Shim: `tests/console.rs` and `tests/console_security.rs` call these through
 /// `cli::console`; the client is `crate::client` now.
 use tactus_core::console::{MAX_LINE, Role};
@@ -84,7 +84,19 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
                 path.display()
             );
             let stdin = BufReader::new(io::stdin());
-            interactive(stream, &preamble, stdin, io::stdout(), io::stderr(), LINGER)?
+            // A restarted daemon is found again by itself (the same checks of who listens).
+            let owner = token.as_ref().map(|t| t.owner);
+            let again = path.clone();
+            let reconnect: crate::client::Reconnect = Box::new(move || connect(&again, owner).ok());
+            interactive_reconnecting(
+                stream,
+                &preamble,
+                stdin,
+                io::stdout(),
+                io::stderr(),
+                LINGER,
+                Some(reconnect),
+            )?
         }
     };
     Ok(if ok {

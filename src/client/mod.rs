@@ -19,7 +19,7 @@ use std::{io, os::unix::net::UnixStream, path::Path};
 
 use anyhow::{Context, Result, bail};
 
-pub use self::session::{interactive, one_shot};
+pub use self::session::{Reconnect, interactive, interactive_reconnecting, one_shot};
 use crate::store::trusted::{Last, check_folder_of, who};
 use tactus_core::console::token;
 

@@ -125,7 +125,7 @@ pub fn interactive<I, O, E>(
     preamble: &[String],
     input: I,
     out: O,
-    mut err: E,
+    err: E,
     linger: Duration,
 ) -> io::Result<bool>
 where
@@ -133,25 +133,54 @@ where
     O: Write + Send + 'static,
     E: Write,
 {
+    interactive_reconnecting(stream, preamble, input, out, err, linger, None)
+}
+
+/// A way to connect again (the socket's path, checked as at the start), tried once a second
+/// while the daemon is away.
+pub type Reconnect = Box<dyn FnMut() -> Option<UnixStream>>;
+
+/// [`interactive`], and when the daemon goes away (a restart), connecting again by itself with
+/// `reconnect`: said on `err` ("the daemon closed the connection; connecting again ..." and
+/// "connected again"), the preamble (the arbiter's login, the role) sent anew, and the session
+/// goes on. Lines typed while the daemon is away are not sent, and said so.
+pub fn interactive_reconnecting<I, O, E>(
+    stream: UnixStream,
+    preamble: &[String],
+    input: I,
+    out: O,
+    mut err: E,
+    linger: Duration,
+    mut reconnect: Option<Reconnect>,
+) -> io::Result<bool>
+where
+    I: BufRead + Send + 'static,
+    O: Write + Send + 'static,
+    E: Write,
+{
     let (tx, rx) = mpsc::channel();
-    let reader = {
+    let out = std::sync::Arc::new(std::sync::Mutex::new(out));
+    let spawn_reader = |stream: &UnixStream| -> io::Result<std::thread::JoinHandle<()>> {
         let tx = tx.clone();
         let mut lines = Lines::new(stream.try_clone()?);
-        let mut out = out;
-        std::thread::spawn(move || {
+        let out = out.clone();
+        Ok(std::thread::spawn(move || {
             // The end of the stream and a read error both mean the daemon is gone.
             while let Ok(Some(line)) = lines.next_line(None) {
                 let text = match wire::classify(&line) {
                     WireLine::Body(text) => shown(text),
                     _ => shown(&line),
                 };
+                let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
                 if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
                     break;
                 }
             }
             let _ = tx.send(Event::SocketClosed);
-        })
+        }))
     };
+    let mut stream = stream;
+    let mut reader = Some(spawn_reader(&stream)?);
     {
         let tx = tx.clone();
         // Detached: a thread blocked on the keyboard cannot be woken; it ends with the process.
@@ -168,7 +197,6 @@ where
             let _ = tx.send(Event::InputEnded);
         });
     }
-    drop(tx);
     let mut writer = stream.try_clone()?;
     let mut quit_sent = false;
     let send = |writer: &mut UnixStream, line: &str| send_line(writer, line).is_ok();
@@ -199,15 +227,49 @@ where
                 break true;
             }
             Ok(Event::SocketClosed) | Err(_) => {
-                if !quit_sent {
-                    writeln!(err, "the daemon closed the connection")?;
+                if quit_sent {
+                    break true;
                 }
-                break quit_sent;
+                let Some(again) = reconnect.as_mut() else {
+                    writeln!(err, "the daemon closed the connection")?;
+                    break false;
+                };
+                writeln!(
+                    err,
+                    "the daemon closed the connection; connecting again once a second (a \
+                     restarted daemon is found by itself; Ctrl-C leaves)"
+                )?;
+                if let Some(r) = reader.take() {
+                    let _ = r.join();
+                }
+                // Away: typed lines are not sent; the end of the input ends the session.
+                let found = loop {
+                    match rx.recv_timeout(Duration::from_secs(1)) {
+                        Ok(Event::InputEnded) => break None,
+                        Ok(Event::Typed(line)) if !line.trim().is_empty() => {
+                            writeln!(err, "not sent (the daemon is away): {}", line.trim())?;
+                        }
+                        _ => {}
+                    }
+                    if let Some(s) = again() {
+                        break Some(s);
+                    }
+                };
+                let Some(s) = found else {
+                    break false;
+                };
+                stream = s;
+                writer = stream.try_clone()?;
+                reader = Some(spawn_reader(&stream)?);
+                alive = preamble.iter().all(|line| send(&mut writer, line));
+                writeln!(err, "connected again")?;
             }
         }
     };
     // Wakes the reader thread if it still waits, so that it can be joined.
     let _ = stream.shutdown(std::net::Shutdown::Both);
-    let _ = reader.join();
+    if let Some(r) = reader.take() {
+        let _ = r.join();
+    }
     Ok(by_user)
 }

@@ -709,3 +709,75 @@ fn tactus_console_says_what_is_wrong_before_connecting() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 26 point 4: consoles died with the daemon: after a restart the assistant, the player's
+/// keypad and the arbiter each had to connect again by hand. The interactive client connects
+/// again by itself, says so, and sends its preamble (the arbiter's login) anew.
+#[test]
+fn the_console_connects_again_by_itself_when_the_daemon_restarts() {
+    let dir = std::env::temp_dir().join(format!("tactus-reconnect-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("console.sock");
+    let first = UnixListener::bind(&path).unwrap();
+    let server_path = path.clone();
+    // The daemon: takes the client, reads its preamble, goes away; a new daemon on the same
+    // path takes it again and answers one line before the client's input ends.
+    let daemon = std::thread::spawn(move || {
+        let read_line = |s: &UnixStream| {
+            let mut line = String::new();
+            std::io::BufRead::read_line(&mut std::io::BufReader::new(s), &mut line).unwrap();
+            line
+        };
+        let (s, _) = first.accept().unwrap();
+        let login1 = read_line(&s);
+        drop(s);
+        drop(first);
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let _ = std::fs::remove_file(&server_path);
+        let second = UnixListener::bind(&server_path).unwrap();
+        let (mut s, _) = second.accept().unwrap();
+        let login2 = read_line(&s);
+        s.write_all(b"# back in play\n").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        (login1, login2)
+    });
+    let stream = UnixStream::connect(&path).unwrap();
+    let (out, err) = (Shared::default(), Shared::default());
+    let again = path.clone();
+    let reconnect: client::Reconnect = Box::new(move || UnixStream::connect(&again).ok());
+    // The keyboard: nothing typed for 4 s, then the end of the input.
+    struct Slow(std::io::Cursor<Vec<u8>>, bool);
+    impl std::io::Read for Slow {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if !self.1 {
+                std::thread::sleep(std::time::Duration::from_secs(4));
+                self.1 = true;
+            }
+            self.0.read(buf)
+        }
+    }
+    let input = std::io::BufReader::new(Slow(std::io::Cursor::new(Vec::new()), false));
+    let _ = client::interactive_reconnecting(
+        stream,
+        &["login 3fa107c29e5510d86b2ce4817a0fb346".to_string()],
+        input,
+        out.clone(),
+        err.clone(),
+        std::time::Duration::from_millis(500),
+        Some(reconnect),
+    )
+    .unwrap();
+    let (login1, login2) = daemon.join().unwrap();
+    assert!(
+        login1.starts_with("login ") && login2 == login1,
+        "{login1:?} {login2:?}"
+    );
+    let err = err.text();
+    assert!(
+        err.contains("connecting again") && err.contains("connected again"),
+        "{err}"
+    );
+    assert!(out.text().contains("back in play"), "{}", out.text());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
