@@ -715,7 +715,7 @@ mod tests {
                 let captures: Vec<Move> =
                     moves.iter().copied().filter(|m| m.is_capture()).collect();
                 let pick = seed.wrapping_mul(31).wrapping_add(ply * 17) as usize;
-                let m = if !captures.is_empty() && (pick % 3) != 0 {
+                let m = if !captures.is_empty() && !pick.is_multiple_of(3) {
                     captures[pick % captures.len()]
                 } else {
                     moves[pick % moves.len()]
