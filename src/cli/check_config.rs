@@ -43,6 +43,8 @@ pub fn run(args: CheckConfigArgs) -> Result<ExitCode> {
             .collect();
         anyhow::bail!("{}: {}", file.display(), said.join("; "));
     }
+    // The page's address, as `run` listens on it (and lets go at once).
+    drop(crate::daemon::bind_web(&settings)?);
     let mut text = format!("{}: ok\n", file.display());
     for line in config.describe(&origin, Some(pack.description()))? {
         text.push_str(&format!("  {line}\n"));

@@ -39,11 +39,9 @@ pub fn run(args: HallArgs) -> Result<ExitCode> {
             args.dirs.len()
         ));
         let cancel = CancellationToken::new();
-        let serve = crate::web::hall::serve_hall(listener, args.dirs, cancel.clone());
-        tokio::select! {
-            _ = serve => {}
-            _ = tokio::signal::ctrl_c() => cancel.cancel(),
-        }
+        // SIGTERM (systemd, `kill`) ends the hall as SIGINT does: it holds nothing to write.
+        crate::daemon::cancel_on_signals(cancel.clone())?;
+        crate::web::hall::serve_hall(listener, args.dirs, cancel).await;
         Ok(ExitCode::SUCCESS)
     })
 }

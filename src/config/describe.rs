@@ -277,6 +277,29 @@ impl Config {
                 |p| p.display().to_string()
             )
         ));
+        lines.push(match self.web.listen_addr("").ok().flatten() {
+            Some(addr) if addr.ip().is_loopback() => format!(
+                "page of the table: http://{addr}/ and its live PGN /game.pgn, on this computer \
+                 only (key web.listen)"
+            ),
+            Some(addr) if addr.ip().is_unspecified() => format!(
+                "page of the table: port {port} on every network of this computer, for the hall \
+                 (http://<this computer's address>:{port}/), live PGN /game.pgn (key web.listen)",
+                port = addr.port()
+            ),
+            Some(addr) => format!(
+                "page of the table: http://{addr}/ for the hall's network, live PGN /game.pgn \
+                 (key web.listen)"
+            ),
+            None => "page of the table: none; nothing listens on the network (key web.listen)"
+                .to_string(),
+        });
+        if let Some(dir) = self.broadcast_dir() {
+            lines.push(format!(
+                "broadcast: games.pgn kept in {} after every move (key web.broadcast_dir)",
+                dir.display()
+            ));
+        }
         let buttons = self.buttons();
         let seats = self.seat_boards();
         for seat in Color::ALL.into_iter().filter(|&c| seats[c].blind) {

@@ -255,10 +255,9 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     })
 }
 
-/// The console socket, before the game: a game nobody can command (a recovered game stays paused
-/// until the arbiter's `resume`) must not start, and nothing is made for it.
-/// The table's page's listener, when `[web] listen` names an address.
-fn bind_web(settings: &Settings) -> Result<Option<std::net::TcpListener>> {
+/// The table's page's listener, when `[web] listen` names an address (also `check-config`'s
+/// test that the address can be listened on).
+pub fn bind_web(settings: &Settings) -> Result<Option<std::net::TcpListener>> {
     let Some(addr) = settings.web_listen else {
         return Ok(None);
     };
@@ -275,6 +274,8 @@ fn bind_web(settings: &Settings) -> Result<Option<std::net::TcpListener>> {
     Ok(Some(listener))
 }
 
+/// The console socket, before the game: a game nobody can command (a recovered game stays paused
+/// until the arbiter's `resume`) must not start, and nothing is made for it.
 fn bind_console(settings: &Settings) -> Result<ConsoleSocket> {
     ConsoleSocket::bind(&settings.socket, settings.group.as_deref()).map_err(|e| {
         anyhow!(

@@ -328,16 +328,14 @@ impl Tasks {
         views: &watch::Receiver<std::sync::Arc<crate::web::view::TableView>>,
     ) -> Result<()> {
         if let Some(listener) = listener {
-            let listener = tokio::net::TcpListener::from_std(listener)
-                .context("cannot serve the table's page")?;
-            if let Ok(addr) = listener.local_addr() {
+            let addr = listener.local_addr();
+            let served =
+                crate::web::serve_table_apart(listener, views.clone(), self.cancel.clone())
+                    .context("cannot serve the table's page")?;
+            if let Ok(addr) = addr {
                 crate::output::say_line(&format!("tactus: the table's page on http://{addr}/"));
             }
-            self.spawn(crate::web::serve_table(
-                listener,
-                views.clone(),
-                self.cancel.clone(),
-            ));
+            self.spawn(served);
         }
         self.spawn(crate::web::keep_files(
             views.clone(),

@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     TABLE_FILE,
-    http::{self, Response},
+    http::{self, Response, Update},
     page::escape,
     view::{TableView, clock_text},
 };
@@ -223,8 +223,10 @@ a {{ color: #9cf; }}
 let shown = null;
 if (window.EventSource) {{
   new EventSource("/events").onmessage = (e) => {{
-    const html = JSON.parse(e.data);
-    if (html !== shown) {{ document.getElementById("tables").innerHTML = html; shown = html; }}
+    const html = JSON.parse(e.data).tables;
+    if (html !== undefined && html !== shown) {{
+      document.getElementById("tables").innerHTML = html; shown = html;
+    }}
   }};
 }}
 </script>
@@ -276,8 +278,13 @@ pub async fn serve_hall(listener: TcpListener, dirs: Vec<PathBuf>, cancel: Cance
     tokio::join!(reader, http::serve(listener, route, cancel.clone()));
 }
 
-fn event(tables: &[HallTable]) -> String {
-    serde_json::to_string(&tables_html(tables)).unwrap_or_else(|_| "\"\"".into())
+/// The hall's update: the list of tables (sent to a viewer when it changed).
+fn event(tables: &[HallTable]) -> Update {
+    let html = serde_json::to_string(&tables_html(tables)).unwrap_or_else(|_| "\"\"".into());
+    Update {
+        parts: vec![("tables", html.into())],
+        clocks: None,
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! A very small HTTP/1.1 server for read-only pages: `GET` (and `HEAD`) of a path, a whole
-//! response or a Server-Sent Events stream, one request per connection. Enough for a browser, a
+//! response or a Server-Sent Events stream, one request per connection. An event stream sends
+//! each connection only what changed since it last sent (an [`Update`]'s parts): while a
+//! player thinks, an update is a few bytes of clock, not the whole page again. Enough for a browser, a
 //! broadcaster polling a PGN and `curl`; nothing a viewer sends can change the game (there is no
 //! route that takes anything). Connections are limited in number, a request must arrive within
 //! a few seconds, and every loop ends on the cancellation.
@@ -10,9 +12,12 @@ use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::{TcpListener, TcpStream},
     sync::{Semaphore, watch},
+    time::Instant,
 };
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
+
+use super::view::{ClocksView, Made};
 
 /// Connections served at once; more are told to come back (503).
 pub const MAX_CONNECTIONS: usize = 512;
@@ -31,8 +36,57 @@ pub enum Response {
         content_type: &'static str,
         body: String,
     },
-    /// An event stream: each value of the channel is sent as one event's data (a line).
-    Events(watch::Receiver<Arc<String>>),
+    /// An event stream: of each value of the channel, the parts that differ from what this
+    /// connection sent before (all of them at first) go as one event, a JSON object.
+    Events(watch::Receiver<Arc<Update>>),
+}
+
+/// One update of a page: named parts, each already a JSON value (made once for all viewers),
+/// and the clocks, which each connection brings up to the moment it sends them (a page that
+/// connects while a player thinks counts down from his clock as it stands, not as it stood when
+/// the update was made).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Update {
+    pub parts: Vec<(&'static str, Arc<str>)>,
+    /// The clocks, and when they stood so: sent as the part `clocks`.
+    pub clocks: Option<(ClocksView, Made)>,
+}
+
+impl Update {
+    /// The JSON object of the parts that differ from `sent` (the parts last sent, by name),
+    /// the clocks as they stand at `now`; or `None` when nothing differs. `sent` then holds
+    /// these parts.
+    pub fn changes(
+        &self,
+        sent: &mut Vec<(&'static str, Arc<str>)>,
+        now: Instant,
+    ) -> Option<String> {
+        let clocks = self.clocks.as_ref().map(|(clocks, made)| {
+            let elapsed = made
+                .0
+                .map_or(0, |made| now.saturating_duration_since(made).as_millis());
+            let clocks = clocks.advanced(i64::try_from(elapsed).unwrap_or(i64::MAX));
+            let json: Arc<str> = serde_json::to_string(&clocks)
+                .unwrap_or_else(|_| "null".into())
+                .into();
+            ("clocks", json)
+        });
+        let mut object = String::from("{");
+        for (name, value) in self.parts.iter().chain(clocks.iter()) {
+            match sent.iter_mut().find(|(n, _)| n == name) {
+                Some((_, old)) if old == value => continue,
+                Some((_, old)) => *old = value.clone(),
+                None => sent.push((name, value.clone())),
+            }
+            if object.len() > 1 {
+                object.push(',');
+            }
+            // A part's name is one of the page's own identifiers: no escaping needed.
+            object.push_str(&format!("\"{name}\":{value}"));
+        }
+        object.push('}');
+        (object.len() > 2).then_some(object)
+    }
 }
 
 impl Response {
@@ -143,11 +197,14 @@ async fn connection(
                 return Ok(());
             }
             stream.write_all(b"retry: 1000\n\n").await?;
+            let mut sent = Vec::new();
             loop {
-                let data = events.borrow_and_update().clone();
-                stream
-                    .write_all(format!("data: {data}\n\n").as_bytes())
-                    .await?;
+                let update = events.borrow_and_update().clone();
+                if let Some(data) = update.changes(&mut sent, Instant::now()) {
+                    stream
+                        .write_all(format!("data: {data}\n\n").as_bytes())
+                        .await?;
+                }
                 loop {
                     tokio::select! {
                         _ = cancel.cancelled() => return Ok(()),
@@ -206,4 +263,62 @@ async fn write_head(
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_is_sent_only_what_changed_since_it_last_sent() {
+        let update = |clock: &str, board: &str| Update {
+            parts: vec![("turn", clock.into()), ("boards", board.into())],
+            clocks: None,
+        };
+        let now = Instant::now();
+        let mut sent = Vec::new();
+        assert_eq!(
+            update("1", "\"b\"").changes(&mut sent, now).as_deref(),
+            Some("{\"turn\":1,\"boards\":\"b\"}"),
+            "all at first"
+        );
+        assert_eq!(
+            update("2", "\"b\"").changes(&mut sent, now).as_deref(),
+            Some("{\"turn\":2}")
+        );
+        assert_eq!(update("2", "\"b\"").changes(&mut sent, now), None);
+        assert_eq!(
+            update("2", "\"c\"").changes(&mut sent, now).as_deref(),
+            Some("{\"boards\":\"c\"}")
+        );
+    }
+
+    #[test]
+    fn the_clocks_are_sent_as_they_stand_when_sent() {
+        let made = Instant::now();
+        let update = Update {
+            parts: vec![("turn", "\"White to move\"".into())],
+            clocks: Some((
+                ClocksView {
+                    white_ms: 60_000,
+                    black_ms: 50_000,
+                    running: Some("white".into()),
+                    delay_ms: 0,
+                },
+                Made(Some(made)),
+            )),
+        };
+        let mut sent = Vec::new();
+        let first = update
+            .changes(&mut sent, made + Duration::from_millis(700))
+            .unwrap();
+        assert!(first.contains("\"white_ms\":59300"), "{first}");
+        let again = update
+            .changes(&mut sent, made + Duration::from_secs(2))
+            .unwrap();
+        assert_eq!(
+            again,
+            "{\"clocks\":{\"white_ms\":58000,\"black_ms\":50000,\"running\":\"white\",\"delay_ms\":0}}"
+        );
+    }
 }

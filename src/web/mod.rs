@@ -4,7 +4,10 @@
 //!
 //! Read-only by construction: every route answers from the latest [`TableView`] the hub
 //! published (or, for the hall, from the files the tables write); nothing here can reach the
-//! hub, and the hub never waits for a viewer (a watch channel keeps only the latest view).
+//! hub, and the hub never waits for a viewer (a watch channel keeps only the latest view). The
+//! table's page is served from a thread of its own at a lower scheduling priority
+//! ([`serve_table_apart`]): a hundred viewers take their time from what the table leaves, never
+//! from the hub's workers.
 
 pub mod hall;
 pub mod http;
@@ -21,7 +24,10 @@ use tokio::{net::TcpListener, sync::watch};
 use tokio_util::sync::CancellationToken;
 use tracing::warn;
 
-use self::{http::Response, view::TableView};
+use self::{
+    http::{Response, Update},
+    view::TableView,
+};
 
 /// Updates to the page's viewers are at most this often (a burst of sensor events is one).
 const EVENT_INTERVAL: Duration = Duration::from_millis(100);
@@ -38,12 +44,12 @@ pub async fn serve_table(
     views: watch::Receiver<Arc<TableView>>,
     cancel: CancellationToken,
 ) {
-    let (events_tx, events) = watch::channel(Arc::new(page::event_json(&views.borrow())));
+    let (events_tx, events) = watch::channel(Arc::new(page::update(&views.borrow())));
     let relay = relay_events(views.clone(), events_tx, cancel.clone());
     let route = move |path: &str| -> Response {
         match path {
             "/" | "/index.html" => {
-                Response::ok("text/html; charset=utf-8", page::page(&views.borrow()))
+                Response::ok("text/html; charset=utf-8", page::page(&now(&views)))
             }
             "/game.pgn" => Response::ok(
                 "application/x-chess-pgn; charset=utf-8",
@@ -52,7 +58,7 @@ pub async fn serve_table(
             "/events" => Response::Events(events.clone()),
             "/table.json" => Response::ok(
                 "application/json",
-                serde_json::to_string(&**views.borrow()).unwrap_or_default(),
+                serde_json::to_string(&now(&views)).unwrap_or_default(),
             ),
             _ => Response::not_found(),
         }
@@ -60,11 +66,62 @@ pub async fn serve_table(
     tokio::join!(relay, http::serve(listener, route, cancel.clone()));
 }
 
+/// The latest view as it stands now (its running clock run on since the hub made it).
+fn now(views: &watch::Receiver<Arc<TableView>>) -> TableView {
+    views.borrow().as_of(tokio::time::Instant::now())
+}
+
+/// [`serve_table`] on a thread of its own, with a current-thread runtime, at a lower scheduling
+/// priority than the table's (nice 10): however many viewers, the hub's workers are not theirs.
+/// The returned future ends when the thread has.
+pub fn serve_table_apart(
+    listener: std::net::TcpListener,
+    views: watch::Receiver<Arc<TableView>>,
+    cancel: CancellationToken,
+) -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
+    listener.set_nonblocking(true)?;
+    let (done_tx, done) = tokio::sync::oneshot::channel::<()>();
+    std::thread::Builder::new()
+        .name("web".into())
+        .spawn(move || {
+            lower_priority();
+            match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => runtime.block_on(async move {
+                    match TcpListener::from_std(listener) {
+                        Ok(listener) => serve_table(listener, views, cancel).await,
+                        Err(e) => warn!("web: cannot serve the table's page: {e}"),
+                    }
+                }),
+                Err(e) => warn!("web: cannot start the page's runtime: {e}"),
+            }
+            let _ = done_tx.send(());
+        })?;
+    Ok(async move {
+        let _ = done.await;
+    })
+}
+
+/// This thread at nice 10 (Linux keeps a nice value per thread). Where that is refused, the
+/// page is served at the table's priority; nothing else changes.
+fn lower_priority() {
+    // SAFETY: gettid and setpriority take and return plain integers; no memory is shared.
+    let result = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 10) };
+    if result != 0 {
+        warn!(
+            "web: the page's thread keeps the table's priority: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
 /// Turn each view into the page's update, once for all viewers, at most every
 /// [`EVENT_INTERVAL`].
 async fn relay_events(
     mut views: watch::Receiver<Arc<TableView>>,
-    events: watch::Sender<Arc<String>>,
+    events: watch::Sender<Arc<Update>>,
     cancel: CancellationToken,
 ) {
     loop {
@@ -76,8 +133,9 @@ async fn relay_events(
             _ = cancel.cancelled() => return,
             _ = tokio::time::sleep(EVENT_INTERVAL) => {}
         }
-        let json = page::event_json(&views.borrow_and_update());
-        events.send_replace(Arc::new(json));
+        // The clocks go with the instant they stood at; each viewer's are brought up to date
+        // when sent.
+        events.send_replace(Arc::new(page::update(&views.borrow_and_update())));
     }
 }
 
@@ -125,7 +183,8 @@ pub async fn keep_files(
         });
         let due = last_status.elapsed() >= TABLE_FILE_INTERVAL;
         if written_view.as_ref() != Some(&view) && (!only_clocks || due) {
-            if let Ok(json) = serde_json::to_vec(&*view) {
+            // As it stands when written: the hall reads the running clock from here.
+            if let Ok(json) = serde_json::to_vec(&view.as_of(tokio::time::Instant::now())) {
                 write(&folder.join(TABLE_FILE), json).await;
             }
             written_view = Some(view.clone());

@@ -9,7 +9,10 @@
 
 use serde::Serialize;
 
-use super::view::{BoardView, TableView, clock_text};
+use super::{
+    http::Update,
+    view::{BoardView, TableView, clock_text},
+};
 
 /// The parts of the page an update replaces, each an HTML fragment.
 #[derive(Debug, Serialize)]
@@ -42,9 +45,27 @@ pub fn regions(view: &TableView) -> Regions {
     }
 }
 
-/// One update on `/events`: the regions as a JSON line.
-pub fn event_json(view: &TableView) -> String {
-    serde_json::to_string(&regions(view)).unwrap_or_else(|_| "{}".into())
+/// One update on `/events`: each region as a JSON value (a viewer is sent those that changed).
+pub fn update(view: &TableView) -> Update {
+    let r = regions(view);
+    Update {
+        parts: vec![
+            ("heading", json(&r.heading)),
+            ("turn", json(&r.turn)),
+            ("boards", json(&r.boards)),
+            ("last", json(&r.last)),
+            ("state", json(&r.state)),
+            ("moves", json(&r.moves)),
+        ],
+        clocks: r.clocks.map(|clocks| (clocks, view.made)),
+    }
+}
+
+/// A part of an update: a value as JSON.
+fn json<T: Serialize>(value: &T) -> std::sync::Arc<str> {
+    serde_json::to_string(value)
+        .unwrap_or_else(|_| "null".into())
+        .into()
 }
 
 /// The whole page as it stands now (it is complete without its script).
@@ -129,17 +150,19 @@ function tick() {{
     const el = document.getElementById("clock-" + side);
     if (!el) continue;
     let ms = clocks[side + "_ms"];
-    if (clocks.running === side) ms -= gone;
+    // A 6.2 delay is spent before the main time goes down.
+    if (clocks.running === side) ms -= Math.max(0, gone - (clocks.delay_ms || 0));
     el.textContent = fmt(ms);
     el.parentElement.classList.toggle("running", clocks.running === side);
   }}
 }}
+// Each update holds only what changed since the last one this page was sent.
 function update(d) {{
   for (const k of ["heading", "turn", "boards", "last", "state", "moves"]) {{
     const el = document.getElementById(k);
-    if (el && shown[k] !== d[k]) {{ el.innerHTML = d[k]; shown[k] = d[k]; }}
+    if (el && k in d && shown[k] !== d[k]) {{ el.innerHTML = d[k]; shown[k] = d[k]; }}
   }}
-  clocks = d.clocks; base = performance.now(); tick();
+  if ("clocks" in d) {{ clocks = d.clocks; base = performance.now(); tick(); }}
 }}
 if (window.EventSource) {{
   const es = new EventSource("/events");

@@ -2,9 +2,12 @@
 //! served by the web task from the latest one. It is built to leave out what must never be
 //! shown: the sealed move before the envelope is opened (the game record has no sealed move
 //! until `open` plays it), the arbiter's token, and the answers to the blind player's requests
-//! (F.9 d: said only to him). Nothing here reads a clock or a file.
+//! (F.9 d: said only to him). Nothing here reads a clock or a file: a view says when it was
+//! made ([`Made`]), and whoever serves it says when it is served ([`TableView::as_of`]), so that
+//! a page opened long after the last move still shows the running clock as it stands.
 
 use serde::{Deserialize, Serialize};
+use tokio::time::Instant;
 
 /// The table as a viewer sees it at one moment.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -29,6 +32,21 @@ pub struct TableView {
     pub state: String,
     /// The result as PGN writes it (`*` while the game goes on).
     pub result: String,
+    /// When the view was made, so that its running clock can be brought up to the moment it is
+    /// served. Not part of what is seen: two views that show the same are equal.
+    #[serde(skip)]
+    pub made: Made,
+}
+
+/// The instant a [`TableView`] was made (none for a view read from a file or built in a test).
+/// It never makes two views differ: what a view shows is what it is.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Made(pub Option<Instant>);
+
+impl PartialEq for Made {
+    fn eq(&self, _: &Made) -> bool {
+        true
+    }
 }
 
 /// The official clocks when the view was made.
@@ -38,6 +56,27 @@ pub struct ClocksView {
     pub black_ms: i64,
     /// The side whose clock runs (`white`, `black`), if one runs.
     pub running: Option<String>,
+    /// In the 6.2 delay mode, the running side's delay not yet used in this move: his main
+    /// time starts going down only when it is spent.
+    #[serde(default)]
+    pub delay_ms: i64,
+}
+
+impl ClocksView {
+    /// The clocks `elapsed_ms` later, the running one having run meanwhile (its delay first).
+    /// Never below zero: a fallen flag shows 0:00 until the hub says what happened.
+    pub fn advanced(&self, elapsed_ms: i64) -> ClocksView {
+        let mut next = self.clone();
+        let elapsed = elapsed_ms.max(0);
+        let main = (elapsed - self.delay_ms.max(0)).max(0);
+        next.delay_ms = (self.delay_ms - elapsed).max(0);
+        match self.running.as_deref() {
+            Some("white") => next.white_ms = (self.white_ms - main).max(0),
+            Some("black") => next.black_ms = (self.black_ms - main).max(0),
+            _ => next.delay_ms = self.delay_ms,
+        }
+        next
+    }
 }
 
 /// One board as its sensors report it.
@@ -66,6 +105,18 @@ pub struct LastMove {
 }
 
 impl TableView {
+    /// The view as it stands at `now`: its running clock run on from when it was made. A view
+    /// without its instant (read from a file) is as it was written.
+    pub fn as_of(&self, now: Instant) -> TableView {
+        let mut view = self.clone();
+        if let (Some(made), Some(clocks)) = (self.made.0, &self.clocks) {
+            let elapsed = now.saturating_duration_since(made).as_millis();
+            view.clocks = Some(clocks.advanced(i64::try_from(elapsed).unwrap_or(i64::MAX)));
+            view.made = Made(Some(now.max(made)));
+        }
+        view
+    }
+
     /// The value of tag `name`, or `?`.
     pub fn tag(&self, name: &str) -> &str {
         self.tags
@@ -89,6 +140,56 @@ pub fn clock_text(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_running_clock_runs_on_from_when_the_view_was_made_its_delay_first() {
+        let clocks = ClocksView {
+            white_ms: 60_000,
+            black_ms: 50_000,
+            running: Some("black".into()),
+            delay_ms: 2_000,
+        };
+        let later = clocks.advanced(5_000);
+        assert_eq!(
+            (later.white_ms, later.black_ms, later.delay_ms),
+            (60_000, 47_000, 0)
+        );
+        let soon = clocks.advanced(1_500);
+        assert_eq!((soon.black_ms, soon.delay_ms), (50_000, 500));
+        assert_eq!(clocks.advanced(3_600_000).black_ms, 0, "never below zero");
+        let stopped = ClocksView {
+            running: None,
+            ..clocks.clone()
+        };
+        assert_eq!(stopped.advanced(5_000), stopped);
+
+        let made = Instant::now();
+        let view = TableView {
+            clocks: Some(ClocksView {
+                delay_ms: 0,
+                ..clocks
+            }),
+            made: Made(Some(made)),
+            ..TableView::default()
+        };
+        let served = view.as_of(made + std::time::Duration::from_millis(2_500));
+        assert_eq!(served.clocks.as_ref().unwrap().black_ms, 47_500);
+        let other_instant = TableView {
+            made: Made(Some(made + std::time::Duration::from_secs(1))),
+            ..view.clone()
+        };
+        assert_eq!(other_instant, view, "the instant is not what a view shows");
+        let unmade = TableView {
+            made: Made(None),
+            ..view.clone()
+        };
+        assert_eq!(
+            unmade
+                .as_of(made + std::time::Duration::from_secs(9))
+                .clocks,
+            unmade.clocks
+        );
+    }
 
     #[test]
     fn clocks_show_hours_only_from_an_hour() {

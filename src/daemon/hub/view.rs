@@ -10,7 +10,7 @@
 use shakmaty::{Chess, Color, Position, Square};
 
 use super::Hub;
-use crate::web::view::{BoardView, ClocksView, LastMove, TableView};
+use crate::web::view::{BoardView, ClocksView, LastMove, Made, TableView};
 use tactus_core::announce::{Announcement, MoveWords};
 
 impl Hub {
@@ -27,6 +27,10 @@ impl Hub {
                 None
             } else {
                 clock.running().map(|side| side.to_string())
+            },
+            delay_ms: match clock.running() {
+                Some(side) if !clock.is_paused() => clock.delay_left(side, now),
+                _ => 0,
             },
         });
         let boards = self
@@ -66,6 +70,7 @@ impl Hub {
             result: game
                 .end()
                 .map_or_else(|| "*".to_string(), |e| e.outcome.to_string()),
+            made: Made(Some(self.clock.instant(now))),
         }
     }
 
