@@ -11,6 +11,7 @@
 //! - [`record`]: what a game left in its folder: the game folder, its PGN, the transcript's
 //!   lines, the clocks the journal charged.
 //! - [`inproc`]: the daemon in the test's own process, with console clients.
+//! - [`pty`]: a linked pseudo-terminal pair made by socat, and skipping where socat is missing.
 //! - [`pegged`]: a pegged tactile board the test plays itself, over a real pty pair.
 //!
 //! One test binary (`tests/it/main.rs`) compiles all of it, so a helper nobody uses is dead code
@@ -22,5 +23,6 @@ pub mod games;
 pub mod inproc;
 pub mod pegged;
 pub mod process;
+pub mod pty;
 pub mod record;
 pub mod table;
