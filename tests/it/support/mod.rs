@@ -13,6 +13,7 @@
 //! - [`inproc`]: the daemon in the test's own process, with console clients.
 //! - [`pty`]: a linked pseudo-terminal pair made by socat, and skipping where socat is missing.
 //! - [`pegged`]: a pegged tactile board the test plays itself, over a real pty pair.
+//! - [`nobody`]: commands run as a second user (`nobody`), for the tests about trust.
 //!
 //! One test binary (`tests/it/main.rs`) compiles all of it, so a helper nobody uses is dead code
 //! and the compiler says so.
@@ -21,6 +22,7 @@ pub mod console;
 pub mod corpus;
 pub mod games;
 pub mod inproc;
+pub mod nobody;
 pub mod pegged;
 pub mod process;
 pub mod pty;
