@@ -48,6 +48,7 @@ use tactus_core::{
     console::wire::{WireLine, classify},
     journal::{Entry, InputRecord},
     rules::notation::san,
+    sim::Rng,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -238,19 +239,13 @@ fn abuse(
     }));
     spawn(Box::new(|socket, stop, sent| {
         let mut s = drained(socket)?;
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         while !stop.load(Ordering::Relaxed) {
             let mut burst = Vec::new();
             for _ in 0..60 {
-                for _ in 0..1 + x % 200 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    burst.push(match (x >> 32) as u8 {
-                        b'\n' => 0,
-                        b => b,
-                    });
-                }
+                let mut piece = vec![0u8; 1 + rng.index(200)];
+                rng.fill(&mut piece);
+                burst.extend(piece.iter().map(|&b| if b == b'\n' { 0 } else { b }));
                 burst.extend_from_slice(b"\xff\xff\xff\x00\n");
             }
             s.write_all(&burst)?;

@@ -10,7 +10,10 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use tactus_core::board::{profile::ProfileSet, session::Session};
+use tactus_core::{
+    board::{profile::ProfileSet, session::Session},
+    sim::Rng,
+};
 
 #[derive(Clone, Default)]
 struct Lines(Arc<Mutex<(u64, u64)>>);
@@ -55,16 +58,11 @@ fn noise(bytes: u64) -> f64 {
     let profile = ProfileSet::builtin().get("dgt").unwrap().clone();
     let mut session = Session::new(&profile, None, 0);
     session.start(0);
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let mut sent = 0u64;
     let mut chunk = [0u8; 64];
     while sent < bytes {
-        for b in chunk.iter_mut() {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            *b = seed as u8;
-        }
+        rng.fill(&mut chunk);
         let now = sent * 1000 / 960;
         session.received(&chunk, now);
         if session.next_deadline() <= now {

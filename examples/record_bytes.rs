@@ -2,21 +2,21 @@
 //! writes for the audio scoresheet (`blind-score.wav` and its cue list) over a whole game, against
 //! the size of the files at the end. On a Raspberry Pi's SD card every byte written is wear.
 //!
-//! A game of pseudo-random legal moves (the same every run) is played to each length, the record
-//! written after every half-move through the record writer's own functions (`write_record` and
-//! `write_audio_scores`), in the `de-fide` voice pack. Two counts of the bytes written for the
-//! audio scoresheet, which must agree: the store's own ([`tactus::store::audio::bytes_written`]),
-//! and the kernel's count of bytes handed to `write(2)` by this process (`wchar` of
-//! `/proc/self/io`; the process has one thread), for the game written twice, with and without
-//! the audio scoresheet, the difference being the audio's.
+//! A game of pseudo-random legal moves (the same every run: `tactus_core::sim::long_game`) is
+//! played to each length, the record written after every half-move through the record writer's own
+//! functions (`write_record` and `write_audio_scores`), in the `de-fide` voice pack. Two counts of
+//! the bytes written for the audio scoresheet, which must agree: the store's own
+//! ([`tactus::store::audio::bytes_written`]), and the kernel's count of bytes handed to `write(2)`
+//! by this process (`wchar` of `/proc/self/io`; the process has one thread), for the game written
+//! twice, with and without the audio scoresheet, the difference being the audio's.
 //!
 //! `cargo run --release --example record_bytes -- [PLIES...]` (default 20 40 80 160 320). Numbers
 //! live in BENCHMARKS.md.
 
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
-use shakmaty::{Move, Position};
+use anyhow::{Context, Result};
+use shakmaty::Move;
 use tactus::{
     daemon::files::{
         BlindScore, RecordSettings, RecordSnapshot, ScoreFiles, write_audio_scores, write_record,
@@ -27,6 +27,7 @@ use tactus_core::{
     announce::voice::Style,
     record::{braille::DEFAULT_PROFILE, wav::Spacing},
     rules::game::{Game, Input, RulesConfig},
+    sim::long_game,
 };
 
 fn main() -> Result<()> {
@@ -38,7 +39,7 @@ fn main() -> Result<()> {
             .collect::<Result<_>>()?,
     };
     let longest = lengths.iter().copied().max().unwrap_or(0);
-    let moves = long_game(longest)?;
+    let moves = long_game(longest, 1);
     let (pack, clips) = voices::load(&voices::default_dir(), "de-fide")?;
     let audio = (pack, Style::San, Spacing::DEFAULT, clips);
     let scratch = std::env::temp_dir().join(format!("tactus-record-bytes-{}", std::process::id()));
@@ -114,31 +115,4 @@ fn written_by_process() -> Result<u64> {
         .find_map(|l| l.strip_prefix("wchar: "))
         .and_then(|n| n.trim().parse().ok())
         .context("no wchar in /proc/self/io")
-}
-
-/// A game of `plies` legal moves, the same every run: each move picked among the legal ones by a
-/// fixed pseudo-random sequence; a seed whose game ends early is passed over.
-fn long_game(plies: usize) -> Result<Vec<Move>> {
-    for seed in 1..1000u64 {
-        let mut state = seed;
-        let mut game = Game::new(RulesConfig::default());
-        let mut moves = Vec::new();
-        while moves.len() < plies && !game.is_over() {
-            let legal = game.position().legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            // xorshift64: no dependency for a fixed sequence.
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let mv = legal[(state % legal.len() as u64) as usize];
-            game.apply(Input::Move(mv), 0)?;
-            moves.push(mv);
-        }
-        if moves.len() == plies {
-            return Ok(moves);
-        }
-    }
-    bail!("no game of {plies} half-moves in 1000 seeds")
 }

@@ -162,52 +162,6 @@ pub fn describe_path(path: &Path) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 26, point 5: a wrong or busy port passed check-config. The probe says which: no
-    /// such port (with the ports there are), or busy with the process that holds it.
-    #[test]
-    fn a_missing_or_busy_port_is_named_with_its_cause() {
-        let missing = probe(Path::new("/dev/ttyUSB-no-such-board"));
-        assert!(
-            matches!(&missing, Err(PortTrouble::Missing { .. })),
-            "{missing:?}"
-        );
-        assert!(missing.unwrap_err().to_string().contains("ports here: "));
-        // A pseudo-terminal made by a bridge (socat, holding its master): free; held by
-        // another program too (a `sleep` with it as its stdin), busy.
-        let dir = std::env::temp_dir().join(format!("tactus-probe-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (port, other) = (dir.join("port"), dir.join("other"));
-        let mut socat = std::process::Command::new("socat")
-            .arg(format!("pty,raw,echo=0,link={}", port.display()))
-            .arg(format!("pty,raw,echo=0,link={}", other.display()))
-            .spawn()
-            .expect("socat (scripts/setup installs it)");
-        let t = std::time::Instant::now();
-        while !(port.exists() && other.exists()) {
-            assert!(t.elapsed().as_secs() < 5, "socat made no ptys");
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        assert_eq!(probe(&port), Ok(()), "a bridge's pty is free");
-        let mut sleeper = std::process::Command::new("sleep")
-            .arg("30")
-            .stdin(std::fs::File::open(&port).unwrap())
-            .spawn()
-            .unwrap();
-        let busy = probe(&port);
-        let _ = sleeper.kill();
-        let _ = sleeper.wait();
-        let _ = socat.kill();
-        let _ = socat.wait();
-        let _ = std::fs::remove_dir_all(&dir);
-        match busy {
-            Err(PortTrouble::Busy { pid, name }) => {
-                assert_eq!(pid, sleeper.id());
-                assert_eq!(name, "sleep");
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
     /// A port named by a link (as /dev/serial/by-id/ names them) is said with the device it
     /// leads to, in words (issue 15: no arrows in messages).
     #[test]

@@ -458,18 +458,12 @@ mod tests {
                 0,
             );
             s.start(0);
-            let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+            let mut rng = tactus_core::sim::Rng::new(0x9e37_79b9_7f4a_7c15);
             let mut rejected = 0;
+            let mut chunk = [0u8; 64];
             // 64 KiB of noise at 960 bytes a second: about 68 s.
             for i in 0..1024u64 {
-                let chunk: Vec<u8> = (0..64)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        seed as u8
-                    })
-                    .collect();
+                rng.fill(&mut chunk);
                 let now = i * 64 * 1000 / 960;
                 rejected += s
                     .received(&chunk, now)

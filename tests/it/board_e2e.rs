@@ -7,7 +7,11 @@
 //! Needs `socat` (scripts/setup installs it). Without it the tests print SKIPPED, except under
 //! CI=true, where they fail.
 
-use crate::support::{self, process::TACTUS};
+use crate::support::{
+    self,
+    process::TACTUS,
+    pty::{PtyPair, socat_or_skip},
+};
 
 use std::{
     fs,
@@ -28,7 +32,6 @@ use tactus_core::{
 
 /// A whole game must finish well within this; a hang fails the test with its output.
 const RUN_LIMIT: Duration = Duration::from_secs(90);
-const LINK_WAIT: Duration = Duration::from_secs(5);
 
 /// A DGT profile with the same protocol and a shorter settle time and keep-alive, so that a game
 /// of 80 half-moves takes seconds. Correctness does not depend on it: the simulated player waits
@@ -70,31 +73,13 @@ fn pegged_test_profile() -> String {
 /// Milliseconds between the events of one move on the pegged board: well above its bounce window.
 const PEGGED_STEP: &str = "50";
 
-fn socat_available() -> bool {
-    let ok = Command::new("socat")
-        .arg("-V")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!(
-                "socat is not installed (scripts/setup installs it); CI must not skip the end-to-end tests"
-            );
-        }
-        eprintln!("SKIPPED: socat is not installed (run scripts/setup)");
-    }
-    ok
-}
-
 /// A linked pty pair made by socat, in a directory of its own: `a` for board-test, `b` for the
 /// simulator. Killing and restarting socat is a pulled and replugged cable.
 struct Pty {
     dir: PathBuf,
     a: PathBuf,
     b: PathBuf,
-    socat: Option<Child>,
+    pair: Option<PtyPair>,
 }
 
 impl Pty {
@@ -106,41 +91,19 @@ impl Pty {
             a: dir.join("A"),
             b: dir.join("B"),
             dir,
-            socat: None,
+            pair: None,
         };
         pty.start();
         pty
     }
 
     fn start(&mut self) {
-        let child = Command::new("socat")
-            .arg(format!("pty,raw,echo=0,link={}", self.a.display()))
-            .arg(format!("pty,raw,echo=0,link={}", self.b.display()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("socat starts");
-        self.socat = Some(child);
-        let t = Instant::now();
-        // Stale links from a killed socat may still be there: wait until both point at live ptys.
-        while !(fs::metadata(&self.a).is_ok() && fs::metadata(&self.b).is_ok()) {
-            assert!(
-                t.elapsed() < LINK_WAIT,
-                "socat did not create {} and {}",
-                self.a.display(),
-                self.b.display()
-            );
-            thread::sleep(Duration::from_millis(10));
-        }
+        self.pair = Some(PtyPair::new(&self.a, &self.b));
     }
 
     /// The cable is pulled: both ends see a hang-up.
     fn kill(&mut self) {
-        if let Some(mut child) = self.socat.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        self.pair = None;
     }
 
     fn write_profile(&self, name: &str, text: &str) -> PathBuf {
@@ -381,7 +344,7 @@ fn features_are_covered(moves5: &[Move], tail: &[Move]) {
 }
 
 fn full_games(kind: &str) {
-    if !socat_available() {
+    if !socat_or_skip() {
         return;
     }
     let (Some((start5, moves5)), Some((start1, moves1))) = (game(5), game(1)) else {
@@ -525,7 +488,7 @@ fn pegged_board_plays_whole_games_through_a_pty() {
 /// The pty pair is torn down after move 10 and rebuilt; both sides reconnect by path and no move
 /// is lost.
 fn pulled_cable(kind: &str) {
-    if !socat_available() {
+    if !socat_or_skip() {
         return;
     }
     let Some((start, moves)) = game(5) else {
@@ -609,7 +572,7 @@ fn pegged_board_survives_the_pty_closed_and_reopened() {
 /// A board that answers the handshake and then sends only noise, then one real move: the noise
 /// gives no touch and no move, the move is recognised.
 fn noise_then_a_move(kind: &str) {
-    if !socat_available() {
+    if !socat_or_skip() {
         return;
     }
     let pty = Pty::new(&format!("{kind}-noise"));

@@ -4,13 +4,16 @@
 
 use crate::support;
 
-use std::{fs, process::Command};
+use std::{fs, path::Path, process::Command};
 
 use shakmaty::Color;
 use support::{
+    nobody,
     process::TACTUS,
+    pty::PtyPair,
     table::{temp_dir, write_config},
 };
+use tactus::port::{PortTrouble, probe};
 
 #[test]
 fn a_console_group_that_does_not_exist_is_refused_naming_the_key() {
@@ -298,11 +301,8 @@ fn the_console_socket_is_checked_as_run_binds_it() {
         "{err}"
     );
     // Membership needs another user than root (root may give a file to any group): nobody,
-    // through runuser, where the test runs as root.
-    let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
-    let runuser = std::path::Path::new("/usr/sbin/runuser").is_file()
-        || std::path::Path::new("/sbin/runuser").is_file();
-    if root && runuser {
+    // where the test runs as root.
+    if let Some(mut check_as_nobody) = nobody::as_nobody(TACTUS, &["check-config"]) {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
         fs::write(
@@ -315,17 +315,15 @@ fn the_console_socket_is_checked_as_run_binds_it() {
         )
         .unwrap();
         fs::set_permissions(&config, fs::Permissions::from_mode(0o644)).unwrap();
-        let out = Command::new("runuser")
-            .args(["-u", "nobody", "--", TACTUS, "check-config"])
-            .arg(&config)
-            .output()
-            .unwrap();
+        let out = check_as_nobody.arg(&config).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{err}");
         assert!(
             err.contains("key console.group = \"root\": the daemon's user is not a member of it"),
             "{err}"
         );
+    } else {
+        nobody::skipped("a console group the daemon's user is not in");
     }
     fs::remove_dir_all(&dir).unwrap();
 }
@@ -341,11 +339,10 @@ fn a_token_file_run_would_refuse_is_refused_before_any_game_folder() {
     let config = write_config(&dir, Color::White, "none");
     let token = dir.join("arbiter.token");
     fs::write(&token, "3fa107c29e5510d86b2ce4817a0fb346\n").unwrap();
-    let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
     // Readable by others: refused whoever runs the test; another user's: when root can make it.
     let mut cases = vec![("mode 0644", 0o644, None)];
-    if root {
-        cases.push(("belongs to user 65534", 0o600, Some(65534)));
+    if nobody::root() {
+        cases.push(("belongs to user 65534", 0o600, Some(nobody::NOBODY)));
     }
     for (needle, mode, owner) in cases {
         fs::set_permissions(&token, fs::Permissions::from_mode(mode)).unwrap();
@@ -439,6 +436,42 @@ fn the_players_audio_devices_are_said() {
     );
 }
 
+/// Issue 26, point 5: a wrong or busy port passed check-config. The probe check-config and `run`
+/// use says which: no such port (with the ports there are), or busy with the process that holds
+/// it.
+#[test]
+fn a_missing_or_busy_port_is_named_with_its_cause() {
+    let missing = probe(Path::new("/dev/ttyUSB-no-such-board"));
+    assert!(
+        matches!(&missing, Err(PortTrouble::Missing { .. })),
+        "{missing:?}"
+    );
+    assert!(missing.unwrap_err().to_string().contains("ports here: "));
+    // A pseudo-terminal made by a bridge (socat, holding its master): free; held by another
+    // program too (a `sleep` with it as its stdin), busy.
+    let dir = temp_dir("probe");
+    let port = dir.join("port");
+    let pair = PtyPair::new(&port, &dir.join("other"));
+    assert_eq!(probe(&port), Ok(()), "a bridge's pty is free");
+    let mut sleeper = Command::new("sleep")
+        .arg("30")
+        .stdin(fs::File::open(&port).unwrap())
+        .spawn()
+        .unwrap();
+    let busy = probe(&port);
+    let _ = sleeper.kill();
+    let _ = sleeper.wait();
+    drop(pair);
+    let _ = fs::remove_dir_all(&dir);
+    match busy {
+        Err(PortTrouble::Busy { pid, name }) => {
+            assert_eq!(pid, sleeper.id());
+            assert_eq!(name, "sleep");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 /// Issue 26, point 5: a busy or wrong port gave "ok", then `run` made a game folder and told
 /// both players "Tastbrett getrennt", the reason only in a log line; `--voices-dir
 /// /nonexistent` was listed as the voice pack and `run` played on silently. Now check-config
@@ -505,18 +538,7 @@ fn ports_and_the_voices_folder_are_tried_at_the_first_command() {
     // A busy port: a pseudo-terminal (made by socat, as a bridge makes one) another program
     // holds.
     let pty = dir.join("board-port");
-    let mut socat = Command::new("socat")
-        .arg(format!("pty,raw,echo=0,link={}", pty.display()))
-        .arg(format!(
-            "pty,raw,echo=0,link={}",
-            dir.join("other-end").display()
-        ))
-        .spawn()
-        .expect("socat (scripts/setup installs it)");
-    assert!(
-        support::process::wait_until(std::time::Duration::from_secs(5), || pty.exists()),
-        "socat made no pty"
-    );
+    let pair = PtyPair::new(&pty, &dir.join("other-end"));
     let pty = pty.display().to_string();
     let mut holder = Command::new("sleep")
         .arg("60")
@@ -544,8 +566,7 @@ fn ports_and_the_voices_folder_are_tried_at_the_first_command() {
     assert_eq!(folders(), 0, "refused before any game folder: {err}");
     let _ = holder.kill();
     let _ = holder.wait();
-    let _ = socat.kill();
-    let _ = socat.wait();
+    drop(pair);
 
     // The ports as given, but a voices folder without the pack.
     fs::write(&config, &text).unwrap();

@@ -37,13 +37,16 @@ use support::{
     table::temp_dir,
 };
 use tactus::daemon::journal;
-use tactus_core::journal::{Entry, InputRecord};
 use tactus_core::{
     console::{
         MAX_LINE,
         wire::{WireLine, classify},
     },
     rules::pgn::read_pgn,
+};
+use tactus_core::{
+    journal::{Entry, InputRecord},
+    sim::Rng,
 };
 
 /// Kasparov - Topalov, Wijk aan Zee 1999: 87 plies, the last one White's (the game was
@@ -77,38 +80,19 @@ fn moves(text: &str) -> Vec<Move> {
         .collect()
 }
 
-/// A small deterministic generator for the garbage (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn byte(&mut self) -> u8 {
-        (self.next() >> 24) as u8
-    }
-}
-
 /// A line of garbage (no line end) that cannot be UTF-8: random bytes (NUL and every other value
 /// but the line end) with at least one 0xFF, sometimes a run of them.
 fn binary_line(rng: &mut Rng) -> Vec<u8> {
-    let len = 1 + rng.below(300);
-    let mut line: Vec<u8> = (0..len)
-        .map(|_| match rng.byte() {
-            b'\n' => 0,
-            b => b,
-        })
-        .collect();
-    let at = rng.below(len);
+    let len = 1 + rng.index(300);
+    let mut line = vec![0u8; len];
+    rng.fill(&mut line);
+    line.iter_mut()
+        .filter(|b| **b == b'\n')
+        .for_each(|b| *b = 0);
+    let at = rng.index(len);
     line[at] = 0xff;
     if rng.below(3) == 0 {
-        let run = 1 + rng.below(2000);
+        let run = 1 + rng.index(2000);
         line.splice(at..at, std::iter::repeat_n(0xff, run));
     }
     line
@@ -123,7 +107,7 @@ fn text_garbage_line(rng: &mut Rng) -> Vec<u8> {
     ];
     let mut line = String::from("\0");
     for _ in 0..1 + rng.below(40) {
-        line.push_str(PARTS[rng.below(PARTS.len())]);
+        line.push_str(PARTS[rng.index(PARTS.len())]);
     }
     line.into_bytes()
 }
@@ -319,7 +303,7 @@ fn long_lines(socket: &Path, stop: &AtomicBool, counts: &Counts) {
 /// (c) Binary garbage and text that is no command, line by line and many lines in one write:
 /// one refusal per line, then the connection still answers `status`.
 fn garbage(socket: &Path, stop: &AtomicBool, counts: &Counts) {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut conn = Client::open(socket);
     let mut round = 0usize;
     while round < 5 || !stop.load(Ordering::Relaxed) {

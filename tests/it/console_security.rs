@@ -9,6 +9,8 @@
 //! The points about another user run as `nobody` (uid 65534, through `setpriv`) when the tests
 //! run as root, and say SKIPPED otherwise.
 
+use crate::support;
+
 use std::{
     fs,
     io::{BufRead, BufReader, Read, Write},
@@ -25,6 +27,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use support::nobody::{NOBODY, as_nobody, skipped};
 use tactus::daemon::{
     console::{
         self, ARBITER_PLACES, ConsoleSocket, ConsoleTimes, IDLE_TIMEOUT, LOGIN_DELAY, MAX_CONSOLES,
@@ -37,7 +40,6 @@ use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
 const TOKEN: &str = "3fa107c29e5510d86b2ce4817a0fb346";
-const NOBODY: u32 = 65534;
 
 fn temp_dir() -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -76,27 +78,6 @@ fn bind_error(path: &Path) -> String {
         Ok(_) => panic!("{} was bound", path.display()),
         Err(e) => format!("{e:#}"),
     }
-}
-
-/// A command run as `nobody`, when the tests run as root and `setpriv` is there.
-fn as_nobody(program: &str, args: &[&str]) -> Option<Command> {
-    if console::own_uid().unwrap() != 0 || !Path::new("/usr/bin/setpriv").exists() {
-        return None;
-    }
-    let mut command = Command::new("/usr/bin/setpriv");
-    command.args([
-        "--reuid=65534",
-        "--regid=65534",
-        "--clear-groups",
-        "--",
-        program,
-    ]);
-    command.args(args);
-    Some(command)
-}
-
-fn skipped(test: &str) {
-    eprintln!("SKIPPED {test}: needs root and setpriv to act as a second user (nobody)");
 }
 
 /// A Unix socket listener of `nobody` at `path`: it prints `ready`, accepts one connection and

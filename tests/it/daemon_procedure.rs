@@ -30,6 +30,7 @@ use support::{
     games::sans,
     pegged::PeggedBoard,
     process::{Guard, ask_when_up, show, spawn, wait_until},
+    pty::socat_or_skip,
     record::{game_folder, read_game_file},
     table::{TIME_CONTROL, fast_profile, temp_dir},
 };
@@ -206,21 +207,6 @@ fn as_arbiter(socket: &Path, command: &str) -> Vec<String> {
     read_reply(&mut reader).unwrap();
     stream.write_all(format!("{command}\n").as_bytes()).unwrap();
     read_reply(&mut reader).unwrap()
-}
-
-fn socat_or_skip() -> bool {
-    let ok = std::process::Command::new("socat")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "socat is not installed (scripts/setup installs it); CI must not skip"
-        );
-        eprintln!("SKIPPED: socat is not installed (run scripts/setup)");
-    }
-    ok
 }
 
 #[test]

@@ -59,6 +59,7 @@ use tactus_core::{
         wav::{self, Spacing},
     },
     rules::pgn::read_pgn,
+    sim::Rng,
 };
 
 const KILLS: usize = 20;
@@ -68,22 +69,6 @@ const DEFAULT_SEED: u64 = 0x7ac7_0006;
 const START_LIMIT: Duration = Duration::from_secs(30);
 /// A trigger that never comes (the game waiting for something) gives up after this and kills.
 const TRIGGER_LIMIT: Duration = Duration::from_secs(20);
-
-/// splitmix64: a small, seeded, reproducible generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Trigger {
@@ -248,7 +233,7 @@ fn a_game_killed_twenty_times_is_resumed_each_time_and_finished() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(DEFAULT_SEED);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let dir = temp_dir("recovery");
     // Fawaz - Wadih 2025 (80 plies: O-O, O-O-O, e.p., mate); the blind player has Black and
     // mates.

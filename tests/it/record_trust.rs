@@ -21,43 +21,11 @@ use std::{
 use shakmaty::{Chess, Color, Move, Position, san::San};
 use support::{
     inproc::{LIMIT, Table, write_config},
+    nobody::{NOBODY, as_nobody, root, skipped},
     process::TACTUS,
     table::temp_dir,
 };
 use tactus_core::rules::pgn::read_pgn;
-
-const NOBODY: u32 = 65534;
-
-fn root() -> bool {
-    uid() == 0
-}
-
-/// The test's own user id (as `id -u` says it).
-fn uid() -> u32 {
-    let out = Command::new("id").arg("-u").output().unwrap();
-    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
-}
-
-/// `program args` as `nobody`, when the tests run as root and `setpriv` is there.
-fn as_nobody(program: &str, args: &[&str]) -> Option<Command> {
-    if !root() || !Path::new("/usr/bin/setpriv").exists() {
-        return None;
-    }
-    let mut command = Command::new("/usr/bin/setpriv");
-    command.args([
-        "--reuid=65534",
-        "--regid=65534",
-        "--clear-groups",
-        "--",
-        program,
-    ]);
-    command.args(args);
-    Some(command)
-}
-
-fn skipped(test: &str) {
-    eprintln!("SKIPPED {test}: needs root and setpriv to act as a second user (nobody)");
-}
 
 /// A configuration in `dir` (as the in-process tables use) whose `record.dir` is `record`.
 fn config_with_record_dir(dir: &Path, record: &Path) -> PathBuf {

@@ -12,6 +12,7 @@ use anyhow::{Result, bail};
 use shakmaty::{Board, Chess, Move};
 use tracing::debug;
 
+use super::Rng;
 use super::clock::EmulatedClock;
 use super::script::{CaptureOrder, CastlingOrder, PhysicalBoard, Style};
 use super::sweep::Sweep;
@@ -402,33 +403,24 @@ impl SimBoard {
 /// bytes could by chance form a valid frame, which is then not garbage but a message.)
 #[derive(Debug, Clone)]
 pub struct Garbage {
-    state: u64,
+    rng: Rng,
 }
 
 impl Garbage {
     pub fn new(seed: u64) -> Garbage {
-        // xorshift must not start at zero.
-        Garbage { state: seed | 1 }
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        // xorshift64: plenty for varying test noise; no cryptographic use.
-        let mut x = self.state;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.state = x;
-        x
+        Garbage {
+            rng: Rng::new(seed),
+        }
     }
 
     /// Whether to inject before the next message (about one message in three).
     pub fn now(&mut self) -> bool {
-        self.next_u64().is_multiple_of(3)
+        self.rng.next_u64().is_multiple_of(3)
     }
 
     /// One piece of noise for `protocol`, to be written before a real message.
     pub fn bytes(&mut self, protocol: Protocol) -> Vec<u8> {
-        let pick = self.next_u64();
+        let pick = self.rng.next_u64();
         match protocol {
             Protocol::Dgt => match pick % 4 {
                 // Line noise: bytes with bit 7 clear belong to no message and are skipped.

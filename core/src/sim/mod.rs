@@ -12,12 +12,20 @@
 //! boards, two players, speech and the arbiter around the pure arbiter on virtual time, for the
 //! randomized table test; [`sweep`] is how a DGT board samples its squares, for both. [`hands`] drives the move recogniser with scripted events on virtual
 //! time, for the recogniser's tests and its benchmark. [`appendix_e`] is the demo's game.
+//!
+//! [`Rng`] is the one seeded generator they all draw from, and the shell's tests and benchmarks
+//! too; [`long_game`] is a game of pseudo-random legal moves of a given length, from it.
 
 pub mod appendix_e;
 pub mod board;
 pub mod clock;
 pub mod hands;
 pub mod player;
+pub mod random_game;
+mod rng;
 pub mod script;
 pub mod sweep;
 pub mod table;
+
+pub use random_game::long_game;
+pub use rng::Rng;

@@ -20,9 +20,9 @@
 
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
+use super::Rng;
 use super::board::default_style;
 use super::script::{Step, Style, script};
-use super::table::Rng;
 use crate::board::{Sensing, SensorEvent, profile::Profile, recognize::Mode};
 use crate::rules::Millis;
 

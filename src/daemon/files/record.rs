@@ -515,6 +515,7 @@ mod tests {
     use shakmaty::{Move, Position};
     use std::path::PathBuf;
     use tactus_core::rules::game::{Input as G, RulesConfig};
+    use tactus_core::sim::long_game;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("tactus-record-{name}-{}", std::process::id()));
@@ -556,32 +557,6 @@ mod tests {
             now: 0,
             mark: None,
         }
-    }
-
-    /// `plies` legal moves, the same every run (a fixed pseudo-random pick among the legal
-    /// moves; a seed whose game ends early is passed over), as `examples/record_bytes.rs` plays.
-    fn long_game(plies: usize) -> Vec<Move> {
-        for seed in 1..1000u64 {
-            let mut state = seed;
-            let mut game = Game::new(RulesConfig::default());
-            let mut moves = Vec::new();
-            while moves.len() < plies && !game.is_over() {
-                let legal = game.position().legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let mv = legal[(state % legal.len() as u64) as usize];
-                game.apply(G::Move(mv), 0).unwrap();
-                moves.push(mv);
-            }
-            if moves.len() == plies {
-                return moves;
-            }
-        }
-        panic!("no game of {plies} half-moves");
     }
 
     fn game_of(moves: &[Move]) -> Game {
@@ -684,7 +659,7 @@ mod tests {
                 audio: None,
             },
         ];
-        let mut snap = snapshot(&game_of(&long_game(4)));
+        let mut snap = snapshot(&game_of(&long_game(4, 1)));
         snap.tags = vec![("Event".into(), "Open".into())];
         write_record(&settings, &snap).unwrap();
         let read = |seat: shakmaty::Color, unicode: bool| {
@@ -713,7 +688,7 @@ mod tests {
     fn writes_grow_with_the_game_not_with_its_square() {
         const MOST: f64 = 3.0;
         let audio = de_fide();
-        let moves = long_game(80);
+        let moves = long_game(80, 1);
         for plies in [40, 80] {
             let dir = scratch(&format!("linear-{plies}"));
             let settings = settings_with(&dir, Some(audio));
@@ -750,7 +725,7 @@ mod tests {
         let audio = de_fide();
         let dir = scratch("no-new-move");
         let settings = settings_with(&dir, Some(audio));
-        let game = game_of(&long_game(6));
+        let game = game_of(&long_game(6, 1));
         write_audio_scores(&settings, &snapshot(&game)).unwrap();
         let before = bytes_written();
         write_audio_scores(&settings, &snapshot(&game)).unwrap();
@@ -766,7 +741,7 @@ mod tests {
         let audio = de_fide();
         let dir = scratch("takeback");
         let settings = settings_with(&dir, Some(audio));
-        let moves = long_game(20);
+        let moves = long_game(20, 1);
         let mut game = Game::new(RulesConfig::default());
         for &mv in &moves[..12] {
             game.apply(G::Move(mv), 0).unwrap();
@@ -816,7 +791,7 @@ mod tests {
     fn what_a_crash_mid_append_left_is_repaired_by_the_next_write() {
         use std::io::Write as _;
         let audio = de_fide();
-        let moves = long_game(14);
+        let moves = long_game(14, 1);
         let files = ScoreFiles::of(None);
         let append = |path: &Path, bytes: &[u8]| {
             let mut f = OpenOptions::new().append(true).open(path).unwrap();
@@ -907,7 +882,7 @@ mod tests {
     #[test]
     fn a_resumed_game_goes_on_in_its_recording() {
         let audio = de_fide();
-        let moves = long_game(12);
+        let moves = long_game(12, 1);
         let dir = scratch("resumed");
         let settings = settings_with(&dir, Some(audio));
         write_audio_scores(&settings, &snapshot(&game_of(&moves[..10]))).unwrap();
@@ -941,7 +916,7 @@ mod tests {
     #[test]
     fn a_full_disk_leaves_a_whole_recording_that_catches_up() {
         let audio = de_fide();
-        let moves = long_game(16);
+        let moves = long_game(16, 1);
         let dir = scratch("full-disk");
         let settings = settings_with(&dir, Some(audio));
         let ten = game_of(&moves[..10]);
@@ -997,7 +972,7 @@ mod tests {
     #[test]
     fn status_says_where_the_audio_scoresheet_stands_and_it_catches_up() {
         let audio = de_fide();
-        let moves = long_game(8);
+        let moves = long_game(8, 1);
         let dir = scratch("audio-outage");
         let writer = RecordWriter::spawn(settings_with(&dir, Some(audio)));
         let wait = |what: &str, done: &dyn Fn() -> bool| {

@@ -11,7 +11,9 @@
 //! - [`record`]: what a game left in its folder: the game folder, its PGN, the transcript's
 //!   lines, the clocks the journal charged.
 //! - [`inproc`]: the daemon in the test's own process, with console clients.
+//! - [`pty`]: a linked pseudo-terminal pair made by socat, and skipping where socat is missing.
 //! - [`pegged`]: a pegged tactile board the test plays itself, over a real pty pair.
+//! - [`nobody`]: commands run as a second user (`nobody`), for the tests about trust.
 //!
 //! One test binary (`tests/it/main.rs`) compiles all of it, so a helper nobody uses is dead code
 //! and the compiler says so.
@@ -20,7 +22,9 @@ pub mod console;
 pub mod corpus;
 pub mod games;
 pub mod inproc;
+pub mod nobody;
 pub mod pegged;
 pub mod process;
+pub mod pty;
 pub mod record;
 pub mod table;

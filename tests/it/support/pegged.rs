@@ -9,18 +9,21 @@ use std::{
     fs,
     io::{BufRead, BufReader, Write},
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
     sync::{Arc, Mutex},
     thread,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use shakmaty::{Bitboard, Chess, Position, Square};
 
-/// A board on the test's end of a socat pty pair; the daemon's end is [`PeggedBoard::port`].
+use super::pty::PtyPair;
+
+/// A board on the test's end of a socat pty pair ([`PtyPair`]); the daemon's end is
+/// [`PeggedBoard::port`].
 pub struct PeggedBoard {
     port: PathBuf,
-    socat: Child,
+    /// The line; dropped (socat killed) with the board.
+    _pair: PtyPair,
     writer: Arc<Mutex<fs::File>>,
     occupied: Arc<Mutex<Bitboard>>,
 }
@@ -29,19 +32,7 @@ impl PeggedBoard {
     /// A board in `dir` whose apertures hold the pieces of `start`.
     pub fn new(dir: &Path, start: &Chess) -> PeggedBoard {
         let (port, ours) = (dir.join("tactile-port"), dir.join("tactile-board"));
-        let socat = Command::new("socat")
-            .arg(format!("pty,raw,echo=0,link={}", port.display()))
-            .arg(format!("pty,raw,echo=0,link={}", ours.display()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("socat starts (scripts/setup installs it)");
-        let t = Instant::now();
-        while !(fs::metadata(&port).is_ok() && fs::metadata(&ours).is_ok()) {
-            assert!(t.elapsed() < Duration::from_secs(5), "socat made no ptys");
-            thread::sleep(Duration::from_millis(10));
-        }
+        let pair = PtyPair::new(&port, &ours);
         let file = fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -69,7 +60,7 @@ impl PeggedBoard {
         });
         PeggedBoard {
             port,
-            socat,
+            _pair: pair,
             writer,
             occupied,
         }
@@ -110,12 +101,5 @@ impl PeggedBoard {
         self.lift(from);
         thread::sleep(Duration::from_millis(60));
         self.place(to);
-    }
-}
-
-impl Drop for PeggedBoard {
-    fn drop(&mut self) {
-        let _ = self.socat.kill();
-        let _ = self.socat.wait();
     }
 }

@@ -25,18 +25,17 @@
 //! Pure: no clock, no files, no threads.
 //!
 //! Here the table's world and its agenda, and [`run`]; in files of their own: the setup drawn
-//! from a seed and the report (`setup`), the generator (`rng`), playing and checking a run
-//! (`play`), the boards and their sampling (`boards`), the people (`people`).
+//! from a seed and the report (`setup`), playing and checking a run (`play`), the boards and
+//! their sampling (`boards`), the people (`people`). The generator is the simulators' shared
+//! [`Rng`].
 
 mod boards;
 mod people;
 mod play;
-mod rng;
 mod setup;
 
 use boards::Physical;
 use people::{Act, Person, Staff};
-pub use rng::Rng;
 pub use setup::{Behaviour, Happened, RunReport, SeatKind, SightedBoard, TableSetup};
 
 use std::{cmp::Reverse, collections::BinaryHeap};
@@ -48,6 +47,7 @@ use crate::{
     arbiter::Arbiter,
     board::SensorEvent,
     rules::Millis,
+    sim::Rng,
 };
 
 /// A run without a new move for this long (virtual time) has stalled.

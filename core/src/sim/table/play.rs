@@ -11,7 +11,6 @@ use super::{
     REQUEST_TURNAROUND_MS, SPIN_LIMIT, STALL_MS, World,
     boards::{Physical, apply},
     people::{Person, Staff},
-    rng::Rng,
     setup::{Happened, RunReport, SeatKind, SightedBoard, TableSetup, shipped},
 };
 use crate::{
@@ -24,6 +23,7 @@ use crate::{
         pgn::read_pgn,
         time_control::TimeControl,
     },
+    sim::Rng,
 };
 
 impl World {

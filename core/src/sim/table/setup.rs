@@ -4,7 +4,7 @@
 
 use shakmaty::{ByColor, Chess, Color, Move};
 
-use super::rng::Rng;
+use crate::sim::Rng;
 use crate::{
     arbiter::Completion,
     board::{profile::ProfileSet, recognize::RecognizerConfig},
