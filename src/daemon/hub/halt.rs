@@ -86,7 +86,7 @@ impl Hub {
         if pause {
             // The pause is held for the journal (written first when it takes lines again), so
             // that a replay pauses where the table paused; it only stops the clocks.
-            let pause = Input::Rules(game::Input::Pause);
+            let pause = Input::Rules(game::Input::Pause(game::PauseReason::Arbiter));
             if let Some(journal) = &mut self.journal {
                 let _ = journal.input(now, &pause);
             }
@@ -176,7 +176,11 @@ impl Hub {
         );
         self.say_own(Audience::Both, Announcement::RecordingRestored, true);
         if halt.paused {
-            self.accept(Input::Rules(game::Input::Resume), now, None);
+            self.accept(
+                Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
+                now,
+                None,
+            );
         }
         let mut queue = halt.queue;
         while let Some(input) = queue.pop_front() {
