@@ -377,9 +377,13 @@ pub enum Announcement {
     /// said to the player who asked, so that his key is never met with silence.
     RequestSwitchedOff,
     /// The journal cannot be written: the clocks stop and nothing counts until it can (a move
-    /// not on the disk would be lost by a restart). Said to both players.
+    /// not on the disk would be lost by a restart). Said to both players: by the arbiter, as
+    /// the words of his pause for the recording (6.12, `PauseReason::Recording`), or by the
+    /// daemon when the clocks stood already.
     RecordingHalted,
-    /// The journal is written again: play goes on.
+    /// The journal is written again: play goes on. The arbiter's resumption after his pause for
+    /// the recording says it before [`Announcement::ClocksResumed`]; the daemon says it alone
+    /// when the halt stopped no clock.
     RecordingRestored,
     /// A command of his refused, said to him (his keypad, his console).
     Refused(Refusal),

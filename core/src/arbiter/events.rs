@@ -10,7 +10,7 @@ use crate::{
     announce::{Announcement, Audience, ResultWords},
     rules::{
         ClockMillis, Millis,
-        game::{self, EndReason, Event, GameEnd},
+        game::{self, EndReason, Event, GameEnd, PauseReason},
     },
 };
 
@@ -119,10 +119,20 @@ impl Arbiter {
             Event::IllegalMoveClaimable { offender } => out.push(Effect::Note(format!(
                 "{offender} completed an illegal move: it may be claimed (Appendix C)"
             ))),
-            Event::ClocksPaused => {
-                self.say(Audience::Both, Announcement::ClocksPaused, out);
+            Event::ClocksPaused(reason) => {
+                // The players hear why in the words that stop the clocks: a halt of the
+                // recording has words of its own, which say that the clocks stand too.
+                let words = match reason {
+                    PauseReason::Arbiter => Announcement::ClocksPaused,
+                    PauseReason::Recording => Announcement::RecordingHalted,
+                };
+                self.say(Audience::Both, words, out);
             }
-            Event::ClocksResumed => {
+            Event::ClocksResumed(reason) => {
+                // The end of a halt is said first: the recording works again, so the clocks run.
+                if reason == PauseReason::Recording {
+                    self.say(Audience::Both, Announcement::RecordingRestored, out);
+                }
                 self.say(Audience::Both, Announcement::ClocksResumed, out);
                 // After a retrace the boards held still; now the player to move may move. (Any
                 // other pause leaves the boards as they were: a move in progress goes on.)

@@ -207,7 +207,7 @@ impl Arbiter {
         // What `undo` restores: the game as it stands, its clocks stopped now.
         let mut before = self.game.clone();
         if before.clock().is_some_and(|c| c.running().is_some()) {
-            let _ = before.apply(game::Input::Pause, now);
+            let _ = before.apply(game::Input::Pause(game::PauseReason::Arbiter), now);
         }
         if !self.rules(game::Input::Retract { to_ply }, now, out) {
             (
@@ -293,7 +293,7 @@ impl Arbiter {
             );
         }
         if self.game.clock().is_some_and(|c| c.is_paused()) {
-            self.rules(game::Input::Resume, now, out);
+            self.rules(game::Input::Resume(game::PauseReason::Arbiter), now, out);
         }
         self.release_hold(now, out);
     }

@@ -871,7 +871,10 @@ fn a_takeback_holds_both_boards_until_the_clocks_run_again() {
     run(&mut a, 9_500);
     assert_eq!(tactile(&a).mode(), Mode::Hold);
     // The arbiter lets the game go on: Black (sighted) to move; the tactile board holds.
-    let out = a.handle(Input::Rules(game::Input::Resume), 10_000);
+    let out = a.handle(
+        Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
+        10_000,
+    );
     assert!(
         said(&out)
             .iter()
@@ -1027,7 +1030,10 @@ fn a_capture_executed_ahead_in_either_order_counts_as_executed() {
 fn a_move_made_while_the_clocks_are_paused_counts_when_they_run_again() {
     let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
     a.handle(Input::Start, 0);
-    a.handle(Input::Rules(game::Input::Pause), 1_000);
+    a.handle(
+        Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
+        1_000,
+    );
     blind(&mut a, lift(Square::E2), 2_000);
     let out = blind(&mut a, put(Square::E4), 2_500);
     let says = said(&out);
@@ -1040,7 +1046,10 @@ fn a_move_made_while_the_clocks_are_paused_counts_when_they_run_again() {
     assert_eq!(a.game().ply(), 0);
     let white_before = a.game().clock().unwrap().remaining(Color::White, 9_000);
     // Resumed: the held move is announced now and counts when said.
-    let out = a.handle(Input::Rules(game::Input::Resume), 9_000);
+    let out = a.handle(
+        Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
+        9_000,
+    );
     assert!(move_said_to(&out, SIGHTED).is_some(), "{out:?}");
     let out = finish_speech(&mut a, &out, 9_400);
     assert!(out.contains(&Effect::RecordChanged));
@@ -1053,13 +1062,49 @@ fn a_move_made_while_the_clocks_are_paused_counts_when_they_run_again() {
     assert_eq!(clock.running(), Some(Color::Black));
 }
 
+/// 6.12 for the recording (the daemon's journal cannot be written): the clocks stop and run
+/// again as in any pause, a move made meanwhile is held, and both players hear why in the words
+/// that stop and start the clocks ("recording failed, clocks stopped"; "recording restored",
+/// "clocks running again"), not the ordinary pause's words beside them.
+#[test]
+fn a_pause_for_the_recording_says_why_and_holds_like_any_pause() {
+    let both = |out: &[Effect]| -> Vec<Announcement> {
+        said(out)
+            .into_iter()
+            .filter(|(_, audience, _)| *audience == Audience::Both)
+            .map(|(_, _, words)| words)
+            .collect()
+    };
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let recording = game::PauseReason::Recording;
+    let out = a.handle(Input::Rules(game::Input::Pause(recording)), 1_000);
+    assert_eq!(both(&out), [Announcement::RecordingHalted], "{out:?}");
+    assert!(a.game().clock().unwrap().is_paused());
+    blind(&mut a, lift(Square::E2), 2_000);
+    let out = blind(&mut a, put(Square::E4), 2_500);
+    assert_eq!(said(&out)[0].2, Announcement::MoveHeld, "{out:?}");
+    let out = a.handle(Input::Rules(game::Input::Resume(recording)), 9_000);
+    assert_eq!(
+        both(&out),
+        [Announcement::RecordingRestored, Announcement::ClocksResumed],
+        "{out:?}"
+    );
+    assert!(move_said_to(&out, SIGHTED).is_some(), "{out:?}");
+    let white = a.game().clock().unwrap().remaining(Color::White, 9_000);
+    assert_eq!(white, 300_000 - 1_000, "his clock stood from 1 s to 9 s");
+}
+
 /// The arbiter may take a held move back (`takeback` to the current ply): the board is guided
 /// back and the player moves again.
 #[test]
 fn the_arbiter_takes_a_held_move_back() {
     let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
     a.handle(Input::Start, 0);
-    a.handle(Input::Rules(game::Input::Pause), 1_000);
+    a.handle(
+        Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
+        1_000,
+    );
     blind(&mut a, lift(Square::E2), 2_000);
     blind(&mut a, put(Square::E4), 2_500);
     let out = a.handle(Input::Rules(game::Input::Retract { to_ply: 0 }), 3_000);
@@ -1069,7 +1114,10 @@ fn the_arbiter_takes_a_held_move_back() {
             .any(|n| n.contains("held move is taken back")),
         "{out:?}"
     );
-    let out = a.handle(Input::Rules(game::Input::Resume), 4_000);
+    let out = a.handle(
+        Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
+        4_000,
+    );
     assert!(move_said_to(&out, SIGHTED).is_none(), "{out:?}");
     // He is guided back, puts the pawn back, and plays d4 instead.
     let out = run(&mut a, 8_000);
@@ -1479,7 +1527,10 @@ fn a6_12_the_arbiter_rules_while_the_clocks_are_paused() {
     a.handle(Input::EnterMove("e5".into()), 3_000);
     a.handle(Input::ClockPress, 3_500);
     assert_eq!(a.game().ply(), 2);
-    a.handle(Input::Rules(game::Input::Pause), 4_000);
+    a.handle(
+        Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
+        4_000,
+    );
     // 7.4 b while paused: the penalty is given and the clocks stay stopped.
     let out = a.handle(
         Input::Rules(game::Input::IllegalMove { by: Color::Black }),

@@ -884,8 +884,8 @@ pub fn to_input(
         Action::Resumption(text) => rules(game::Input::SetResumption { text: text.clone() }),
         Action::Open { absent: false } => rules(game::Input::OpenEnvelope),
         Action::Open { absent: true } => rules(game::Input::StartReplierClock),
-        Action::Pause => rules(game::Input::Pause),
-        Action::Resume => rules(game::Input::Resume),
+        Action::Pause => rules(game::Input::Pause(game::PauseReason::Arbiter)),
+        Action::Resume => rules(game::Input::Resume(game::PauseReason::Arbiter)),
         Action::SetClock { side, remaining_ms } => rules(game::Input::SetClock {
             side: c(side)?,
             remaining_ms: *remaining_ms,

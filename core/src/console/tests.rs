@@ -829,8 +829,14 @@ fn commands_become_the_arbiters_inputs() {
     );
     assert_eq!(input("open", &g, blind), rules(G::OpenEnvelope));
     assert_eq!(input("open absent", &g, blind), rules(G::StartReplierClock));
-    assert_eq!(input("pause", &g, blind), rules(G::Pause));
-    assert_eq!(input("resume", &g, blind), rules(G::Resume));
+    assert_eq!(
+        input("pause", &g, blind),
+        rules(G::Pause(game::PauseReason::Arbiter))
+    );
+    assert_eq!(
+        input("resume", &g, blind),
+        rules(G::Resume(game::PauseReason::Arbiter))
+    );
     assert_eq!(
         input("set-clock blind 10:00", &g, blind),
         rules(G::SetClock {

@@ -21,7 +21,7 @@ use crate::{
     rules::{
         Edition, Millis, PlayMode,
         dead::Mateability,
-        game::{self, DrawClaim, QuickplayRuling, RulesConfig},
+        game::{self, DrawClaim, PauseReason, QuickplayRuling, RulesConfig},
         time_control::TimeControl,
     },
 };
@@ -614,6 +614,32 @@ pub enum Ruling {
     Reject,
 }
 
+/// [`game::PauseReason`] in the journal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PauseReasonRecord {
+    Arbiter,
+    Recording,
+}
+
+impl From<PauseReason> for PauseReasonRecord {
+    fn from(r: PauseReason) -> Self {
+        match r {
+            PauseReason::Arbiter => PauseReasonRecord::Arbiter,
+            PauseReason::Recording => PauseReasonRecord::Recording,
+        }
+    }
+}
+
+impl From<PauseReasonRecord> for PauseReason {
+    fn from(r: PauseReasonRecord) -> Self {
+        match r {
+            PauseReasonRecord::Arbiter => PauseReason::Arbiter,
+            PauseReasonRecord::Recording => PauseReason::Recording,
+        }
+    }
+}
+
 /// [`game::Input`] in the journal. Moves are UCI, read back in the position they were made in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -661,8 +687,20 @@ pub enum RulesRecord {
         extra_time_to_opponent: bool,
     },
     Tick,
+    /// 6.12: the arbiter's own pause and resumption (the console's `pause` and `resume`).
     Pause,
     Resume,
+    /// 6.12 for another reason ([`game::PauseReason`]): the clocks stopped because the journal
+    /// could not be written, and ran again once it could. Variants of their own rather than a
+    /// field of `Pause`: the arbiter's pauses have always been the bare name `"pause"`, which no
+    /// struct variant reads (so a defaulted field would not read the journals before it), and
+    /// they are still written so.
+    PauseFor {
+        reason: PauseReasonRecord,
+    },
+    ResumeFor {
+        reason: PauseReasonRecord,
+    },
     SetClock {
         side: ColorRecord,
         remaining_ms: ClockMillis,
@@ -819,8 +857,14 @@ impl From<&game::Input> for RulesRecord {
                 },
             },
             G::Tick => RulesRecord::Tick,
-            G::Pause => RulesRecord::Pause,
-            G::Resume => RulesRecord::Resume,
+            G::Pause(PauseReason::Arbiter) => RulesRecord::Pause,
+            G::Resume(PauseReason::Arbiter) => RulesRecord::Resume,
+            G::Pause(reason) => RulesRecord::PauseFor {
+                reason: (*reason).into(),
+            },
+            G::Resume(reason) => RulesRecord::ResumeFor {
+                reason: (*reason).into(),
+            },
             G::SetClock { side, remaining_ms } => RulesRecord::SetClock {
                 side: (*side).into(),
                 remaining_ms: *remaining_ms,
@@ -906,8 +950,10 @@ impl RulesRecord {
                 Ruling::Reject => QuickplayRuling::Reject,
             }),
             RulesRecord::Tick => G::Tick,
-            RulesRecord::Pause => G::Pause,
-            RulesRecord::Resume => G::Resume,
+            RulesRecord::Pause => G::Pause(PauseReason::Arbiter),
+            RulesRecord::Resume => G::Resume(PauseReason::Arbiter),
+            RulesRecord::PauseFor { reason } => G::Pause((*reason).into()),
+            RulesRecord::ResumeFor { reason } => G::Resume((*reason).into()),
             RulesRecord::SetClock { side, remaining_ms } => G::SetClock {
                 side: (*side).into(),
                 remaining_ms: *remaining_ms,

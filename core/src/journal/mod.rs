@@ -70,7 +70,7 @@ mod tests {
         board::{Sensed, SensorEvent},
         rules::{
             dead::Mateability,
-            game::{DrawClaim, Input as G, QuickplayRuling},
+            game::{DrawClaim, Input as G, PauseReason, QuickplayRuling},
         },
     };
 
@@ -123,8 +123,10 @@ mod tests {
             }),
             G::QuickplayRuling(QuickplayRuling::Reject),
             G::Tick,
-            G::Pause,
-            G::Resume,
+            G::Pause(PauseReason::Arbiter),
+            G::Resume(PauseReason::Arbiter),
+            G::Pause(PauseReason::Recording),
+            G::Resume(PauseReason::Recording),
             G::SetClock {
                 side: Color::Black,
                 remaining_ms: 123_456,
@@ -224,6 +226,51 @@ mod tests {
             );
         }
         let _ = ByColor::new_with(|_| 0);
+    }
+
+    /// Format-2 journals written before the pause had a reason hold the arbiter's pause and
+    /// resumption (and a halt's, which were his then) as the bare names `"pause"` and
+    /// `"resume"`: such lines still read as his, and his are still written so, byte for byte
+    /// (an older tactus reads them too). A pause for the recording has a line of its own.
+    #[test]
+    fn pause_lines_from_before_the_reason_read_as_the_arbiters() {
+        let old = [
+            (
+                r#"{"kind":"input","t":61000,"wall":1700000000000,"input":{"rules":{"rules":"pause"}}}"#,
+                G::Pause(PauseReason::Arbiter),
+            ),
+            (
+                r#"{"kind":"input","t":65000,"wall":1700000004000,"input":{"rules":{"rules":"resume"}}}"#,
+                G::Resume(PauseReason::Arbiter),
+            ),
+        ];
+        for (line, rules) in old {
+            let entry: Entry = serde_json::from_str(line).unwrap();
+            let Entry::Input { input, .. } = &entry else {
+                panic!("{line}");
+            };
+            assert_eq!(
+                input
+                    .to_input(&Chess::default(), BlindRecord::White)
+                    .unwrap(),
+                Input::Rules(rules),
+                "{line}"
+            );
+            assert_eq!(serde_json::to_string(&entry).unwrap(), line);
+        }
+        for (rules, written) in [
+            (
+                G::Pause(PauseReason::Recording),
+                r#"{"rules":{"rules":{"pause_for":{"reason":"recording"}}}}"#,
+            ),
+            (
+                G::Resume(PauseReason::Recording),
+                r#"{"rules":{"rules":{"resume_for":{"reason":"recording"}}}}"#,
+            ),
+        ] {
+            let record = InputRecord::from(&Input::Rules(rules));
+            assert_eq!(serde_json::to_string(&record).unwrap(), written);
+        }
     }
 
     fn header() -> Header {

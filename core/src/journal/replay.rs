@@ -233,6 +233,56 @@ mod tests {
         assert!(effects > 0);
     }
 
+    /// A journal with a halt of the recording replays to the clocks the table had: they stood
+    /// from the pause to the resumption, and the replay says what the table said then. A halt
+    /// written before the pause had a reason (the bare `"pause"` and `"resume"`, format 2 as it
+    /// was) replays to the same clocks, in the arbiter's ordinary words.
+    #[test]
+    fn a_halt_replays_where_the_table_paused() {
+        use crate::rules::game::PauseReason::Recording;
+        use Announcement::{ClocksPaused, ClocksResumed, RecordingHalted, RecordingRestored};
+        let old = |line: &str| serde_json::from_str::<Entry>(line).unwrap();
+        let cases = [
+            (
+                input(10_000, &Input::Rules(game::Input::Pause(Recording))),
+                input(70_000, &Input::Rules(game::Input::Resume(Recording))),
+                vec![RecordingHalted],
+                vec![RecordingRestored, ClocksResumed],
+            ),
+            (
+                old(r#"{"kind":"input","t":10000,"wall":0,"input":{"rules":{"rules":"pause"}}}"#),
+                old(r#"{"kind":"input","t":70000,"wall":0,"input":{"rules":{"rules":"resume"}}}"#),
+                vec![ClocksPaused],
+                vec![ClocksResumed],
+            ),
+        ];
+        for (pause, resume, halted, restored) in cases {
+            let file = journal(vec![
+                input(0, &Input::Start),
+                pause,
+                resume,
+                input(75_000, &Input::Tick),
+            ]);
+            let mut said = BTreeMap::<Millis, Vec<Announcement>>::new();
+            let replayed = replay(&file, |t, effect| {
+                if let Effect::Say { announcement, .. } = effect {
+                    said.entry(t).or_default().push(announcement.clone());
+                }
+            })
+            .unwrap();
+            assert!(replayed.skipped.is_empty(), "{:?}", replayed.skipped);
+            assert_eq!(said.get(&10_000), Some(&halted), "{said:?}");
+            assert_eq!(said.get(&70_000), Some(&restored), "{said:?}");
+            let clock = replayed.arbiter.game().clock().unwrap();
+            assert!(!clock.is_paused());
+            assert_eq!(
+                clock.remaining(Color::White, 75_000),
+                300_000 - 10_000 - 5_000,
+                "White's clock stood from 10 s to 70 s"
+            );
+        }
+    }
+
     /// The journal line of a request: a new kind of input record, read back as written; an
     /// older reader's `to_input` refuses it by name instead of taking it for an input.
     #[test]

@@ -1,13 +1,16 @@
 //! No move counts that is not on the disk (issue 25, point 3). When the journal cannot take an
 //! input (a full or read-only disk, a vanished folder), the input is not applied: play halts.
-//! The clocks stop (a pause the arbiter did not type, held for the journal so that a replay
-//! pauses where the table paused), both players hear "Aufzeichnung gestört, Uhren angehalten",
-//! and the staff are told why. While the halt lasts, what the boards, speech and the engine
-//! report waits in order, unapplied; the consoles' game commands are refused with the reason
-//! (the arbiter types them again); queries and speech go on. Every second the journal is tried
-//! again; once it takes the held lines, both players hear "Aufzeichnung wieder möglich", the
-//! clocks run again if the halt stopped them, and what waited is journaled and applied in
-//! order, as if it had just happened (no one's clock ran meanwhile).
+//! The clocks stop by the arbiter's pause for the recording (`PauseReason::Recording`, held for
+//! the journal so that a replay pauses where the table paused), whose words tell both players
+//! why: "Aufzeichnung gestört, Uhren angehalten" (the hub says the same itself when the clocks
+//! stood already); the staff are told why. While the halt lasts, what the boards, speech and
+//! the engine report waits in order, unapplied; the consoles' game commands are refused with
+//! the reason (the arbiter types them again); queries and speech go on. Every second the
+//! journal is tried again; once it takes the held lines, the clocks the halt stopped run again
+//! by the arbiter's resumption for the recording, whose words are "Aufzeichnung wieder
+//! möglich" and "Uhren laufen wieder" (only the first when the halt stopped no clock), and
+//! what waited is journaled and applied in order, as if it had just happened (no one's clock
+//! ran meanwhile).
 //!
 //! A restart during the halt loses nothing that counted: nothing counted.
 
@@ -16,7 +19,10 @@ use std::collections::VecDeque;
 use tactus_core::{
     announce::{Announcement, Audience},
     arbiter::Input,
-    rules::{Millis, game},
+    rules::{
+        Millis,
+        game::{self, PauseReason},
+    },
 };
 use tracing::{error, info, warn};
 
@@ -25,6 +31,8 @@ use crate::daemon::link::LinkCommand;
 
 /// How often the journal is tried again while play is halted.
 pub(super) const RETRY_MS: Millis = 1_000;
+/// The clocks a halt stopped run again (the arbiter says why).
+const RESUME: Input = Input::Rules(game::Input::Resume(PauseReason::Recording));
 /// The inputs kept while play is halted; beyond, board events are dropped and every board is
 /// read whole again when play goes on (a chattering board must not fill the memory).
 const QUEUE_MAX: usize = 10_000;
@@ -40,7 +48,8 @@ pub(super) struct Halt {
     queue: VecDeque<Input>,
     /// Inputs dropped because the queue was full.
     dropped: usize,
-    /// The halt stopped the clocks (and starts them again).
+    /// The clocks stand by the arbiter's pause for the recording (this halt's, or the last
+    /// one's whose resumption the journal refused): they run again when the halt ends.
     paused: bool,
     /// When the journal is tried next.
     pub(super) next_try: Millis,
@@ -56,17 +65,21 @@ impl Hub {
     /// it is a tick or a console's command (refused, typed again).
     pub(super) fn halt_play(&mut self, input: Option<Input>, now: Millis, error: String) {
         error!("{error}; play halts until the journal can be written");
+        let pause = self.clocks_running() && !self.arbiter.game().is_over();
+        // The journal refused the very resumption that ended the last halt: the clocks stay
+        // stopped by that halt, and this one starts them when it ends (kept in the queue, its
+        // words would come after this halt's own "recording restored").
+        let resuming = input.as_ref() == Some(&RESUME);
         let queue: VecDeque<Input> = input
             .into_iter()
-            .filter(|i| !matches!(i, Input::Tick))
+            .filter(|i| !matches!(i, Input::Tick) && *i != RESUME)
             .collect();
-        let pause = self.clocks_running() && !self.arbiter.game().is_over();
         self.halt = Some(Halt {
             error: error.clone(),
             since: now,
             queue,
             dropped: 0,
-            paused: pause,
+            paused: pause || resuming,
             next_try: now + RETRY_MS,
         });
         self.broadcast_staff(
@@ -82,29 +95,21 @@ impl Hub {
             ),
             None,
         );
-        self.say_own(Audience::Both, Announcement::RecordingHalted, true);
         if pause {
-            // The pause is held for the journal (written first when it takes lines again), so
-            // that a replay pauses where the table paused; it only stops the clocks.
-            let pause = Input::Rules(game::Input::Pause);
+            // The arbiter's pause for the recording: it stops the clocks and tells both players
+            // why ("recording failed, clocks stopped"). It is held for the journal (written
+            // first when it takes lines again), so that a replay pauses where the table paused
+            // and says what the table said.
+            let pause = Input::Rules(game::Input::Pause(PauseReason::Recording));
             if let Some(journal) = &mut self.journal {
                 let _ = journal.input(now, &pause);
             }
             let effects = self.arbiter.handle(pause, now);
-            // Its own "clocks stopped" is in RecordingHalted's words already.
-            let effects = effects
-                .into_iter()
-                .filter(|e| {
-                    !matches!(
-                        e,
-                        tactus_core::arbiter::Effect::Say {
-                            announcement: Announcement::ClocksPaused,
-                            ..
-                        }
-                    )
-                })
-                .collect();
             self.effects(effects, now, None);
+        } else {
+            // The clocks stood already (or never ran): nothing for the arbiter to stop, but the
+            // players still learn that nothing counts for now.
+            self.say_own(Audience::Both, Announcement::RecordingHalted, true);
         }
     }
 
@@ -174,9 +179,12 @@ impl Hub {
             ),
             None,
         );
-        self.say_own(Audience::Both, Announcement::RecordingRestored, true);
         if halt.paused {
-            self.accept(Input::Rules(game::Input::Resume), now, None);
+            // The arbiter's resumption after the recording's pause: both players hear that the
+            // recording works again and the clocks run.
+            self.accept(RESUME, now, None);
+        } else {
+            self.say_own(Audience::Both, Announcement::RecordingRestored, true);
         }
         let mut queue = halt.queue;
         while let Some(input) = queue.pop_front() {

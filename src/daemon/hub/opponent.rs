@@ -226,7 +226,11 @@ impl Hub {
                     );
                 }
                 if resume {
-                    self.accept(Input::Rules(game::Input::Resume), now, None);
+                    self.accept(
+                        Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
+                        now,
+                        None,
+                    );
                 }
             }
             EngineEvent::Down { reason, restart_in } => {
@@ -262,7 +266,11 @@ impl Hub {
                     true,
                 );
                 if pause {
-                    self.accept(Input::Rules(game::Input::Pause), now, None);
+                    self.accept(
+                        Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
+                        now,
+                        None,
+                    );
                 }
             }
             EngineEvent::Answer {
@@ -509,9 +517,9 @@ impl Hub {
             );
         }
         let input = if self.clocks_paused() {
-            game::Input::Resume
+            game::Input::Resume(game::PauseReason::Arbiter)
         } else {
-            game::Input::Pause
+            game::Input::Pause(game::PauseReason::Arbiter)
         };
         self.accept(Input::Rules(input), now, Some(conn))
             .into_reply()
@@ -548,7 +556,11 @@ impl Hub {
             let confirmed = self.accept(Input::ConfirmClocks, now, Some(conn));
             outcome.notes.extend(confirmed.notes);
             if self.clocks_paused() {
-                let resumed = self.accept(Input::Rules(game::Input::Resume), now, Some(conn));
+                let resumed = self.accept(
+                    Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
+                    now,
+                    Some(conn),
+                );
                 outcome.notes.extend(resumed.notes);
             }
         }

@@ -149,7 +149,11 @@ impl Hub {
             }
         }
         if running {
-            self.accept(Input::Rules(game::Input::Pause), now, None);
+            self.accept(
+                Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
+                now,
+                None,
+            );
             self.training_recovered();
         }
         for (ticket, query) in recovery.pending_analyses {

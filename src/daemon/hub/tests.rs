@@ -32,7 +32,7 @@ use tactus_core::{
         Guidance, MoveWords, WhichBoard,
         voice::{Style, VoicePack},
     },
-    arbiter::{ArbiterConfig, Completion, one_blind},
+    arbiter::{ArbiterConfig, Completion, Effect, one_blind},
     board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
     console::{self, Switchable, wire::End},
     journal::{
@@ -2305,12 +2305,13 @@ async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_wr
     let reply = rig.console(Role::Assistant, "press").await;
     assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
 
-    // The disk takes the journal again: play goes on by itself.
+    // The disk takes the journal again: play goes on by itself, and both hear so.
     failing.store(false, Ordering::SeqCst);
     sleep_ms(1_100).await;
     let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
     assert!(
-        said.contains(&(Audience::Both, Announcement::RecordingRestored)),
+        said.contains(&(Audience::Both, Announcement::RecordingRestored))
+            && said.contains(&(Audience::Both, Announcement::ClocksResumed)),
         "{said:?}"
     );
     let status = rig.ok(Role::Arbiter, "status").await;
@@ -2323,8 +2324,9 @@ async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_wr
     assert_eq!(rig.progress.borrow().ply, 1);
     rig.stop().await;
 
-    // The journal has the pause and the resumption; replayed, it is the game as played, and
-    // White's clock did not run while play was halted.
+    // The journal has the pause and the resumption, for the recording; replayed, it is the game
+    // as played, it says what the table said, and White's clock did not run while play was
+    // halted.
     let read = journal::read(&path).unwrap();
     let rules: Vec<_> = read
         .entries
@@ -2338,10 +2340,27 @@ async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_wr
         })
         .collect();
     assert!(
-        rules.iter().any(|r| r == "Pause") && rules.iter().any(|r| r == "Resume"),
+        rules.iter().any(|r| r == "PauseFor { reason: Recording }")
+            && rules.iter().any(|r| r == "ResumeFor { reason: Recording }"),
         "{rules:?}"
     );
-    let replayed = replay(&read, |_, _| {}).unwrap();
+    let mut words = Vec::new();
+    let replayed = replay(&read, |_, effect| {
+        if let Effect::Say { announcement, .. } = effect {
+            words.push(announcement.clone());
+        }
+    })
+    .unwrap();
+    let halted = words
+        .iter()
+        .position(|w| *w == Announcement::RecordingHalted)
+        .unwrap_or_else(|| panic!("{words:?}"));
+    assert_eq!(
+        words[halted + 1..halted + 3],
+        [Announcement::RecordingRestored, Announcement::ClocksResumed],
+        "{words:?}"
+    );
+    assert!(!words.contains(&Announcement::ClocksPaused), "{words:?}");
     let game = replayed.arbiter.game();
     assert_eq!(game.ply(), 1);
     let white = game
@@ -2349,6 +2368,109 @@ async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_wr
         .unwrap()
         .remaining(Color::White, replayed.last_time);
     assert!(white > 299_000, "White's clock ran while halted: {white}");
+}
+
+/// A journal's disk that takes `left` more lines, then fails (full again) until `left` is
+/// raised; `usize::MAX`: every line.
+#[derive(Debug)]
+struct RationedDisk {
+    file: std::fs::File,
+    left: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl journal::Sink for RationedDisk {
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let taken = self
+            .left
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| match n {
+                0 => None,
+                usize::MAX => Some(n),
+                n => Some(n - 1),
+            });
+        if taken.is_err() {
+            return Err(std::io::Error::from_raw_os_error(28)); // ENOSPC
+        }
+        std::io::Write::write_all(&mut self.file, bytes)
+    }
+
+    fn sync(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn cut(&mut self, len: u64) -> std::io::Result<()> {
+        self.file.set_len(len)
+    }
+}
+
+/// The disk takes the halt's held pause and is full again at once, refusing the resumption
+/// that ends the halt: play halts again with the clocks still stopped by the first halt, and
+/// when the disk takes lines again the players hear once that the recording works and the
+/// clocks run (the refused resumption does not wait in the queue to say it a second time).
+#[tokio::test(start_paused = true)]
+async fn a_halt_whose_resumption_the_journal_refuses_ends_once() {
+    use std::sync::{Arc, atomic::AtomicUsize};
+    let folder = Folder::new("halt-twice");
+    let mut begin = new_game(&folder.0, Setup::default());
+    let path = folder.0.join(JOURNAL_FILE);
+    let left = Arc::new(AtomicUsize::new(usize::MAX));
+    begin.journal = Journal::append_with(
+        &journal::read(&path).unwrap(),
+        Box::new(RationedDisk {
+            file: std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap(),
+            left: left.clone(),
+        }),
+    );
+    let mut rig = Rig::start_with(&folder, begin, Setup::default());
+    rig.start_play().await;
+    rig.said();
+
+    // Full: the move halts play. Then room for one line: the held pause, not the resumption.
+    left.store(0, Ordering::SeqCst);
+    let reply = rig.console(Role::Assistant, "move e4").await;
+    assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
+    left.store(1, Ordering::SeqCst);
+    sleep_ms(1_100).await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, _, s)| s).collect();
+    assert_eq!(
+        said,
+        [Announcement::RecordingHalted, Announcement::RecordingHalted],
+        "the halt, and the halt again"
+    );
+    assert!(rig.progress.borrow().paused, "the clocks stay stopped");
+
+    left.store(usize::MAX, Ordering::SeqCst);
+    sleep_ms(1_100).await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, _, s)| s).collect();
+    assert_eq!(
+        said,
+        [Announcement::RecordingRestored, Announcement::ClocksResumed]
+    );
+    assert!(!rig.progress.borrow().paused, "the clocks run again");
+    rig.ok(Role::Assistant, "move e4").await;
+    rig.stop().await;
+
+    let read = journal::read(&path).unwrap();
+    let rules: Vec<_> = read
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            tactus_core::journal::Entry::Input {
+                input: InputRecord::Rules { rules },
+                ..
+            } => Some(format!("{rules:?}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            "PauseFor { reason: Recording }",
+            "ResumeFor { reason: Recording }"
+        ]
+    );
 }
 
 /// A journal's disk that stalls (a busy SD card, a frozen file system) while its gate is shut:
@@ -2460,10 +2582,12 @@ async fn a_stalled_disk_does_not_freeze_the_table() {
         })
         .collect();
     let at = |k: &str| kinds.iter().position(|x| x == k).unwrap_or(usize::MAX);
+    let (pause, resume) = (
+        "PauseFor { reason: Recording }",
+        "ResumeFor { reason: Recording }",
+    );
     assert!(
-        at("EnterMove") < at("Pause")
-            && at("Pause") < at("Resume")
-            && at("Resume") < at("ClockPress"),
+        at("EnterMove") < at(pause) && at(pause) < at(resume) && at(resume) < at("ClockPress"),
         "the journal's order is the table's: {kinds:?}"
     );
     let replayed = replay(&read, |_, _| {}).unwrap();

@@ -211,7 +211,10 @@ fn f8_a_retrace_is_offered_done_at_the_arbiters_confirm_and_undone_exactly() {
         a.handle(Input::Undo, t + 31_000).as_slice(),
         [Effect::Refused(_)]
     ));
-    a.handle(Input::Rules(game::Input::Resume), t + 32_000);
+    a.handle(
+        Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
+        t + 32_000,
+    );
     assert_eq!(a.game().clock().unwrap().running(), Some(Color::White));
 }
 

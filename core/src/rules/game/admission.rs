@@ -52,9 +52,9 @@ impl Input {
             Input::ClaimQuickplayDraw { .. } => row(No,    true,   false),
             Input::QuickplayRuling(_)        => row(No,    true,   true),
             Input::Tick                      => row(Yes,   false,  true),
-            Input::Pause                     => row(No,    false,  true),
+            Input::Pause(_)                  => row(No,    false,  true),
             // A 10.2 claim stops the clocks until the ruling, which restarts them itself.
-            Input::Resume                    => row(No,    true,   false),
+            Input::Resume(_)                 => row(No,    true,   false),
             // The arbiter sets clocks and the position while they stand (6.12, 6.13).
             Input::SetClock { .. }           => row(Yes,   true,   true),
             Input::AdjustClock { .. }        => row(Yes,   true,   true),

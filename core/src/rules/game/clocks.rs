@@ -8,6 +8,20 @@ use shakmaty::{Color, KnownOutcome, Position};
 use super::{EndReason, Event, Game, RulesError};
 use crate::rules::{ClockMillis, Millis, PlayMode};
 
+/// Why the arbiter stops the clocks (6.12) or lets them run again. The Laws treat every pause
+/// alike; the reason is carried to the events so that the players hear why in the same words
+/// that stop the clocks (a separate notice would say "clocks stopped" twice, or in the wrong
+/// words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PauseReason {
+    /// The arbiter's own decision (the console's `pause`), and the daemon's other pauses, in
+    /// the ordinary words: a game taken up from its journal, a training engine gone, a break.
+    Arbiter,
+    /// The game's record (the journal) cannot be written: nothing may count that a restart
+    /// would lose, so play halts until it can.
+    Recording,
+}
+
 impl Game {
     /// The clocks start (the game starts) with the player to move.
     pub(super) fn start(&mut self, now: Millis, events: &mut Vec<Event>) -> Result<(), RulesError> {
@@ -129,23 +143,30 @@ impl Game {
         }
     }
 
-    /// 6.12: the arbiter interrupts the game; the clocks stand.
-    pub(super) fn pause(&mut self, now: Millis, events: &mut Vec<Event>) -> Result<(), RulesError> {
+    /// 6.12: the arbiter interrupts the game, for `reason`; the clocks stand.
+    pub(super) fn pause(
+        &mut self,
+        reason: PauseReason,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RulesError> {
         let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
         clock.pause(now).map_err(|_| RulesError::Paused)?;
-        events.push(Event::ClocksPaused);
+        events.push(Event::ClocksPaused(reason));
         Ok(())
     }
 
-    /// 6.12: the arbiter lets the game go on.
+    /// 6.12: the arbiter lets the game go on, `reason` having passed (whatever stopped the
+    /// clocks: any resumption ends any pause).
     pub(super) fn resume(
         &mut self,
+        reason: PauseReason,
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), RulesError> {
         let clock = self.clock.as_mut().ok_or(RulesError::NoClock)?;
         clock.resume(now).map_err(|_| RulesError::NotPaused)?;
-        events.push(Event::ClocksResumed);
+        events.push(Event::ClocksResumed(reason));
         Ok(())
     }
 

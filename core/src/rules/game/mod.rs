@@ -52,6 +52,7 @@ use super::{
 };
 
 pub use adjournment::Adjournment;
+pub use clocks::PauseReason;
 pub use draw::{
     Article, DrawClaim, FIFTY_MOVE_PLIES, History, OfferRecord, REPETITIONS_FOR_CLAIM,
     THREE_MINUTES_MS, available_claims, claim_is_correct, identity, incorrect_claim_reduction,
@@ -134,9 +135,9 @@ pub enum Input {
     QuickplayRuling(QuickplayRuling),
     /// Time passes: in standard play a flag that has fallen is acted on.
     Tick,
-    /// 6.12: the arbiter interrupts the game / lets it go on.
-    Pause,
-    Resume,
+    /// 6.12: the arbiter interrupts the game / lets it go on; the reason is said with it.
+    Pause(PauseReason),
+    Resume(PauseReason),
     /// 6.13 / 6.14: the arbiter sets a clock or the move counter.
     SetClock {
         side: Color,
@@ -259,8 +260,9 @@ pub enum Event {
     QuickplayRejected {
         bonus_ms: ClockMillis,
     },
-    ClocksPaused,
-    ClocksResumed,
+    /// 6.12: the clocks stand / run again, for this reason (which the players are told).
+    ClocksPaused(PauseReason),
+    ClocksResumed(PauseReason),
     ClockSet {
         side: Color,
         remaining_ms: ClockMillis,
@@ -537,7 +539,7 @@ impl Game {
         if events.iter().any(|e| {
             matches!(
                 e,
-                Event::ClocksResumed | Event::MovePlayed { .. } | Event::ClockStarted { .. }
+                Event::ClocksResumed(_) | Event::MovePlayed { .. } | Event::ClockStarted { .. }
             )
         }) {
             // Play goes on after a retrace: clock changes are changes again.
@@ -611,8 +613,8 @@ impl Game {
             Input::Tick => self.tick(now, events),
             Input::ClaimQuickplayDraw { by } => self.claim_quickplay(by, now, events)?,
             Input::QuickplayRuling(ruling) => self.quickplay_ruling(ruling, now, events)?,
-            Input::Pause => self.pause(now, events)?,
-            Input::Resume => self.resume(now, events)?,
+            Input::Pause(reason) => self.pause(reason, now, events)?,
+            Input::Resume(reason) => self.resume(reason, now, events)?,
             Input::SetClock { side, remaining_ms } => {
                 self.set_clock(side, remaining_ms, now, events)?
             }

@@ -438,15 +438,22 @@ fn blitz_flag_claim_is_a_draw_when_the_claimant_cannot_mate() {
 fn paused_clocks_charge_nothing_and_refuse_moves() {
     let mut g = standard("300");
     g.apply(Input::Start, 0).unwrap();
-    g.apply(Input::Pause, 10_000).unwrap();
+    g.apply(Input::Pause(PauseReason::Arbiter), 10_000).unwrap();
     assert_eq!(
         g.apply(Input::Move(mv(&g, "e4")), 20_000),
         Err(RulesError::Paused)
     );
-    assert_eq!(g.apply(Input::Pause, 20_000), Err(RulesError::Paused));
-    g.apply(Input::Resume, 100_000).unwrap();
+    assert_eq!(
+        g.apply(Input::Pause(PauseReason::Arbiter), 20_000),
+        Err(RulesError::Paused)
+    );
+    g.apply(Input::Resume(PauseReason::Arbiter), 100_000)
+        .unwrap();
     assert_eq!(remaining(&g, Color::White, 100_000), 290_000);
-    assert_eq!(g.apply(Input::Resume, 100_000), Err(RulesError::NotPaused));
+    assert_eq!(
+        g.apply(Input::Resume(PauseReason::Arbiter), 100_000),
+        Err(RulesError::NotPaused)
+    );
     g.apply(Input::Move(mv(&g, "e4")), 105_000).unwrap();
     assert_eq!(remaining(&g, Color::White, 105_000), 285_000);
 }
@@ -484,7 +491,7 @@ fn arbiter_sets_and_adjusts_clocks_and_move_counter() {
     assert_eq!(g.clock().unwrap().moves_to_control(Color::White), Some(1));
     let none = Game::new(RulesConfig::default());
     assert_eq!(
-        none.clone().apply(Input::Pause, 0),
+        none.clone().apply(Input::Pause(PauseReason::Arbiter), 0),
         Err(RulesError::NoClock)
     );
 }
@@ -1622,8 +1629,9 @@ fn delay_mode_flag_only_after_delay_and_main_time() {
 fn delay_survives_a_pause() {
     let mut g = standard("60d5");
     g.apply(Input::Start, 0).unwrap();
-    g.apply(Input::Pause, 3_000).unwrap();
-    g.apply(Input::Resume, 50_000).unwrap();
+    g.apply(Input::Pause(PauseReason::Arbiter), 3_000).unwrap();
+    g.apply(Input::Resume(PauseReason::Arbiter), 50_000)
+        .unwrap();
     // 3 s of delay used before the pause, 1 s after: still within the delay.
     g.apply(Input::Move(mv(&g, "e4")), 51_000).unwrap();
     assert_eq!(remaining(&g, Color::White, 51_000), 60_000);
@@ -1635,7 +1643,7 @@ fn delay_survives_a_pause() {
 fn a_flag_that_fell_before_a_pause_still_counts() {
     let mut g = standard("60");
     g.apply(Input::Start, 0).unwrap();
-    let events = g.apply(Input::Pause, 61_000).unwrap();
+    let events = g.apply(Input::Pause(PauseReason::Arbiter), 61_000).unwrap();
     assert!(events.contains(&Event::FlagFell { side: Color::White }));
 }
 
@@ -1741,7 +1749,8 @@ fn retracting_to_an_agreed_move_rebuilds_the_position_and_history() {
         t + 2_000,
     )
     .unwrap();
-    g.apply(Input::Resume, t + 2_000).unwrap();
+    g.apply(Input::Resume(PauseReason::Arbiter), t + 2_000)
+        .unwrap();
     assert_eq!(g.clock().unwrap().running(), Some(Color::White));
     assert!(matches!(
         g.apply(Input::Retract { to_ply: 5 }, t + 3_000),
@@ -1760,7 +1769,8 @@ fn after_a_retrace_the_clock_of_the_player_to_move_runs() {
     assert_eq!(g.to_move(), Color::Black);
     assert_eq!(g.clock().unwrap().paused_side(), Some(Color::Black));
     let white = remaining(&g, Color::White, t);
-    g.apply(Input::Resume, t + 10_000).unwrap();
+    g.apply(Input::Resume(PauseReason::Arbiter), t + 10_000)
+        .unwrap();
     assert_eq!(g.clock().unwrap().running(), Some(Color::Black));
     // Nobody's time ran while the clocks were held, and White's does not run now.
     assert_eq!(remaining(&g, Color::White, t + 20_000), white);
@@ -1850,8 +1860,8 @@ fn an_adjourned_game_takes_offers_resignation_and_clock_settings_only() {
     let m = mv(&g, "Nc6");
     for input in [
         Input::Move(m),
-        Input::Pause,
-        Input::Resume,
+        Input::Pause(PauseReason::Arbiter),
+        Input::Resume(PauseReason::Arbiter),
         Input::Start,
         Input::ClaimFlag { by: Color::White },
         Input::Claim {

@@ -506,13 +506,19 @@ impl World {
                     let defiant = self.rng.chance(self.setup.behaviour.move_while_paused);
                     self.people[who].defiant = defiant;
                 }
-                self.input(Input::Rules(game::Input::Pause), false);
+                self.input(
+                    Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
+                    false,
+                );
                 let resume = self.now + self.rng.between(1_000, 8_000);
                 self.schedule(resume, Action::Staff(Staff::Resume));
             }
             Action::Staff(Staff::Resume) => {
                 self.pausing = false;
-                self.input(Input::Rules(game::Input::Resume), false);
+                self.input(
+                    Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
+                    false,
+                );
             }
         }
     }

@@ -376,7 +376,7 @@ fn appendix_b3_c_2009_only_the_opponents_own_move_ends_the_claim() {
 fn paused_game(edition: Edition) -> Game {
     let mut g = game("600", edition, PlayMode::Standard);
     g.apply(Input::Start, 0).unwrap();
-    g.apply(Input::Pause, 10_000).unwrap();
+    g.apply(Input::Pause(PauseReason::Arbiter), 10_000).unwrap();
     g
 }
 
@@ -395,7 +395,8 @@ fn a6_12_a7_4_b_an_illegal_move_is_penalised_while_paused_and_no_clock_restarts(
     assert_eq!(remaining(&g, Color::Black, 50_000), 600_000 + 2 * MIN);
     assert_eq!(remaining(&g, Color::White, 50_000), 590_000);
     // Only Resume restarts the clock of the player having the move.
-    g.apply(Input::Resume, 60_000).unwrap();
+    g.apply(Input::Resume(PauseReason::Arbiter), 60_000)
+        .unwrap();
     assert_eq!(g.clock().unwrap().running(), Some(Color::White));
     assert_eq!(remaining(&g, Color::White, 61_000), 589_000);
 }
@@ -436,7 +437,8 @@ fn a6_12_a9_2_a_rejected_claim_while_paused_adjusts_the_times_and_restarts_no_cl
     // 9.5 b (2001): three minutes to Black; White's 590 s halved, at most three minutes off.
     assert_eq!(remaining(&g, Color::Black, 50_000), 600_000 + 3 * MIN);
     assert_eq!(remaining(&g, Color::White, 50_000), 590_000 - 3 * MIN);
-    g.apply(Input::Resume, 60_000).unwrap();
+    g.apply(Input::Resume(PauseReason::Arbiter), 60_000)
+        .unwrap();
     assert_eq!(g.clock().unwrap().running(), Some(Color::White));
 }
 
@@ -445,7 +447,7 @@ fn a6_12_a9_2_a_correct_claim_while_paused_draws_and_holds_no_clock() {
     let mut g = game("600", Edition::Fide2001, PlayMode::Standard);
     g.apply(Input::Start, 0).unwrap();
     let t = play(&mut g, THREE_TIMES, 1_000);
-    g.apply(Input::Pause, t).unwrap();
+    g.apply(Input::Pause(PauseReason::Arbiter), t).unwrap();
     let events = g
         .apply(
             Input::Claim {
@@ -468,7 +470,7 @@ fn a6_12_a9_3_a_fifty_move_claim_is_taken_while_paused() {
         "8/8/8/4k3/8/8/3K4/R7 w - - 100 80",
     );
     g.apply(Input::Start, 0).unwrap();
-    g.apply(Input::Pause, 1_000).unwrap();
+    g.apply(Input::Pause(PauseReason::Arbiter), 1_000).unwrap();
     let events = g
         .apply(
             Input::Claim {
@@ -505,7 +507,8 @@ fn a6_12_a10_2_a_quickplay_claim_and_its_ruling_while_paused_restart_no_clock() 
     assert!(paused(&g), "10.2 c: the rejection restarts no clock");
     assert_eq!(remaining(&g, Color::White, 50_000), 90_000);
     assert_eq!(remaining(&g, Color::Black, 50_000), 600_000 + 2 * MIN);
-    g.apply(Input::Resume, 60_000).unwrap();
+    g.apply(Input::Resume(PauseReason::Arbiter), 60_000)
+        .unwrap();
     assert_eq!(g.clock().unwrap().running(), Some(Color::White));
 
     // The same with a postponement, and with a draw.
@@ -542,7 +545,7 @@ fn a6_12_a10_2_a_quickplay_claim_and_its_ruling_while_paused_restart_no_clock() 
 fn a6_12_appendix_c_an_illegal_move_and_its_claim_are_taken_while_paused() {
     let mut g = game("300", Edition::Fide2001, PlayMode::Blitz);
     g.apply(Input::Start, 0).unwrap();
-    g.apply(Input::Pause, 5_000).unwrap();
+    g.apply(Input::Pause(PauseReason::Arbiter), 5_000).unwrap();
     g.apply(Input::IllegalMove { by: Color::White }, 6_000)
         .unwrap();
     assert!(paused(&g));
@@ -564,7 +567,7 @@ fn a6_12_f8_a_retraced_or_set_up_position_resumes_the_clock_of_the_player_to_mov
     let mut g = game("600", Edition::Fide2001, PlayMode::Standard);
     g.apply(Input::Start, 0).unwrap();
     let t = play(&mut g, "e4 e5 Nf3", 1_000);
-    g.apply(Input::Pause, t).unwrap();
+    g.apply(Input::Pause(PauseReason::Arbiter), t).unwrap();
     g.apply(Input::Retract { to_ply: 2 }, t + 1_000).unwrap();
     assert!(paused(&g));
     assert_eq!(g.clock().unwrap().paused_side(), Some(Color::White));
@@ -574,7 +577,8 @@ fn a6_12_f8_a_retraced_or_set_up_position_resumes_the_clock_of_the_player_to_mov
         .unwrap();
     assert!(paused(&g));
     assert_eq!(g.clock().unwrap().paused_side(), Some(Color::Black));
-    g.apply(Input::Resume, t + 3_000).unwrap();
+    g.apply(Input::Resume(PauseReason::Arbiter), t + 3_000)
+        .unwrap();
     assert_eq!(g.clock().unwrap().running(), Some(Color::Black));
 }
 
@@ -666,7 +670,7 @@ fn a6_12_a10_2_no_resume_before_the_ruling_on_a_claim_made_while_paused() {
     g.apply(Input::ClaimQuickplayDraw { by: Color::White }, 12_000)
         .unwrap();
     assert_eq!(
-        g.apply(Input::Resume, 13_000),
+        g.apply(Input::Resume(PauseReason::Arbiter), 13_000),
         Err(RulesError::AwaitingQuickplayRuling)
     );
     assert!(paused(&g));
