@@ -35,7 +35,10 @@ use nix::{
     sys::stat::{Mode, mkdirat},
 };
 
-use super::atomic::{AtomicWriteError, write_atomically_in};
+use super::{
+    at::At,
+    atomic::{AtomicWriteError, write_atomically_in},
+};
 
 /// Symbolic links followed on one path at most (as the kernel's `ELOOP` limit).
 const MAX_LINKS: usize = 40;
@@ -348,10 +351,34 @@ impl TrustedDir {
         Ok(held)
     }
 
-    /// The folder's path, as it was given (for messages, and for the code that still writes by
-    /// path after a [`TrustedDir::verify`]).
+    /// The folder's path, as it was given (for messages, and for reading a file by its path).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The folder held, to open, rename and remove its files relative to it.
+    pub fn at(&self) -> At<'_> {
+        At::new(&self.dir, &self.path)
+    }
+
+    /// Open the file `name` in this folder with `flags`, never through a symbolic link (see
+    /// [`At::open`]).
+    pub fn open_file(&self, name: &str, flags: OFlag, mode: u32) -> io::Result<File> {
+        self.at().open(name, flags, mode)
+    }
+
+    /// The same folder held a second time (for another task that writes in it).
+    pub fn try_clone(&self) -> io::Result<TrustedDir> {
+        Ok(TrustedDir {
+            path: self.path.clone(),
+            dir: self.dir.try_clone()?,
+            id: self.id,
+        })
+    }
+
+    /// The folder's owner, as the held folder says it.
+    pub fn owner(&self) -> io::Result<u32> {
+        Ok(self.dir.metadata()?.uid())
     }
 
     /// The path of a file in the folder (for messages).
@@ -397,19 +424,7 @@ impl TrustedDir {
     /// The text of the file `name` in this folder, never through a symbolic link; at most
     /// `limit` bytes.
     pub fn read_to_string(&self, name: &str, limit: u64) -> io::Result<String> {
-        let fd = openat(
-            &self.dir,
-            name,
-            OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
-            Mode::empty(),
-        )?;
-        let file = File::from(fd);
-        if !file.metadata()?.is_file() {
-            return Err(io::Error::other(format!(
-                "{} is not a regular file",
-                self.file_path(name).display()
-            )));
-        }
+        let file = self.open_file(name, OFlag::O_RDONLY, 0)?;
         let mut text = String::new();
         file.take(limit).read_to_string(&mut text)?;
         Ok(text)
