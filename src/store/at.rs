@@ -5,6 +5,7 @@
 //! too, opened by its path once ([`OpenFolder`]). The folder's path is kept for messages only.
 
 use std::{
+    ffi::{OsStr, OsString},
     fs::File,
     io,
     os::unix::{ffi::OsStrExt, fs::MetadataExt},
@@ -44,15 +45,15 @@ impl<'a> At<'a> {
     }
 
     /// The path of the file `name` in the folder, for messages.
-    pub fn file_path(&self, name: &str) -> PathBuf {
-        self.path.join(name)
+    pub fn file_path(&self, name: impl AsRef<OsStr>) -> PathBuf {
+        self.path.join(name.as_ref())
     }
 
     /// Open the file `name` of the folder with `flags` (`O_CREAT` makes it with `mode`, less the
     /// umask), never through a symbolic link (`O_NOFOLLOW`; with `O_EXCL` a link there counts
     /// as taken). What is opened must be a regular file.
-    pub fn open(&self, name: &str, flags: OFlag, mode: u32) -> io::Result<File> {
-        self.plain(name)?;
+    pub fn open(&self, name: impl AsRef<OsStr>, flags: OFlag, mode: u32) -> io::Result<File> {
+        let name = self.plain(name.as_ref())?;
         let fd = openat(
             self.dir,
             name,
@@ -78,7 +79,7 @@ impl<'a> At<'a> {
 
     /// Open the file `name` to append, as [`open_append`](super::private::open_append) does: a
     /// new file is made with mode 0600, an existing one must be a regular file, not a link.
-    pub fn append(&self, name: &str) -> io::Result<File> {
+    pub fn append(&self, name: impl AsRef<OsStr>) -> io::Result<File> {
         self.open(
             name,
             OFlag::O_WRONLY | OFlag::O_APPEND | OFlag::O_CREAT,
@@ -87,28 +88,27 @@ impl<'a> At<'a> {
     }
 
     /// Remove the file `name` (a link there is removed, not what it points to).
-    pub fn remove(&self, name: &str) -> io::Result<()> {
-        self.plain(name)?;
+    pub fn remove(&self, name: impl AsRef<OsStr>) -> io::Result<()> {
+        let name = self.plain(name.as_ref())?;
         unlinkat(self.dir, name, UnlinkatFlags::NoRemoveDir).map_err(io::Error::from)
     }
 
     /// Rename the file `from` to `to`, both in the folder.
-    pub fn rename(&self, from: &str, to: &str) -> io::Result<()> {
-        self.plain(from)?;
-        self.plain(to)?;
+    pub fn rename(&self, from: impl AsRef<OsStr>, to: impl AsRef<OsStr>) -> io::Result<()> {
+        let (from, to) = (self.plain(from.as_ref())?, self.plain(to.as_ref())?);
         renameat(self.dir, from, self.dir, to).map_err(io::Error::from)
     }
 
     /// The device and inode of what is named `name` in the folder (a link itself, not what it
     /// points to).
-    pub fn id_of(&self, name: &str) -> io::Result<(u64, u64)> {
-        self.plain(name)?;
+    pub fn id_of(&self, name: impl AsRef<OsStr>) -> io::Result<(u64, u64)> {
+        let name = self.plain(name.as_ref())?;
         let stat = fstatat(self.dir, name, AtFlags::AT_SYMLINK_NOFOLLOW)?;
         Ok((stat.st_dev as u64, stat.st_ino as u64))
     }
 
     /// Whether something (a file, a link, a folder) is named `name` in the folder.
-    pub fn exists(&self, name: &str) -> bool {
+    pub fn exists(&self, name: impl AsRef<OsStr>) -> bool {
         self.id_of(name).is_ok()
     }
 
@@ -120,20 +120,20 @@ impl<'a> At<'a> {
     }
 
     /// `name` must be a plain name in the folder: no `/`, not `.` or `..`.
-    fn plain(&self, name: &str) -> io::Result<()> {
+    fn plain<'n>(&self, name: &'n OsStr) -> io::Result<&'n OsStr> {
         if name.is_empty() || name == "." || name == ".." || name.as_bytes().contains(&b'/') {
             return Err(io::Error::other(format!(
                 "{name:?} is no file name in {}",
                 self.path.display()
             )));
         }
-        Ok(())
+        Ok(name)
     }
 }
 
 /// Whether the open `file` is still the file named `name` in the folder `at`: not deleted (no
 /// link left) nor another put in its place.
-pub fn still_named(file: &File, at: At<'_>, name: &str) -> io::Result<bool> {
+pub fn still_named(file: &File, at: At<'_>, name: impl AsRef<OsStr>) -> io::Result<bool> {
     let ours = file.metadata()?;
     if ours.nlink() == 0 {
         return Ok(false);
@@ -154,14 +154,17 @@ pub struct OpenFolder {
 }
 
 impl OpenFolder {
+    /// The open folder `dir`, whose path (for messages) is `path`.
+    pub fn new(dir: File, path: PathBuf) -> OpenFolder {
+        OpenFolder { dir, path }
+    }
+
     /// The folder of the file at `path` (the current folder for a bare name), held open, and the
     /// file's name in it.
-    pub fn of_file(path: &Path) -> io::Result<(OpenFolder, String)> {
+    pub fn of_file(path: &Path) -> io::Result<(OpenFolder, OsString)> {
         let name = path
             .file_name()
             .ok_or_else(|| io::Error::other(format!("{} has no file name", path.display())))?;
-        let name = std::str::from_utf8(name.as_bytes())
-            .map_err(|_| io::Error::other(format!("{} is no UTF-8 file name", path.display())))?;
         let dir_path = match path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),

@@ -36,7 +36,7 @@ use nix::{
 };
 
 use super::{
-    at::At,
+    at::{At, OpenFolder},
     atomic::{AtomicWriteError, write_atomically_in},
 };
 
@@ -374,6 +374,11 @@ impl TrustedDir {
             dir: self.dir.try_clone()?,
             id: self.id,
         })
+    }
+
+    /// The folder held once more, as a plain open folder (for a writer that keeps it).
+    pub fn hold(&self) -> io::Result<OpenFolder> {
+        Ok(OpenFolder::new(self.dir.try_clone()?, self.path.clone()))
     }
 
     /// The folder's owner, as the held folder says it.

@@ -33,7 +33,7 @@ pub use self::{
     outage::{outage_news, outage_status},
     record::{
         AudioSettings, BlindScore, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth,
-        RecordSettings, RecordSnapshot, RecordWriter, read_mark, write_audio_scores,
+        RecordSettings, RecordSnapshot, RecordWriter, read_mark, read_mark_at, write_audio_scores,
         write_envelope, write_record,
     },
 };
@@ -231,14 +231,15 @@ pub fn trusted_record_dir(dir: &Path) -> Result<()> {
 /// Make a new game folder under `dir`: `2026-11-30_143005_White-Black`, mode 0700 (0750 and
 /// the group `group` when one is given: the console's group may read the record). It is made
 /// in the output folder held open ([`TrustedDir::make_dir`]) after [`check_record_dir`], and its
-/// group and mode are set through the new folder itself, so no path is followed twice.
+/// group and mode are set through the new folder itself, so no path is followed twice. Returned
+/// held open: the game's files are made in it, never through its path.
 pub fn new_game_folder(
     dir: &Path,
     white: &str,
     black: &str,
     unix_ms: u64,
     group: Option<u32>,
-) -> Result<PathBuf> {
+) -> Result<TrustedDir> {
     use std::os::unix::fs::PermissionsExt;
     check_record_dir(dir)?;
     let record = TrustedDir::open(dir).with_context(|| {
@@ -286,7 +287,7 @@ pub fn new_game_folder(
                     .with_context(|| {
                         format!("cannot protect the game folder {}", path.display())
                     })?;
-                return Ok(path);
+                return Ok(folder);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => {
@@ -424,6 +425,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let a = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
         let b = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
+        let (a, b) = (a.path(), b.path());
         assert_ne!(a, b);
         let name = a.file_name().unwrap().to_string_lossy().into_owned();
         assert_eq!(name, "1970-01-01_000000_Müller-Hans-x-player");

@@ -12,14 +12,16 @@
 //! the outage starts and once when it ends, and can be read while it lasts
 //! ([`RecordWriter::outage`]); the game never stops for it.
 
-use std::{fs::OpenOptions, path::Path, sync::mpsc as std_mpsc, thread::JoinHandle};
+use std::{ffi::OsStr, path::Path, sync::mpsc as std_mpsc, thread::JoinHandle};
 
 use anyhow::{Context, Result, anyhow, bail};
+use nix::fcntl::OFlag;
 use tracing::{debug, error, info};
 
 use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
 use crate::{
     store::{
+        at::{At, OpenFolder},
         audio::{AudioScoresheet, ScoresheetError},
         trusted::TrustedDir,
         voices::Clips,
@@ -329,9 +331,8 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
     let dir = &settings.folder;
     verify_folder(dir)?;
     // Never less than the record shows: a record written from more of the journal stays.
-    let mark_path = dir.file_path(MARK_FILE);
     if let Some(new) = &snapshot.mark
-        && let Some(old) = read_mark(&mark_path)?
+        && let Some(old) = read_mark_at(dir.at(), MARK_FILE)?
         && !old.may_be_replaced_by(new)
     {
         bail!(
@@ -383,11 +384,21 @@ fn verify_folder(dir: &TrustedDir) -> Result<()> {
 /// a link. A mark that cannot be read is an error naming the file: it is never taken as absent,
 /// which would let a shorter record replace the one it guards.
 pub fn read_mark(path: &Path) -> Result<Option<RecordMark>> {
-    let bytes = match crate::store::private::open_no_follow(path, OpenOptions::new().read(true))
-        .and_then(|mut f| {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut f, &mut bytes).map(|_| bytes)
-        }) {
+    match OpenFolder::of_file(path) {
+        Ok((folder, name)) => read_mark_at(folder.at(), name),
+        // No folder, no mark.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// [`read_mark`]: the mark `name` in the open folder `at` (the game folder held open).
+pub fn read_mark_at(at: At<'_>, name: impl AsRef<OsStr>) -> Result<Option<RecordMark>> {
+    let path = at.file_path(&name);
+    let bytes = match at.open(&name, OFlag::O_RDONLY, 0).and_then(|mut f| {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut f, &mut bytes).map(|_| bytes)
+    }) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
@@ -794,7 +805,7 @@ mod tests {
         let moves = long_game(14, 1);
         let files = ScoreFiles::of(None);
         let append = |path: &Path, bytes: &[u8]| {
-            let mut f = OpenOptions::new().append(true).open(path).unwrap();
+            let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
             f.write_all(bytes).unwrap();
         };
         // Each crash, and whether the next write repairs it by cutting back and appending (a
