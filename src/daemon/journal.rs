@@ -96,7 +96,9 @@ pub fn read_against_record(folder: &Path) -> Result<JournalFile> {
             "{} holds no journal ({JOURNAL_FILE}); give the folder of a game tactus played",
             folder.display()
         ),
-        Err(e) => return Err(e).with_context(|| format!("cannot open the folder {}", folder.display())),
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot open the folder {}", folder.display()));
+        }
     };
     read_against_record_at(At::new(&held, folder))
 }
@@ -148,7 +150,8 @@ const TAIL_BYTES: u64 = 64 * 1024;
 /// the folders of finished games are passed over without reading (or trusting) their whole
 /// journals while the unfinished one is looked for. A torn or unreadable last line is no end.
 pub fn ends_finished(path: &Path) -> io::Result<bool> {
-    let mut file = crate::store::private::open_no_follow(path, std::fs::OpenOptions::new().read(true))?;
+    let mut file =
+        crate::store::private::open_no_follow(path, std::fs::OpenOptions::new().read(true))?;
     let len = file.metadata()?.len();
     let start = len.saturating_sub(TAIL_BYTES);
     file.seek(SeekFrom::Start(start))?;
@@ -1082,7 +1085,10 @@ mod tests {
         std::fs::remove_file(moved.join(JOURNAL_FILE)).unwrap();
         j.input(200, &Input::Tick).unwrap();
         let news = j.take_news();
-        assert!(news.len() == 1 && news[0].contains("wrote it back"), "{news:?}");
+        assert!(
+            news.len() == 1 && news[0].contains("wrote it back"),
+            "{news:?}"
+        );
         drop(j);
         assert_eq!(read(&moved.join(JOURNAL_FILE)).unwrap().entries.len(), 3);
         assert_eq!(
@@ -1092,8 +1098,8 @@ mod tests {
         );
         // Continued in the held folder too.
         let again = TrustedDir::open(&moved).unwrap();
-        let mut j = Journal::append_in(&again, &read_against_record_at(again.at()).unwrap())
-            .unwrap();
+        let mut j =
+            Journal::append_in(&again, &read_against_record_at(again.at()).unwrap()).unwrap();
         std::fs::remove_file(dir.join("games")).unwrap();
         std::fs::rename(dir.join("moved"), dir.join("games")).unwrap();
         std::os::unix::fs::symlink(&elsewhere, dir.join("moved")).unwrap();

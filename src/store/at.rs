@@ -208,15 +208,25 @@ mod tests {
             std::fs::read_to_string(dir.join(&name)).unwrap(),
             "one\ntwo\n"
         );
-        let mode = std::fs::metadata(dir.join(&name)).unwrap().permissions().mode();
+        let mode = std::fs::metadata(dir.join(&name))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600);
         // A link is neither opened nor created through, and named so.
         std::fs::write(dir.join("victim"), b"keep").unwrap();
         std::os::unix::fs::symlink(dir.join("victim"), dir.join("planted")).unwrap();
         let err = at.append("planted").unwrap_err();
-        assert!(err.to_string().contains("planted is a symbolic link"), "{err}");
+        assert!(
+            err.to_string().contains("planted is a symbolic link"),
+            "{err}"
+        );
         let err = at
-            .open("planted", OFlag::O_RDWR | OFlag::O_CREAT | OFlag::O_EXCL, 0o600)
+            .open(
+                "planted",
+                OFlag::O_RDWR | OFlag::O_CREAT | OFlag::O_EXCL,
+                0o600,
+            )
             .unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
         assert_eq!(std::fs::read(dir.join("victim")).unwrap(), b"keep");

@@ -462,12 +462,12 @@ const SEALED_PREFIX: &str = "Sealed: ";
 /// appended, or the whole recording written anew when the game changed otherwise (see
 /// [`AudioScoresheet::update`]). Every scoresheet is tried; the first error is returned.
 pub fn write_audio_scores(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
-    // The recordings are written by path: only once the path leads to the folder held.
+    // In the folder held, once its path still leads there (else an outage, as the record's).
     verify_folder(&settings.folder)?;
     let mut first = Ok(());
     for blind in &settings.blind_scores {
         if let Some(audio) = &blind.audio {
-            let written = write_audio(settings.folder.path(), &blind.files, &snapshot.game, audio);
+            let written = write_audio(settings.folder.at(), &blind.files, &snapshot.game, audio);
             if first.is_ok() {
                 first = written;
             }
@@ -483,7 +483,7 @@ fn audio_held(settings: &RecordSettings) -> Option<usize> {
         .blind_scores
         .iter()
         .filter(|b| b.audio.is_some())
-        .map(|b| AudioScoresheet::held(&settings.folder.file_path(&b.files.wav())))
+        .map(|b| AudioScoresheet::held(settings.folder.at(), &b.files.wav()))
         .try_fold(usize::MAX, |least, held| Some(least.min(held?)))
         .filter(|&least| least != usize::MAX)
 }
@@ -492,15 +492,16 @@ fn audio_held(settings: &RecordSettings) -> Option<usize> {
 /// the scoresheet read aloud: White's moves under their spoken numbers ("Zug eins, ..."), so
 /// that a player navigating the file hears where he is.
 fn write_audio(
-    dir: &Path,
+    dir: At<'_>,
     files: &ScoreFiles,
     game: &Game,
     (pack, style, spacing, clips): &AudioSettings,
 ) -> Result<()> {
     let entries = wav::scoresheet(&Score::from_game(game, &[]), pack, *style);
     let updated = AudioScoresheet::update(
-        &dir.join(files.wav()),
-        &dir.join(files.audio_temp()),
+        dir,
+        &files.wav(),
+        &files.audio_temp(),
         &entries,
         *spacing,
         wav::BETWEEN_ANNOUNCEMENTS_MS,
