@@ -114,8 +114,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         &opts.voices_dir,
         &voices,
         names,
-        &table.folder,
-    );
+        &table.held,
+    )?;
     // A resumed game's simulated board shows the game where it was, as a real one would.
     let mut sim = opts.sim.clone();
     if resumed {
