@@ -533,7 +533,7 @@ fn resumed_table(folder: &Path) -> Result<Table> {
         );
     }
     let journal = Journal::append_in(&held, &read)?;
-    files::remove_leftovers(folder);
+    files::remove_leftovers(held.at());
     Ok(Table {
         folder: folder.to_owned(),
         header: read.header.clone(),

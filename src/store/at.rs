@@ -13,6 +13,7 @@ use std::{
 };
 
 use nix::{
+    dir::Dir,
     errno::Errno,
     fcntl::{AtFlags, OFlag, openat, renameat},
     sys::stat::{Mode, fstatat},
@@ -105,6 +106,33 @@ impl<'a> At<'a> {
         let name = self.plain(name.as_ref())?;
         let stat = fstatat(self.dir, name, AtFlags::AT_SYMLINK_NOFOLLOW)?;
         Ok((stat.st_dev as u64, stat.st_ino as u64))
+    }
+
+    /// The names in the folder (not `.` and `..`), read from the folder held.
+    pub fn names(&self) -> io::Result<Vec<OsString>> {
+        let mut dir = Dir::openat(
+            self.dir,
+            ".",
+            OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        )?;
+        let mut names = Vec::new();
+        for entry in dir.iter() {
+            let name = OsStr::from_bytes(entry?.file_name().to_bytes()).to_owned();
+            if name != "." && name != ".." {
+                names.push(name);
+            }
+        }
+        Ok(names)
+    }
+
+    /// Whether `name` in the folder is a regular file (not a link, whatever it points to).
+    pub fn is_file(&self, name: impl AsRef<OsStr>) -> bool {
+        let Ok(name) = self.plain(name.as_ref()) else {
+            return false;
+        };
+        fstatat(self.dir, name, AtFlags::AT_SYMLINK_NOFOLLOW)
+            .is_ok_and(|stat| stat.st_mode & nix::libc::S_IFMT == nix::libc::S_IFREG)
     }
 
     /// Whether something (a file, a link, a folder) is named `name` in the folder.
@@ -242,6 +270,10 @@ mod tests {
         at.rename(&name, "moved.txt").unwrap();
         assert!(!still_named(&file, at, &name).unwrap());
         assert!(at.exists("moved.txt") && !at.exists(&name));
+        assert!(at.is_file("moved.txt") && !at.is_file("planted") && !at.is_file("sub"));
+        let mut names = at.names().unwrap();
+        names.sort();
+        assert_eq!(names, ["moved.txt", "planted", "sub", "victim"]);
         at.remove("moved.txt").unwrap();
         assert!(!at.exists("moved.txt"));
         std::fs::remove_dir_all(&dir).unwrap();

@@ -40,6 +40,7 @@ pub use self::{
 use super::journal;
 pub use super::uid::daemon_uid;
 use crate::store::{
+    at::At,
     audio::AudioScoresheet,
     trusted::{Last, TrustedDir, check_folder},
 };
@@ -391,12 +392,14 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
 /// Remove what a failed or interrupted write left in a game folder: the atomic writes'
 /// temporary files (`.game.pgn.tmp-...`) and the audio scoresheet's (`.blind-score.tmp.wav`
 /// and its cue list). Only hidden files of those exact shapes are touched.
-pub fn remove_leftovers(folder: &Path) {
-    let Ok(entries) = std::fs::read_dir(folder) else {
+pub fn remove_leftovers(folder: At<'_>) {
+    let Ok(names) = folder.names() else {
         return;
     };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
+    for name in names {
+        let Some(name) = name.to_str() else {
+            continue;
+        };
         let audio_temp = [
             None,
             Some(shakmaty::Color::White),
@@ -406,10 +409,11 @@ pub fn remove_leftovers(folder: &Path) {
         .map(ScoreFiles::of)
         .any(|f| name == f.audio_temp() || name == f.audio_temp_cues());
         let ours = name.starts_with('.') && (name.contains(".tmp-") || audio_temp);
-        if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
-            match std::fs::remove_file(entry.path()) {
-                Ok(()) => debug!("removed the leftover {}", entry.path().display()),
-                Err(e) => warn!("cannot remove the leftover {}: {e}", entry.path().display()),
+        if ours && folder.is_file(name) {
+            let path = folder.file_path(name);
+            match folder.remove(name) {
+                Ok(()) => debug!("removed the leftover {}", path.display()),
+                Err(e) => warn!("cannot remove the leftover {}: {e}", path.display()),
             }
         }
     }
@@ -450,7 +454,8 @@ mod tests {
         ] {
             std::fs::write(dir.join(name), b"x").unwrap();
         }
-        remove_leftovers(&dir);
+        let (held, _) = crate::store::at::OpenFolder::of_file(&dir.join("x")).unwrap();
+        remove_leftovers(held.at());
         let mut names: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -273,9 +273,9 @@ fn record_loop(
             Ok(()) => Some(snapshot.game.ply()),
             Err(_) => audio_held(settings),
         };
-        // Not through a path that leads elsewhere now.
-        if (files.is_err() || audio.is_err()) && settings.folder.verify().is_ok() {
-            remove_leftovers(settings.folder.path());
+        // In the folder held, wherever its path leads now.
+        if files.is_err() || audio.is_err() {
+            remove_leftovers(settings.folder.at());
         }
         let mut h = lock(health);
         if files.is_ok() {
@@ -962,7 +962,7 @@ mod tests {
         let mut eight = ten.clone();
         eight.apply(G::Retract { to_ply: 8 }, 0).unwrap();
         assert!(write_audio_scores(&settings, &snapshot(&eight)).is_err());
-        remove_leftovers(&dir);
+        remove_leftovers(settings.folder.at());
         assert!(on_disk(&dir) == (ten_wav.clone(), ten_cues.clone()));
         let names: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
