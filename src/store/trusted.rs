@@ -12,11 +12,13 @@
 //! record is written: another user who could re-point a folder on the way could make a daemon
 //! running as root write `game.pgn` and the scoresheets wherever he likes.
 //!
-//! [`TrustedDir`] is a game folder held open: the record's files are created, replaced and read
-//! relative to it (`openat`, `renameat`), so a folder renamed or replaced by a link under the
+//! [`TrustedDir`] is a game folder held open from the moment it is made or found trusted: its
+//! lock, its journal, the transcript, the record's files and the audio scoresheets are created,
+//! appended to, replaced and read relative to it (`openat`, `renameat`, `unlinkat`: see
+//! [`TrustedDir::at`] and the store's `at`), so a folder renamed or replaced by a link under the
 //! daemon's feet redirects no write; [`TrustedDir::verify`] says whether its path still leads to
 //! it through trusted folders, so that such a change is reported as an outage of the record
-//! rather than written through.
+//! rather than written through. Its path is kept for messages.
 //!
 //! gpsd, chrony and SQLite are the models: lose nothing, trust no one.
 
@@ -351,7 +353,7 @@ impl TrustedDir {
         Ok(held)
     }
 
-    /// The folder's path, as it was given (for messages, and for reading a file by its path).
+    /// The folder's path, as it was given (for messages).
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -15,9 +15,11 @@
 //! user's or root's and closed to other users (a sticky folder like /tmp may be on the way;
 //! [`check_record_dir`], with the store's `trusted` walk), only folders the daemon's user owns
 //! are resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds the
-//! sealed move) and is held open by the record writer, which writes relative to it and checks
-//! before every record that its path still leads there; files appended to are created 0600 and
-//! never opened through a symbolic link.
+//! sealed move) and is held open from the moment it is made or found trusted: its lock, journal,
+//! the speech task's transcript, record files and audio scoresheets are opened relative to it
+//! (the record writer checks before every record that its path still leads there; the hub's
+//! `lines` are still opened by path, after checking the folder); files appended to are created
+//! 0600 and never opened through a symbolic link.
 
 mod lines;
 mod outage;
