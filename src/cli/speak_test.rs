@@ -196,7 +196,10 @@ async fn run(args: &ProbeArgs) -> Result<(Vec<RunResult>, Vec<String>)> {
         // The probe sends ready words only.
         Box::new(|_| Utterance::default()),
     );
-    deps.transcript = args.transcript.clone();
+    deps.transcript = args
+        .transcript
+        .clone()
+        .map(crate::speech::transcript::TranscriptAt::Path);
     deps.voices[0].fallback_notice = Some(Utterance {
         text: "Sprachausgabe gestört".into(),
         clips: vec![PAUSE.into()],

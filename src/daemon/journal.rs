@@ -14,11 +14,15 @@
 //! Every line is numbered and checksummed, chained to the line before
 //! (`tactus_core::journal::check`); [`read_against_record`] also holds the journal against the
 //! record's mark (`record.json`), so a journal cut, emptied, deleted or swapped is refused. The file is opened without following
-//! symbolic links and created with mode 0600: it holds the sealed move.
+//! symbolic links and created with mode 0600: it holds the sealed move. The daemon's journal is
+//! created, continued and written back relative to the game folder it holds open
+//! ([`Journal::create_in`], [`Journal::append_in`]): a folder on the way re-pointed under the
+//! game redirects none of its lines.
 use std::{
     collections::VecDeque,
+    ffi::{OsStr, OsString},
     fmt,
-    fs::{File, OpenOptions},
+    fs::File,
     io::{self, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
 };
@@ -29,7 +33,14 @@ use tracing::{error, info};
 mod behind;
 
 pub use self::behind::{Behind, STALL};
-use crate::{store::private::open_no_follow, wall::unix_ms};
+use crate::{
+    store::{
+        at::{At, OpenFolder, still_named},
+        trusted::TrustedDir,
+    },
+    wall::unix_ms,
+};
+use nix::fcntl::OFlag;
 use tactus_core::{
     arbiter::Input,
     journal::{
@@ -48,9 +59,18 @@ pub const JOURNAL_MODE: u32 = 0o600;
 /// Read a journal. A torn last line is dropped; damage is an error whose root is a
 /// [`tactus_core::journal::Damage`] (`err.downcast_ref::<Damage>()`).
 pub fn read(path: &Path) -> Result<JournalFile> {
-    use std::io::BufRead;
     let cannot = || format!("cannot read the journal {}", path.display());
-    let file = open_no_follow(path, OpenOptions::new().read(true)).with_context(cannot)?;
+    let (folder, name) = OpenFolder::of_file(path).with_context(cannot)?;
+    read_at(folder.at(), &name)
+}
+
+/// [`read`] the journal `name` of the open folder `at`.
+pub fn read_at(at: At<'_>, name: impl AsRef<OsStr>) -> Result<JournalFile> {
+    use std::io::BufRead;
+    let path = at.file_path(&name);
+    let path = path.as_path();
+    let cannot = || format!("cannot read the journal {}", path.display());
+    let file = at.open(&name, OFlag::O_RDONLY, 0).with_context(cannot)?;
     // Line by line: a long journal is never held whole as bytes beside its entries.
     let mut lines = io::BufReader::with_capacity(64 * 1024, file);
     let mut parser = Parser::new(path);
@@ -70,8 +90,25 @@ pub fn read(path: &Path) -> Result<JournalFile> {
 /// shorter than the record or of another game is refused (the error's root is a
 /// [`RecordAhead`]), never resumed.
 pub fn read_against_record(folder: &Path) -> Result<JournalFile> {
-    let path = folder.join(JOURNAL_FILE);
-    let mark = crate::daemon::files::read_mark(&folder.join(MARK_FILE))?;
+    let held = match File::open(folder) {
+        Ok(held) => held,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => bail!(
+            "{} holds no journal ({JOURNAL_FILE}); give the folder of a game tactus played",
+            folder.display()
+        ),
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot open the folder {}", folder.display()));
+        }
+    };
+    read_against_record_at(At::new(&held, folder))
+}
+
+/// [`read_against_record`] in the open folder `at` (the game folder held open: what is read is
+/// what will be continued).
+pub fn read_against_record_at(at: At<'_>) -> Result<JournalFile> {
+    let folder = at.path();
+    let path = at.file_path(JOURNAL_FILE);
+    let mark = crate::daemon::files::read_mark_at(at, MARK_FILE)?;
     let ahead = |mark: &RecordMark, what: &str| {
         anyhow::Error::new(RecordAhead {
             path: path.clone(),
@@ -79,7 +116,7 @@ pub fn read_against_record(folder: &Path) -> Result<JournalFile> {
             mark: mark.clone(),
         })
     };
-    if std::fs::symlink_metadata(&path).is_err() {
+    if !at.exists(JOURNAL_FILE) {
         if let Some(mark) = &mark {
             return Err(ahead(
                 mark,
@@ -91,7 +128,7 @@ pub fn read_against_record(folder: &Path) -> Result<JournalFile> {
             folder.display()
         );
     }
-    let read = match read(&path) {
+    let read = match read_at(at, JOURNAL_FILE) {
         Err(e) if e.downcast_ref::<NothingPlayed>().is_some() => {
             return Err(match &mark {
                 Some(mark) => ahead(mark, "the journal is empty"),
@@ -113,7 +150,8 @@ const TAIL_BYTES: u64 = 64 * 1024;
 /// the folders of finished games are passed over without reading (or trusting) their whole
 /// journals while the unfinished one is looked for. A torn or unreadable last line is no end.
 pub fn ends_finished(path: &Path) -> io::Result<bool> {
-    let mut file = open_no_follow(path, OpenOptions::new().read(true))?;
+    let mut file =
+        crate::store::private::open_no_follow(path, std::fs::OpenOptions::new().read(true))?;
     let len = file.metadata()?.len();
     let start = len.saturating_sub(TAIL_BYTES);
     file.seek(SeekFrom::Start(start))?;
@@ -134,10 +172,10 @@ pub fn ends_finished(path: &Path) -> io::Result<bool> {
     ))
 }
 
-/// Read a file without following a symbolic link in its last component: another user who could
-/// plant a link must not make the daemon read (or later append to) a file of his choice.
-fn read_no_follow(path: &Path) -> io::Result<Vec<u8>> {
-    let mut file = open_no_follow(path, OpenOptions::new().read(true))?;
+/// Read the file `name` of the folder `at` without following a symbolic link: another user who
+/// could plant a link must not make the daemon read (or later append to) a file of his choice.
+fn read_no_follow(at: At<'_>, name: &OsStr) -> io::Result<Vec<u8>> {
+    let mut file = at.open(name, OFlag::O_RDONLY, 0)?;
     let mut bytes = Vec::new();
     io::Read::read_to_end(&mut file, &mut bytes)?;
     Ok(bytes)
@@ -151,9 +189,9 @@ pub trait Sink: Send + fmt::Debug {
     fn sync(&mut self) -> io::Result<()>;
     /// Cut the file back to `len` bytes and go on writing there.
     fn cut(&mut self, len: u64) -> io::Result<()>;
-    /// Whether the file written to is no longer the one at `path` (deleted, or another put in
-    /// its place): its lines would reach no one.
-    fn gone_from(&self, _path: &Path) -> bool {
+    /// Whether the file written to is no longer the one named `name` in the folder `at`
+    /// (deleted, or another put in its place): its lines would reach no one.
+    fn gone_from(&self, _at: At<'_>, _name: &OsStr) -> bool {
         false
     }
     /// The first `len` bytes written (to put a deleted journal back).
@@ -185,17 +223,9 @@ impl Sink for File {
         self.seek(SeekFrom::Start(len)).map(|_| ())
     }
 
-    fn gone_from(&self, path: &Path) -> bool {
-        use std::os::unix::fs::MetadataExt;
-        let Ok(ours) = self.metadata() else {
-            return false;
-        };
-        match std::fs::symlink_metadata(path) {
-            Ok(there) => {
-                ours.nlink() == 0 || (there.dev(), there.ino()) != (ours.dev(), ours.ino())
-            }
-            Err(e) => e.kind() == io::ErrorKind::NotFound,
-        }
+    fn gone_from(&self, at: At<'_>, name: &OsStr) -> bool {
+        // What cannot be looked at is not taken for gone.
+        still_named(self, at, name).is_ok_and(|named| !named)
     }
 
     fn read_back(&self, len: u64) -> io::Result<Vec<u8>> {
@@ -219,7 +249,11 @@ pub struct Outage {
 /// The open journal, appending.
 #[derive(Debug)]
 pub struct Journal {
+    /// The file's path, for messages.
     path: PathBuf,
+    /// The folder held open and the file's name in it: where the journal is looked for, and
+    /// written back if it was deleted (None: a journal on a sink of its own, in tests).
+    place: Option<(OpenFolder, OsString)>,
     sink: Box<dyn Sink>,
     /// Bytes of whole lines on the disk: where a failed write is cut back to.
     good_len: u64,
@@ -249,31 +283,48 @@ pub struct Journal {
 
 impl Journal {
     /// Start a new journal at `path` with `header` (the file must not exist yet; a symbolic link
-    /// there is refused, not followed). Mode 0600: the journal holds the sealed move.
+    /// there is refused, not followed). Mode 0600: the journal holds the sealed move. Its folder
+    /// is opened by its path once, and the journal made and looked for in it.
     pub fn create(path: &Path, header: &Header) -> Result<Journal> {
-        use std::os::unix::fs::OpenOptionsExt;
+        let (folder, name) = OpenFolder::of_file(path)
+            .with_context(|| format!("cannot create the journal {}", path.display()))?;
+        Journal::create_at(folder, name, header)
+    }
+
+    /// Start the journal of the game folder held open, `folder` ([`JOURNAL_FILE`] in it), as
+    /// [`Journal::create`] does: made, looked for and written back in that folder only.
+    pub fn create_in(folder: &TrustedDir, header: &Header) -> Result<Journal> {
+        let held = folder.hold().with_context(|| {
+            format!(
+                "cannot create the journal {}",
+                folder.file_path(JOURNAL_FILE).display()
+            )
+        })?;
+        Journal::create_at(held, JOURNAL_FILE.into(), header)
+    }
+
+    fn create_at(folder: OpenFolder, name: OsString, header: &Header) -> Result<Journal> {
+        let at = folder.at();
+        let path = at.file_path(&name);
         // Read too: a journal deleted under the game is written back from this handle.
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .mode(JOURNAL_MODE)
-            .open(path)
+        let file = at
+            .open(
+                &name,
+                OFlag::O_RDWR | OFlag::O_CREAT | OFlag::O_EXCL,
+                JOURNAL_MODE,
+            )
             .with_context(|| format!("cannot create the journal {}", path.display()))?;
         let sink = Behind::file(file)
             .with_context(|| format!("cannot start writing the journal {}", path.display()))?;
-        let journal = Journal::create_with(path, header, Box::new(sink));
+        let journal = Journal::create_with(&path, header, Box::new(sink));
         if journal.is_err() {
             // The file is ours (just created) and holds no whole line: nothing to keep.
-            let _ = std::fs::remove_file(path);
+            let _ = at.remove(&name);
         }
-        let journal = journal?;
+        let mut journal = journal?;
         // The folder entry of a new file must reach the disk too, or a power cut could lose it.
-        if let Some(dir) = path.parent()
-            && let Ok(d) = File::open(dir)
-        {
-            let _ = d.sync_all();
-        }
+        at.sync();
+        journal.place = Some((folder, name));
         Ok(journal)
     }
 
@@ -282,6 +333,7 @@ impl Journal {
     pub fn create_with(path: &Path, header: &Header, sink: Box<dyn Sink>) -> Result<Journal> {
         let mut journal = Journal {
             path: path.to_owned(),
+            place: None,
             sink,
             good_len: 0,
             next: 1,
@@ -300,25 +352,44 @@ impl Journal {
     }
 
     /// Continue a journal that was read with [`read`]. A torn last line is cut off, after the
-    /// whole original has been copied to `journal.jsonl.damaged-<time>` beside it.
+    /// whole original has been copied to `journal.jsonl.damaged-<time>` beside it. Its folder is
+    /// opened by its path once, and the journal continued and looked for in it.
     pub fn append_to(read: &JournalFile) -> Result<Journal> {
-        let open = || {
-            open_no_follow(&read.path, OpenOptions::new().read(true).write(true)).with_context(
-                || {
-                    format!(
-                        "cannot open the journal {} to continue it",
-                        read.path.display()
-                    )
-                },
+        let (folder, name) = OpenFolder::of_file(&read.path).with_context(|| {
+            format!(
+                "cannot open the journal {} to continue it",
+                read.path.display()
             )
-        };
-        let file = open()?;
+        })?;
+        Journal::append_at(folder, name, read)
+    }
+
+    /// Continue the journal of the game folder held open, `folder` ([`JOURNAL_FILE`] in it; read
+    /// from there with [`read_against_record_at`]), as [`Journal::append_to`] does.
+    pub fn append_in(folder: &TrustedDir, read: &JournalFile) -> Result<Journal> {
+        let held = folder.hold().with_context(|| {
+            format!(
+                "cannot open the journal {} to continue it",
+                read.path.display()
+            )
+        })?;
+        Journal::append_at(held, JOURNAL_FILE.into(), read)
+    }
+
+    fn append_at(folder: OpenFolder, name: OsString, read: &JournalFile) -> Result<Journal> {
+        let at = folder.at();
+        let file = at.open(&name, OFlag::O_RDWR, 0).with_context(|| {
+            format!(
+                "cannot open the journal {} to continue it",
+                read.path.display()
+            )
+        })?;
         let len = file
             .metadata()
             .with_context(|| format!("cannot look at {}", read.path.display()))?
             .len();
         if len > read.good_len {
-            let kept = keep_original(&read.path)?;
+            let kept = keep_original(at, &name)?;
             info!(
                 "{}: the torn last line is cut off; the original is kept as {}",
                 read.path.display(),
@@ -333,6 +404,7 @@ impl Journal {
             .cut(read.good_len)
             .with_context(|| format!("cannot cut the torn last line of {}", read.path.display()))?;
         journal.good_len = read.good_len;
+        journal.place = Some((folder, name));
         Ok(journal)
     }
 
@@ -340,6 +412,7 @@ impl Journal {
     pub fn append_with(read: &JournalFile, sink: Box<dyn Sink>) -> Journal {
         Journal {
             path: read.path.clone(),
+            place: None,
             sink,
             good_len: read.good_len,
             next: read.entries.len() as u64 + 1,
@@ -419,7 +492,7 @@ impl Journal {
     /// input is durable before it is applied (event sourcing). A failure cuts the file back to
     /// its whole lines, so a partial line never has another appended to it.
     pub fn flush_held(&mut self) -> Result<()> {
-        if !self.in_flight && !self.held.is_empty() && self.sink.gone_from(&self.path) {
+        if !self.in_flight && !self.held.is_empty() && self.gone() {
             self.write_back()?;
         }
         while let Some((line, n, check)) = self.held.front() {
@@ -531,13 +604,22 @@ impl Journal {
         std::mem::take(&mut self.news)
     }
 
+    /// Whether the journal is no longer in its folder under its name (deleted, or another file
+    /// put in its place). A journal without a folder held (on a sink of its own) never is.
+    fn gone(&self) -> bool {
+        self.place
+            .as_ref()
+            .is_some_and(|(folder, name)| self.sink.gone_from(folder.at(), name))
+    }
+
     /// The journal was deleted (or another file put in its place) while the game went on: its
-    /// lines are written back from the handle still open, to a new file at its path (what was
-    /// put there is kept beside it, `journal.jsonl.replaced-<time>`), and writing goes on
-    /// there. Without this every later line went to a file no one could find, and the next
-    /// start began a new game.
+    /// lines are written back from the handle still open, to a new file under its name in the
+    /// folder held (what was put there is kept beside it, `journal.jsonl.replaced-<time>`), and
+    /// writing goes on there. Without this every later line went to a file no one could find,
+    /// and the next start began a new game. Everything happens in the folder held open, never
+    /// through its path: a folder on the way re-pointed meanwhile (issue 25, point 1) redirects
+    /// nothing, and the journal holds the sealed move.
     fn write_back(&mut self) -> Result<()> {
-        use std::os::unix::fs::OpenOptionsExt;
         let path = self.path.clone();
         let fail = |e: anyhow::Error| {
             let text = format!(
@@ -547,42 +629,35 @@ impl Journal {
             );
             anyhow!(text)
         };
-        // Never through a folder another user could have re-pointed meanwhile (issue 25, point
-        // 1): the journal holds the sealed move, and its path is followed here.
-        let folder = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        crate::store::trusted::check_folder(folder, crate::store::trusted::Last::Private)
-            .map_err(|e| fail(anyhow!("its folder cannot be trusted now: {e}")))?;
+        let Some((folder, name)) = &self.place else {
+            return Err(fail(anyhow!("its folder is not held open")));
+        };
+        let at = folder.at();
         let bytes = self
             .sink
             .read_back(self.good_len)
             .map_err(|e| fail(e.into()))?;
         let mut kept = None;
-        if std::fs::symlink_metadata(&path).is_ok() {
+        if at.exists(name) {
             let (y, mo, d, h, mi, s) = civil(unix_ms());
-            let aside = path.with_file_name(format!(
-                "{JOURNAL_FILE}.replaced-{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z"
-            ));
-            std::fs::rename(&path, &aside).map_err(|e| fail(e.into()))?;
-            kept = Some(aside);
+            let aside = format!(
+                "{}.replaced-{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z",
+                name.to_string_lossy()
+            );
+            at.rename(name, &aside).map_err(|e| fail(e.into()))?;
+            kept = Some(at.file_path(&aside));
         }
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .mode(JOURNAL_MODE)
-            .open(&path)
+        let mut file = at
+            .open(
+                name,
+                OFlag::O_RDWR | OFlag::O_CREAT | OFlag::O_EXCL,
+                JOURNAL_MODE,
+            )
             .map_err(|e| fail(e.into()))?;
         file.write_all(&bytes)
             .and_then(|()| file.sync_all())
             .map_err(|e| fail(e.into()))?;
-        if let Some(dir) = path.parent()
-            && let Ok(d) = File::open(dir)
-        {
-            let _ = d.sync_all();
-        }
+        at.sync();
         self.sink = Box::new(behind::reopen(file).map_err(|e| fail(e.into()))?);
         self.in_flight = false;
         let text = format!(
@@ -672,29 +747,26 @@ impl Drop for Journal {
 
 /// Copy the journal to `journal.jsonl.damaged-<UTC time>` (a new name each time, never
 /// overwriting an earlier copy) before anything of it is cut: the evidence stays.
-pub fn keep_original(path: &Path) -> Result<PathBuf> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let bytes = read_no_follow(path)
+pub fn keep_original(at: At<'_>, name: &OsStr) -> Result<PathBuf> {
+    let path = at.file_path(name);
+    let bytes = read_no_follow(at, name)
         .with_context(|| format!("cannot read {} to keep a copy", path.display()))?;
     let (y, mo, d, h, mi, s) = civil(unix_ms());
     let stem = format!(
         "{}.damaged-{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z",
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        name.to_string_lossy()
     );
-    let dir = path.parent().unwrap_or(Path::new("."));
     for n in 1..1000 {
         let copy = if n == 1 {
-            dir.join(&stem)
+            stem.clone()
         } else {
-            dir.join(format!("{stem}-{n}"))
+            format!("{stem}-{n}")
         };
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(JOURNAL_MODE)
-            .open(&copy);
+        let file = at.open(
+            &copy,
+            OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL,
+            JOURNAL_MODE,
+        );
         let mut file = match file {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -707,6 +779,7 @@ pub fn keep_original(path: &Path) -> Result<PathBuf> {
                 });
             }
         };
+        let copy = at.file_path(&copy);
         file.write_all(&bytes)
             .and_then(|()| file.sync_all())
             .with_context(|| {
@@ -982,6 +1055,58 @@ mod tests {
             std::fs::read(dir.join(&aside[0])).unwrap(),
             b"not the journal\n"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The review of issue 25: the journal's folder was looked for, and a deleted journal
+    /// written back, through the folder's path after a trust check, so a folder on the way
+    /// re-pointed in between (by root or the daemon's own user) took the journal with its
+    /// sealed move elsewhere. The daemon's journal lives in the game folder held open: re-pointed,
+    /// the path leads elsewhere, and every line, and a journal written back, stays in the held
+    /// folder.
+    #[test]
+    fn a_journal_in_a_held_folder_stays_there_when_its_path_is_re_pointed() {
+        let dir = scratch("re-pointed");
+        let game = dir.join("games").join("g1");
+        std::fs::create_dir_all(&game).unwrap();
+        let held = TrustedDir::open(&game).unwrap();
+        let mut j = Journal::create_in(&held, &header()).unwrap();
+        j.input(0, &Input::Start).unwrap();
+        // The parent renamed, and a link to a folder of the same shape put in its place.
+        std::fs::rename(dir.join("games"), dir.join("moved")).unwrap();
+        let elsewhere = dir.join("elsewhere");
+        std::fs::create_dir_all(elsewhere.join("g1")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("games")).unwrap();
+        let moved = dir.join("moved").join("g1");
+        j.input(100, &Input::Tick).unwrap();
+        assert!(j.take_news().is_empty(), "the journal is where it was");
+        assert_eq!(read(&moved.join(JOURNAL_FILE)).unwrap().entries.len(), 2);
+        // Deleted in the held folder: written back there, never through the path.
+        std::fs::remove_file(moved.join(JOURNAL_FILE)).unwrap();
+        j.input(200, &Input::Tick).unwrap();
+        let news = j.take_news();
+        assert!(
+            news.len() == 1 && news[0].contains("wrote it back"),
+            "{news:?}"
+        );
+        drop(j);
+        assert_eq!(read(&moved.join(JOURNAL_FILE)).unwrap().entries.len(), 3);
+        assert_eq!(
+            std::fs::read_dir(elsewhere.join("g1")).unwrap().count(),
+            0,
+            "nothing was written through the link"
+        );
+        // Continued in the held folder too.
+        let again = TrustedDir::open(&moved).unwrap();
+        let mut j =
+            Journal::append_in(&again, &read_against_record_at(again.at()).unwrap()).unwrap();
+        std::fs::remove_file(dir.join("games")).unwrap();
+        std::fs::rename(dir.join("moved"), dir.join("games")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("moved")).unwrap();
+        j.input(300, &Input::Tick).unwrap();
+        drop(j);
+        assert_eq!(read(&game.join(JOURNAL_FILE)).unwrap().entries.len(), 4);
+        assert_eq!(std::fs::read_dir(elsewhere.join("g1")).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -61,10 +61,7 @@ pub use self::{
     options::{RunOptions, RunReport, SimSettings},
     runtime::{cancel_on_signals, runtime, runtime_logging},
 };
-use crate::{
-    config::{self, Settings},
-    store::trusted::TrustedDir,
-};
+use crate::config::{self, Settings};
 use tactus_core::board::dgt_clock::ClockSide;
 
 /// Run the daemon until `cancel` (or, with `stop_when_played`, until the simulated game is
@@ -85,9 +82,12 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         opts.new_game,
     )?;
     let resumed = table.recovery.is_some();
-    // Held open from here, before any task starts: a folder re-pointed under the game redirects
-    // no record write.
-    let record_folder = TrustedDir::open(&table.folder)
+    // Held open since it was made or found trusted (the lock and the journal are in it): a
+    // folder re-pointed under the game redirects no write of the record, the transcript or the
+    // audio scoresheets either.
+    let record_folder = table
+        .held
+        .try_clone()
         .with_context(|| format!("cannot hold the game folder {}", table.folder.display()))?;
     crate::output::say_line(&format!(
         "tactus: game folder {}{}",
@@ -114,8 +114,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         &opts.voices_dir,
         &voices,
         names,
-        &table.folder,
-    );
+        &table.held,
+    )?;
     // A resumed game's simulated board shows the game where it was, as a real one would.
     let mut sim = opts.sim.clone();
     if resumed {

@@ -24,7 +24,9 @@ use super::{
     uid,
 };
 use crate::config::Settings;
+use crate::store::trusted::TrustedDir;
 use crate::wall::unix_ms;
+use nix::fcntl::OFlag;
 use tactus_core::{
     announce::voice::VoicePack,
     arbiter::Arbiter,
@@ -394,28 +396,36 @@ pub struct Table {
     pub requests_off: std::collections::BTreeSet<tactus_core::console::Switchable>,
     /// The folder's lock, held while this run plays the game (see [`lock_folder`]).
     pub lock: std::fs::File,
+    /// The game folder, held open from the moment it was made or found trusted: its lock, its
+    /// journal and every record file are opened relative to it, never through its path again.
+    pub held: TrustedDir,
 }
 
 /// The name of a game folder's lock file: it holds the process id of the tactus playing it.
 pub const LOCK_FILE: &str = "tactus.lock";
 
-/// Lock `folder` for this run: one game has one daemon. A second `tactus run` (another
-/// configuration naming the same output folder) is refused, naming the process that holds it,
-/// instead of resuming the game under the first one's feet. The lock goes with the process.
-pub fn lock_folder(folder: &Path) -> Result<std::fs::File> {
+/// Lock the game folder held open, `folder`, for this run: one game has one daemon. A second
+/// `tactus run` (another configuration naming the same output folder) is refused, naming the
+/// process that holds it, instead of resuming the game under the first one's feet. The lock goes
+/// with the process. The lock file is opened in the folder held, never through its path.
+pub fn lock_folder(folder: &TrustedDir) -> Result<std::fs::File> {
     use std::io::{Read, Seek, Write};
-    let path = folder.join(LOCK_FILE);
-    let mut file = crate::store::private::open_append(&path)
+    let at = folder.at();
+    let path = at.file_path(LOCK_FILE);
+    let mut file = at
+        .append(LOCK_FILE)
         .with_context(|| format!("cannot open the game's lock {}", path.display()))?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
             let mut holder = String::new();
-            let _ = std::fs::File::open(&path).and_then(|mut f| f.read_to_string(&mut holder));
+            let _ = at
+                .open(LOCK_FILE, OFlag::O_RDONLY, 0)
+                .and_then(|mut f| f.read_to_string(&mut holder));
             bail!(
                 "the game in {} is being played by another tactus (process {}); one game has \
                  one daemon: stop that one first, or start a new game with `tactus run --new`",
-                folder.display(),
+                folder.path().display(),
                 holder.trim()
             );
         }
@@ -438,13 +448,14 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
         .as_deref()
         .map(crate::store::private::group_id)
         .transpose()?;
-    let folder = files::new_game_folder(
+    let held = files::new_game_folder(
         &settings.record_dir,
         &settings.white,
         &settings.black,
         created,
         group,
     )?;
+    let folder = held.path().to_owned();
     let mut tags = settings.tags.clone();
     tags.push(("Date".into(), pgn_date(created)));
     let cfg = settings.arbiter.clone();
@@ -455,8 +466,8 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
         tags,
         setup: setup_record(settings, &start),
     };
-    let lock = lock_folder(&folder)?;
-    let journal = Journal::create(&folder.join(JOURNAL_FILE), &header)?;
+    let lock = lock_folder(&held)?;
+    let journal = Journal::create_in(&held, &header)?;
     Ok(Table {
         folder,
         header,
@@ -466,11 +477,11 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
         recovery: None,
         requests_off: settings.requests_off.clone(),
         lock,
+        held,
     })
 }
 
 fn resumed_table(folder: &Path) -> Result<Table> {
-    use std::os::unix::fs::MetadataExt;
     let path = folder.join(JOURNAL_FILE);
     // The folder and every folder on the way must be the daemon's user's or root's and closed to
     // others: a game another user could re-point is neither read nor written.
@@ -484,20 +495,23 @@ fn resumed_table(folder: &Path) -> Result<Table> {
             )
         },
     )?;
-    if let Ok(meta) = std::fs::symlink_metadata(folder)
-        && meta.uid() != uid::daemon_uid()
+    // Held open from here: what is checked, locked, read and continued is this folder.
+    let held = TrustedDir::open(folder)
+        .with_context(|| format!("cannot hold the game folder {}", folder.display()))?;
+    if let Ok(owner) = held.owner()
+        && owner != uid::daemon_uid()
     {
         bail!(
             "{} belongs to another user (uid {}), not to the daemon's (uid {}); tactus resumes \
              only its own games: another user could have planted this one",
             folder.display(),
-            meta.uid(),
+            owner,
             uid::daemon_uid()
         );
     }
     // Locked before the journal is read: another daemon may be writing it.
-    let lock = lock_folder(folder)?;
-    let read = journal::read_against_record(folder)?;
+    let lock = lock_folder(&held)?;
+    let read = journal::read_against_record_at(held.at())?;
     if read.is_finished() {
         bail!(
             "the game in {} is over; nothing to resume (`tactus replay {}` prints it)",
@@ -518,8 +532,8 @@ fn resumed_table(folder: &Path) -> Result<Table> {
             path.display()
         );
     }
-    let journal = Journal::append_to(&read)?;
-    files::remove_leftovers(folder);
+    let journal = Journal::append_in(&held, &read)?;
+    files::remove_leftovers(held.at());
     Ok(Table {
         folder: folder.to_owned(),
         header: read.header.clone(),
@@ -533,5 +547,6 @@ fn resumed_table(folder: &Path) -> Result<Table> {
         requests_off: replayed.requests_off,
         arbiter: replayed.arbiter,
         lock,
+        held,
     })
 }

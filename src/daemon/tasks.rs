@@ -30,7 +30,8 @@ use super::{
 };
 use crate::{
     config::{BoardSetup, PortSetup, Settings},
-    speech::{self, SpeechConfig, SpeechDeps, VoiceDeps},
+    speech::{self, SpeechConfig, SpeechDeps, VoiceDeps, transcript::TranscriptAt},
+    store::trusted::TrustedDir,
 };
 use tactus_core::{
     announce::Announcement, arbiter::SeatNames, board::profile::Profile, sim::player::Intentions,
@@ -111,8 +112,14 @@ impl Tasks {
         voices_dir: &Path,
         voices: &Voices,
         names: SeatNames,
-        folder: &Path,
-    ) -> mpsc::Sender<speech::SpeechRequest> {
+        folder: &TrustedDir,
+    ) -> Result<mpsc::Sender<speech::SpeechRequest>> {
+        let held = folder.hold().with_context(|| {
+            format!(
+                "cannot hold the game folder {} for the transcript",
+                folder.path().display()
+            )
+        })?;
         // The speakers as the file sets them, saying the game's own packs in its style.
         let mut speech_config = speech_config.clone();
         let first = &voices.seats.white;
@@ -141,12 +148,16 @@ impl Tasks {
             seat_voice,
             seats: ByColor::new_with(|c| names.is_blind(c)),
             names,
-            transcript: Some(folder.join(files::TRANSCRIPT_FILE)),
+            // In the game folder held open, never through its path.
+            transcript: Some(TranscriptAt::Held {
+                folder: held,
+                name: files::TRANSCRIPT_FILE.into(),
+            }),
             time_of_day: Box::new(crate::wall::utc_time_of_day),
         };
         let speech = speech::spawn(speech_config, deps, self.cancel.clone());
         self.forward(speech.events, speech.task, HubMsg::Speech);
-        speech.requests
+        Ok(speech.requests)
     }
 
     /// A link task for each sensor board (and, for a simulated one, the simulated board on the

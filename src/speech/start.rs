@@ -17,7 +17,7 @@ use super::{
     config::{ClipTarget, OutputKind, OutputPlan},
     output::AudioEngine,
     task::{OutputSpec, Render, SpeechTask, TaskVoice, TimeOfDay},
-    transcript::Transcript,
+    transcript::{Transcript, TranscriptAt},
     tts::{TtsOptions, TtsSpeaker},
 };
 use shakmaty::ByColor;
@@ -53,7 +53,7 @@ pub struct SpeechDeps {
     pub seats: ByColor<bool>,
     pub names: SeatNames,
     /// The game's `transcript.txt`; None: no transcript (tools and tests).
-    pub transcript: Option<PathBuf>,
+    pub transcript: Option<TranscriptAt>,
     pub time_of_day: TimeOfDay,
 }
 
@@ -175,10 +175,10 @@ async fn build(
 
 /// The game's transcript; one that cannot be opened is reported, and speech goes on without.
 fn open_transcript(
-    path: Option<&PathBuf>,
+    place: Option<&TranscriptAt>,
     events: &mpsc::UnboundedSender<SpeechEvent>,
 ) -> Option<Transcript> {
-    match Transcript::open(path?) {
+    match Transcript::open_at(place?) {
         Ok(t) => Some(t),
         Err(e) => {
             error!("{e:#}");

@@ -7,7 +7,8 @@
 //! console socket's lines in `daemon::console`), and the append-only file. It never reads the
 //! clock (the speech task passes the time of day in) and never decides what is said. Every line
 //! is written with one `write` call and flushed at once, so a crash loses at most the line being
-//! written; a failing disk is logged and never stops speech.
+//! written; a failing disk is logged and never stops speech. The daemon's transcript is opened
+//! in the game folder it holds open ([`TranscriptAt::Held`]), never through the folder's path.
 
 use std::{
     fs::File,
@@ -17,6 +18,8 @@ use std::{
 };
 
 use anyhow::{Context, Result};
+
+use crate::store::at::{At, OpenFolder};
 
 #[cfg(doc)]
 use tactus_core::arbiter::SeatNames;
@@ -60,6 +63,15 @@ pub fn format_line(since_midnight: Duration, audience: &str, text: &str) -> Stri
     )
 }
 
+/// Where the transcript is written.
+#[derive(Debug)]
+pub enum TranscriptAt {
+    /// The file at this path (a tool's `--transcript`); its folder is made if it is missing.
+    Path(PathBuf),
+    /// The file `name` in a folder held open (the daemon's game folder).
+    Held { folder: OpenFolder, name: String },
+}
+
 /// The open transcript file.
 #[derive(Debug)]
 pub struct Transcript {
@@ -74,13 +86,27 @@ impl Transcript {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create the folder {}", dir.display()))?;
         }
-        // Private (it has the arbiter's notes) and never through a link planted in the folder.
-        let file = crate::store::private::open_append(path)
+        let (folder, name) = OpenFolder::of_file(path)
             .with_context(|| format!("cannot open the transcript {}", path.display()))?;
-        Ok(Transcript {
-            path: path.to_path_buf(),
-            file,
-        })
+        Transcript::open_in(folder.at(), &name)
+    }
+
+    /// Opens the transcript `name` of the folder `at` for appending, relative to the folder.
+    pub fn open_in(at: At<'_>, name: impl AsRef<std::ffi::OsStr>) -> Result<Transcript> {
+        let path = at.file_path(&name);
+        // Private (it has the arbiter's notes) and never through a link planted in the folder.
+        let file = at
+            .append(&name)
+            .with_context(|| format!("cannot open the transcript {}", path.display()))?;
+        Ok(Transcript { path, file })
+    }
+
+    /// Opens the transcript where `place` says.
+    pub fn open_at(place: &TranscriptAt) -> Result<Transcript> {
+        match place {
+            TranscriptAt::Path(path) => Transcript::open(path),
+            TranscriptAt::Held { folder, name } => Transcript::open_in(folder.at(), name),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -168,6 +194,32 @@ mod tests {
             std::fs::read_to_string(&path).unwrap(),
             "10:00:00.000 blind eins\n10:00:01.000 sighted zwei\n"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The review of issue 25: the daemon's transcript was opened through the game folder's
+    /// path after the trust check. Held, it goes to the folder held, wherever the path leads now.
+    #[test]
+    fn a_held_transcript_goes_to_the_folder_held_not_through_its_path() {
+        let dir =
+            std::env::temp_dir().join(format!("tactus-transcript-held-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("games").join("g1")).unwrap();
+        let (folder, _) = OpenFolder::of_file(&dir.join("games").join("g1").join("x")).unwrap();
+        std::fs::rename(dir.join("games"), dir.join("moved")).unwrap();
+        std::fs::create_dir_all(dir.join("elsewhere").join("g1")).unwrap();
+        std::os::unix::fs::symlink(dir.join("elsewhere"), dir.join("games")).unwrap();
+        let place = TranscriptAt::Held {
+            folder,
+            name: "transcript.txt".into(),
+        };
+        let mut transcript = Transcript::open_at(&place).unwrap();
+        transcript.append(Duration::ZERO, "both", "Remis").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("moved/g1/transcript.txt")).unwrap(),
+            "00:00:00.000 both Remis\n"
+        );
+        assert!(!dir.join("elsewhere/g1/transcript.txt").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

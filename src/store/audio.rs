@@ -17,22 +17,27 @@
 //! the old one. A resumed game thus goes on in the recording it left.
 //!
 //! The samples and the cue lines come from the pure [`tactus_core::record::wav`]. Files are
-//! never opened through a symbolic link.
+//! never opened through a symbolic link, and always relative to their folder held open (an
+//! [`At`]: the game folder the daemon holds, or a tool's output folder opened once): the
+//! recording, its cue list and their temporary files are made, renamed and removed in it, so a
+//! folder on the way re-pointed meanwhile redirects nothing.
 
 use std::{
     cell::Cell,
-    fs::{File, OpenOptions},
+    fs::File,
     io::{self, Read},
     os::unix::fs::FileExt,
     path::{Path, PathBuf},
 };
+
+use nix::fcntl::OFlag;
 
 use tactus_core::record::wav::{
     self, BYTES_PER_SAMPLE, CueEntry, HEADER_LEN, ScoresheetEntry, Spacing, Update, ms_to_samples,
 };
 use tactus_core::rules::Millis;
 
-use super::private::open_no_follow;
+use super::at::{At, OpenFolder};
 
 /// A scoresheet that could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -120,32 +125,34 @@ fn sample_offset(n: u64) -> u64 {
     HEADER_LEN + n * BYTES_PER_SAMPLE
 }
 
-/// A new, empty file at `path`, replacing whatever is there without following it: a symbolic
-/// link planted in its place is removed (not its target truncated, as `File::create` would), and
-/// `O_EXCL` creates the file only if nothing came back in between.
-fn fresh_file(path: &Path) -> io::Result<File> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-        _ => {}
-    }
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(path)
+/// A new, empty file `name` in the folder `at`, replacing whatever is there without following
+/// it: a symbolic link planted in its place is removed (not its target truncated, as
+/// `File::create` would), and `O_EXCL` creates the file only if nothing came back in between.
+fn fresh_file(at: At<'_>, name: &str) -> io::Result<File> {
+    remove_if_there(at, name)?;
+    at.open(name, OFlag::O_RDWR | OFlag::O_CREAT | OFlag::O_EXCL, 0o666)
 }
 
-/// Syncs the folder of `path`, so that a rename or a removal in it survives a power cut. Best
-/// effort, as the atomic writes do: not every file system can sync a folder, and the files
-/// themselves are whole under their names either way.
-fn sync_folder(path: &Path) {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    if let Ok(dir) = File::open(dir) {
-        let _ = dir.sync_all();
+/// Removes the file `name` of the folder `at`, if there is one.
+fn remove_if_there(at: At<'_>, name: &str) -> io::Result<()> {
+    match at.remove(name) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
     }
+}
+
+/// The folder of the file at `path`, held open, and the file's name in it; what cannot be
+/// opened is an error about the recording at `path`.
+fn folder_of(path: &Path) -> Result<(OpenFolder, String), ScoresheetError> {
+    let wav_error = |source| ScoresheetError::Wav {
+        path: path.to_owned(),
+        source,
+    };
+    let (folder, name) = OpenFolder::of_file(path).map_err(wav_error)?;
+    let name = name
+        .into_string()
+        .map_err(|_| wav_error(io::Error::other("the file name is not UTF-8")))?;
+    Ok((folder, name))
 }
 
 /// A recording on the disk as found, before anything is cut or appended.
@@ -162,12 +169,11 @@ struct Found {
 }
 
 impl Found {
-    /// The recording at `path` with its cue list, if both are there, are regular files (not
-    /// links), and the WAV is one of ours that holds every sample its header counts. Anything
-    /// else is not a recording to append to.
-    fn at(path: &Path, cue_path: &Path) -> Option<Found> {
-        let options = OpenOptions::new().read(true).write(true).clone();
-        let wav = open_no_follow(path, &options).ok()?;
+    /// The recording `name` in the folder `at` with its cue list, if both are there, are
+    /// regular files (not links), and the WAV is one of ours that holds every sample its header
+    /// counts. Anything else is not a recording to append to.
+    fn at(at: At<'_>, name: &str) -> Option<Found> {
+        let wav = at.open(name, OFlag::O_RDWR, 0).ok()?;
         let mut header = [0u8; HEADER_LEN as usize];
         wav.read_exact_at(&mut header, 0).ok()?;
         let samples = wav::read_header(&header)?;
@@ -175,7 +181,9 @@ impl Found {
         if wav_len < sample_offset(samples) {
             return None;
         }
-        let mut cues = open_no_follow(cue_path, &options).ok()?;
+        let mut cues = at
+            .open(AudioScoresheet::cue_name(name), OFlag::O_RDWR, 0)
+            .ok()?;
         let mut bytes = Vec::new();
         cues.read_to_end(&mut bytes).ok()?;
         let lines_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
@@ -220,23 +228,43 @@ impl AudioScoresheet {
         wav_path.with_extension("cues.txt")
     }
 
+    /// The name of the cue file that goes with the recording `name`.
+    fn cue_name(name: &str) -> String {
+        Self::cue_path_for(Path::new(name))
+            .to_string_lossy()
+            .into_owned()
+    }
+
     /// Starts a scoresheet at `path` (replacing any file there) with `between_ms` of silence
     /// between announcements, and its cue file beside it. A recording without announcements is
-    /// a valid, empty WAV from the start.
+    /// a valid, empty WAV from the start. The folder is opened by its path once, the files made
+    /// in it.
     pub fn create(path: &Path, between_ms: Millis) -> Result<AudioScoresheet, ScoresheetError> {
+        let (folder, name) = folder_of(path)?;
+        Self::create_at(folder.at(), &name, between_ms)
+    }
+
+    /// [`AudioScoresheet::create`]: the recording `name` in the folder `at`.
+    fn create_at(
+        at: At<'_>,
+        name: &str,
+        between_ms: Millis,
+    ) -> Result<AudioScoresheet, ScoresheetError> {
+        let path = at.file_path(name);
         let wav_error = |source| ScoresheetError::Wav {
-            path: path.to_owned(),
+            path: path.clone(),
             source,
         };
-        let cue_path = Self::cue_path_for(path);
-        let wav = fresh_file(path).map_err(wav_error)?;
-        write_at(&wav, path, 0, &header_of(path, 0)?).map_err(wav_error)?;
-        let cues = fresh_file(&cue_path).map_err(|source| ScoresheetError::Cues {
-            path: cue_path.clone(),
-            source,
-        })?;
+        let cue_path = at.file_path(Self::cue_name(name));
+        let wav = fresh_file(at, name).map_err(wav_error)?;
+        write_at(&wav, &path, 0, &header_of(&path, 0)?).map_err(wav_error)?;
+        let cues =
+            fresh_file(at, &Self::cue_name(name)).map_err(|source| ScoresheetError::Cues {
+                path: cue_path.clone(),
+                source,
+            })?;
         Ok(AudioScoresheet {
-            path: path.to_owned(),
+            path,
             cue_path,
             wav,
             cues,
@@ -378,13 +406,30 @@ impl AudioScoresheet {
         entries: &[ScoresheetEntry],
         spacing: Spacing,
         between_ms: Millis,
+        load: impl FnMut(&str) -> Result<S, E>,
+    ) -> Result<(), ScoresheetError>
+    where
+        S: AsRef<[i16]>,
+        E: std::fmt::Display,
+    {
+        let (folder, name) = folder_of(path)?;
+        Self::record_at(folder.at(), &name, entries, spacing, between_ms, load)
+    }
+
+    /// [`AudioScoresheet::record`]: the recording `name` in the folder `at`.
+    fn record_at<S, E>(
+        at: At<'_>,
+        name: &str,
+        entries: &[ScoresheetEntry],
+        spacing: Spacing,
+        between_ms: Millis,
         mut load: impl FnMut(&str) -> Result<S, E>,
     ) -> Result<(), ScoresheetError>
     where
         S: AsRef<[i16]>,
         E: std::fmt::Display,
     {
-        let mut sheet = AudioScoresheet::create(path, between_ms)?;
+        let mut sheet = AudioScoresheet::create_at(at, name, between_ms)?;
         sheet.push_entries(entries, spacing, &mut load)?;
         sheet.finish()
     }
@@ -413,14 +458,16 @@ impl AudioScoresheet {
         Ok(())
     }
 
-    /// Brings the recording at `path` (with its cue list) up to the scoresheet `entries`,
-    /// writing as little as it can (see the module docs): nothing when it is current; the new
-    /// entries appended when the game grew, after cutting off what an interrupted append left
-    /// behind; otherwise the whole recording made in `temp` and renamed over it. Returns which
-    /// it was. On an error the files are whole recordings of an earlier point of the game.
+    /// Brings the recording `name` of the folder `at` (with its cue list) up to the scoresheet
+    /// `entries`, writing as little as it can (see the module docs): nothing when it is current;
+    /// the new entries appended when the game grew, after cutting off what an interrupted append
+    /// left behind; otherwise the whole recording made in `temp` (a name in the same folder) and
+    /// renamed over it. Returns which it was. On an error the files are whole recordings of an
+    /// earlier point of the game.
     pub fn update<S, E>(
-        path: &Path,
-        temp: &Path,
+        at: At<'_>,
+        name: &str,
+        temp: &str,
         entries: &[ScoresheetEntry],
         spacing: Spacing,
         between_ms: Millis,
@@ -444,8 +491,7 @@ impl AudioScoresheet {
             })
             .collect::<Result<Vec<usize>, _>>()?;
         let wanted = wav::layout(entries, lens, between);
-        let cue_path = Self::cue_path_for(path);
-        let found = Found::at(path, &cue_path);
+        let found = Found::at(at, name);
         let plan = match &found {
             Some(found) => wav::update(&wanted, &found.lines, Some(found.samples)),
             None => Update::Rewrite,
@@ -453,11 +499,12 @@ impl AudioScoresheet {
         match (plan, found) {
             (Update::Current, _) => {}
             (Update::Append { keep, samples }, Some(found)) => {
-                let mut sheet = AudioScoresheet::resume(path, between, found, keep, samples)?;
+                let mut sheet =
+                    AudioScoresheet::resume(&at.file_path(name), between, found, keep, samples)?;
                 sheet.push_entries(&entries[keep..], spacing, &mut load)?;
                 sheet.finish()?;
             }
-            _ => Self::rewrite(path, temp, entries, spacing, between_ms, load)?,
+            _ => Self::rewrite(at, name, temp, entries, spacing, between_ms, load)?,
         }
         Ok(plan)
     }
@@ -510,12 +557,14 @@ impl AudioScoresheet {
     }
 
     /// The whole recording of `entries` made in `temp` (with its cue list) and renamed over the
-    /// one at `path`. The old cue list is removed first, so that no moment (nor a crash) pairs a
-    /// cue list with a recording it was not written for; without one, the next update appends
-    /// the whole game again. On an error the temporary files are removed.
+    /// one named `name`, all in the folder `at`. The old cue list is removed first, so that no
+    /// moment (nor a crash) pairs a cue list with a recording it was not written for; without
+    /// one, the next update appends the whole game again. On an error the temporary files are
+    /// removed.
     fn rewrite<S, E>(
-        path: &Path,
-        temp: &Path,
+        at: At<'_>,
+        name: &str,
+        temp: &str,
         entries: &[ScoresheetEntry],
         spacing: Spacing,
         between_ms: Millis,
@@ -525,40 +574,39 @@ impl AudioScoresheet {
         S: AsRef<[i16]>,
         E: std::fmt::Display,
     {
-        let cue_path = Self::cue_path_for(path);
-        let temp_cues = Self::cue_path_for(temp);
-        let replaced = Self::record(temp, entries, spacing, between_ms, load).and_then(|()| {
-            match std::fs::remove_file(&cue_path) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                    return Err(ScoresheetError::Cues {
-                        path: cue_path.clone(),
-                        source: e,
-                    });
-                }
-                _ => sync_folder(path),
-            }
-            for (from, to) in [(temp, path), (temp_cues.as_path(), cue_path.as_path())] {
-                std::fs::rename(from, to).map_err(|source| ScoresheetError::Replace {
-                    path: to.to_owned(),
-                    temp: from.to_owned(),
+        let cues = Self::cue_name(name);
+        let temp_cues = Self::cue_name(temp);
+        let replaced =
+            Self::record_at(at, temp, entries, spacing, between_ms, load).and_then(|()| {
+                remove_if_there(at, &cues).map_err(|source| ScoresheetError::Cues {
+                    path: at.file_path(&cues),
                     source,
                 })?;
-            }
-            sync_folder(path);
-            Ok(())
-        });
+                at.sync();
+                for (from, to) in [(temp, name), (temp_cues.as_str(), cues.as_str())] {
+                    at.rename(from, to)
+                        .map_err(|source| ScoresheetError::Replace {
+                            path: at.file_path(to),
+                            temp: at.file_path(from),
+                            source,
+                        })?;
+                }
+                at.sync();
+                Ok(())
+            });
         if replaced.is_err() {
             // A full disk leaves a half-written recording: it must not fill the disk further.
-            let _ = std::fs::remove_file(temp);
-            let _ = std::fs::remove_file(&temp_cues);
+            let _ = at.remove(temp);
+            let _ = at.remove(&temp_cues);
         }
         replaced
     }
 
-    /// The announcements the recording at `path` holds on the disk (its cue list's whole lines),
-    /// None when there is no recording of ours there. For saying where the files stand.
-    pub fn held(path: &Path) -> Option<usize> {
-        Found::at(path, &Self::cue_path_for(path)).map(|found| found.lines.len())
+    /// The announcements the recording `name` of the folder `at` holds on the disk (its cue
+    /// list's whole lines), None when there is no recording of ours there. For saying where the
+    /// files stand.
+    pub fn held(at: At<'_>, name: &str) -> Option<usize> {
+        Found::at(at, name).map(|found| found.lines.len())
     }
 
     /// Samples written so far.
@@ -771,6 +819,66 @@ mod tests {
             hound::WavReader::open(&path).unwrap().len() as usize,
             expected.len()
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The review of issue 25: the recording was updated through its folder's path after the
+    /// trust check, so a folder on the way re-pointed in between took it elsewhere. It is made,
+    /// appended to and replaced in the folder held open, wherever its path leads now.
+    #[test]
+    fn a_recording_stays_in_the_folder_held_when_its_path_is_re_pointed() {
+        let dir = std::env::temp_dir().join(format!("tactus-wav-held-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let game = dir.join("games").join("g1");
+        std::fs::create_dir_all(&game).unwrap();
+        let (folder, _) = OpenFolder::of_file(&game.join("game.wav")).unwrap();
+        std::fs::rename(dir.join("games"), dir.join("moved")).unwrap();
+        let elsewhere = dir.join("elsewhere");
+        std::fs::create_dir_all(elsewhere.join("g1")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("games")).unwrap();
+        let spacing = Spacing {
+            gap_ms: 10,
+            pause_ms: 100,
+        };
+        let entry = |label: &str, clips: &[&str]| ScoresheetEntry {
+            label: label.into(),
+            utterance: utterance(clips),
+        };
+        let mut entries = vec![entry("1.", &["a"])];
+        let update = |entries: &[ScoresheetEntry]| {
+            AudioScoresheet::update(
+                folder.at(),
+                "game.wav",
+                ".game.tmp.wav",
+                entries,
+                spacing,
+                100,
+                clip,
+            )
+            .unwrap()
+        };
+        assert_eq!(update(&entries), Update::Rewrite);
+        entries.push(entry("1...", &["b"]));
+        assert!(matches!(update(&entries), Update::Append { keep: 1, .. }));
+        // A correction: written anew, renamed over it, in the same folder.
+        entries[1] = entry("1...", &["a", "b"]);
+        assert_eq!(update(&entries), Update::Rewrite);
+        let moved = dir.join("moved").join("g1");
+        assert_eq!(AudioScoresheet::held(folder.at(), "game.wav"), Some(2));
+        assert_eq!(
+            std::fs::read_to_string(moved.join("game.cues.txt"))
+                .unwrap()
+                .lines()
+                .count(),
+            2
+        );
+        let mut names: Vec<_> = std::fs::read_dir(&moved)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["game.cues.txt", "game.wav"]);
+        assert_eq!(std::fs::read_dir(elsewhere.join("g1")).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -12,11 +12,13 @@
 //! record is written: another user who could re-point a folder on the way could make a daemon
 //! running as root write `game.pgn` and the scoresheets wherever he likes.
 //!
-//! [`TrustedDir`] is a game folder held open: the record's files are created, replaced and read
-//! relative to it (`openat`, `renameat`), so a folder renamed or replaced by a link under the
+//! [`TrustedDir`] is a game folder held open from the moment it is made or found trusted: its
+//! lock, its journal, the transcript, the record's files and the audio scoresheets are created,
+//! appended to, replaced and read relative to it (`openat`, `renameat`, `unlinkat`: see
+//! [`TrustedDir::at`] and the store's `at`), so a folder renamed or replaced by a link under the
 //! daemon's feet redirects no write; [`TrustedDir::verify`] says whether its path still leads to
 //! it through trusted folders, so that such a change is reported as an outage of the record
-//! rather than written through.
+//! rather than written through. Its path is kept for messages.
 //!
 //! gpsd, chrony and SQLite are the models: lose nothing, trust no one.
 
@@ -35,7 +37,10 @@ use nix::{
     sys::stat::{Mode, mkdirat},
 };
 
-use super::atomic::{AtomicWriteError, write_atomically_in};
+use super::{
+    at::{At, OpenFolder},
+    atomic::{AtomicWriteError, write_atomically_in},
+};
 
 /// Symbolic links followed on one path at most (as the kernel's `ELOOP` limit).
 const MAX_LINKS: usize = 40;
@@ -348,10 +353,39 @@ impl TrustedDir {
         Ok(held)
     }
 
-    /// The folder's path, as it was given (for messages, and for the code that still writes by
-    /// path after a [`TrustedDir::verify`]).
+    /// The folder's path, as it was given (for messages).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The folder held, to open, rename and remove its files relative to it.
+    pub fn at(&self) -> At<'_> {
+        At::new(&self.dir, &self.path)
+    }
+
+    /// Open the file `name` in this folder with `flags`, never through a symbolic link (see
+    /// [`At::open`]).
+    pub fn open_file(&self, name: &str, flags: OFlag, mode: u32) -> io::Result<File> {
+        self.at().open(name, flags, mode)
+    }
+
+    /// The same folder held a second time (for another task that writes in it).
+    pub fn try_clone(&self) -> io::Result<TrustedDir> {
+        Ok(TrustedDir {
+            path: self.path.clone(),
+            dir: self.dir.try_clone()?,
+            id: self.id,
+        })
+    }
+
+    /// The folder held once more, as a plain open folder (for a writer that keeps it).
+    pub fn hold(&self) -> io::Result<OpenFolder> {
+        Ok(OpenFolder::new(self.dir.try_clone()?, self.path.clone()))
+    }
+
+    /// The folder's owner, as the held folder says it.
+    pub fn owner(&self) -> io::Result<u32> {
+        Ok(self.dir.metadata()?.uid())
     }
 
     /// The path of a file in the folder (for messages).
@@ -397,19 +431,7 @@ impl TrustedDir {
     /// The text of the file `name` in this folder, never through a symbolic link; at most
     /// `limit` bytes.
     pub fn read_to_string(&self, name: &str, limit: u64) -> io::Result<String> {
-        let fd = openat(
-            &self.dir,
-            name,
-            OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
-            Mode::empty(),
-        )?;
-        let file = File::from(fd);
-        if !file.metadata()?.is_file() {
-            return Err(io::Error::other(format!(
-                "{} is not a regular file",
-                self.file_path(name).display()
-            )));
-        }
+        let file = self.open_file(name, OFlag::O_RDONLY, 0)?;
         let mut text = String::new();
         file.take(limit).read_to_string(&mut text)?;
         Ok(text)

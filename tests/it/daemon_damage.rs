@@ -24,6 +24,7 @@ use tactus::{
         journal::{self, Journal},
         setup,
     },
+    store::trusted::TrustedDir,
 };
 use tactus_core::{
     announce::voice::Style,
@@ -381,13 +382,19 @@ fn game_files_are_private_and_links_are_not_followed() {
     let scratch = Scratch::new("private");
     let dir = &scratch.0;
     let played = dir.join("played");
-    let folder = files::new_game_folder(&played, "A", "B", 0, None).unwrap();
+    let folder = files::new_game_folder(&played, "A", "B", 0, None)
+        .unwrap()
+        .path()
+        .to_owned();
     assert_eq!(
         fs::metadata(&folder).unwrap().permissions().mode() & 0o777,
         0o700
     );
     let gid = fs::metadata(dir).unwrap().gid();
-    let grouped = files::new_game_folder(&played, "A", "B", 0, Some(gid)).unwrap();
+    let grouped = files::new_game_folder(&played, "A", "B", 0, Some(gid))
+        .unwrap()
+        .path()
+        .to_owned();
     assert_eq!(
         fs::metadata(&grouped).unwrap().permissions().mode() & 0o777,
         0o750
@@ -587,8 +594,9 @@ fn a_game_being_played_is_not_taken_by_a_second_tactus() {
     let scratch = Scratch::new("second-daemon");
     let folder = scratch.0.join("game");
     fs::create_dir_all(&folder).unwrap();
-    let first = setup::lock_folder(&folder).unwrap();
-    let err = setup::lock_folder(&folder).expect_err("refused");
+    let held = TrustedDir::open(&folder).unwrap();
+    let first = setup::lock_folder(&held).unwrap();
+    let err = setup::lock_folder(&held).expect_err("refused");
     let text = format!("{err:#}");
     assert!(
         text.contains("being played by another tactus")
@@ -596,7 +604,7 @@ fn a_game_being_played_is_not_taken_by_a_second_tactus() {
         "{text}"
     );
     drop(first);
-    setup::lock_folder(&folder).unwrap();
+    setup::lock_folder(&held).unwrap();
 }
 
 /// Issue 25, points 2 and 4: a journal cut cleanly at a line boundary, emptied, deleted or

@@ -15,9 +15,11 @@
 //! user's or root's and closed to other users (a sticky folder like /tmp may be on the way;
 //! [`check_record_dir`], with the store's `trusted` walk), only folders the daemon's user owns
 //! are resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds the
-//! sealed move) and is held open by the record writer, which writes relative to it and checks
-//! before every record that its path still leads there; files appended to are created 0600 and
-//! never opened through a symbolic link.
+//! sealed move) and is held open from the moment it is made or found trusted: its lock, journal,
+//! the speech task's transcript, record files and audio scoresheets are opened relative to it
+//! (the record writer checks before every record that its path still leads there; the hub's
+//! `lines` are still opened by path, after checking the folder); files appended to are created
+//! 0600 and never opened through a symbolic link.
 
 mod lines;
 mod outage;
@@ -33,13 +35,14 @@ pub use self::{
     outage::{outage_news, outage_status},
     record::{
         AudioSettings, BlindScore, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth,
-        RecordSettings, RecordSnapshot, RecordWriter, read_mark, write_audio_scores,
+        RecordSettings, RecordSnapshot, RecordWriter, read_mark, read_mark_at, write_audio_scores,
         write_envelope, write_record,
     },
 };
 use super::journal;
 pub use super::uid::daemon_uid;
 use crate::store::{
+    at::At,
     audio::AudioScoresheet,
     trusted::{Last, TrustedDir, check_folder},
 };
@@ -231,14 +234,15 @@ pub fn trusted_record_dir(dir: &Path) -> Result<()> {
 /// Make a new game folder under `dir`: `2026-11-30_143005_White-Black`, mode 0700 (0750 and
 /// the group `group` when one is given: the console's group may read the record). It is made
 /// in the output folder held open ([`TrustedDir::make_dir`]) after [`check_record_dir`], and its
-/// group and mode are set through the new folder itself, so no path is followed twice.
+/// group and mode are set through the new folder itself, so no path is followed twice. Returned
+/// held open: the game's files are made in it, never through its path.
 pub fn new_game_folder(
     dir: &Path,
     white: &str,
     black: &str,
     unix_ms: u64,
     group: Option<u32>,
-) -> Result<PathBuf> {
+) -> Result<TrustedDir> {
     use std::os::unix::fs::PermissionsExt;
     check_record_dir(dir)?;
     let record = TrustedDir::open(dir).with_context(|| {
@@ -286,7 +290,7 @@ pub fn new_game_folder(
                     .with_context(|| {
                         format!("cannot protect the game folder {}", path.display())
                     })?;
-                return Ok(path);
+                return Ok(folder);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => {
@@ -390,12 +394,14 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
 /// Remove what a failed or interrupted write left in a game folder: the atomic writes'
 /// temporary files (`.game.pgn.tmp-...`) and the audio scoresheet's (`.blind-score.tmp.wav`
 /// and its cue list). Only hidden files of those exact shapes are touched.
-pub fn remove_leftovers(folder: &Path) {
-    let Ok(entries) = std::fs::read_dir(folder) else {
+pub fn remove_leftovers(folder: At<'_>) {
+    let Ok(names) = folder.names() else {
         return;
     };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
+    for name in names {
+        let Some(name) = name.to_str() else {
+            continue;
+        };
         let audio_temp = [
             None,
             Some(shakmaty::Color::White),
@@ -405,10 +411,11 @@ pub fn remove_leftovers(folder: &Path) {
         .map(ScoreFiles::of)
         .any(|f| name == f.audio_temp() || name == f.audio_temp_cues());
         let ours = name.starts_with('.') && (name.contains(".tmp-") || audio_temp);
-        if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
-            match std::fs::remove_file(entry.path()) {
-                Ok(()) => debug!("removed the leftover {}", entry.path().display()),
-                Err(e) => warn!("cannot remove the leftover {}: {e}", entry.path().display()),
+        if ours && folder.is_file(name) {
+            let path = folder.file_path(name);
+            match folder.remove(name) {
+                Ok(()) => debug!("removed the leftover {}", path.display()),
+                Err(e) => warn!("cannot remove the leftover {}: {e}", path.display()),
             }
         }
     }
@@ -424,6 +431,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let a = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
         let b = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
+        let (a, b) = (a.path(), b.path());
         assert_ne!(a, b);
         let name = a.file_name().unwrap().to_string_lossy().into_owned();
         assert_eq!(name, "1970-01-01_000000_Müller-Hans-x-player");
@@ -448,7 +456,8 @@ mod tests {
         ] {
             std::fs::write(dir.join(name), b"x").unwrap();
         }
-        remove_leftovers(&dir);
+        let (held, _) = crate::store::at::OpenFolder::of_file(&dir.join("x")).unwrap();
+        remove_leftovers(held.at());
         let mut names: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -12,14 +12,16 @@
 //! the outage starts and once when it ends, and can be read while it lasts
 //! ([`RecordWriter::outage`]); the game never stops for it.
 
-use std::{fs::OpenOptions, path::Path, sync::mpsc as std_mpsc, thread::JoinHandle};
+use std::{ffi::OsStr, path::Path, sync::mpsc as std_mpsc, thread::JoinHandle};
 
 use anyhow::{Context, Result, anyhow, bail};
+use nix::fcntl::OFlag;
 use tracing::{debug, error, info};
 
 use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
 use crate::{
     store::{
+        at::{At, OpenFolder},
         audio::{AudioScoresheet, ScoresheetError},
         trusted::TrustedDir,
         voices::Clips,
@@ -271,9 +273,9 @@ fn record_loop(
             Ok(()) => Some(snapshot.game.ply()),
             Err(_) => audio_held(settings),
         };
-        // Not through a path that leads elsewhere now.
-        if (files.is_err() || audio.is_err()) && settings.folder.verify().is_ok() {
-            remove_leftovers(settings.folder.path());
+        // In the folder held, wherever its path leads now.
+        if files.is_err() || audio.is_err() {
+            remove_leftovers(settings.folder.at());
         }
         let mut h = lock(health);
         if files.is_ok() {
@@ -329,9 +331,8 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
     let dir = &settings.folder;
     verify_folder(dir)?;
     // Never less than the record shows: a record written from more of the journal stays.
-    let mark_path = dir.file_path(MARK_FILE);
     if let Some(new) = &snapshot.mark
-        && let Some(old) = read_mark(&mark_path)?
+        && let Some(old) = read_mark_at(dir.at(), MARK_FILE)?
         && !old.may_be_replaced_by(new)
     {
         bail!(
@@ -383,11 +384,21 @@ fn verify_folder(dir: &TrustedDir) -> Result<()> {
 /// a link. A mark that cannot be read is an error naming the file: it is never taken as absent,
 /// which would let a shorter record replace the one it guards.
 pub fn read_mark(path: &Path) -> Result<Option<RecordMark>> {
-    let bytes = match crate::store::private::open_no_follow(path, OpenOptions::new().read(true))
-        .and_then(|mut f| {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut f, &mut bytes).map(|_| bytes)
-        }) {
+    match OpenFolder::of_file(path) {
+        Ok((folder, name)) => read_mark_at(folder.at(), name),
+        // No folder, no mark.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// [`read_mark`]: the mark `name` in the open folder `at` (the game folder held open).
+pub fn read_mark_at(at: At<'_>, name: impl AsRef<OsStr>) -> Result<Option<RecordMark>> {
+    let path = at.file_path(&name);
+    let bytes = match at.open(&name, OFlag::O_RDONLY, 0).and_then(|mut f| {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut f, &mut bytes).map(|_| bytes)
+    }) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
@@ -451,12 +462,12 @@ const SEALED_PREFIX: &str = "Sealed: ";
 /// appended, or the whole recording written anew when the game changed otherwise (see
 /// [`AudioScoresheet::update`]). Every scoresheet is tried; the first error is returned.
 pub fn write_audio_scores(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
-    // The recordings are written by path: only once the path leads to the folder held.
+    // In the folder held, once its path still leads there (else an outage, as the record's).
     verify_folder(&settings.folder)?;
     let mut first = Ok(());
     for blind in &settings.blind_scores {
         if let Some(audio) = &blind.audio {
-            let written = write_audio(settings.folder.path(), &blind.files, &snapshot.game, audio);
+            let written = write_audio(settings.folder.at(), &blind.files, &snapshot.game, audio);
             if first.is_ok() {
                 first = written;
             }
@@ -472,7 +483,7 @@ fn audio_held(settings: &RecordSettings) -> Option<usize> {
         .blind_scores
         .iter()
         .filter(|b| b.audio.is_some())
-        .map(|b| AudioScoresheet::held(&settings.folder.file_path(&b.files.wav())))
+        .map(|b| AudioScoresheet::held(settings.folder.at(), &b.files.wav()))
         .try_fold(usize::MAX, |least, held| Some(least.min(held?)))
         .filter(|&least| least != usize::MAX)
 }
@@ -481,15 +492,16 @@ fn audio_held(settings: &RecordSettings) -> Option<usize> {
 /// the scoresheet read aloud: White's moves under their spoken numbers ("Zug eins, ..."), so
 /// that a player navigating the file hears where he is.
 fn write_audio(
-    dir: &Path,
+    dir: At<'_>,
     files: &ScoreFiles,
     game: &Game,
     (pack, style, spacing, clips): &AudioSettings,
 ) -> Result<()> {
     let entries = wav::scoresheet(&Score::from_game(game, &[]), pack, *style);
     let updated = AudioScoresheet::update(
-        &dir.join(files.wav()),
-        &dir.join(files.audio_temp()),
+        dir,
+        &files.wav(),
+        &files.audio_temp(),
         &entries,
         *spacing,
         wav::BETWEEN_ANNOUNCEMENTS_MS,
@@ -794,7 +806,7 @@ mod tests {
         let moves = long_game(14, 1);
         let files = ScoreFiles::of(None);
         let append = |path: &Path, bytes: &[u8]| {
-            let mut f = OpenOptions::new().append(true).open(path).unwrap();
+            let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
             f.write_all(bytes).unwrap();
         };
         // Each crash, and whether the next write repairs it by cutting back and appending (a
@@ -950,7 +962,7 @@ mod tests {
         let mut eight = ten.clone();
         eight.apply(G::Retract { to_ply: 8 }, 0).unwrap();
         assert!(write_audio_scores(&settings, &snapshot(&eight)).is_err());
-        remove_leftovers(&dir);
+        remove_leftovers(settings.folder.at());
         assert!(on_disk(&dir) == (ten_wav.clone(), ten_cues.clone()));
         let names: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()

@@ -6,14 +6,15 @@
 //! without waiting.
 
 use std::{
+    ffi::OsStr,
     fs::File,
     io::{self, Seek, SeekFrom, Write},
-    path::Path,
     sync::mpsc,
     time::{Duration, Instant},
 };
 
 use super::Sink;
+use crate::store::at::At;
 
 /// How long the hub waits for a line to reach the disk before it counts as stalled.
 pub const STALL: Duration = Duration::from_millis(1_500);
@@ -169,8 +170,8 @@ impl Sink for Behind {
         self.collect(Some(Instant::now() + wait))
     }
 
-    fn gone_from(&self, path: &Path) -> bool {
-        self.look.as_ref().is_some_and(|f| f.gone_from(path))
+    fn gone_from(&self, at: At<'_>, name: &OsStr) -> bool {
+        self.look.as_ref().is_some_and(|f| f.gone_from(at, name))
     }
 
     fn read_back(&self, len: u64) -> io::Result<Vec<u8>> {
