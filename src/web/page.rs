@@ -19,7 +19,8 @@ use super::{
 pub struct Regions {
     pub heading: String,
     pub turn: String,
-    pub boards: String,
+    /// Each board's figure, in seat order (at most two: each its own part of an update).
+    pub boards: Vec<String>,
     pub last: String,
     pub state: String,
     pub moves: String,
@@ -37,7 +38,12 @@ pub fn regions(view: &TableView) -> Regions {
             view.state
         )),
         turn: turn_html(view),
-        boards: view.boards.iter().map(board_html).collect(),
+        boards: view
+            .boards
+            .iter()
+            .take(BOARD_PARTS.len())
+            .map(board_html)
+            .collect(),
         last: last_html(view),
         state: state_html(view),
         moves: moves_html(view),
@@ -52,11 +58,18 @@ pub fn update(view: &TableView) -> Update {
         parts: vec![
             ("heading", json(&r.heading)),
             ("turn", json(&r.turn)),
-            ("boards", json(&r.boards)),
             ("last", json(&r.last)),
             ("state", json(&r.state)),
             ("moves", json(&r.moves)),
-        ],
+        ]
+        .into_iter()
+        .chain(
+            BOARD_PARTS
+                .iter()
+                .zip(&r.boards)
+                .map(|(&name, board)| (name, json(board))),
+        )
+        .collect(),
         clocks: r.clocks.map(|clocks| (clocks, view.made)),
     }
 }
@@ -158,7 +171,7 @@ function tick() {{
 }}
 // Each update holds only what changed since the last one this page was sent.
 function update(d) {{
-  for (const k of ["heading", "turn", "boards", "last", "state", "moves"]) {{
+  for (const k of ["heading", "turn", "board-0", "board-1", "last", "state", "moves"]) {{
     const el = document.getElementById(k);
     if (el && k in d && shown[k] !== d[k]) {{ el.innerHTML = d[k]; shown[k] = d[k]; }}
   }}
@@ -178,7 +191,11 @@ setInterval(tick, 250);
         turn = r.turn,
         last = r.last,
         state = r.state,
-        boards = r.boards,
+        boards = BOARD_PARTS
+            .iter()
+            .zip(&r.boards)
+            .map(|(id, board)| format!("<div id=\"{id}\">{board}</div>"))
+            .collect::<String>(),
         moves = r.moves,
     )
 }
@@ -257,19 +274,36 @@ fn moves_html(view: &TableView) -> String {
     out
 }
 
+/// The boards' parts of an update and their elements' ids: a lift on one board sends that
+/// board alone.
+const BOARD_PARTS: [&str; 2] = ["board-0", "board-1"];
+
 /// Square size in the SVG.
 const SQ: u32 = 44;
 
-/// One board as an SVG figure, from its seat's side.
+/// One board as an SVG figure, from its seat's side. Compact (the squares are one patterned
+/// rectangle, the pieces and coordinates share their styles): a board is sent to every viewer
+/// each time a piece on it is lifted or placed.
 fn board_html(board: &BoardView) -> String {
     let from_black = board.seat == "black";
     let chars: Vec<char> = board.squares.chars().collect();
+    let w = SQ * 8 + 24;
+    let id = format!("sq-{}", escape(&board.seat));
+    // Seen from either side, the square in column `col`, row `row` from the top-left is dark
+    // when col + row is odd (a1 is dark and stands bottom-left for White, top-right for Black).
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{w}\" viewBox=\"0 0 {w} {w}\" \
-         role=\"img\" aria-label=\"{label}\"><rect width=\"{w}\" height=\"{w}\" fill=\"#fff\"/>",
-        w = SQ * 8 + 24,
+         role=\"img\" aria-label=\"{label}\"><defs><pattern id=\"{id}\" x=\"24\" width=\"{two}\" \
+         height=\"{two}\" patternUnits=\"userSpaceOnUse\"><rect width=\"{two}\" height=\"{two}\" \
+         fill=\"#e8e8e8\"/><path d=\"M{SQ} 0h{SQ}v{SQ}h-{SQ}zM0 {SQ}h{SQ}v{SQ}h-{SQ}z\" fill=\"#7a8a99\"/>\
+         </pattern></defs><rect width=\"{w}\" height=\"{w}\" fill=\"#fff\"/><rect x=\"24\" \
+         width=\"{board}\" height=\"{board}\" fill=\"url(#{id})\"/><g font-size=\"36\" \
+         text-anchor=\"middle\">",
+        two = SQ * 2,
+        board = SQ * 8,
         label = escape(&board_label(board)),
     );
+    let mut marks = String::new();
     for (index, &c) in chars.iter().enumerate().take(64) {
         // index 0 is a8; rank 8 - index / 8, file index % 8.
         let (rank, file) = (7 - index / 8, index % 8);
@@ -279,22 +313,17 @@ fn board_html(board: &BoardView) -> String {
             (file, 7 - rank)
         };
         let (x, y) = (24 + col as u32 * SQ, row as u32 * SQ);
-        let name = format!("{}{}", (b'a' + file as u8) as char, rank + 1);
-        let dark = (rank + file) % 2 == 0;
-        svg.push_str(&format!(
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\" fill=\"{}\"/>",
-            if dark { "#7a8a99" } else { "#e8e8e8" }
-        ));
         if c != '.' {
             svg.push_str(&format!(
-                "<text x=\"{}\" y=\"{}\" font-size=\"36\" text-anchor=\"middle\" fill=\"#000\">{}</text>",
+                "<text x=\"{}\" y=\"{}\">{}</text>",
                 x + SQ / 2,
                 y + SQ - 8,
                 glyph(c)
             ));
         }
+        let name = format!("{}{}", (b'a' + file as u8) as char, rank + 1);
         if board.differs.contains(&name) {
-            svg.push_str(&format!(
+            marks.push_str(&format!(
                 "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#d00\" \
                  stroke-width=\"5\" stroke-dasharray=\"8 4\"/><text x=\"{}\" y=\"{}\" \
                  font-size=\"11\" font-weight=\"bold\" fill=\"#d00\">≠ {name}</text>",
@@ -307,19 +336,22 @@ fn board_html(board: &BoardView) -> String {
             ));
         }
     }
+    svg.push_str("</g>");
+    svg.push_str(&marks);
     // Coordinates along the left and bottom edges.
+    svg.push_str("<g font-size=\"14\" text-anchor=\"middle\">");
     for i in 0..8u32 {
         let rank = if from_black { i + 1 } else { 8 - i };
         let file = if from_black { 7 - i } else { i };
         svg.push_str(&format!(
-            "<text x=\"6\" y=\"{}\" font-size=\"14\" fill=\"#000\">{rank}</text>\
-             <text x=\"{}\" y=\"{}\" font-size=\"14\" fill=\"#000\" text-anchor=\"middle\">{}</text>",
+            "<text x=\"11\" y=\"{}\">{rank}</text><text x=\"{}\" y=\"{}\">{}</text>",
             i * SQ + SQ / 2 + 5,
             24 + i * SQ + SQ / 2,
             SQ * 8 + 18,
             (b'a' + file as u8) as char
         ));
     }
+    svg.push_str("</g>");
     svg.push_str("</svg>");
     format!(
         "<figure>{svg}<figcaption>{}{}</figcaption></figure>",

@@ -260,7 +260,7 @@ fn each_viewer_is_sent_what_changed_and_the_clock_as_it_stands() {
     let (_, after) = get(port, "/table.json");
     let after: TableView = serde_json::from_str(&after).unwrap();
     for part in [
-        "heading", "turn", "boards", "last", "state", "moves", "clocks",
+        "heading", "turn", "board-0", "board-1", "last", "state", "moves", "clocks",
     ] {
         assert!(first.get(part).is_some(), "{part} missing in {first}");
     }
@@ -281,7 +281,7 @@ fn each_viewer_is_sent_what_changed_and_the_clock_as_it_stands() {
         let keys: Vec<&String> = next.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["clocks"], "{next}");
     }
-    // His move: what it changed comes, the boards among it.
+    // His move: what it changed comes, both boards among it (the game moved on).
     let mut assistant = table.connect();
     assistant.ok("move e4");
     assistant.ok("press");
@@ -291,15 +291,26 @@ fn each_viewer_is_sent_what_changed_and_the_clock_as_it_stands() {
         let next: serde_json::Value = serde_json::from_str(&events.next()).unwrap();
         if next.get("last").is_some() {
             assert!(next["moves"].as_str().unwrap().contains("e4"), "{next}");
-            assert!(
-                next.get("boards").is_some() && next.get("turn").is_some(),
-                "{next}"
-            );
+            assert!(next.get("turn").is_some(), "{next}");
             break;
         }
         assert!(
             t.elapsed() < SHOWN_WITHIN,
             "the move was not sent within a second"
+        );
+    }
+    // The blind player executes e4 and answers on his board: a lift there sends that board
+    // alone, not the other.
+    let t = Instant::now();
+    loop {
+        let next: serde_json::Value = serde_json::from_str(&events.next()).unwrap();
+        if next.get("board-0").is_some() && next.get("last").is_none() {
+            assert!(next.get("board-1").is_none(), "{next}");
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "no lift on the tactile board sent alone"
         );
     }
     table.stop();
