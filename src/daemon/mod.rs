@@ -83,8 +83,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     )?;
     let resumed = table.recovery.is_some();
     // Held open since it was made or found trusted (the lock and the journal are in it): a
-    // folder re-pointed under the game redirects no write of the record, the transcript or the
-    // audio scoresheets either.
+    // folder re-pointed under the game redirects no write of the record, the transcript, the
+    // touches or the audio scoresheets either.
     let record_folder = table
         .held
         .try_clone()
@@ -194,7 +194,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             offset: table.offset,
         },
         journal: Some(table.journal),
-        folder: table.folder.clone(),
+        folder: table.held,
         tags: table.header.tags.clone(),
         speech: Some(speech),
         links: started.links,

@@ -16,10 +16,10 @@
 //! [`check_record_dir`], with the store's `trusted` walk), only folders the daemon's user owns
 //! are resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds the
 //! sealed move) and is held open from the moment it is made or found trusted: its lock, journal,
-//! the speech task's transcript, record files and audio scoresheets are opened relative to it
-//! (the record writer checks before every record that its path still leads there; the hub's
-//! `lines` are still opened by path, after checking the folder); files appended to are created
-//! 0600 and never opened through a symbolic link.
+//! the transcript (the speech task's lines and the hub's notes), `touches.txt`, record files and
+//! audio scoresheets are opened relative to it, never through its path (the record writer checks
+//! before every record that its path still leads there, and reports an outage when it does not);
+//! files appended to are created 0600 and never opened through a symbolic link.
 
 mod lines;
 mod outage;

@@ -246,7 +246,7 @@ impl Rig {
                 offset: begin.offset,
             },
             journal: Some(begin.journal),
-            folder: dir.clone(),
+            folder: crate::store::trusted::TrustedDir::open(&dir).unwrap(),
             tags: tags(),
             speech: speech_tx,
             links: ByColor {
