@@ -153,7 +153,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             .map(|v| v.wording.pack().commands().clone()),
         seatless: table.arbiter.config().the_blind(),
     };
-    tasks.console(socket, &settings, &table.folder, &broadcast_tx, keypads)?;
+    tasks.console(socket, &settings, &table.held, &broadcast_tx, keypads)?;
     let engine = settings.opponent.as_ref().map(|o| tasks.engine(o));
     // The table seen: a view after every change, when a page or a broadcast folder wants one.
     let views = (settings.web_listen.is_some() || settings.broadcast_dir.is_some())
