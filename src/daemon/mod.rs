@@ -83,8 +83,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     )?;
     let resumed = table.recovery.is_some();
     // Held open since it was made or found trusted (the lock and the journal are in it): a
-    // folder re-pointed under the game redirects no write of the record, the transcript or the
-    // audio scoresheets either.
+    // folder re-pointed under the game redirects no write of the record, the transcript, the
+    // touches or the audio scoresheets either.
     let record_folder = table
         .held
         .try_clone()
@@ -153,7 +153,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             .map(|v| v.wording.pack().commands().clone()),
         seatless: table.arbiter.config().the_blind(),
     };
-    tasks.console(socket, &settings, &table.folder, &broadcast_tx, keypads)?;
+    tasks.console(socket, &settings, &table.held, &broadcast_tx, keypads)?;
     let engine = settings.opponent.as_ref().map(|o| tasks.engine(o));
     // The table seen: a view after every change, when a page or a broadcast folder wants one.
     let views = (settings.web_listen.is_some() || settings.broadcast_dir.is_some())
@@ -194,7 +194,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             offset: table.offset,
         },
         journal: Some(table.journal),
-        folder: table.folder.clone(),
+        folder: table.held,
         tags: table.header.tags.clone(),
         speech: Some(speech),
         links: started.links,

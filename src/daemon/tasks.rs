@@ -304,16 +304,21 @@ impl Tasks {
         &mut self,
         socket: ConsoleSocket,
         settings: &Settings,
-        folder: &Path,
+        folder: &TrustedDir,
         broadcast: &broadcast::Sender<hub::Broadcast>,
         keypads: tactus_core::console::Keypads,
     ) -> Result<()> {
-        let token_path = settings
-            .token_file
-            .clone()
-            .unwrap_or_else(|| folder.join(tactus_core::console::token::TOKEN_FILE));
-        let token =
-            console::arbiter_token(&token_path, settings.token_file.is_some(), &settings.origin)?;
+        // The user's own file by its path; else `arbiter.token` in the game folder held open.
+        let (token, token_path) = match &settings.token_file {
+            Some(path) => (
+                console::arbiter_token(path, &settings.origin)?,
+                path.clone(),
+            ),
+            None => (
+                console::arbiter_token_in(folder)?,
+                folder.file_path(tactus_core::console::token::TOKEN_FILE),
+            ),
+        };
         crate::output::say_line(&format!(
             "tactus: arbiter token in {}",
             token_path.display()

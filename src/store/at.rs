@@ -78,8 +78,8 @@ impl<'a> At<'a> {
         Ok(file)
     }
 
-    /// Open the file `name` to append, as [`open_append`](super::private::open_append) does: a
-    /// new file is made with mode 0600, an existing one must be a regular file, not a link.
+    /// Open the file `name` to append: a new file is made with mode 0600, an existing one must
+    /// be a regular file, not a link.
     pub fn append(&self, name: impl AsRef<OsStr>) -> io::Result<File> {
         self.open(
             name,

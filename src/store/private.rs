@@ -40,23 +40,6 @@ pub fn open_no_follow(path: &Path, options: &OpenOptions) -> io::Result<File> {
 /// transcript has the console's notes): only the daemon's user reads them.
 pub const PRIVATE_FILE_MODE: u32 = 0o600;
 
-/// Open `path` to append, without following a symbolic link: a new file is created with mode
-/// 0600 (`O_EXCL` never follows a link), an existing one must be a regular file, not a link.
-pub fn open_append(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    match OpenOptions::new()
-        .append(true)
-        .create_new(true)
-        .mode(PRIVATE_FILE_MODE)
-        .open(path)
-    {
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            open_no_follow(path, OpenOptions::new().append(true))
-        }
-        other => other,
-    }
-}
-
 /// The id of a group given by name (from /etc/group) or by number.
 pub fn group_id(group: &str) -> Result<u32> {
     if let Ok(gid) = group.parse::<u32>() {

@@ -12,13 +12,13 @@
 //! record is written: another user who could re-point a folder on the way could make a daemon
 //! running as root write `game.pgn` and the scoresheets wherever he likes.
 //!
-//! [`TrustedDir`] is a game folder held open from the moment it is made or found trusted: its
-//! lock, its journal, the transcript, the record's files and the audio scoresheets are created,
-//! appended to, replaced and read relative to it (`openat`, `renameat`, `unlinkat`: see
-//! [`TrustedDir::at`] and the store's `at`), so a folder renamed or replaced by a link under the
-//! daemon's feet redirects no write; [`TrustedDir::verify`] says whether its path still leads to
-//! it through trusted folders, so that such a change is reported as an outage of the record
-//! rather than written through. Its path is kept for messages.
+//! [`TrustedDir`] is a game folder held open from the moment it is made or found trusted: its lock,
+//! its journal, the transcript, `touches.txt`, the arbiter's token, the record's files and the
+//! audio scoresheets are created, appended to, replaced and read relative to it (`openat`,
+//! `renameat`, `unlinkat`: see [`TrustedDir::at`] and the store's `at`), so a folder renamed or
+//! replaced by a link under the daemon's feet redirects no write; [`TrustedDir::verify`] says
+//! whether its path still leads to it through trusted folders, so that such a change is reported as
+//! an outage of the record rather than written through. Its path is kept for messages.
 //!
 //! gpsd, chrony and SQLite are the models: lose nothing, trust no one.
 

@@ -35,6 +35,7 @@ use tactus::daemon::{
     },
     hub::{Broadcast, HubMsg, Views},
 };
+use tactus::store::trusted::TrustedDir;
 use tactus_core::console::{Command as ConsoleCommand, wire::Reply};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -271,7 +272,7 @@ fn the_client_sends_the_token_only_to_the_token_files_owner() {
 // Point 8: the token file is trusted only when it is a private file of the daemon's user.
 
 fn token_error(path: &Path) -> String {
-    match console::arbiter_token(path, true, "config.toml") {
+    match console::arbiter_token(path, "config.toml") {
         Ok(token) => panic!("{} was accepted: {token}", path.display()),
         Err(e) => format!("{e:#}"),
     }
@@ -287,10 +288,7 @@ fn a_token_file_others_can_read_is_refused() {
     assert!(err.contains("mode 0644"), "{err}");
     assert!(err.contains("console.token_file"), "{err}");
     fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
-    assert_eq!(
-        console::arbiter_token(&path, true, "config.toml").unwrap(),
-        TOKEN
-    );
+    assert_eq!(console::arbiter_token(&path, "config.toml").unwrap(), TOKEN);
 }
 
 #[test]
@@ -336,13 +334,65 @@ fn a_token_easy_to_guess_is_refused_and_ours_are_private() {
     let err = token_error(&path);
     assert!(err.contains("too easy to guess"), "{err}");
     let made = dir.join("new").join("arbiter.token");
-    let token = console::arbiter_token(&made, false, "config.toml").unwrap();
+    let token = console::arbiter_token(&made, "config.toml").unwrap();
     assert_eq!(fs::metadata(&made).unwrap().mode() & 0o777, 0o600);
     // Read back on a resumption, our own token is accepted.
+    assert_eq!(console::arbiter_token(&made, "config.toml").unwrap(), token);
+}
+
+/// The review of issue 25: the default token file, `arbiter.token` in the game folder, was made
+/// and read through the folder's path after the trust check, so a folder on the way re-pointed
+/// in between (by root or the daemon's own user: a link the check trusts) took the token
+/// elsewhere, or gave the arbiter a token found there. It is made and read in the folder held.
+#[test]
+fn the_token_in_the_game_folder_stays_in_the_folder_held_when_its_path_is_re_pointed() {
+    let dir = temp_dir();
+    let game = dir.join("games").join("g1");
+    fs::create_dir_all(&game).unwrap();
+    let held = TrustedDir::open(&game).unwrap();
+    // The parent renamed, and a link to a folder of the same shape put in its place, with a
+    // token of someone else's choosing in it.
+    fs::rename(dir.join("games"), dir.join("moved")).unwrap();
+    let elsewhere = dir.join("elsewhere");
+    fs::create_dir_all(elsewhere.join("g1")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, dir.join("games")).unwrap();
+    let moved = dir.join("moved").join("g1");
+    let token = console::arbiter_token_in(&held).unwrap();
+    let there = fs::read_to_string(moved.join("arbiter.token")).unwrap();
+    assert_eq!(there.trim(), token);
     assert_eq!(
-        console::arbiter_token(&made, false, "config.toml").unwrap(),
-        token
+        fs::metadata(moved.join("arbiter.token")).unwrap().mode() & 0o777,
+        0o600
     );
+    assert!(!elsewhere.join("g1/arbiter.token").exists());
+    // Read back from the folder held (a resumed game), not the one the path leads to now.
+    fs::write(elsewhere.join("g1/arbiter.token"), format!("{TOKEN}\n")).unwrap();
+    fs::set_permissions(
+        elsewhere.join("g1/arbiter.token"),
+        fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    assert_eq!(console::arbiter_token_in(&held).unwrap(), token);
+    // A link in its place is neither read nor written through, and named.
+    fs::remove_file(moved.join("arbiter.token")).unwrap();
+    std::os::unix::fs::symlink(
+        elsewhere.join("g1/arbiter.token"),
+        moved.join("arbiter.token"),
+    )
+    .unwrap();
+    let err = format!("{:#}", console::arbiter_token_in(&held).unwrap_err());
+    assert!(err.contains("symbolic link"), "{err}");
+    assert!(err.contains("arbiter.token"), "{err}");
+    // Others may not read ours.
+    fs::remove_file(moved.join("arbiter.token")).unwrap();
+    fs::write(moved.join("arbiter.token"), format!("{TOKEN}\n")).unwrap();
+    fs::set_permissions(
+        moved.join("arbiter.token"),
+        fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let err = format!("{:#}", console::arbiter_token_in(&held).unwrap_err());
+    assert!(err.contains("mode 0644"), "{err}");
 }
 
 // Points 6, 10, 11: the socket served.

@@ -382,19 +382,16 @@ fn game_files_are_private_and_links_are_not_followed() {
     let scratch = Scratch::new("private");
     let dir = &scratch.0;
     let played = dir.join("played");
-    let folder = files::new_game_folder(&played, "A", "B", 0, None)
-        .unwrap()
-        .path()
-        .to_owned();
+    let held = std::sync::Arc::new(files::new_game_folder(&played, "A", "B", 0, None).unwrap());
+    let folder = held.path().to_owned();
     assert_eq!(
         fs::metadata(&folder).unwrap().permissions().mode() & 0o777,
         0o700
     );
     let gid = fs::metadata(dir).unwrap().gid();
-    let grouped = files::new_game_folder(&played, "A", "B", 0, Some(gid))
-        .unwrap()
-        .path()
-        .to_owned();
+    let grouped_held =
+        std::sync::Arc::new(files::new_game_folder(&played, "A", "B", 0, Some(gid)).unwrap());
+    let grouped = grouped_held.path().to_owned();
     assert_eq!(
         fs::metadata(&grouped).unwrap().permissions().mode() & 0o777,
         0o750
@@ -409,7 +406,7 @@ fn game_files_are_private_and_links_are_not_followed() {
 
     // The transcript: new, 0600; a symbolic link to someone's file: refused, the file intact.
     let transcript = folder.join(files::TRANSCRIPT_FILE);
-    let mut log = files::LineLog::open(&transcript);
+    let mut log = files::LineLog::open_in(held, files::TRANSCRIPT_FILE);
     log.append("one");
     assert_eq!(fs::read_to_string(&transcript).unwrap(), "one\n");
     assert_eq!(
@@ -420,7 +417,7 @@ fn game_files_are_private_and_links_are_not_followed() {
     fs::write(&victim, "keep\n").unwrap();
     let linked = grouped.join(files::TRANSCRIPT_FILE);
     std::os::unix::fs::symlink(&victim, &linked).unwrap();
-    let mut log = files::LineLog::open(&linked);
+    let mut log = files::LineLog::open_in(grouped_held, files::TRANSCRIPT_FILE);
     log.append("planted");
     assert_eq!(fs::read_to_string(&victim).unwrap(), "keep\n");
 

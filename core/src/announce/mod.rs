@@ -357,9 +357,14 @@ pub enum Announcement {
     Hint(MoveWords),
     /// Training: how the position stands by the engine's judgement (`eval`).
     Standing(crate::engine::Standing),
-    /// Training: the engine stopped answering; the clocks stand until it is back.
+    /// Training: the engine stopped answering; the clocks stand until it is back. Said to the
+    /// players by the arbiter, as the words of his pause for the engine (6.12,
+    /// `PauseReason::Opponent`: said once, not beside his ordinary "clocks stopped"), or by the
+    /// daemon when the clocks stood already.
     OpponentAway,
-    /// Training: the engine answers again.
+    /// Training: the engine answers again. The arbiter's resumption after his pause for the
+    /// engine says it before [`Announcement::ClocksResumed`]; the daemon says it alone when the
+    /// clocks do not run again with it (they stood for another reason).
     OpponentBack,
     /// A training request (hint, takeback, eval, review) in a game against a person.
     TrainingOnly,

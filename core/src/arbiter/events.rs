@@ -121,17 +121,25 @@ impl Arbiter {
             ))),
             Event::ClocksPaused(reason) => {
                 // The players hear why in the words that stop the clocks: a halt of the
-                // recording has words of its own, which say that the clocks stand too.
+                // recording and a training engine gone have words of their own, which say that
+                // the clocks stand too.
                 let words = match reason {
                     PauseReason::Arbiter => Announcement::ClocksPaused,
                     PauseReason::Recording => Announcement::RecordingHalted,
+                    PauseReason::Opponent => Announcement::OpponentAway,
                 };
                 self.say(Audience::Both, words, out);
             }
             Event::ClocksResumed(reason) => {
-                // The end of a halt is said first: the recording works again, so the clocks run.
-                if reason == PauseReason::Recording {
-                    self.say(Audience::Both, Announcement::RecordingRestored, out);
+                // The end of the cause is said first: the recording works again, the engine
+                // answers again, so the clocks run.
+                let cause_ended = match reason {
+                    PauseReason::Arbiter => None,
+                    PauseReason::Recording => Some(Announcement::RecordingRestored),
+                    PauseReason::Opponent => Some(Announcement::OpponentBack),
+                };
+                if let Some(words) = cause_ended {
+                    self.say(Audience::Both, words, out);
                 }
                 self.say(Audience::Both, Announcement::ClocksResumed, out);
                 // After a retrace the boards held still; now the player to move may move. (Any

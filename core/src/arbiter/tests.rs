@@ -1095,6 +1095,35 @@ fn a_pause_for_the_recording_says_why_and_holds_like_any_pause() {
     assert_eq!(white, 300_000 - 1_000, "his clock stood from 1 s to 9 s");
 }
 
+/// 6.12 for a training engine gone: both hear the engine's absence in the words that stop the
+/// clocks ("the engine does not answer, clocks stopped"), once, not the ordinary pause's words
+/// beside them; its return is said before "clocks running again".
+#[test]
+fn a_pause_for_the_engine_says_it_is_gone_once_and_its_return() {
+    let both = |out: &[Effect]| -> Vec<Announcement> {
+        said(out)
+            .into_iter()
+            .filter(|(_, audience, _)| *audience == Audience::Both)
+            .map(|(_, _, words)| words)
+            .collect()
+    };
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    let opponent = game::PauseReason::Opponent;
+    let out = a.handle(Input::Rules(game::Input::Pause(opponent)), 1_000);
+    assert_eq!(said(&out).len(), 1, "{out:?}");
+    assert_eq!(both(&out), [Announcement::OpponentAway], "{out:?}");
+    assert!(a.game().clock().unwrap().is_paused());
+    let out = a.handle(Input::Rules(game::Input::Resume(opponent)), 9_000);
+    assert_eq!(
+        both(&out),
+        [Announcement::OpponentBack, Announcement::ClocksResumed],
+        "{out:?}"
+    );
+    let white = a.game().clock().unwrap().remaining(Color::White, 9_000);
+    assert_eq!(white, 300_000 - 1_000, "his clock stood from 1 s to 9 s");
+}
+
 /// The arbiter may take a held move back (`takeback` to the current ply): the board is guided
 /// back and the player moves again.
 #[test]

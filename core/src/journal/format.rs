@@ -620,6 +620,7 @@ pub enum Ruling {
 pub enum PauseReasonRecord {
     Arbiter,
     Recording,
+    Opponent,
 }
 
 impl From<PauseReason> for PauseReasonRecord {
@@ -627,6 +628,7 @@ impl From<PauseReason> for PauseReasonRecord {
         match r {
             PauseReason::Arbiter => PauseReasonRecord::Arbiter,
             PauseReason::Recording => PauseReasonRecord::Recording,
+            PauseReason::Opponent => PauseReasonRecord::Opponent,
         }
     }
 }
@@ -636,6 +638,7 @@ impl From<PauseReasonRecord> for PauseReason {
         match r {
             PauseReasonRecord::Arbiter => PauseReason::Arbiter,
             PauseReasonRecord::Recording => PauseReason::Recording,
+            PauseReasonRecord::Opponent => PauseReason::Opponent,
         }
     }
 }
@@ -691,10 +694,12 @@ pub enum RulesRecord {
     Pause,
     Resume,
     /// 6.12 for another reason ([`game::PauseReason`]): the clocks stopped because the journal
-    /// could not be written, and ran again once it could. Variants of their own rather than a
-    /// field of `Pause`: the arbiter's pauses have always been the bare name `"pause"`, which no
-    /// struct variant reads (so a defaulted field would not read the journals before it), and
-    /// they are still written so.
+    /// could not be written, or a training engine stopped answering, and ran again once it
+    /// could, or answered again. Variants of their own rather than a field of `Pause`: the
+    /// arbiter's pauses have always been the bare name `"pause"`, which no struct variant reads
+    /// (so a defaulted field would not read the journals before it), and they are still written
+    /// so. (A training engine's outage written before it had a reason is the bare `"pause"` and
+    /// `"resume"`: it reads, and replays, as the arbiter's.)
     PauseFor {
         reason: PauseReasonRecord,
     },

@@ -127,6 +127,8 @@ mod tests {
             G::Resume(PauseReason::Arbiter),
             G::Pause(PauseReason::Recording),
             G::Resume(PauseReason::Recording),
+            G::Pause(PauseReason::Opponent),
+            G::Resume(PauseReason::Opponent),
             G::SetClock {
                 side: Color::Black,
                 remaining_ms: 123_456,
@@ -266,6 +268,14 @@ mod tests {
             (
                 G::Resume(PauseReason::Recording),
                 r#"{"rules":{"rules":{"resume_for":{"reason":"recording"}}}}"#,
+            ),
+            (
+                G::Pause(PauseReason::Opponent),
+                r#"{"rules":{"rules":{"pause_for":{"reason":"opponent"}}}}"#,
+            ),
+            (
+                G::Resume(PauseReason::Opponent),
+                r#"{"rules":{"rules":{"resume_for":{"reason":"opponent"}}}}"#,
             ),
         ] {
             let record = InputRecord::from(&Input::Rules(rules));

@@ -241,7 +241,6 @@ mod tests {
     fn a_halt_replays_where_the_table_paused() {
         use crate::rules::game::PauseReason::Recording;
         use Announcement::{ClocksPaused, ClocksResumed, RecordingHalted, RecordingRestored};
-        let old = |line: &str| serde_json::from_str::<Entry>(line).unwrap();
         let cases = [
             (
                 input(10_000, &Input::Rules(game::Input::Pause(Recording))),
@@ -250,37 +249,93 @@ mod tests {
                 vec![RecordingRestored, ClocksResumed],
             ),
             (
-                old(r#"{"kind":"input","t":10000,"wall":0,"input":{"rules":{"rules":"pause"}}}"#),
-                old(r#"{"kind":"input","t":70000,"wall":0,"input":{"rules":{"rules":"resume"}}}"#),
+                bare_pause_line(10_000),
+                bare_resume_line(70_000),
                 vec![ClocksPaused],
                 vec![ClocksResumed],
             ),
         ];
         for (pause, resume, halted, restored) in cases {
-            let file = journal(vec![
-                input(0, &Input::Start),
-                pause,
-                resume,
-                input(75_000, &Input::Tick),
-            ]);
-            let mut said = BTreeMap::<Millis, Vec<Announcement>>::new();
-            let replayed = replay(&file, |t, effect| {
-                if let Effect::Say { announcement, .. } = effect {
-                    said.entry(t).or_default().push(announcement.clone());
-                }
-            })
-            .unwrap();
-            assert!(replayed.skipped.is_empty(), "{:?}", replayed.skipped);
-            assert_eq!(said.get(&10_000), Some(&halted), "{said:?}");
-            assert_eq!(said.get(&70_000), Some(&restored), "{said:?}");
-            let clock = replayed.arbiter.game().clock().unwrap();
-            assert!(!clock.is_paused());
-            assert_eq!(
-                clock.remaining(Color::White, 75_000),
-                300_000 - 10_000 - 5_000,
-                "White's clock stood from 10 s to 70 s"
-            );
+            replays_a_pause_from_10_to_70_s(pause, resume, halted, restored);
         }
+    }
+
+    /// A training engine gone stops the clocks for the engine (`PauseReason::Opponent`): the
+    /// replay says what the table said, the engine's absence in the words that stop the clocks
+    /// and its return before "clocks running again", once each. A training game journaled
+    /// before the engine's pause had a reason holds it as the arbiter's bare `"pause"` and
+    /// `"resume"` (the daemon said the engine's absence beside it, unjournaled): it replays to
+    /// the same clocks, in the arbiter's ordinary words.
+    #[test]
+    fn a_training_engine_gone_replays_where_the_table_paused_old_journals_too() {
+        use crate::rules::game::PauseReason::Opponent;
+        use Announcement::{ClocksPaused, ClocksResumed, OpponentAway, OpponentBack};
+        let cases = [
+            (
+                input(10_000, &Input::Rules(game::Input::Pause(Opponent))),
+                input(70_000, &Input::Rules(game::Input::Resume(Opponent))),
+                vec![OpponentAway],
+                vec![OpponentBack, ClocksResumed],
+            ),
+            (
+                bare_pause_line(10_000),
+                bare_resume_line(70_000),
+                vec![ClocksPaused],
+                vec![ClocksResumed],
+            ),
+        ];
+        for (pause, resume, paused, resumed) in cases {
+            replays_a_pause_from_10_to_70_s(pause, resume, paused, resumed);
+        }
+    }
+
+    /// The line of the arbiter's pause at `t` as every format-2 journal has written it.
+    fn bare_pause_line(t: Millis) -> Entry {
+        let line = format!(
+            r#"{{"kind":"input","t":{t},"wall":0,"input":{{"rules":{{"rules":"pause"}}}}}}"#
+        );
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// The line of the arbiter's resumption at `t` as every format-2 journal has written it.
+    fn bare_resume_line(t: Millis) -> Entry {
+        let line = format!(
+            r#"{{"kind":"input","t":{t},"wall":0,"input":{{"rules":{{"rules":"resume"}}}}}}"#
+        );
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// A game started at 0 with `pause` at 10 s and `resume` at 70 s replays whole, saying
+    /// `paused` at the one and `resumed` at the other, with White's clock stood meanwhile.
+    fn replays_a_pause_from_10_to_70_s(
+        pause: Entry,
+        resume: Entry,
+        paused: Vec<Announcement>,
+        resumed: Vec<Announcement>,
+    ) {
+        let file = journal(vec![
+            input(0, &Input::Start),
+            pause,
+            resume,
+            input(75_000, &Input::Tick),
+        ]);
+        let mut said = BTreeMap::<Millis, Vec<Announcement>>::new();
+        let replayed = replay(&file, |t, effect| {
+            if let Effect::Say { announcement, .. } = effect {
+                said.entry(t).or_default().push(announcement.clone());
+            }
+        })
+        .unwrap();
+        assert!(replayed.skipped.is_empty(), "{:?}", replayed.skipped);
+        assert_eq!(said.get(&10_000), Some(&paused), "{said:?}");
+        assert_eq!(said.get(&70_000), Some(&resumed), "{said:?}");
+        let clock = replayed.arbiter.game().clock().unwrap();
+        assert!(!clock.is_paused());
+        assert_eq!(
+            clock.remaining(Color::White, 75_000),
+            300_000 - 10_000 - 5_000,
+            "White's clock stood from 10 s to 70 s"
+        );
     }
 
     /// The journal line of a request: a new kind of input record, read back as written; an

@@ -23,9 +23,10 @@
 //! connection after wrong logins, logs repeated refusals as a summary, never logs a sealed move,
 //! and escapes control characters in every line it sends.
 //!
-//! It also keeps the arbiter's token file ([`arbiter_token`]): read if it is a private file of the
-//! daemon's user (never through a link), else made from the system's random source with mode
-//! 0600, never printed.
+//! It also keeps the arbiter's token file ([`arbiter_token_in`] the game folder held open, or
+//! [`arbiter_token`] the configured file): read if it is a private file of the daemon's user
+//! (never through a link), else made from the system's random source with mode 0600, never
+//! printed.
 //!
 //! This file holds the listener: [`ConsoleSocket`] (bind, serve, admit, remove on drop). Beside
 //! it: `security` (what the socket's path, folder and group must be, a stale socket, the peer's
@@ -63,7 +64,7 @@ use self::{
 pub use self::{
     limits::{connection_cap, raise_fd_limit},
     security::{check_socket_path, own_uid, peer_uid},
-    token::{arbiter_token, check_token_file},
+    token::{arbiter_token, arbiter_token_in, check_token_file},
 };
 use super::hub::{Broadcast, HubMsg};
 use tactus_core::console::{Keypads, Role, Session, wire::Reply};

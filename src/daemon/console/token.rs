@@ -1,42 +1,42 @@
 //! The arbiter's token file: read if it is a private file of the daemon's user (never through a
 //! link), else made from the system's random source with mode 0600; the token is never printed.
-//! Its folder must be reached through folders no other user can change (the store's `trusted`
-//! walk). [`check_token_file`] checks a configured one without making it, before a game folder
-//! is made.
+//! By default it is `arbiter.token` in the game folder, read and made relative to the folder held
+//! open ([`arbiter_token_in`]), never through the folder's path; a file the configuration names
+//! (`console.token_file`, [`arbiter_token`]) is the user's own path, whose folder must be
+//! reached through folders no other user can change (the store's `trusted` walk).
+//! [`check_token_file`] checks a configured one without making it, before a game folder is made.
 
-use std::{os::unix::fs::MetadataExt, path::Path};
+use std::{
+    fs::File,
+    io::{Read, Write},
+    os::unix::fs::MetadataExt,
+    path::Path,
+};
 
 use anyhow::{Context, Result, anyhow, bail};
+use nix::fcntl::OFlag;
 
 use super::own_uid;
-use crate::store::trusted::{Last, check_folder};
+use crate::store::trusted::{Last, TrustedDir, check_folder};
+use tactus_core::console::token::TOKEN_FILE;
 
-/// The arbiter's token: read from `path` if it is there (a resumed game, or the arbiter's own
-/// file), else made from the system's random source and written there with mode 0600.
-/// `configured`: the path is the `console.token_file` key (named in errors).
+/// The arbiter's token in the file `path` that key `console.token_file` of `origin` names (the
+/// key is named in errors): read if it is there (the arbiter's own file, a resumed game), else
+/// made from the system's random source and written there with mode 0600. Its folder, and every
+/// folder and link on the way, must be trusted.
 ///
 /// An existing file is trusted only if it is a regular file (not a link: it is opened without
 /// following one, and checked to be the file that was looked at), belongs to the daemon's user,
 /// and no one else may read or write it; its token must be as hard to guess as ours.
-pub fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<String> {
-    use std::io::{Read, Write};
+pub fn arbiter_token(path: &Path, origin: &str) -> Result<String> {
     use std::os::unix::fs::OpenOptionsExt;
-    let key = if configured {
-        format!(" ({origin}: key console.token_file)")
-    } else {
-        String::new()
-    };
+    let key = format!(" ({origin}: key console.token_file)");
     match std::fs::symlink_metadata(path) {
         Ok(meta) => {
             check_token_folder(path, &key)?;
             let text = read_private_file(path, &meta)
                 .map_err(|e| anyhow!("the arbiter's token file {}{key}: {e}", path.display()))?;
-            return tactus_core::console::token::parse_file(&text).map_err(|e| {
-                anyhow!(
-                    "the arbiter's token file {}{key}: {e}; delete it to have a new one made",
-                    path.display()
-                )
-            });
+            return parse_token(&text, path, &key);
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => bail!(
@@ -45,18 +45,14 @@ pub fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<Stri
         ),
     }
     check_token_folder(path, &key)?;
-    let mut random = [0u8; tactus_core::console::token::TOKEN_BYTES];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut random))
-        .context("cannot read random bytes from /dev/urandom for the arbiter's token")?;
-    let token = tactus_core::console::token::from_bytes(&random);
+    let token = new_token()?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the folder {}{key}", dir.display()))?;
     }
     // `create_new` (O_CREAT|O_EXCL) never follows a link, so nothing planted at the path since
     // it was looked at is written through.
-    let mut file = std::fs::OpenOptions::new()
+    let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
@@ -67,10 +63,68 @@ pub fn arbiter_token(path: &Path, configured: bool, origin: &str) -> Result<Stri
                 path.display()
             )
         })?;
+    write_token(file, &token, path)?;
+    Ok(token)
+}
+
+/// The arbiter's token in `arbiter.token` of the game folder held open, `folder`: read if it is
+/// there (a resumed game), else made and written there with mode 0600, as [`arbiter_token`]
+/// does, but relative to the folder held, never through its path: a folder on the way
+/// re-pointed since the folder was found trusted takes no token elsewhere, and gives none of
+/// another's. A link in its place is neither read nor written through (`O_NOFOLLOW`, `O_EXCL`).
+pub fn arbiter_token_in(folder: &TrustedDir) -> Result<String> {
+    let at = folder.at();
+    let path = at.file_path(TOKEN_FILE);
+    // Not blocked by a pipe put there: what is opened must be a regular file.
+    match at.open(TOKEN_FILE, OFlag::O_RDONLY | OFlag::O_NONBLOCK, 0) {
+        Ok(file) => {
+            let text = read_private(file)
+                .map_err(|e| anyhow!("the arbiter's token file {}: {e}", path.display()))?;
+            return parse_token(&text, &path, "");
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => bail!(
+            "cannot read the arbiter's token file {}: {e}",
+            path.display()
+        ),
+    }
+    let token = new_token()?;
+    let file = at
+        .open(
+            TOKEN_FILE,
+            OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL,
+            0o600,
+        )
+        .with_context(|| format!("cannot create the arbiter's token file {}", path.display()))?;
+    write_token(file, &token, &path)?;
+    at.sync();
+    Ok(token)
+}
+
+/// A new token from the system's random source.
+fn new_token() -> Result<String> {
+    let mut random = [0u8; tactus_core::console::token::TOKEN_BYTES];
+    File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut random))
+        .context("cannot read random bytes from /dev/urandom for the arbiter's token")?;
+    Ok(tactus_core::console::token::from_bytes(&random))
+}
+
+/// Write `token` to the new token file `file` (at `path`, for messages), on the disk.
+fn write_token(mut file: File, token: &str, path: &Path) -> Result<()> {
     file.write_all(format!("{token}\n").as_bytes())
         .and_then(|()| file.sync_all())
-        .with_context(|| format!("cannot write the arbiter's token file {}", path.display()))?;
-    Ok(token)
+        .with_context(|| format!("cannot write the arbiter's token file {}", path.display()))
+}
+
+/// The token in the text of the token file `path` (`key`: the key that named it, if one did).
+fn parse_token(text: &str, path: &Path, key: &str) -> Result<String> {
+    tactus_core::console::token::parse_file(text).map_err(|e| {
+        anyhow!(
+            "the arbiter's token file {}{key}: {e}; delete it to have a new one made",
+            path.display()
+        )
+    })
 }
 
 /// What `tactus run` will require of the arbiter's token file `path` (key console.token_file of
@@ -84,13 +138,7 @@ pub fn check_token_file(path: &Path, origin: &str) -> Result<()> {
         Ok(meta) => {
             let text = read_private_file(path, &meta)
                 .map_err(|e| anyhow!("the arbiter's token file {}{key}: {e}", path.display()))?;
-            tactus_core::console::token::parse_file(&text).map_err(|e| {
-                anyhow!(
-                    "the arbiter's token file {}{key}: {e}; delete it to have a new one made",
-                    path.display()
-                )
-            })?;
-            Ok(())
+            parse_token(&text, path, &key).map(drop)
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => bail!(
@@ -121,7 +169,6 @@ fn check_token_folder(path: &Path, key: &str) -> Result<()> {
 /// by the daemon's user, mode without group or other bits, and still the file that was looked
 /// at once opened (a link swapped in between is caught by its device and inode).
 fn read_private_file(path: &Path, seen: &std::fs::Metadata) -> Result<String> {
-    use std::io::Read;
     if seen.file_type().is_symlink() {
         let target = std::fs::read_link(path)
             .map(|t| t.display().to_string())
@@ -135,12 +182,19 @@ fn read_private_file(path: &Path, seen: &std::fs::Metadata) -> Result<String> {
     if !seen.file_type().is_file() {
         bail!("is not a regular file");
     }
-    let owner = own_uid().context("cannot find the daemon's own user id")?;
-    let file = std::fs::File::open(path).context("cannot open it")?;
+    let file = File::open(path).context("cannot open it")?;
     let meta = file.metadata().context("cannot look at it")?;
     if (meta.dev(), meta.ino()) != (seen.dev(), seen.ino()) {
         bail!("was replaced while it was being opened; nothing was read");
     }
+    read_private(file)
+}
+
+/// The text of the open secret file `file`: owned by the daemon's user, mode without group or
+/// other bits.
+fn read_private(file: File) -> Result<String> {
+    let owner = own_uid().context("cannot find the daemon's own user id")?;
+    let meta = file.metadata().context("cannot look at it")?;
     if meta.uid() != owner {
         bail!(
             "belongs to user {}, not to the daemon's user {owner}; the token must be the daemon's \

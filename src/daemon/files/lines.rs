@@ -2,22 +2,21 @@
 //! notes the hub adds to `transcript.txt` (the speech task writes the spoken lines to the same
 //! file), each line one `write`, flushed at once. A file that cannot be written is tried again
 //! with its next line and is logged once per outage ([`LineLog::failing`] while it lasts); the
-//! game never stops for it. A file is opened (again) only in a folder found trusted at that
-//! moment; once open, its lines follow the file, wherever its folder is moved.
+//! game never stops for it. A file is opened (again) in the game folder held open
+//! ([`TrustedDir`]), never through the folder's path: a folder on the way re-pointed meanwhile
+//! takes no line elsewhere; once open, its lines follow the file, wherever its folder is moved.
 
 use std::{
     fs::File,
     io::Write,
     path::{Path, PathBuf},
+    sync::Arc,
 };
 
 use shakmaty::{Piece, Square};
 use tracing::{error, info, warn};
 
-use crate::{
-    store::trusted::{Last, check_folder},
-    wall::time_of_day,
-};
+use crate::{store::trusted::TrustedDir, wall::time_of_day};
 use tactus_core::rules::Millis;
 
 /// An append-only text file written line by line (touches, transcript notes): each line one
@@ -25,20 +24,29 @@ use tactus_core::rules::Millis;
 /// once per outage; the game goes on.
 #[derive(Debug)]
 pub struct LineLog {
+    /// The game folder held open: the file is opened (again) relative to it.
+    folder: Arc<TrustedDir>,
+    name: &'static str,
+    /// The file's path, for messages.
     path: PathBuf,
     file: Option<File>,
     failing: bool,
 }
 
 impl LineLog {
-    pub fn open(path: &Path) -> LineLog {
-        let file = open_checked(path);
+    /// The file `name` of the game folder held, `folder`, opened to append (made 0600 if new)
+    /// relative to it, never through a symbolic link (see [`At::append`](crate::store::at::At)).
+    pub fn open_in(folder: Arc<TrustedDir>, name: &'static str) -> LineLog {
+        let path = folder.file_path(name);
+        let file = folder.at().append(name);
         let failing = file.is_err();
         if let Err(e) = &file {
             error!("cannot open {}: {e}", path.display());
         }
         LineLog {
-            path: path.to_owned(),
+            folder,
+            name,
+            path,
             file: file.ok(),
             failing,
         }
@@ -48,7 +56,7 @@ impl LineLog {
         // A file that could not be opened (no descriptors left, a folder gone read-only) is
         // tried again with every line: the outage ends when the cause does.
         if self.file.is_none() {
-            match open_checked(&self.path) {
+            match self.folder.at().append(self.name) {
                 Ok(file) => self.file = Some(file),
                 Err(e) => {
                     if !self.failing {
@@ -100,17 +108,6 @@ impl LineLog {
     }
 }
 
-/// Open `path` to append ([`open_append`](crate::store::private::open_append): 0600, no link
-/// followed) once its folder has been found trusted again: this is opened again after an outage,
-/// when a folder on the way may have been re-pointed by someone else meanwhile.
-fn open_checked(path: &Path) -> std::io::Result<File> {
-    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        check_folder(folder, Last::Private)
-            .map_err(|e| std::io::Error::other(format!("the folder cannot be trusted now: {e}")))?;
-    }
-    crate::store::private::open_append(path)
-}
-
 /// A transcript line for a note (the speech task writes `<time> blind|sighted|both <words>`).
 pub fn note_line(text: &str) -> String {
     let text = crate::speech::transcript::escape_controls(text).replace('\n', " ");
@@ -138,5 +135,60 @@ fn role_name(role: shakmaty::Role) -> &'static str {
         shakmaty::Role::Rook => "rook",
         shakmaty::Role::Queen => "queen",
         shakmaty::Role::King => "king",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The review of issue 25: `touches.txt` and the hub's notes were opened (and opened again
+    /// after an outage) through the game folder's path after a trust check, so a folder on the
+    /// way re-pointed meanwhile (by root or the daemon's own user: a link the check trusts) took
+    /// their lines elsewhere. Opened in the game folder held, they stay there, wherever the path
+    /// leads now.
+    #[test]
+    fn a_line_log_stays_in_the_folder_held_when_its_path_is_re_pointed() {
+        let dir = std::env::temp_dir().join(format!("tactus-lines-held-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let game = dir.join("games").join("g1");
+        std::fs::create_dir_all(&game).unwrap();
+        let held = Arc::new(TrustedDir::open(&game).unwrap());
+        // A folder where `touches.txt` should be: it cannot be opened until that is put right.
+        std::fs::create_dir(game.join("touches.txt")).unwrap();
+        // The parent renamed, and a link to a folder of the same shape put in its place.
+        std::fs::rename(dir.join("games"), dir.join("moved")).unwrap();
+        let elsewhere = dir.join("elsewhere");
+        std::fs::create_dir_all(elsewhere.join("g1")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("games")).unwrap();
+        let moved = dir.join("moved").join("g1");
+
+        let mut notes = LineLog::open_in(held.clone(), "transcript.txt");
+        let mut touches = LineLog::open_in(held, "touches.txt");
+        assert!(!notes.failing() && touches.failing());
+        // Messages name the file by the folder's path.
+        assert_eq!(touches.path(), game.join("touches.txt"));
+        notes.append("one");
+        touches.append("lost");
+        assert!(touches.failing());
+        // Put right in the folder held: opened again there, not through the path.
+        std::fs::remove_dir(moved.join("touches.txt")).unwrap();
+        touches.append("two");
+        assert!(!touches.failing());
+        notes.append("three");
+        assert_eq!(
+            std::fs::read_to_string(moved.join("transcript.txt")).unwrap(),
+            "one\nthree\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(moved.join("touches.txt")).unwrap(),
+            "two\n"
+        );
+        assert_eq!(
+            std::fs::read_dir(elsewhere.join("g1")).unwrap().count(),
+            0,
+            "nothing was written through the link"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

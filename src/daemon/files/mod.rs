@@ -13,13 +13,13 @@
 //!
 //! Trust: the output folder, and every folder and link on the way to it, must be the daemon's
 //! user's or root's and closed to other users (a sticky folder like /tmp may be on the way;
-//! [`check_record_dir`], with the store's `trusted` walk), only folders the daemon's user owns
-//! are resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds the
-//! sealed move) and is held open from the moment it is made or found trusted: its lock, journal,
-//! the speech task's transcript, record files and audio scoresheets are opened relative to it
-//! (the record writer checks before every record that its path still leads there; the hub's
-//! `lines` are still opened by path, after checking the folder); files appended to are created
-//! 0600 and never opened through a symbolic link.
+//! [`check_record_dir`], with the store's `trusted` walk), only folders the daemon's user owns are
+//! resumed, a game folder is 0700 (0750 with `[console] group`: the journal in it holds the sealed
+//! move) and is held open from the moment it is made or found trusted: its lock, journal, the
+//! transcript (the speech task's lines and the hub's notes), `touches.txt`, the arbiter's token,
+//! record files and audio scoresheets are opened relative to it, never through its path (the record
+//! writer checks before every record that its path still leads there, and reports an outage when it
+//! does not); files appended to are created 0600 and never opened through a symbolic link.
 
 mod lines;
 mod outage;

@@ -123,7 +123,9 @@ pub struct HubParts {
     pub arbiter: Arbiter,
     pub clock: GameClock,
     pub journal: Option<Journal>,
-    pub folder: std::path::PathBuf,
+    /// The game folder, held open: `touches.txt` and the transcript's notes are opened relative
+    /// to it, never through its path.
+    pub folder: crate::store::trusted::TrustedDir,
     pub tags: Vec<(String, String)>,
     pub speech: Option<mpsc::Sender<SpeechRequest>>,
     /// Each seat's board's link.
@@ -238,8 +240,9 @@ pub struct Hub {
 
 impl Hub {
     pub fn new(parts: HubParts) -> Hub {
-        let touches = LineLog::open(&parts.folder.join(files::TOUCHES_FILE));
-        let notes = LineLog::open(&parts.folder.join(files::TRANSCRIPT_FILE));
+        let folder = std::sync::Arc::new(parts.folder);
+        let touches = LineLog::open_in(folder.clone(), files::TOUCHES_FILE);
+        let notes = LineLog::open_in(folder, files::TRANSCRIPT_FILE);
         let last_t = parts.clock.offset;
         Hub {
             arbiter: parts.arbiter,

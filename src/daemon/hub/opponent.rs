@@ -4,8 +4,10 @@
 //! the guidance of his board and the clocks are exactly a game's. The training requests (`hint`,
 //! `eval`, `takeback`) are answered here, and refused aloud in a game against a person.
 //!
-//! When the engine fails the clocks stop (the game waits for its opponent), both hear it, and
-//! when a new engine answers the clocks run again and the move still wanted is asked of it.
+//! When the engine fails the clocks stop (the game waits for its opponent: the arbiter's pause
+//! for the engine, `PauseReason::Opponent`, whose words say it), both hear it once, and when a
+//! new engine answers the clocks run again (his resumption says the engine is back) and the move
+//! still wanted is asked of it.
 
 use shakmaty::{Color, Move, Position};
 use tokio::sync::mpsc;
@@ -218,18 +220,19 @@ impl Hub {
                 let resume = std::mem::take(&mut op.paused_clocks) && running;
                 let back = std::mem::take(&mut op.was_away);
                 self.note(format!("training opponent ready: {name}"), None);
-                if back {
+                if resume {
+                    // The arbiter's resumption says the engine's return itself, before "clocks
+                    // running again"; a game recovered with its clocks stopped only runs again.
+                    let reason = match back {
+                        true => game::PauseReason::Opponent,
+                        false => game::PauseReason::Arbiter,
+                    };
+                    self.accept(Input::Rules(game::Input::Resume(reason)), now, None);
+                } else if back {
                     self.say_own(
                         Audience::Player(self.trainee()),
                         Announcement::OpponentBack,
                         true,
-                    );
-                }
-                if resume {
-                    self.accept(
-                        Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
-                        now,
-                        None,
                     );
                 }
             }
@@ -260,16 +263,20 @@ impl Hub {
                     ),
                     None,
                 );
-                self.say_own(
-                    Audience::Player(self.trainee()),
-                    Announcement::OpponentAway,
-                    true,
-                );
                 if pause {
+                    // The arbiter's pause for the engine says that it is gone, in the words that
+                    // stop the clocks ("Gegner antwortet nicht, Uhren angehalten"): once, not
+                    // beside his ordinary "Uhren angehalten".
                     self.accept(
-                        Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
+                        Input::Rules(game::Input::Pause(game::PauseReason::Opponent)),
                         now,
                         None,
+                    );
+                } else {
+                    self.say_own(
+                        Audience::Player(self.trainee()),
+                        Announcement::OpponentAway,
+                        true,
                     );
                 }
             }

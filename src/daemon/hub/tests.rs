@@ -93,6 +93,9 @@ struct Setup {
     table_clock: bool,
     /// Play starts by itself once the tactile board shows the position (else at `start`).
     start_by_boards: bool,
+    /// A training game: an engine's channel (White's side) the test plays through
+    /// `HubMsg::Engine`.
+    engine: bool,
 }
 
 impl Default for Setup {
@@ -102,6 +105,7 @@ impl Default for Setup {
             speech: true,
             table_clock: false,
             start_by_boards: false,
+            engine: false,
         }
     }
 }
@@ -187,6 +191,8 @@ struct Rig {
     sighted_commands: Option<mpsc::Receiver<LinkCommand>>,
     consoles: broadcast::Receiver<Broadcast>,
     progress: watch::Receiver<Progress>,
+    /// What the hub asks of a training game's engine.
+    engine: Option<mpsc::Receiver<crate::daemon::engine::EngineRequest>>,
     cancel: CancellationToken,
     hub: Option<tokio::task::JoinHandle<HubEnd>>,
 }
@@ -226,6 +232,13 @@ impl Rig {
         };
         let (broadcast_tx, consoles) = broadcast::channel(1024);
         let (progress_tx, progress) = watch::channel(Hub::progress_of(&begin.arbiter));
+        let (engine_tx, engine) = match setup.engine {
+            true => {
+                let (tx, rx) = mpsc::channel(16);
+                (Some(tx), Some(rx))
+            }
+            false => (None, None),
+        };
         let record = RecordWriter::spawn(RecordSettings {
             folder: crate::store::trusted::TrustedDir::open(&dir).unwrap(),
             braille: crate::config::braille_options(
@@ -246,7 +259,7 @@ impl Rig {
                 offset: begin.offset,
             },
             journal: Some(begin.journal),
-            folder: dir.clone(),
+            folder: crate::store::trusted::TrustedDir::open(&dir).unwrap(),
             tags: tags(),
             speech: speech_tx,
             links: ByColor {
@@ -276,7 +289,7 @@ impl Rig {
                 ]),
                 white: BTreeMap::new(),
             },
-            engine: None,
+            engine: engine_tx,
             braille: tactus_core::record::braille::Profile::named(
                 tactus_core::record::braille::DEFAULT_PROFILE,
             )
@@ -295,6 +308,7 @@ impl Rig {
             sighted_commands,
             consoles,
             progress,
+            engine,
             cancel,
             hub: Some(hub),
         }
@@ -2257,6 +2271,108 @@ impl journal::Sink for FailingDisk {
 /// console's command is refused with the reason, `status` shows the halt; when the disk takes
 /// the journal again, both hear so, the clocks run again, and the journal holds the pause and
 /// the resumption where the table had them (no one's time ran meanwhile).
+/// Training: the engine gone stops the clocks by the arbiter's pause for the engine, whose words
+/// say it ("Gegner antwortet nicht, Uhren angehalten"): once, not followed by his ordinary
+/// "Uhren angehalten" (the hub said the engine's absence beside the ordinary pause, so the
+/// trainee heard the clocks stop twice). Its return is said by the resumption, before "Uhren
+/// laufen wieder"; the journal has the pause for the engine, and replays to the same words.
+#[tokio::test(start_paused = true)]
+async fn a_training_engine_gone_is_said_once_with_the_clocks_stopping_and_its_return() {
+    use crate::daemon::engine::{EngineEvent, EngineRequest};
+    let folder = Folder::new("engine-gone");
+    let setup = Setup {
+        engine: true,
+        ..Setup::default()
+    };
+    let mut rig = Rig::new(&folder, setup);
+    rig.start_play().await;
+    rig.send(HubMsg::Engine(EngineEvent::Up {
+        name: "fake".into(),
+    }))
+    .await;
+    rig.settle().await;
+    assert_eq!(rig.said(), [], "an engine up at the start is no news");
+    // Its move is asked of it (with the hub's next step: the clocks' heartbeat here).
+    sleep_ms(2_000).await;
+    let asked = rig.engine.as_mut().unwrap().try_recv();
+    assert!(
+        matches!(asked, Ok(EngineRequest::Search(_))),
+        "its move is asked of it: {asked:?}"
+    );
+    rig.send(HubMsg::Engine(EngineEvent::Down {
+        reason: "the engine exited".into(),
+        restart_in: Some(Duration::from_secs(1)),
+    }))
+    .await;
+    rig.settle().await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(said, [(Audience::Both, Announcement::OpponentAway)]);
+    assert_eq!(
+        rendered(&Announcement::OpponentAway),
+        "Gegner antwortet nicht, Uhren angehalten"
+    );
+    sleep_ms(5_000).await;
+    rig.send(HubMsg::Engine(EngineEvent::Up {
+        name: "fake".into(),
+    }))
+    .await;
+    rig.settle().await;
+    let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
+    assert_eq!(
+        said,
+        [
+            (Audience::Both, Announcement::OpponentBack),
+            (Audience::Both, Announcement::ClocksResumed)
+        ]
+    );
+    rig.stop().await;
+
+    let read = journal::read(&folder.0.join(JOURNAL_FILE)).unwrap();
+    let rules: Vec<_> = read
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            tactus_core::journal::Entry::Input {
+                input: InputRecord::Rules { rules },
+                ..
+            } => Some(format!("{rules:?}")),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        rules.iter().any(|r| r == "PauseFor { reason: Opponent }")
+            && rules.iter().any(|r| r == "ResumeFor { reason: Opponent }"),
+        "{rules:?}"
+    );
+    let mut words = Vec::new();
+    let replayed = replay(&read, |_, effect| {
+        if let Effect::Say { announcement, .. } = effect {
+            words.push(announcement.clone());
+        }
+    })
+    .unwrap();
+    let away = words
+        .iter()
+        .position(|w| *w == Announcement::OpponentAway)
+        .unwrap_or_else(|| panic!("{words:?}"));
+    assert_eq!(
+        words[away + 1..away + 3],
+        [Announcement::OpponentBack, Announcement::ClocksResumed],
+        "{words:?}"
+    );
+    assert!(!words.contains(&Announcement::ClocksPaused), "{words:?}");
+    let white = replayed
+        .arbiter
+        .game()
+        .clock()
+        .unwrap()
+        .remaining(Color::White, replayed.last_time);
+    assert!(
+        white > 300_000 - 2_000 - 1_000,
+        "White's clock ran while the engine was away: {white}"
+    );
+}
+
 #[tokio::test(start_paused = true)]
 async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_written() {
     use std::sync::{Arc, atomic::AtomicBool};

@@ -15,11 +15,14 @@ use crate::rules::{ClockMillis, Millis, PlayMode};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PauseReason {
     /// The arbiter's own decision (the console's `pause`), and the daemon's other pauses, in
-    /// the ordinary words: a game taken up from its journal, a training engine gone, a break.
+    /// the ordinary words: a game taken up from its journal, a break.
     Arbiter,
     /// The game's record (the journal) cannot be written: nothing may count that a restart
     /// would lose, so play halts until it can.
     Recording,
+    /// Training: the engine that plays the other side stopped answering; the game waits for its
+    /// opponent until a new engine answers.
+    Opponent,
 }
 
 impl Game {
