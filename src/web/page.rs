@@ -460,4 +460,24 @@ mod tests {
         assert!(!html.contains("<script>x"));
         assert!(html.contains("&lt;script&gt;x"));
     }
+
+    #[test]
+    fn a_board_is_small_enough_to_send_at_every_lift() {
+        let board = BoardView {
+            seat: "black".into(),
+            name: "tactile board".into(),
+            squares: "rnbqkbnrpppppppp................................PPPPPPPPRNBQKBNR".into(),
+            sensed: true,
+            differs: vec!["e2".into(), "e4".into()],
+        };
+        let html = board_html(&board);
+        eprintln!("a board's figure: {} bytes", html.len());
+        // Every viewer gets it at each lift and placement on that board.
+        assert!(html.len() < 4096, "{} bytes", html.len());
+        assert_eq!(
+            html.matches("<text").count(),
+            32 + 2 + 16,
+            "pieces, marks, coordinates"
+        );
+    }
 }

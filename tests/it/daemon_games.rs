@@ -1035,6 +1035,18 @@ fn bench_move_to_announcement() {
         placement.len(),
         wire.as_secs_f64() * 1000.0
     );
+    // TACTUS_BENCH_SAMPLES=FILE: every sample (µs) appended, a line each, to pool several runs.
+    if let Some(file) = std::env::var_os("TACTUS_BENCH_SAMPLES") {
+        use std::io::Write;
+        let mut out = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&file)
+            .unwrap();
+        for us in &to_hub {
+            writeln!(out, "{us}").unwrap();
+        }
+    }
     let (h50, h99, hmax) = spread(&to_hub);
     let (t50, t99, tmax) = spread(&to_transcript_low);
     eprintln!(
