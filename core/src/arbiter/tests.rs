@@ -79,6 +79,15 @@ fn sighted_board(a: &Arbiter) -> Option<&crate::board::recognize::Recognizer> {
 /// White).
 const BLIND: Audience = Audience::Player(Color::White);
 const SIGHTED: Audience = Audience::Player(Color::Black);
+/// What `effects` say to both players, in order.
+fn both(effects: &[Effect]) -> Vec<Announcement> {
+    said(effects)
+        .into_iter()
+        .filter(|(_, audience, _)| *audience == Audience::Both)
+        .map(|(_, _, words)| words)
+        .collect()
+}
+
 fn said(effects: &[Effect]) -> Vec<(u64, Audience, Announcement)> {
     effects
         .iter()
@@ -1068,13 +1077,6 @@ fn a_move_made_while_the_clocks_are_paused_counts_when_they_run_again() {
 /// "clocks running again"), not the ordinary pause's words beside them.
 #[test]
 fn a_pause_for_the_recording_says_why_and_holds_like_any_pause() {
-    let both = |out: &[Effect]| -> Vec<Announcement> {
-        said(out)
-            .into_iter()
-            .filter(|(_, audience, _)| *audience == Audience::Both)
-            .map(|(_, _, words)| words)
-            .collect()
-    };
     let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
     a.handle(Input::Start, 0);
     let recording = game::PauseReason::Recording;
@@ -1100,13 +1102,6 @@ fn a_pause_for_the_recording_says_why_and_holds_like_any_pause() {
 /// beside them; its return is said before "clocks running again".
 #[test]
 fn a_pause_for_the_engine_says_it_is_gone_once_and_its_return() {
-    let both = |out: &[Effect]| -> Vec<Announcement> {
-        said(out)
-            .into_iter()
-            .filter(|(_, audience, _)| *audience == Audience::Both)
-            .map(|(_, _, words)| words)
-            .collect()
-    };
     let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
     a.handle(Input::Start, 0);
     let opponent = game::PauseReason::Opponent;

@@ -161,6 +161,34 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
     }
 }
 
+/// The rules' inputs a journal holds, as their Debug text (`PauseFor { reason: Recording }`).
+fn journaled_rules(read: &tactus_core::journal::JournalFile) -> Vec<String> {
+    read.entries
+        .iter()
+        .filter_map(|e| match e {
+            tactus_core::journal::Entry::Input {
+                input: InputRecord::Rules { rules },
+                ..
+            } => Some(format!("{rules:?}")),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A journal replayed, and all it said on the way.
+fn replay_saying(
+    read: &tactus_core::journal::JournalFile,
+) -> (Vec<Announcement>, tactus_core::journal::Replayed) {
+    let mut words = Vec::new();
+    let replayed = replay(read, |_, effect| {
+        if let Effect::Say { announcement, .. } = effect {
+            words.push(announcement.clone());
+        }
+    })
+    .unwrap();
+    (words, replayed)
+}
+
 /// The unfinished game of `dir`, its journal replayed as `setup` takes a game up again.
 fn resumed_game(dir: &Path) -> Begin {
     let read = journal::read(&dir.join(JOURNAL_FILE)).unwrap();
@@ -2265,12 +2293,6 @@ impl journal::Sink for FailingDisk {
     }
 }
 
-/// Issue 25, point 3: after the disk went read-only, six half-moves were counted in memory
-/// only, the players were told nothing, and a restart resumed the game six moves short. Now an
-/// input the journal cannot take is not applied: the clocks stop, both players hear why, a
-/// console's command is refused with the reason, `status` shows the halt; when the disk takes
-/// the journal again, both hear so, the clocks run again, and the journal holds the pause and
-/// the resumption where the table had them (no one's time ran meanwhile).
 /// Training: the engine gone stops the clocks by the arbiter's pause for the engine, whose words
 /// say it ("Gegner antwortet nicht, Uhren angehalten"): once, not followed by his ordinary
 /// "Uhren angehalten" (the hub said the engine's absence beside the ordinary pause, so the
@@ -2328,29 +2350,13 @@ async fn a_training_engine_gone_is_said_once_with_the_clocks_stopping_and_its_re
     rig.stop().await;
 
     let read = journal::read(&folder.0.join(JOURNAL_FILE)).unwrap();
-    let rules: Vec<_> = read
-        .entries
-        .iter()
-        .filter_map(|e| match e {
-            tactus_core::journal::Entry::Input {
-                input: InputRecord::Rules { rules },
-                ..
-            } => Some(format!("{rules:?}")),
-            _ => None,
-        })
-        .collect();
+    let rules = journaled_rules(&read);
     assert!(
         rules.iter().any(|r| r == "PauseFor { reason: Opponent }")
             && rules.iter().any(|r| r == "ResumeFor { reason: Opponent }"),
         "{rules:?}"
     );
-    let mut words = Vec::new();
-    let replayed = replay(&read, |_, effect| {
-        if let Effect::Say { announcement, .. } = effect {
-            words.push(announcement.clone());
-        }
-    })
-    .unwrap();
+    let (words, replayed) = replay_saying(&read);
     let away = words
         .iter()
         .position(|w| *w == Announcement::OpponentAway)
@@ -2373,6 +2379,12 @@ async fn a_training_engine_gone_is_said_once_with_the_clocks_stopping_and_its_re
     );
 }
 
+/// Issue 25, point 3: after the disk went read-only, six half-moves were counted in memory
+/// only, the players were told nothing, and a restart resumed the game six moves short. Now an
+/// input the journal cannot take is not applied: the clocks stop, both players hear why, a
+/// console's command is refused with the reason, `status` shows the halt; when the disk takes
+/// the journal again, both hear so, the clocks run again, and the journal holds the pause and
+/// the resumption where the table had them (no one's time ran meanwhile).
 #[tokio::test(start_paused = true)]
 async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_written() {
     use std::sync::{Arc, atomic::AtomicBool};
@@ -2444,29 +2456,13 @@ async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_wr
     // as played, it says what the table said, and White's clock did not run while play was
     // halted.
     let read = journal::read(&path).unwrap();
-    let rules: Vec<_> = read
-        .entries
-        .iter()
-        .filter_map(|e| match e {
-            tactus_core::journal::Entry::Input {
-                input: InputRecord::Rules { rules },
-                ..
-            } => Some(format!("{rules:?}")),
-            _ => None,
-        })
-        .collect();
+    let rules = journaled_rules(&read);
     assert!(
         rules.iter().any(|r| r == "PauseFor { reason: Recording }")
             && rules.iter().any(|r| r == "ResumeFor { reason: Recording }"),
         "{rules:?}"
     );
-    let mut words = Vec::new();
-    let replayed = replay(&read, |_, effect| {
-        if let Effect::Say { announcement, .. } = effect {
-            words.push(announcement.clone());
-        }
-    })
-    .unwrap();
+    let (words, replayed) = replay_saying(&read);
     let halted = words
         .iter()
         .position(|w| *w == Announcement::RecordingHalted)
@@ -2569,17 +2565,7 @@ async fn a_halt_whose_resumption_the_journal_refuses_ends_once() {
     rig.stop().await;
 
     let read = journal::read(&path).unwrap();
-    let rules: Vec<_> = read
-        .entries
-        .iter()
-        .filter_map(|e| match e {
-            tactus_core::journal::Entry::Input {
-                input: InputRecord::Rules { rules },
-                ..
-            } => Some(format!("{rules:?}")),
-            _ => None,
-        })
-        .collect();
+    let rules = journaled_rules(&read);
     assert_eq!(
         rules,
         [
