@@ -48,9 +48,10 @@ pub async fn serve_table(
     let relay = relay_events(views.clone(), events_tx, cancel.clone());
     let route = move |path: &str| -> Response {
         match path {
-            "/" | "/index.html" => {
-                Response::ok("text/html; charset=utf-8", page::page(&now(&views)))
-            }
+            "/" | "/index.html" => Response::ok(
+                "text/html; charset=utf-8",
+                page::page(&as_it_stands(&views)),
+            ),
             "/game.pgn" => Response::ok(
                 "application/x-chess-pgn; charset=utf-8",
                 views.borrow().pgn.clone(),
@@ -58,7 +59,7 @@ pub async fn serve_table(
             "/events" => Response::Events(events.clone()),
             "/table.json" => Response::ok(
                 "application/json",
-                serde_json::to_string(&now(&views)).unwrap_or_default(),
+                serde_json::to_string(&as_it_stands(&views)).unwrap_or_default(),
             ),
             _ => Response::not_found(),
         }
@@ -67,7 +68,7 @@ pub async fn serve_table(
 }
 
 /// The latest view as it stands now (its running clock run on since the hub made it).
-fn now(views: &watch::Receiver<Arc<TableView>>) -> TableView {
+fn as_it_stands(views: &watch::Receiver<Arc<TableView>>) -> TableView {
     views.borrow().as_of(tokio::time::Instant::now())
 }
 
