@@ -111,8 +111,15 @@ pub async fn play<W: Watched, D: Desk>(
         .unwrap_or_else(|| progress.borrow().situation(board).expected.board().clone());
     let mut sim = SimBoard::new(&profile, start, Orientation::Normal);
     if profile.clock.attached {
-        // A DGT clock in its PC mode on the board's clock socket, as the arbiter set it up.
-        sim = sim.with_clock(EmulatedClock::new());
+        // A DGT clock in its PC mode on the board's clock socket, as the arbiter set it up: the
+        // lever down on the side whose time does not run first, before tactus reads it (placed
+        // later, the change would reach tactus as a press of that side).
+        let mut clock = EmulatedClock::new();
+        if let Some(his) = plan.lever {
+            let first = progress.borrow().situation(board).expected.turn();
+            clock.press(if first == board { opposite(his) } else { his });
+        }
+        sim = sim.with_clock(clock);
     }
     let mut wire = Wire {
         name: name.clone(),
@@ -303,12 +310,8 @@ impl Wire {
                     // His side is still down from his last press: the blind player (or his
                     // assistant) pressed his own side after his move, as he does at a real
                     // table; a press the arbiter takes as harmless.
-                    let other = match side {
-                        ClockSide::Left => ClockSide::Right,
-                        ClockSide::Right => ClockSide::Left,
-                    };
                     if let Some(clock) = self.sim.clock_mut() {
-                        clock.press(other);
+                        clock.press(opposite(side));
                     }
                     if let Some(bytes) = self.sim.lever_report() {
                         self.send(&bytes).await;
@@ -364,6 +367,14 @@ impl Wire {
                 }
             }
         }
+    }
+}
+
+/// The other side of the clock.
+fn opposite(side: ClockSide) -> ClockSide {
+    match side {
+        ClockSide::Left => ClockSide::Right,
+        ClockSide::Right => ClockSide::Left,
     }
 }
 

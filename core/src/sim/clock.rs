@@ -20,11 +20,10 @@ pub struct EmulatedClock {
     running: Option<ClockSide>,
     /// The game time `left_ms` and `right_ms` are true at.
     at: Millis,
-    /// The lever is high on the right: the right player pressed last.
+    /// The lever is high on the right: the right player pressed last. It moves only by hand
+    /// (a press, or the arbiter placing it before play), never by a command: a SetNRun sets the
+    /// times and the running side, not the lever.
     lever_right_high: bool,
-    /// The lever was placed for the first running side (the arbiter sets it so that the player
-    /// to move can press it).
-    lever_placed: bool,
     /// What the display shows instead of the times.
     text: Option<[u8; TEXT_LEN]>,
     /// Bytes of a command not yet whole.
@@ -54,7 +53,6 @@ impl EmulatedClock {
             running: None,
             at: 0,
             lever_right_high: false,
-            lever_placed: false,
             text: None,
             pending: Vec::new(),
             pc_mode: true,
@@ -115,13 +113,6 @@ impl EmulatedClock {
                     self.right_ms = Millis::from(*right_s) * 1000;
                     self.running = *running;
                     self.at = now;
-                    if let Some(side) = running
-                        && !self.lever_placed
-                    {
-                        // Placed before play: down on the side whose time does not run.
-                        self.lever_placed = true;
-                        self.lever_right_high = *side == ClockSide::Left;
-                    }
                 } else {
                     accepted = false;
                 }
@@ -172,10 +163,10 @@ impl EmulatedClock {
         self.lever_right_high
     }
 
-    /// A player presses his side of the lever. Under PC control the clock does not switch
-    /// sides itself: the lever is reported and the computer decides.
+    /// A player presses his side of the lever (or the arbiter puts it down there before play).
+    /// Under PC control the clock does not switch sides itself: the lever is reported and the
+    /// computer decides.
     pub fn press(&mut self, side: ClockSide) {
-        self.lever_placed = true;
         self.lever_right_high = side == ClockSide::Right;
     }
 
@@ -300,6 +291,33 @@ mod tests {
             now.right_ms
         );
         assert_eq!(clock.running(), None);
+    }
+
+    /// A real clock's lever moves only by hand. One that moved on the first SetNRun (the
+    /// arbiter's placement, modelled at the start) changed after the host had read it, reported
+    /// only with the next second's reading: a press nobody made.
+    #[test]
+    fn a_setting_never_moves_the_lever() {
+        let mut clock = EmulatedClock::new();
+        clock.press(ClockSide::Left);
+        for running in [Some(ClockSide::Left), Some(ClockSide::Right), None] {
+            let set = ClockCommand::SetAndRun {
+                left_s: 60,
+                right_s: 60,
+                running,
+            };
+            clock.receive(&set.encode(), 1000);
+            assert!(!clock.lever_right_high(), "{running:?}");
+        }
+        let mut clock = EmulatedClock::new();
+        let before = clock.lever_right_high();
+        let start = ClockCommand::SetAndRun {
+            left_s: 60,
+            right_s: 60,
+            running: Some(ClockSide::Left),
+        };
+        clock.receive(&start.encode(), 0);
+        assert_eq!(clock.lever_right_high(), before, "the start moved the lever");
     }
 
     #[test]
