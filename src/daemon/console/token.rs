@@ -83,6 +83,8 @@ pub fn arbiter_token_in(folder: &TrustedDir) -> Result<String> {
             return parse_token(&text, &path, "");
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        // A link or a pipe there: the message names the file already.
+        Err(e) if e.raw_os_error().is_none() => bail!("cannot read the arbiter's token: {e}"),
         Err(e) => bail!(
             "cannot read the arbiter's token file {}: {e}",
             path.display()
