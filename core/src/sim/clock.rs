@@ -317,7 +317,11 @@ mod tests {
             running: Some(ClockSide::Left),
         };
         clock.receive(&start.encode(), 0);
-        assert_eq!(clock.lever_right_high(), before, "the start moved the lever");
+        assert_eq!(
+            clock.lever_right_high(),
+            before,
+            "the start moved the lever"
+        );
     }
 
     #[test]
