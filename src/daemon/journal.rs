@@ -869,15 +869,7 @@ mod tests {
     }
 
     fn scratch(name: &str) -> PathBuf {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "tactus-journal-file-{name}-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::store::scratch(&format!("journal-file-{name}"))
     }
 
     fn open_disk(path: &Path, room: &Arc<AtomicU64>) -> Box<dyn Sink> {

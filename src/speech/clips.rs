@@ -228,10 +228,7 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tactus-clips-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::store::scratch(&format!("clips-{name}"))
     }
 
     fn write_wav(path: &Path, rate: u32, channels: u16, samples: &[i16]) {

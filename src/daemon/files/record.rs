@@ -530,10 +530,7 @@ mod tests {
     use tactus_core::sim::long_game;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tactus-record-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        crate::store::scratch(&format!("record-{name}"))
     }
 
     /// The shipped `de-fide` pack with its clips, loaded once for all the tests.
