@@ -2269,30 +2269,6 @@ async fn a_boards_fault_text_reaches_the_transcript_escaped() {
     );
 }
 
-/// A journal's disk that fails while `failing` is set (remounted read-only, full).
-#[derive(Debug)]
-struct FailingDisk {
-    file: std::fs::File,
-    failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl journal::Sink for FailingDisk {
-    fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        if self.failing.load(Ordering::SeqCst) {
-            return Err(std::io::Error::from_raw_os_error(30)); // EROFS
-        }
-        std::io::Write::write_all(&mut self.file, bytes)
-    }
-
-    fn sync(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-
-    fn cut(&mut self, len: u64) -> std::io::Result<()> {
-        self.file.set_len(len)
-    }
-}
-
 /// Training: the engine gone stops the clocks by the arbiter's pause for the engine, whose words
 /// say it ("Gegner antwortet nicht, Uhren angehalten"): once, not followed by his ordinary
 /// "Uhren angehalten" (the hub said the engine's absence beside the ordinary pause, so the
@@ -2387,19 +2363,20 @@ async fn a_training_engine_gone_is_said_once_with_the_clocks_stopping_and_its_re
 /// the resumption where the table had them (no one's time ran meanwhile).
 #[tokio::test(start_paused = true)]
 async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_written() {
-    use std::sync::{Arc, atomic::AtomicBool};
+    use std::sync::{Arc, atomic::AtomicUsize};
     let folder = Folder::new("halt");
     let mut begin = new_game(&folder.0, Setup::default());
     let path = folder.0.join(JOURNAL_FILE);
-    let failing = Arc::new(AtomicBool::new(false));
+    // The disk takes every line, then none (full) until it takes every line again.
+    let room = Arc::new(AtomicUsize::new(usize::MAX));
     begin.journal = Journal::append_with(
         &journal::read(&path).unwrap(),
-        Box::new(FailingDisk {
+        Box::new(RationedDisk {
             file: std::fs::OpenOptions::new()
                 .append(true)
                 .open(&path)
                 .unwrap(),
-            failing: failing.clone(),
+            left: room.clone(),
         }),
     );
     let mut rig = Rig::start_with(&folder, begin, Setup::default());
@@ -2407,7 +2384,7 @@ async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_wr
     rig.said();
     rig.told();
 
-    failing.store(true, Ordering::SeqCst);
+    room.store(0, Ordering::SeqCst);
     let reply = rig.console(Role::Assistant, "move e4").await;
     let End::Error(e) = &reply.end else {
         panic!("the move was taken without its journal: {reply:?}")
@@ -2434,7 +2411,7 @@ async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_wr
     assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
 
     // The disk takes the journal again: play goes on by itself, and both hear so.
-    failing.store(false, Ordering::SeqCst);
+    room.store(usize::MAX, Ordering::SeqCst);
     sleep_ms(1_100).await;
     let said: Vec<_> = rig.said().into_iter().map(|(_, a, s)| (a, s)).collect();
     assert!(
