@@ -62,10 +62,7 @@ impl Update {
         now: Instant,
     ) -> Option<String> {
         let clocks = self.clocks.as_ref().map(|(clocks, made)| {
-            let elapsed = made
-                .0
-                .map_or(0, |made| now.saturating_duration_since(made).as_millis());
-            let clocks = clocks.advanced(i64::try_from(elapsed).unwrap_or(i64::MAX));
+            let clocks = clocks.advanced(made.elapsed_ms(now));
             let json: Arc<str> = serde_json::to_string(&clocks)
                 .unwrap_or_else(|_| "null".into())
                 .into();

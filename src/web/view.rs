@@ -43,6 +43,15 @@ pub struct TableView {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Made(pub Option<Instant>);
 
+impl Made {
+    /// The time from when the view was made to `now`, ms (none for a view without its instant).
+    pub fn elapsed_ms(&self, now: Instant) -> i64 {
+        self.0.map_or(0, |made| {
+            i64::try_from(now.saturating_duration_since(made).as_millis()).unwrap_or(i64::MAX)
+        })
+    }
+}
+
 impl PartialEq for Made {
     fn eq(&self, _: &Made) -> bool {
         true
@@ -110,8 +119,7 @@ impl TableView {
     pub fn as_of(&self, now: Instant) -> TableView {
         let mut view = self.clone();
         if let (Some(made), Some(clocks)) = (self.made.0, &self.clocks) {
-            let elapsed = now.saturating_duration_since(made).as_millis();
-            view.clocks = Some(clocks.advanced(i64::try_from(elapsed).unwrap_or(i64::MAX)));
+            view.clocks = Some(clocks.advanced(self.made.elapsed_ms(now)));
             view.made = Made(Some(now.max(made)));
         }
         view
