@@ -15,8 +15,8 @@ use super::{
 };
 
 /// The parts of the page an update replaces, each an HTML fragment.
-#[derive(Debug, Serialize)]
-pub struct Regions {
+#[derive(Debug)]
+struct Regions {
     pub heading: String,
     pub turn: String,
     /// Each board's figure, in seat order (at most two: each its own part of an update).
@@ -29,7 +29,7 @@ pub struct Regions {
 }
 
 /// The regions of `view`.
-pub fn regions(view: &TableView) -> Regions {
+fn regions(view: &TableView) -> Regions {
     Regions {
         heading: escape(&format!(
             "{} – {}: {}",
