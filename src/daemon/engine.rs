@@ -20,7 +20,8 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use tactus_core::engine::{self, Conversation, Event, Patience, Purpose, SearchRequest, Strength};
+use tactus_core::engine::{self, Conversation, Event, Patience, SearchRequest, Strength};
+pub use tactus_core::engine::{EngineEvent, EngineRequest};
 
 /// The first pause before an engine is started again; doubles up to [`RESTART_MAX`].
 pub const RESTART_MIN: Duration = Duration::from_secs(1);
@@ -40,33 +41,6 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     pub strength: Strength,
     pub patience: Patience,
-}
-
-/// What the hub asks of the engine task.
-#[derive(Debug, Clone)]
-pub enum EngineRequest {
-    Search(SearchRequest),
-    /// Forget the searches of this purpose (the game moved on).
-    Cancel(Purpose),
-}
-
-/// What the engine task reports (the daemon passes it on to the hub).
-#[derive(Debug, Clone, PartialEq)]
-pub enum EngineEvent {
-    /// An engine answers (first start or restart).
-    Up { name: String },
-    Answer {
-        id: u64,
-        purpose: Purpose,
-        best: Option<shakmaty::Move>,
-        score: Option<engine::Score>,
-    },
-    /// The engine failed; another is started after `restart_in`, or never when the settings
-    /// themselves are what fails (`None`: the configuration must change).
-    Down {
-        reason: String,
-        restart_in: Option<Duration>,
-    },
 }
 
 /// The program's full path: a name is looked up in `PATH`, then in `/usr/games` (Debian puts

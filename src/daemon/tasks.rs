@@ -140,7 +140,7 @@ impl Tasks {
                 .iter()
                 .map(|v| VoiceDeps {
                     clips_dir: voices_dir.join(&v.pack_name).join("clips"),
-                    render: v.wording.renderer(),
+                    render: crate::speech::renderer(&v.wording),
                     fallback_notice: Some(v.wording.words(&Announcement::SpeechFallback)),
                     tts_language: Some(v.wording.pack().language().to_owned()),
                 })

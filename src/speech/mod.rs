@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 pub use config::SpeechConfig;
 pub use start::{SpeechDeps, SpeechHandle, VoiceDeps, spawn};
-pub use wording::Wording;
+pub use wording::{Wording, renderer};
 
 use tactus_core::announce::{Announcement, Audience, Priority, voice::Utterance};
 

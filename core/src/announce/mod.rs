@@ -12,6 +12,9 @@
 pub mod numbers;
 pub mod pack;
 pub mod voice;
+mod wording;
+
+pub use wording::Wording;
 
 use shakmaty::{CastlingSide, Color, Piece, Role, Square};
 

@@ -77,8 +77,35 @@ pub enum Purpose {
     Review(usize),
 }
 
+/// What the table asks of the engine (the shell's engine task carries it out).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineRequest {
+    Search(SearchRequest),
+    /// Forget the searches of this purpose (the game moved on).
+    Cancel(Purpose),
+}
+
+/// What the engine reports to the table (the shell's engine task, through the hub).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineEvent {
+    /// An engine answers (first start or restart).
+    Up { name: String },
+    Answer {
+        id: u64,
+        purpose: Purpose,
+        best: Option<shakmaty::Move>,
+        score: Option<Score>,
+    },
+    /// The engine failed; another is started after `restart_in`, or never when the settings
+    /// themselves are what fails (`None`: the configuration must change).
+    Down {
+        reason: String,
+        restart_in: Option<std::time::Duration>,
+    },
+}
+
 /// A position to search: the game's start and the moves since.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SearchRequest {
     /// Chosen by the caller; the answer carries it back.
     pub id: u64,
