@@ -297,28 +297,21 @@ impl Wire {
                 }
             }
             Act::Press if plan.lever.is_some() && self.sim.clock().is_some() => {
-                // His side of the lever goes down; the board reports the clock at once.
+                // His side of the lever goes down; the board reports the clock at once. His
+                // side down already (he pressed it last, and the blind player's move counted
+                // without a press, F.3), it does not move: he feels it and presses the other
+                // side, as the table guide says.
                 self.clock_reports().await;
                 let now = self.started.elapsed().as_millis() as u64;
                 let mut shown = (0, 0);
-                if let Some(side) = plan.lever
-                    && self
-                        .sim
-                        .clock()
-                        .is_some_and(|c| c.lever_right_high() == (side == ClockSide::Right))
-                {
-                    // His side is still down from his last press: the blind player (or his
-                    // assistant) pressed his own side after his move, as he does at a real
-                    // table; a press the arbiter takes as harmless.
-                    if let Some(clock) = self.sim.clock_mut() {
+                if let (Some(side), Some(clock)) = (plan.lever, self.sim.clock_mut()) {
+                    if !clock.press(side) {
+                        info!(
+                            board = name,
+                            "his side of the lever is down already: the other"
+                        );
                         clock.press(opposite(side));
                     }
-                    if let Some(bytes) = self.sim.lever_report() {
-                        self.send(&bytes).await;
-                    }
-                }
-                if let (Some(side), Some(clock)) = (plan.lever, self.sim.clock_mut()) {
-                    clock.press(side);
                     shown = clock.shows(now);
                 }
                 if let Some(bytes) = self.sim.lever_report() {

@@ -3,6 +3,11 @@
 //! ACK (or a NACK for SetNRun outside its PC mode), runs its own times from the last SetNRun as
 //! the real clock does, and reports them in BWTIME with the lever and the status bits.
 //!
+//! Its lever is a see-saw, as the clock is built: pressing one side puts it down and raises the
+//! other; a side already down does not move. BWTIME's status bit 0x02 says the lever is high on
+//! the right, that is the LEFT side is down (the left player pressed last), as recordings of
+//! real boards show it (`reference/dgt-clock.md`).
+//!
 //! It is what the end-to-end tests put on the far side of a pseudo-terminal to check that the
 //! physical clock shows the official one: its times come only from what it was sent and how much
 //! time passed, never from tactus's state. Faults a real clock has can be switched on: not in PC
@@ -20,10 +25,10 @@ pub struct EmulatedClock {
     running: Option<ClockSide>,
     /// The game time `left_ms` and `right_ms` are true at.
     at: Millis,
-    /// The lever is high on the right: the right player pressed last. It moves only by hand
-    /// (a press, or the arbiter placing it before play), never by a command: a SetNRun sets the
-    /// times and the running side, not the lever.
-    lever_right_high: bool,
+    /// The side of the lever that is down (pressed last). It moves only by hand (a press, or
+    /// the arbiter placing it before play), never by a command: a SetNRun sets the times and the
+    /// running side, not the lever.
+    down: ClockSide,
     /// What the display shows instead of the times.
     text: Option<[u8; TEXT_LEN]>,
     /// Bytes of a command not yet whole.
@@ -52,7 +57,7 @@ impl EmulatedClock {
             right_ms: 0,
             running: None,
             at: 0,
-            lever_right_high: false,
+            down: ClockSide::Right,
             text: None,
             pending: Vec::new(),
             pc_mode: true,
@@ -158,16 +163,22 @@ impl EmulatedClock {
             .map(|t| String::from_utf8_lossy(&t).trim_end().to_string())
     }
 
-    /// The lever is high on the right (the right player pressed last).
+    /// The lever is high on the right: its left side is down (the left player pressed last).
     pub fn lever_right_high(&self) -> bool {
-        self.lever_right_high
+        self.down == ClockSide::Left
     }
 
-    /// A player presses his side of the lever (or the arbiter puts it down there before play).
-    /// Under PC control the clock does not switch sides itself: the lever is reported and the
-    /// computer decides.
-    pub fn press(&mut self, side: ClockSide) {
-        self.lever_right_high = side == ClockSide::Right;
+    /// The side of the lever that is down.
+    pub fn down(&self) -> ClockSide {
+        self.down
+    }
+
+    /// A player presses one side of the lever (or the arbiter puts it down there before play):
+    /// it goes down and the other side up. Returns whether the lever moved: a side already down
+    /// does not. Under PC control the clock does not switch sides itself: the lever is reported
+    /// and the computer decides.
+    pub fn press(&mut self, side: ClockSide) -> bool {
+        std::mem::replace(&mut self.down, side) != side
     }
 
     /// The BWTIME the board sends at `now` (every second in UPDATE mode, and on a lever change).
@@ -177,7 +188,7 @@ impl EmulatedClock {
             right_ms,
             left_ms,
             running: self.running.is_some() && !self.unplugged,
-            lever_right_high: self.lever_right_high,
+            lever_right_high: self.lever_right_high(),
             battery_low: false,
             no_clock: self.unplugged,
         }
@@ -300,6 +311,7 @@ mod tests {
     fn a_setting_never_moves_the_lever() {
         let mut clock = EmulatedClock::new();
         clock.press(ClockSide::Left);
+        let pressed = clock.lever_right_high();
         for running in [Some(ClockSide::Left), Some(ClockSide::Right), None] {
             let set = ClockCommand::SetAndRun {
                 left_s: 60,
@@ -307,7 +319,7 @@ mod tests {
                 running,
             };
             clock.receive(&set.encode(), 1000);
-            assert!(!clock.lever_right_high(), "{running:?}");
+            assert_eq!(clock.lever_right_high(), pressed, "{running:?}");
         }
         let mut clock = EmulatedClock::new();
         let before = clock.lever_right_high();
