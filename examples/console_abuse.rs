@@ -45,8 +45,9 @@ use tactus::{
 };
 use tactus_core::{
     announce::{Announcement, MoveWords, voice::Style, voice::VoicePack},
+    arbiter::Input,
     console::wire::{WireLine, classify},
-    journal::{Entry, InputRecord},
+    journal::Step,
     rules::notation::san,
     sim::Rng,
 };
@@ -411,12 +412,14 @@ fn play(
     let read = journal::read(&folder.join("journal.jsonl"))?;
     let mut pressed = None;
     let mut last_t = 0;
-    for entry in &read.entries {
-        if let Entry::Input { t, input, .. } = entry {
-            last_t = *t;
+    let wording =
+        tactus::daemon::journal::wording(&read.header, &tactus::store::voices::default_dir())?;
+    tactus_core::journal::replay_steps(&read, wording, |t, step| {
+        if let Step::Applied(input) = step {
+            last_t = t;
             match input {
-                InputRecord::ClockPress => pressed = Some(*t),
-                InputRecord::SpeechFinished { .. } => {
+                Input::ClockPress => pressed = Some(t),
+                Input::SpeechFinished { .. } => {
                     if let Some(p) = pressed.take() {
                         out.spoken_ms.push(t - p);
                     }
@@ -424,7 +427,7 @@ fn play(
                 _ => {}
             }
         }
-    }
+    })?;
     if let Some(p) = pressed {
         out.stalled.push(format!(
             "the last press's announcement had not finished {} ms later, when the daemon \

@@ -18,6 +18,9 @@
 //!   guidance, corrections, retraces. `Arbiter::handle(Input, now) -> Vec<Effect>`.
 //! - [`record`]: scoresheets: PGN, Braille, text, WAV, the adjournment envelope, dates.
 //! - [`console`]: the assistant's and arbiter's command language: parsing, roles, answers, wire.
+//! - [`table`]: the table around the arbiter: what each seat was told, requests and keypads,
+//!   the start, the boards' links, the training seat, the DGT clock, status, a restart, a halt.
+//!   `Table::handle(TableInput, now) -> Vec<TableEffect>`.
 //! - [`journal`]: the game's journal: its format, reading it back, replaying it.
 //! - [`sim`]: simulated boards and people: how hands move pieces, a simulated board's side of the
 //!   protocols, the randomized table on virtual time.
@@ -32,3 +35,4 @@ pub mod journal;
 pub mod record;
 pub mod rules;
 pub mod sim;
+pub mod table;

@@ -10,10 +10,7 @@ use anyhow::{Context, Result};
 use crate::daemon::journal;
 use shakmaty::{ByColor, Color};
 use tactus_core::journal::{JOURNAL_FILE, Step, replay_steps};
-use tactus_core::{
-    announce::Audience,
-    arbiter::{Effect, SeatNames},
-};
+use tactus_core::{announce::Audience, arbiter::SeatNames, table::TableEffect};
 
 /// `tactus replay`.
 #[derive(clap::Args)]
@@ -65,18 +62,11 @@ fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
     // Each seat's player hears his own pack; the transcript has an announcement once in each
     // language it was said in, as the daemon's speech task writes it.
     let packs = ByColor::new_with(|seat| setup.pack_of(seat).to_string());
-    let load = |name: &str| {
-        crate::store::voices::load_words(voices_dir, name)
-            .with_context(|| format!("the voice pack of {}", path.display()))
-    };
-    let words = ByColor {
-        white: load(&packs.white)?,
-        black: load(&packs.black)?,
-    };
-    let style = setup.voice_style;
+    let words = journal::wording(&read.header, voices_dir)
+        .with_context(|| format!("the voice packs of {}", path.display()))?;
     let mut lines = Vec::new();
-    let replayed = replay_steps(&read, |t, step| match step {
-        Step::Effect(Effect::Say {
+    let replayed = replay_steps(&read, words.clone(), |t, step| match step {
+        Step::Effect(TableEffect::Say {
             audience,
             announcement,
             ..
@@ -94,23 +84,24 @@ fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
                     "{} {} {}",
                     format_game_time(t),
                     names.audience(who),
-                    words[seat].render(announcement, style).text
+                    words[seat].text(announcement)
                 ));
             }
         }
-        Step::Effect(Effect::Note(text)) => {
+        Step::Effect(TableEffect::Note { text, .. }) => {
             lines.push(format!("{} note {text}", format_game_time(t)))
         }
-        Step::Effect(Effect::Refused(text)) => {
-            lines.push(format!("{} refused {text}", format_game_time(t)))
+        Step::Effect(TableEffect::Transcript(text)) => {
+            lines.push(format!("{} note {text}", format_game_time(t)))
         }
-        Step::Effect(_) => {}
-        // As the daemon's transcript has it: the arbiter's switch of a request (12.3 a).
-        Step::Switch(switch) => {
-            lines.push(format!("{} note {}", format_game_time(t), switch.note()))
+        // As the daemon's transcript has it: the note; the words said to him follow as what
+        // the table said.
+        Step::Effect(TableEffect::Asked(asked)) => {
+            lines.push(format!("{} note {}", format_game_time(t), asked.note()))
         }
-        // As the daemon's transcript has it: the note, then the words said to him (recorded as
-        // they were said, so a replay with another voice pack still quotes them exactly).
+        Step::Effect(_) | Step::Applied(_) | Step::Line(_) => {}
+        // A journal of format 2: the note, then the words said to him (recorded as they were
+        // said, so a replay with another voice pack still quotes them exactly).
         Step::Request(request) => {
             lines.push(format!("{} note {}", format_game_time(t), request.note()));
             let asker = request
@@ -134,7 +125,7 @@ fn replay_lines(path: &Path, voices_dir: &Path) -> Result<Vec<String>> {
         lines.push("(the journal's last line was cut off and is left out)".into());
     }
     lines.push(String::new());
-    lines.push(replayed.arbiter.game().to_pgn(&read.header.tags));
+    lines.push(replayed.table.game().to_pgn(&read.header.tags));
     Ok(lines)
 }
 

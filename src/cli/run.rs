@@ -176,8 +176,8 @@ pub fn stale_files(folder: &std::path::Path, pgn: &str) -> Vec<String> {
     let mut stale = Vec::new();
     let journal_path = folder.join(tactus_core::journal::JOURNAL_FILE);
     let journaled = journal::read(&journal_path).and_then(|read| {
-        tactus_core::journal::replay(&read, |_, _| {}).map(|r| {
-            r.arbiter
+        journal::replayed(&read).map(|r| {
+            r.table
                 .game()
                 .moves()
                 .iter()

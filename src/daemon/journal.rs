@@ -28,6 +28,7 @@ use std::{
 };
 
 use anyhow::{Context, Result, anyhow, bail};
+use shakmaty::{ByColor, Color};
 use tracing::{error, info};
 
 mod behind;
@@ -42,19 +43,43 @@ use crate::{
 };
 use nix::fcntl::OFlag;
 use tactus_core::{
+    announce::Wording,
     arbiter::Input,
     journal::{
-        Entry, Header, InputRecord, JOURNAL_FILE, JournalFile, MARK_FILE, NothingPlayed, Parser,
-        RecordAhead, RecordMark,
+        Entry, Header, JOURNAL_FILE, JournalFile, MARK_FILE, NothingPlayed, Parser, RecordAhead,
+        RecordMark, Replayed, TableRecord,
         check::{self, encode_line},
-        check_mark,
+        check_mark, replay,
     },
     record::date::civil,
     rules::{Millis, game::GameEnd},
+    table::TableInput,
 };
 
 /// The mode of a new journal: it holds the sealed move, so only the daemon's user reads it.
 pub const JOURNAL_MODE: u32 = 0o600;
+
+/// Each seat's words for the game of `header`: the packs its header names, from the voices
+/// folder `dir` (or built into tactus).
+pub fn wording(header: &Header, dir: &Path) -> Result<ByColor<Wording>> {
+    let setup = &header.setup;
+    let load = |seat: Color| -> Result<Wording> {
+        let pack = crate::store::voices::load_words(dir, setup.pack_of(seat))
+            .with_context(|| format!("the voice pack of the {seat} player"))?;
+        Ok(Wording::new(pack, setup.voice_style))
+    };
+    Ok(ByColor {
+        white: load(Color::White)?,
+        black: load(Color::Black)?,
+    })
+}
+
+/// A journal replayed into a new table, its seats worded from the default voices folder (for
+/// what needs the game and the table, not the words: the record's checks, tests).
+pub fn replayed(read: &JournalFile) -> Result<Replayed> {
+    let dir = crate::store::voices::default_dir();
+    replay(read, wording(&read.header, &dir)?, |_, _| {})
+}
 
 /// Read a journal. A torn last line is dropped; damage is an error whose root is a
 /// [`tactus_core::journal::Damage`] (`err.downcast_ref::<Damage>()`).
@@ -675,22 +700,18 @@ impl Journal {
         Ok(())
     }
 
-    /// Append an input accepted at `t`.
+    /// Append an input the table applies to the arbiter as it stands (an input that waited
+    /// while the journal could not be written; the journal's own tests).
     pub fn input(&mut self, t: Millis, input: &Input) -> Result<()> {
-        self.write(&Entry::Input {
-            t,
-            wall: unix_ms(),
-            input: input.into(),
-        })
+        self.table(t, &TableInput::Recorded(input.clone()))
     }
 
-    /// Append a record that is no input to the arbiter (a request of the blind player, F.9 d),
-    /// so that `tactus replay` writes the transcript as it was.
-    pub fn record(&mut self, t: Millis, input: InputRecord) -> Result<()> {
-        self.write(&Entry::Input {
+    /// Append what the table received at `t`.
+    pub fn table(&mut self, t: Millis, input: &TableInput) -> Result<()> {
+        self.write(&Entry::Table {
             t,
             wall: unix_ms(),
-            input,
+            input: TableRecord::of(input),
         })
     }
 
@@ -810,7 +831,7 @@ mod tests {
     use tactus_core::{
         announce::{Announcement, Audience},
         board::SensorEvent,
-        journal::{JOURNAL_FILE, NothingPlayed, replay, test_header},
+        journal::{JOURNAL_FILE, NothingPlayed, test_header},
     };
 
     use super::*;
@@ -933,7 +954,7 @@ mod tests {
             .entries
             .iter()
             .map(|e| match e {
-                Entry::Input { t, .. } => *t,
+                Entry::Input { t, .. } | Entry::Table { t, .. } => *t,
                 _ => panic!(),
             })
             .collect();
@@ -958,8 +979,8 @@ mod tests {
         }
         drop(j);
         let full = std::fs::read(&full_path).unwrap();
-        let expected = replay(&read(&full_path).unwrap(), |_, _| {}).unwrap();
-        assert_eq!(expected.arbiter.game().ply(), 1, "the game has a move");
+        let expected = replayed(&read(&full_path).unwrap()).unwrap();
+        assert_eq!(expected.arbiter().game().ply(), 1, "the game has a move");
 
         for room_at in 0..full.len() as u64 {
             let path = dir.join(format!("j-{room_at}.jsonl"));
@@ -984,9 +1005,9 @@ mod tests {
             j.flush_held().unwrap();
             drop(j);
             assert_eq!(std::fs::read(&path).unwrap().len(), full.len());
-            let back = replay(&read(&path).unwrap(), |_, _| {}).unwrap();
+            let back = replayed(&read(&path).unwrap()).unwrap();
             assert_eq!(back.inputs, expected.inputs, "offset {room_at}");
-            assert_eq!(back.arbiter.game().ply(), 1);
+            assert_eq!(back.arbiter().game().ply(), 1);
             let _ = std::fs::remove_file(&path);
         }
 
@@ -1181,11 +1202,11 @@ mod tests {
         let read2 = read(&path).unwrap();
         assert!(!read2.torn);
         assert_eq!(read2.entries.len(), 4);
-        let replayed = replay(&read2, |_, _| {}).unwrap();
+        let replayed = replayed(&read2).unwrap();
         assert_eq!(replayed.inputs, 4);
-        assert!(replayed.started);
+        assert!(replayed.started());
         assert_eq!(replayed.last_time, 400);
-        assert!(replayed.arbiter.game().clock().unwrap().running() == Some(Color::White));
+        assert!(replayed.arbiter().game().clock().unwrap().running() == Some(Color::White));
 
         // A damaged line in the middle is an error naming the line.
         let good = std::fs::read(&path).unwrap();
@@ -1225,10 +1246,10 @@ mod tests {
         )
         .unwrap();
         drop(j);
-        let replayed = replay(&read(&path).unwrap(), |_, _| {}).unwrap();
-        assert_eq!(replayed.arbiter.game().ply(), 0);
-        let (&id, (audience, announcement)) = replayed
-            .unfinished
+        let replayed = replayed(&read(&path).unwrap()).unwrap();
+        assert_eq!(replayed.arbiter().game().ply(), 0);
+        let unfinished = replayed.unfinished();
+        let (&id, (audience, announcement)) = unfinished
             .iter()
             .find(|(_, (_, a))| matches!(a, Announcement::Move(_)))
             .expect("the move's announcement is unfinished");
@@ -1238,11 +1259,11 @@ mod tests {
         let mut j = Journal::append_to(&read(&path).unwrap()).unwrap();
         j.input(2500, &Input::SpeechFinished { id }).unwrap();
         drop(j);
-        let replayed = replay(&read(&path).unwrap(), |_, _| {}).unwrap();
-        assert_eq!(replayed.arbiter.game().ply(), 1);
-        assert!(!replayed.unfinished.contains_key(&id));
+        let replayed = super::replayed(&read(&path).unwrap()).unwrap();
+        assert_eq!(replayed.arbiter().game().ply(), 1);
+        assert!(!replayed.unfinished().contains_key(&id));
         // White's clock ran until the announcement ended: 2.5 s of 300 s, plus the increment.
-        let clock = replayed.arbiter.game().clock().unwrap();
+        let clock = replayed.arbiter().game().clock().unwrap();
         assert_eq!(clock.remaining(Color::White, 2500), 300_000 - 2500 + 2000);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -1260,7 +1281,7 @@ mod fault_injection {
     use tactus_core::{
         arbiter::{Arbiter, Effect, Input},
         board::SensorEvent,
-        journal::{MARK_FILE, replay, test_header},
+        journal::{MARK_FILE, test_header},
         rules::notation::match_move,
     };
 
@@ -1307,8 +1328,8 @@ mod fault_injection {
     /// What a resumed game is: its moves, result, and both clocks at its last time.
     fn fingerprint(folder: &Path) -> Result<String> {
         let read = read_against_record(folder)?;
-        let replayed = replay(&read, |_, _| {})?;
-        let game = replayed.arbiter.game();
+        let replayed = replayed(&read)?;
+        let game = replayed.arbiter().game();
         let clock = game.clock().expect("a clock");
         Ok(format!(
             "{} | {} {} | {:?}",

@@ -19,7 +19,6 @@ use tracing::{info, warn};
 
 use super::{
     files,
-    hub::Recovery,
     journal::{self, Journal},
     uid,
 };
@@ -28,10 +27,10 @@ use crate::store::trusted::TrustedDir;
 use crate::wall::unix_ms;
 use nix::fcntl::OFlag;
 use tactus_core::{
-    announce::voice::VoicePack,
-    arbiter::Arbiter,
-    journal::{FORMAT_VERSION, Header, JOURNAL_FILE, SetupRecord, replay},
+    announce::{Wording, voice::VoicePack},
+    journal::{FORMAT_VERSION, Header, JOURNAL_FILE, JournalFile, SetupRecord, replay},
     record::date::pgn_date,
+    table::{ClockSeat, Table, TableSettings},
 };
 
 /// Every configured serial port that cannot be used now, with its key: missing (the ports
@@ -93,18 +92,56 @@ pub fn open(
     voices_dir: &Path,
     resume: Option<&Path>,
     new_game: bool,
-) -> Result<Table> {
+    table: &TableSettings,
+) -> Result<Opened> {
     check_ports_at_start(settings)?;
     match (resume, new_game) {
-        (Some(folder), _) => resumed_table(folder),
+        (Some(folder), _) => resumed_game(folder),
         (None, false) => match files::find_unfinished(&settings.record_dir)? {
             Some(folder) => {
                 info!("resuming the unfinished game in {}", folder.display());
-                resumed_table(&folder)
+                resumed_game(&folder)
             }
-            None => new_table(settings, voices_dir),
+            None => new_game_folder(settings, voices_dir, table),
         },
-        (None, true) => new_table(settings, voices_dir),
+        (None, true) => new_game_folder(settings, voices_dir, table),
+    }
+}
+
+/// The table's settings of the day, from the run's settings: its boards' links and sensors,
+/// the DGT clock on the sighted board and its lever, how play starts, each blind player's
+/// buttons, a simulated board's pace (`sim_speed`), a training game.
+pub fn table_settings(settings: &Settings, sim_speed: f64) -> TableSettings {
+    use crate::config::{BoardSetup, PortSetup};
+    let sensors = shakmaty::ByColor::new_with(|seat| {
+        matches!(settings.boards[seat], BoardSetup::Sensor { .. })
+    });
+    let clock = settings
+        .arbiter
+        .the_sighted()
+        .and_then(|seat| match &settings.boards[seat] {
+            BoardSetup::Sensor { profile, .. } if profile.clock.attached => Some(ClockSeat {
+                seat,
+                left: settings.clock_left,
+                lever_completes_move: profile.clock.lever_completes_move,
+            }),
+            _ => None,
+        });
+    TableSettings {
+        links: sensors,
+        sensors,
+        clock,
+        start_by_boards: settings.start_by == crate::config::StartBy::Boards,
+        // A simulated board's players act faster by the simulation's factor: so may its events.
+        intake_speed: shakmaty::ByColor::new_with(|seat| match &settings.boards[seat] {
+            BoardSetup::Sensor {
+                port: PortSetup::Sim,
+                ..
+            } => sim_speed.max(1.0),
+            _ => 1.0,
+        }),
+        buttons: settings.buttons.clone(),
+        training: settings.training(),
     }
 }
 
@@ -231,7 +268,7 @@ pub fn saved_settings(settings: &Settings, header: &Header) -> Vec<String> {
     let now = saved
         .start()
         .ok()
-        .map(|start| setup_record(settings, &start));
+        .map(|start| setup_record(settings, &start, &TableSettings::default()));
     for tag in ["White", "Black", "Event", "Site", "Round"] {
         let of = |tags: &[(String, String)]| {
             tags.iter()
@@ -351,7 +388,11 @@ pub fn saved_settings(settings: &Settings, header: &Header) -> Vec<String> {
 /// The journal's record of the table the settings make, from `start`: the rules, the boards,
 /// and the voice pack of each seat (the blind player's, or White's, as `voice_pack`; the other's
 /// too where the two differ).
-fn setup_record(settings: &Settings, start: &shakmaty::Chess) -> SetupRecord {
+fn setup_record(
+    settings: &Settings,
+    start: &shakmaty::Chess,
+    table: &TableSettings,
+) -> SetupRecord {
     let blind = settings.arbiter.names();
     let blind = shakmaty::ByColor::new_with(|c| blind.is_blind(c));
     let packs = settings.voice.packs(blind);
@@ -367,6 +408,7 @@ fn setup_record(settings: &Settings, start: &shakmaty::Chess) -> SetupRecord {
     )
     .with_seat_packs(packs)
     .with_requests_off(settings.requests_off.iter().copied())
+    .with_table(table, &settings.braille.profile.name)
 }
 
 /// `game.play` as the file writes it.
@@ -381,24 +423,46 @@ fn play_name(play: tactus_core::rules::PlayMode) -> &'static str {
     }
 }
 
-/// Where the game is and how it was set up.
-pub struct Table {
+/// Where the game is and how it was set up: a new game folder, or an unfinished one found.
+pub struct Opened {
     pub folder: PathBuf,
     pub header: Header,
     pub journal: Journal,
-    pub arbiter: Arbiter,
+    /// A resumed game: its journal as read, to be replayed into the table (once the voices it
+    /// names are loaded).
+    pub read: Option<JournalFile>,
     /// The game time the journal ends at: the game's time line goes on from there.
     pub offset: u64,
-    /// The inputs to replay into the hub, for a resumed game.
-    pub recovery: Option<Recovery>,
-    /// The players' requests switched off (12.3 a): a new game's from the file, a resumed
-    /// game's as its journal leaves them (the header's, then the arbiter's switches).
-    pub requests_off: std::collections::BTreeSet<tactus_core::console::Switchable>,
     /// The folder's lock, held while this run plays the game (see [`lock_folder`]).
     pub lock: std::fs::File,
     /// The game folder, held open from the moment it was made or found trusted: its lock, its
     /// journal and every record file are opened relative to it, never through its path again.
     pub held: TrustedDir,
+}
+
+impl Opened {
+    /// Whether the game was taken up again from its journal.
+    pub fn resumed(&self) -> bool {
+        self.read.is_some()
+    }
+
+    /// The table the game is played at, its seats worded with `wording`: a new game's, or the
+    /// one its journal replays into. An input that cannot be read back is skipped, and said.
+    pub fn table(&self, wording: shakmaty::ByColor<Wording>) -> Result<Table> {
+        let Some(read) = &self.read else {
+            return Ok(Table::new(
+                self.header.setup.table_parts(&self.header.tags, wording)?,
+            ));
+        };
+        let replayed = replay(read, wording, |_, _| {})?;
+        for skipped in &replayed.skipped {
+            warn!(
+                "{}: skipped an input that cannot be read back: {skipped}",
+                read.path.display()
+            );
+        }
+        Ok(replayed.table)
+    }
 }
 
 /// The name of a game folder's lock file: it holds the process id of the tactus playing it.
@@ -440,7 +504,11 @@ pub fn lock_folder(folder: &TrustedDir) -> Result<std::fs::File> {
     Ok(file)
 }
 
-fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
+fn new_game_folder(
+    settings: &Settings,
+    voices_dir: &Path,
+    table: &TableSettings,
+) -> Result<Opened> {
     let NewGame { start, .. } = check_new_game(settings, voices_dir)?;
     let created = unix_ms();
     let group = settings
@@ -458,30 +526,27 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
     let folder = held.path().to_owned();
     let mut tags = settings.tags.clone();
     tags.push(("Date".into(), pgn_date(created)));
-    let cfg = settings.arbiter.clone();
     let header = Header {
         version: FORMAT_VERSION,
         game: game_id()?,
         created_unix_ms: created,
         tags,
-        setup: setup_record(settings, &start),
+        setup: setup_record(settings, &start, table),
     };
     let lock = lock_folder(&held)?;
     let journal = Journal::create_in(&held, &header)?;
-    Ok(Table {
+    Ok(Opened {
         folder,
         header,
         journal,
-        arbiter: Arbiter::new(cfg, start),
+        read: None,
         offset: 0,
-        recovery: None,
-        requests_off: settings.requests_off.clone(),
         lock,
         held,
     })
 }
 
-fn resumed_table(folder: &Path) -> Result<Table> {
+fn resumed_game(folder: &Path) -> Result<Opened> {
     let path = folder.join(JOURNAL_FILE);
     // The folder and every folder on the way must be the daemon's user's or root's and closed to
     // others: a game another user could re-point is neither read nor written.
@@ -525,27 +590,14 @@ fn resumed_table(folder: &Path) -> Result<Table> {
             path.display()
         );
     }
-    let replayed = replay(&read, |_, _| {})?;
-    for skipped in &replayed.skipped {
-        warn!(
-            "{}: skipped an input that cannot be read back: {skipped}",
-            path.display()
-        );
-    }
     let journal = Journal::append_in(&held, &read)?;
     files::remove_leftovers(held.at());
-    Ok(Table {
+    Ok(Opened {
         folder: folder.to_owned(),
         header: read.header.clone(),
         journal,
-        offset: replayed.last_time,
-        recovery: Some(Recovery {
-            inputs: replayed.inputs,
-            unfinished: replayed.unfinished,
-            pending_analyses: replayed.pending_analyses,
-        }),
-        requests_off: replayed.requests_off,
-        arbiter: replayed.arbiter,
+        offset: read.last_time(),
+        read: Some(read),
         lock,
         held,
     })

@@ -44,10 +44,7 @@ use tactus_core::{
     },
     rules::pgn::read_pgn,
 };
-use tactus_core::{
-    journal::{Entry, InputRecord},
-    sim::Rng,
-};
+use tactus_core::{journal::InputRecord, sim::Rng};
 
 /// Kasparov - Topalov, Wijk aan Zee 1999: 87 plies, the last one White's (the game was
 /// resigned, so it is not over when the list ends).
@@ -620,18 +617,16 @@ fn a_game_is_played_to_the_end_while_the_console_is_abused() {
     let read = journal::read(&folder.join("journal.jsonl")).unwrap();
     let mut entered = Vec::new();
     let mut presses = 0;
-    for entry in &read.entries {
-        if let Entry::Input { input, .. } = entry {
-            match input {
-                InputRecord::EnterMove { text } => entered.push(text.clone()),
-                InputRecord::ClockPress => presses += 1,
-                InputRecord::Promote { .. }
-                | InputRecord::Correct { .. }
-                | InputRecord::Scoresheet { .. }
-                | InputRecord::ConfirmClocks
-                | InputRecord::Adjust { .. } => panic!("journaled, but nobody sent it: {input:?}"),
-                _ => {}
-            }
+    for applied in support::journal::applied(&read) {
+        match applied.input {
+            InputRecord::EnterMove { text } => entered.push(text.clone()),
+            InputRecord::ClockPress => presses += 1,
+            input @ (InputRecord::Promote { .. }
+            | InputRecord::Correct { .. }
+            | InputRecord::Scoresheet { .. }
+            | InputRecord::ConfirmClocks
+            | InputRecord::Adjust { .. }) => panic!("journaled, but nobody sent it: {input:?}"),
+            _ => {}
         }
     }
     let typed: Vec<String> = white_sans

@@ -129,13 +129,15 @@ fn quiet_table(tag: &str) -> (PathBuf, Table, Conn) {
 /// Whether a journal line is an input only the table itself makes (a board's sensors or link,
 /// the timer, speech finishing, the dead-position search): never one a console command makes.
 fn from_the_table(line: &str) -> bool {
-    // A request of the blind player's is journaled as a record of what was asked and answered
-    // (F.9 d), not as an input: it changes nothing in the game.
-    line.contains("\"input\":{\"request\"")
-        || line.contains("\"input\":{\"board")
+    // A request of the blind player's changes nothing in the game (F.9 d); the journal holds it
+    // so that a replay writes the transcript as it was.
+    let request = line.contains("\"input\":{\"console\"")
+        && (line.contains("\"command\":{\"request\"") || line.contains("\"command\":{\"tell\""));
+    request
+        || line.contains("\"input\":{\"link\"")
         || line.contains("\"input\":\"tick\"")
         || line.contains("\"input\":{\"speech_finished\"")
-        || line.contains("{\"verdict\":")
+        || line.contains("\"input\":{\"verdict\"")
 }
 
 /// The journal has taken nothing from the consoles since it read `before`. It must still start

@@ -29,7 +29,7 @@ use tactus::{
 use tactus_core::{
     announce::voice::Style,
     arbiter::Input,
-    journal::{Damage, FORMAT_VERSION, Header, JOURNAL_FILE, SetupRecord, replay},
+    journal::{Damage, FORMAT_VERSION, Header, JOURNAL_FILE, SetupRecord},
 };
 
 /// A run that refuses does so at once; one that starts a game is killed after this.
@@ -463,7 +463,8 @@ fn a_folder_of_another_user_is_not_resumed() {
     let config = Config::load(&dir.join("config.toml")).unwrap();
     let voices = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("voices");
     let settings = Settings::resolve(&config, "config.toml").unwrap();
-    let err = setup::open(&settings, &voices, Some(&folder), false)
+    let table = setup::table_settings(&settings, 1.0);
+    let err = setup::open(&settings, &voices, Some(&folder), false, &table)
         .err()
         .expect("refused");
     assert!(format!("{err:#}").contains("another user"), "{err:#}");
@@ -574,7 +575,7 @@ fn a_full_disk_leaves_a_whole_journal_and_a_true_exit_message() {
     let read = journal::read(&path).unwrap_or_else(|e| panic!("{e:#}"));
     assert!(!read.torn, "cut back to its last whole line");
     assert!(fs::metadata(&path).unwrap().len() <= LIMIT_KB * 1024);
-    let replayed = replay(&read, |_, _| {}).unwrap();
+    let replayed = crate::support::journal::replayed(&read);
     assert!(replayed.inputs > 10);
     let leftovers: Vec<String> = fs::read_dir(folder)
         .unwrap()

@@ -52,7 +52,7 @@ use tactus::daemon::{
     files::{PGN_FILE, TOUCHES_FILE, TRANSCRIPT_FILE},
     journal,
 };
-use tactus_core::journal::{Entry, InputRecord, JOURNAL_FILE};
+use tactus_core::journal::{InputRecord, JOURNAL_FILE};
 use tactus_core::{
     announce::{Announcement, Guidance, ResultWords, WhichBoard, voice::Style},
     rules::game::EndReason,
@@ -380,18 +380,9 @@ fn play_corpus_game(data: &Path, case: &Case) -> Played {
     // Every underpromotion or promotion of the blind player was announced by him: the journal
     // holds the piece entered for it.
     let read = journal::read(&journal_path).unwrap();
-    let promotes = read
-        .entries
+    let promotes = crate::support::journal::applied(&read)
         .iter()
-        .filter(|e| {
-            matches!(
-                e,
-                Entry::Input {
-                    input: InputRecord::Promote { .. },
-                    ..
-                }
-            )
-        })
+        .filter(|a| matches!(a.input, InputRecord::Promote { .. }))
         .count();
     let features = features_of(&moves, case.blind);
     let blind_promotions = features
@@ -775,13 +766,8 @@ fn a_game_with_a_mistake_a_touch_an_unplugged_board_and_a_disputed_scoresheet() 
     assert!(retraced > index_of(&move_at(at), 0));
     index_of(&move_at(agreed + 1), retraced);
     let journal = journal::read(&folder.join(JOURNAL_FILE)).unwrap();
-    let inputs = |f: &dyn Fn(&InputRecord) -> bool| {
-        journal
-            .entries
-            .iter()
-            .filter(|e| matches!(e, Entry::Input { input, .. } if f(input)))
-            .count()
-    };
+    let applied = crate::support::journal::applied(&journal);
+    let inputs = |f: &dyn Fn(&InputRecord) -> bool| applied.iter().filter(|a| f(&a.input)).count();
     assert_eq!(inputs(&|i| matches!(i, InputRecord::Scoresheet { .. })), 1);
     assert_eq!(inputs(&|i| matches!(i, InputRecord::ConfirmClocks)), 1);
     assert_eq!(

@@ -34,7 +34,7 @@ use tactus_core::{
         Announcement, Guidance, MoveWords,
         voice::{Style, VoicePack},
     },
-    journal::{Entry, InputRecord, RequestRecord},
+    journal::RequestRecord,
     record::{
         braille::{self, BrailleFormat, DEFAULT_PROFILE},
         score::{Score, ScoreMove},
@@ -61,16 +61,7 @@ fn render(pack: &VoicePack, announcement: &Announcement) -> String {
 /// The requests of the journal, with what was said for them.
 fn requests(folder: &Path) -> Vec<RequestRecord> {
     let read = tactus::daemon::journal::read(&folder.join("journal.jsonl")).unwrap();
-    read.entries
-        .into_iter()
-        .filter_map(|e| match e {
-            Entry::Input {
-                input: InputRecord::Request(r),
-                ..
-            } => Some(r),
-            _ => None,
-        })
-        .collect()
+    support::journal::requests(&read)
 }
 
 /// `seat`'s request `line` at his keypad: answered there, noted for the arbiter with whose it

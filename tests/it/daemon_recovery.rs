@@ -50,7 +50,7 @@ use tactus::{
     speech::config::SpeechConfig,
     store::{audio::AudioScoresheet, voices},
 };
-use tactus_core::journal::{JOURNAL_FILE, replay};
+use tactus_core::journal::JOURNAL_FILE;
 use tactus_core::{
     announce::{Announcement, Audience, voice::Style},
     board::recognize::Mode,
@@ -145,8 +145,8 @@ struct Stood {
 
 fn stood(path: &Path) -> Stood {
     let read = journal::read(path).unwrap();
-    let replayed = replay(&read, |_, _| {}).unwrap();
-    let arbiter = &replayed.arbiter;
+    let replayed = crate::support::journal::replayed(&read);
+    let arbiter = replayed.arbiter();
     let game = arbiter.game();
     let t = replayed.last_time;
     let clock = game.clock().unwrap();
@@ -155,7 +155,8 @@ fn stood(path: &Path) -> Stood {
         .iter()
         .rev()
         .find_map(|e| match e {
-            tactus_core::journal::Entry::Input { wall, .. } => Some(*wall as i64),
+            tactus_core::journal::Entry::Input { wall, .. }
+            | tactus_core::journal::Entry::Table { wall, .. } => Some(*wall as i64),
             _ => None,
         })
         .unwrap_or(0);
@@ -166,8 +167,8 @@ fn stood(path: &Path) -> Stood {
     let sighted_mid = arbiter
         .board(!blind_seat)
         .is_some_and(|r| moving(r.mode()) && r.pieces() != r.expected().board());
-    let moves: Vec<&(Audience, Announcement)> = replayed
-        .unfinished
+    let unfinished = replayed.unfinished();
+    let moves: Vec<&(Audience, Announcement)> = unfinished
         .values()
         .filter(|(_, a)| matches!(a, Announcement::Move(_)))
         .collect();

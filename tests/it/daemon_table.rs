@@ -41,7 +41,7 @@ use tactus::daemon::{
     journal,
 };
 use tactus_core::announce::{Announcement, ResultWords};
-use tactus_core::journal::{BoardRecord, Entry, InputRecord, RulesRecord, SensorRecord, replay};
+use tactus_core::journal::{BoardRecord, InputRecord, RulesRecord, SensorRecord};
 
 /// The simulated players' pauses divided by this.
 const SPEED: &str = "10";
@@ -303,21 +303,15 @@ fn the_blind_player_executes_the_opponents_move_before_it_is_announced() {
     // (The journal names each board by its seat: the blind player is White.)
     let folder = run.folder();
     let read = journal::read(&folder.join("journal.jsonl")).unwrap();
-    let replayed = replay(&read, |_, _| {}).unwrap();
-    let records = replayed.arbiter.game().moves().to_vec();
-    let placements: Vec<(u64, String)> = read
-        .entries
-        .iter()
-        .filter_map(|e| match e {
-            Entry::Input {
-                t,
-                input:
-                    InputRecord::Board {
-                        board: BoardRecord::White,
-                        event: SensorRecord::Place { square, .. },
-                    },
-                ..
-            } => Some((*t, square.clone())),
+    let replayed = support::journal::replayed(&read);
+    let records = replayed.arbiter().game().moves().to_vec();
+    let placements: Vec<(u64, String)> = support::journal::applied(&read)
+        .into_iter()
+        .filter_map(|a| match a.input {
+            InputRecord::Board {
+                board: BoardRecord::White,
+                event: SensorRecord::Place { square, .. },
+            } => Some((a.t, square)),
             _ => None,
         })
         .collect();
@@ -397,16 +391,10 @@ fn a_press_right_after_the_placement_counts_and_a_mate_needs_no_press() {
     // another press. Read on the journal's time line, so that a loaded machine delays the count
     // and the ticks alike and the test still says exactly this.
     let read = journal::read(&run.folder().join("journal.jsonl")).unwrap();
-    let replayed = replay(&read, |_, _| {}).unwrap();
-    let game = replayed.arbiter.game();
-    let inputs: Vec<(u64, &InputRecord)> = read
-        .entries
-        .iter()
-        .filter_map(|e| match e {
-            Entry::Input { t, input, .. } => Some((*t, input)),
-            _ => None,
-        })
-        .collect();
+    let replayed = support::journal::replayed(&read);
+    let game = replayed.arbiter().game();
+    let applied = support::journal::applied(&read);
+    let inputs: Vec<(u64, &InputRecord)> = applied.iter().map(|a| (a.t, &a.input)).collect();
     let presses: Vec<u64> = inputs
         .iter()
         .filter(|(_, i)| **i == InputRecord::ClockPress)
@@ -507,7 +495,7 @@ fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_mo
     let mut run = Run::new("dgt-clock", Color::White, "press", TRAP);
     attach_dgt_clock(&run);
     // Every reading the clock reports (each second) is logged against the official clock.
-    run.rust_log = Some("info,tactus::daemon::hub::table_clock=debug");
+    run.rust_log = Some("info,tactus_core::table::clock=debug");
     run.start("press=50", true);
     // The arbiter pauses the clocks, gives Black two minutes and resumes: the physical clock
     // follows each change (the presses after it are checked against the official times below).
@@ -548,18 +536,11 @@ fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_mo
     // again, has Black's part played after the takeback.
     let presses = lever_presses(&log);
     let read = journal::read(&run.folder().join("journal.jsonl")).unwrap();
-    let pressed: Vec<(usize, u64)> = read
-        .entries
+    let applied = support::journal::applied(&read);
+    let pressed: Vec<(usize, u64)> = applied
         .iter()
-        .enumerate()
-        .filter_map(|(i, e)| match e {
-            Entry::Input {
-                t,
-                input: InputRecord::ClockPress,
-                ..
-            } => Some((i, *t)),
-            _ => None,
-        })
+        .filter(|a| a.input == InputRecord::ClockPress)
+        .map(|a| (a.line, a.t))
         .collect();
     assert_eq!(
         pressed.len(),
@@ -568,9 +549,9 @@ fn the_dgt_clock_shows_the_official_clock_and_its_lever_completes_the_sighted_mo
     );
     assert!(presses.len() > 6, "the moves taken back were pressed again");
     let journaled = |record: &dyn Fn(&RulesRecord) -> bool| {
-        read.entries.iter().any(|e| {
-            matches!(e, Entry::Input { input: InputRecord::Rules { rules }, .. } if record(rules))
-        })
+        applied
+            .iter()
+            .any(|a| matches!(&a.input, InputRecord::Rules { rules } if record(rules)))
     };
     assert!(
         journaled(&|r| matches!(
@@ -719,8 +700,8 @@ fn lever_presses(log: &str) -> Vec<(u64, u64)> {
 fn official_at(read: &tactus_core::journal::JournalFile, index: usize, t: u64) -> (i64, i64) {
     let mut before = read.clone();
     before.entries.truncate(index);
-    let arbiter = replay(&before, |_, _| {}).unwrap().arbiter;
-    let clock = arbiter.game().clock().expect("a clock");
+    let replayed = support::journal::replayed(&before);
+    let clock = replayed.arbiter().game().clock().expect("a clock");
     (
         clock.remaining(Color::White, t),
         clock.remaining(Color::Black, t),

@@ -34,7 +34,7 @@ use tactus::daemon::{
     files::{PGN_FILE, TRANSCRIPT_FILE, all_files},
     journal,
 };
-use tactus_core::journal::{JOURNAL_FILE, replay};
+use tactus_core::journal::JOURNAL_FILE;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const LIMIT: Duration = Duration::from_secs(240);
@@ -144,16 +144,16 @@ fn check_finished_folder(dir: &Path) -> Vec<shakmaty::Move> {
         pos.play_unchecked(m);
     }
     let read = journal::read(&folder.join(JOURNAL_FILE)).unwrap();
-    let replayed = replay(&read, |_, _| {}).unwrap();
+    let replayed = crate::support::journal::replayed(&read);
     let journaled: Vec<_> = replayed
-        .arbiter
+        .arbiter()
         .game()
         .moves()
         .iter()
         .map(|r| r.mv)
         .collect();
     assert_eq!(journaled, game.moves, "the journal's game is the PGN's");
-    assert!(replayed.arbiter.game().is_over(), "the game ended");
+    assert!(replayed.arbiter().game().is_over(), "the game ended");
     game.moves
 }
 

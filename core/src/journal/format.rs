@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use crate::rules::ClockMillis;
 use crate::{
-    announce::voice::Style,
+    announce::{Wording, voice::Style},
     arbiter::{ArbiterConfig, Completion, Input, SeatConfig},
     board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
     console::Switchable,
@@ -24,14 +24,18 @@ use crate::{
         game::{self, DrawClaim, PauseReason, QuickplayRuling, RulesConfig},
         time_control::TimeControl,
     },
+    table::{Asked, TableParts, TableSettings},
 };
 
 /// The journal's file name in a game folder.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
-/// The format version written in the header; a reader refuses newer ones. Version 2 adds the
-/// game's identity to the header and a checksum to every line ([`super::check`]); version 1
-/// journals are still read, without checksums.
-pub const FORMAT_VERSION: u32 = 2;
+/// The format version written in the header; a reader refuses newer ones. Version 3 journals
+/// what the table received ([`Entry::Table`], [`super::table`]) and the table's settings in the
+/// header; version 2 journaled the arbiter's inputs as the hub had decided them
+/// ([`Entry::Input`]), and added the game's identity to the header and a checksum to every line
+/// ([`super::check`]); version 1 journals are still read, without checksums. Every version's
+/// lines replay.
+pub const FORMAT_VERSION: u32 = 3;
 
 /// One line of the journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,12 +43,19 @@ pub const FORMAT_VERSION: u32 = 2;
 pub enum Entry {
     /// The first line: what fixes the game.
     Header(Box<Header>),
-    /// One input, at `t` on the game's time line; `wall` is the Unix time in milliseconds, for
-    /// people reading the file (replay never uses it).
+    /// One input to the arbiter as the hub of format 2 had decided it, at `t` on the game's
+    /// time line; `wall` is the Unix time in milliseconds, for people reading the file (replay
+    /// never uses it). Journals of format 3 have none: they hold [`Entry::Table`] lines.
     Input {
         t: Millis,
         wall: u64,
         input: InputRecord,
+    },
+    /// What the table received, at `t` on the game's time line (`wall` as for `Input`).
+    Table {
+        t: Millis,
+        wall: u64,
+        input: super::table::TableRecord,
     },
     /// The game is over (a folder with this line is never resumed).
     End {
@@ -119,6 +130,13 @@ pub struct SetupRecord {
     /// The sighted seat is a training engine's (`tactus train`): named "engine".
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub engine: bool,
+    /// The table's settings when the game began (its devices, buttons, how play starts); absent
+    /// in journals before format 3, which replay without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<super::table::SettingsRecord>,
+    /// The Braille profile the players' Braille scoresheets are read with (absent: the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub braille_profile: Option<String>,
 }
 
 /// Each seat's notation (a language name, `"English"`), where one is known.
@@ -219,7 +237,54 @@ impl SetupRecord {
             seat_voice_packs: None,
             requests_off: Vec::new(),
             engine: second.engine && !second.blind,
+            table: None,
+            braille_profile: None,
         }
+    }
+
+    /// The same record with the table's settings and Braille profile.
+    pub fn with_table(mut self, settings: &TableSettings, braille_profile: &str) -> Self {
+        self.table = Some(super::table::SettingsRecord::of(settings));
+        self.braille_profile = Some(braille_profile.to_owned());
+        self
+    }
+
+    /// The table's settings when the game began; a journal before format 3 has none: its
+    /// boards' links are its boards with sensors, and nothing else is set.
+    pub fn table_settings(&self) -> Result<TableSettings> {
+        if let Some(table) = &self.table {
+            return Ok(table.to_settings());
+        }
+        let cfg = self.arbiter_config()?;
+        let sensors = cfg.seats.map(|seat| seat.board.is_some());
+        Ok(TableSettings {
+            links: sensors,
+            sensors,
+            training: self.engine,
+            ..TableSettings::default()
+        })
+    }
+
+    /// What a table replaying this journal is built from: the header's, with `wording`, each
+    /// seat's words (the shell loads the packs the header names).
+    pub fn table_parts(
+        &self,
+        tags: &[(String, String)],
+        wording: ByColor<Wording>,
+    ) -> Result<TableParts> {
+        let profile = self
+            .braille_profile
+            .as_deref()
+            .unwrap_or(crate::record::braille::DEFAULT_PROFILE);
+        Ok(TableParts {
+            arbiter: crate::arbiter::Arbiter::new(self.arbiter_config()?, self.start()?),
+            settings: self.table_settings()?,
+            tags: tags.to_vec(),
+            wording,
+            braille: crate::record::braille::Profile::named(profile)
+                .map_err(|e| anyhow!("the journal's Braille profile {profile:?}: {e}"))?,
+            requests_off: self.requests_off(),
+        })
     }
 
     /// The same record with `off` switched off from the start (12.3 a).
@@ -527,40 +592,14 @@ pub struct SwitchRecord {
 impl SwitchRecord {
     /// The transcript's note: the same line in the daemon's transcript and in `tactus replay`'s.
     pub fn note(&self) -> String {
-        format!(
-            "the arbiter switched the players' '{}' request {} (12.3 a)",
-            Switchable::from(self.request),
-            if self.on { "on" } else { "off" }
-        )
+        crate::table::switch_note(self.request.into(), self.on)
     }
 }
 
-/// Who asked for a request (F.9 d: the blind player asks; his assistant passes the answer on).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AskedBy {
-    /// The blind player's own keypad (the console in the player's role).
-    Player,
-    /// A button of his tactile board.
-    Button { number: u8 },
-    /// The assistant's console.
-    Assistant,
-    /// The arbiter's console.
-    Arbiter,
-}
+pub use crate::table::AskedBy;
 
-impl std::fmt::Display for AskedBy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AskedBy::Player => f.write_str("the blind player's keypad"),
-            AskedBy::Button { number } => write!(f, "button {number} of the tactile board"),
-            AskedBy::Assistant => f.write_str("the assistant"),
-            AskedBy::Arbiter => f.write_str("the arbiter"),
-        }
-    }
-}
-
-/// One request and its answer, as journaled and as written to the transcript.
+/// One request and its answer, as journals of format 2 hold them (a journal of format 3 holds
+/// the request itself, as the table received it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RequestRecord {
     pub by: AskedBy,
@@ -578,24 +617,21 @@ pub struct RequestRecord {
 }
 
 impl RequestRecord {
+    /// The request as the table notes it.
+    pub fn asked(&self) -> Asked {
+        Asked {
+            by: self.by,
+            asked: self.asked.clone(),
+            answer: self.answer.clone(),
+            said: self.said.clone(),
+            seat: self.seat.map(Into::into),
+        }
+    }
+
     /// The transcript's note for the request: the same line in the daemon's transcript and in
     /// `tactus replay`'s, so that a replay reproduces it exactly.
     pub fn note(&self) -> String {
-        let answer = if self.answer.is_empty() {
-            "(no answer)".to_string()
-        } else {
-            self.answer.join("; ")
-        };
-        let whom = match (self.said.is_empty(), self.seat) {
-            (true, _) => "answered on the console only".to_string(),
-            (false, None) => "said to the blind player".to_string(),
-            (false, Some(seat)) => format!("said to {}", Color::from(seat)),
-        };
-        let by = match self.seat {
-            Some(seat) => format!("{} ({})", self.by, Color::from(seat)),
-            None => self.by.to_string(),
-        };
-        format!("request '{}' by {by}, {whom}: {answer}", self.asked)
+        self.asked().note()
     }
 }
 

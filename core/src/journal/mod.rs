@@ -17,11 +17,13 @@ pub mod check;
 pub mod format;
 pub mod parse;
 pub mod replay;
+pub mod table;
 
 pub use check::{MARK_FILE, RecordAhead, RecordMark, check_mark};
 pub use format::*;
 pub use parse::{Damage, JournalFile, NothingPlayed, Parser, parse};
 pub use replay::{Replayed, Step, replay, replay_steps};
+pub use table::TableRecord;
 
 /// A journal header for tests and examples: a tactile board that reports every change at once, the sighted
 /// player's moves entered at the console, `blind` playing the blind player's colour, the given

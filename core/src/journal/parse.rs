@@ -95,7 +95,7 @@ impl JournalFile {
         self.entries
             .iter()
             .filter_map(|e| match e {
-                Entry::Input { t, .. } | Entry::End { t, .. } => Some(*t),
+                Entry::Input { t, .. } | Entry::Table { t, .. } | Entry::End { t, .. } => Some(*t),
                 Entry::Header(_) => None,
             })
             .max()

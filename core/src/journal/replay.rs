@@ -1,150 +1,203 @@
 //! Replaying a journal through the same pure code that played it: how a restarted daemon resumes
-//! a game, and how `tactus replay` prints one without any hardware.
+//! a game, and how `tactus replay` prints one without any hardware. The journal holds what the
+//! table received (format 3), or the arbiter's inputs as the hub of then had decided them
+//! (format 2: applied as they stand); either way a new [`Table`] built from the header is handed
+//! every line in order, and stands where the game stood.
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use anyhow::Result;
+use anyhow::{Result, anyhow};
+use shakmaty::ByColor;
 
 use super::{
     JournalFile,
-    format::{Entry, InputRecord, RequestRecord, SwitchRecord},
+    format::{Entry, InputRecord, RequestRecord},
 };
 use crate::{
-    announce::{Announcement, Audience},
-    arbiter::{Arbiter, Effect, Input},
-    console::Switchable,
-    rules::{Millis, dead::Query, game},
+    announce::{Wording, voice::VoicePack},
+    arbiter::Input,
+    console::{Command, Role},
+    rules::Millis,
+    table::{Table, TableEffect, TableInput},
 };
 
 /// Where a replay stands after the journal's last line.
 #[derive(Debug, Clone)]
 pub struct Replayed {
-    pub arbiter: Arbiter,
-    /// The time of the last input (the time line continues from here).
+    /// The table as the journal leaves it.
+    pub table: Table,
+    /// The time of the last line (the time line continues from here).
     pub last_time: Millis,
+    /// Lines handed to the table.
     pub inputs: usize,
-    /// Inputs that could not be read back (e.g. a move the game had refused); they changed
+    /// Lines that could not be read back (e.g. a move the game had refused); they changed
     /// nothing then and are skipped now.
     pub skipped: Vec<String>,
-    /// Announcements said (or being said) whose end was never journaled, by arbiter id.
-    pub unfinished: BTreeMap<u64, (Audience, Announcement)>,
-    /// Mateability searches asked for and never answered, by ticket.
-    pub pending_analyses: BTreeMap<u64, Query>,
-    /// Whether `Start` was accepted.
-    pub started: bool,
+}
+
+impl Replayed {
+    /// The arbiter as the journal leaves it.
+    pub fn arbiter(&self) -> &crate::arbiter::Arbiter {
+        self.table.arbiter()
+    }
+
+    /// Whether play had started.
+    pub fn started(&self) -> bool {
+        self.table.arbiter().started()
+    }
+
+    /// Announcements said (or being said) whose end was never journaled, by id.
+    pub fn unfinished(
+        &self,
+    ) -> std::collections::BTreeMap<u64, (crate::announce::Audience, crate::announce::Announcement)>
+    {
+        self.table.recovery().unfinished
+    }
+
     /// The requests switched off (12.3 a): the header's, then the arbiter's switches.
-    pub requests_off: BTreeSet<Switchable>,
+    pub fn requests_off(&self) -> &std::collections::BTreeSet<crate::console::Switchable> {
+        self.table.requests_off()
+    }
 }
 
 /// What a replay hands its caller, in the journal's order.
 #[derive(Debug, Clone, Copy)]
 pub enum Step<'a> {
-    /// An effect of an input, with the time of the input that produced it.
-    Effect(&'a Effect),
-    /// A request of the blind player and its answer (F.9 d): never an input to the arbiter.
+    /// The journal's line at this index (in [`JournalFile::entries`]) is replayed next: the
+    /// steps up to the next `Line` are its.
+    Line(usize),
+    /// An input the table applied to the arbiter (a line's own, or one the table made of it: a
+    /// console's command, a board's event, a start by the boards).
+    Applied(&'a Input),
+    /// An effect of a line, with the time of the line that produced it.
+    Effect(&'a TableEffect),
+    /// A request of the blind player and its answer as a journal of format 2 holds it (F.9 d):
+    /// never an input.
     Request(&'a RequestRecord),
-    /// The arbiter switched a request on or off (12.3 a): never an input to the arbiter.
-    Switch(&'a SwitchRecord),
 }
 
-/// Replay a journal through a new arbiter. `on_effect` sees every effect with the time of the
-/// input that produced it (for `tactus replay`'s transcript); the caller of a recovery passes a
-/// closure that ignores them, since they already happened.
+/// Each seat's words from the packs built into tactus that the header names (a pack of the
+/// voices folder is the shell's to load).
+pub fn builtin_wording(journal: &JournalFile) -> Result<ByColor<Wording>> {
+    let setup = &journal.header.setup;
+    let mut packs = Vec::new();
+    for seat in shakmaty::Color::ALL {
+        let name = setup.pack_of(seat);
+        let pack = VoicePack::builtin(name.split(':').next().unwrap_or(name))
+            .ok_or_else(|| anyhow!("the voice pack {name:?} is not built in"))?;
+        packs.push(Wording::new(pack, setup.voice_style));
+    }
+    let black = packs.pop().expect("two seats");
+    let white = packs.pop().expect("two seats");
+    Ok(ByColor { white, black })
+}
+
+/// Replay a journal through a new table, the seats worded with `wording`. `on_effect` sees
+/// every effect with the time of the line that produced it (for a transcript); a recovery
+/// passes a closure that ignores them, since they already happened.
 pub fn replay(
     journal: &JournalFile,
-    mut on_effect: impl FnMut(Millis, &Effect),
+    wording: ByColor<Wording>,
+    mut on_effect: impl FnMut(Millis, &TableEffect),
 ) -> Result<Replayed> {
-    replay_steps(journal, |t, step| {
+    replay_steps(journal, wording, |t, step| {
         if let Step::Effect(effect) = step {
             on_effect(t, effect);
         }
     })
 }
 
-/// [`replay()`], with the requests too: `on_step` sees every effect and every journaled
-/// request, in order, with its time.
+/// [`replay()`], step by step: `on_step` sees every input applied to the arbiter, every effect
+/// and every request of a format-2 journal, in order, with its time.
 pub fn replay_steps(
     journal: &JournalFile,
+    wording: ByColor<Wording>,
     mut on_step: impl FnMut(Millis, Step<'_>),
 ) -> Result<Replayed> {
     let setup = &journal.header.setup;
-    let mut arbiter = Arbiter::new(setup.arbiter_config()?, setup.start()?);
-    let mut out = Replayed {
-        arbiter: arbiter.clone(),
-        last_time: 0,
-        inputs: 0,
-        skipped: Vec::new(),
-        unfinished: BTreeMap::new(),
-        pending_analyses: BTreeMap::new(),
-        started: false,
-        requests_off: setup.requests_off(),
-    };
-    for entry in &journal.entries {
-        let Entry::Input { t, input, .. } = entry else {
-            continue;
-        };
-        out.last_time = out.last_time.max(*t);
-        if let InputRecord::Request(request) = input {
-            // Answered from the game as it stood; nothing to apply.
-            on_step(*t, Step::Request(request));
-            continue;
-        }
-        if let InputRecord::Switch(switch) = input {
-            let request = Switchable::from(switch.request);
-            if switch.on {
-                out.requests_off.remove(&request);
-            } else {
-                out.requests_off.insert(request);
+    let mut table = Table::new(setup.table_parts(&journal.header.tags, wording)?);
+    table.trace_inputs();
+    let mut last_time = 0;
+    let mut inputs = 0;
+    let mut skipped = Vec::new();
+    for (index, entry) in journal.entries.iter().enumerate() {
+        let (t, input) = match entry {
+            Entry::Input {
+                t,
+                input: InputRecord::Request(request),
+                ..
+            } => {
+                // Answered from the game as it stood; nothing to apply.
+                last_time = last_time.max(*t);
+                on_step(*t, Step::Line(index));
+                on_step(*t, Step::Request(request));
+                continue;
             }
-            on_step(*t, Step::Switch(switch));
-            continue;
-        }
-        let input = match input.to_input(arbiter.game().position(), setup.blind) {
+            // The arbiter's switch of a request (12.3 a), as his console's `requests`.
+            Entry::Input {
+                t,
+                input: InputRecord::Switch(switch),
+                ..
+            } => (
+                *t,
+                Ok(TableInput::Console {
+                    conn: 0,
+                    role: Role::Arbiter,
+                    seat: None,
+                    command: Command::Requests(Some((switch.request.into(), switch.on))),
+                }),
+            ),
+            Entry::Input { t, input, .. } => (
+                *t,
+                input
+                    .to_input(table.game().position(), setup.blind)
+                    .map(TableInput::Recorded),
+            ),
+            Entry::Table { t, input, .. } => {
+                (*t, input.to_input(table.game().position(), setup.blind))
+            }
+            Entry::Header(_) | Entry::End { .. } => continue,
+        };
+        last_time = last_time.max(t);
+        let input = match input {
             Ok(input) => input,
             Err(e) => {
-                out.skipped.push(format!("at {t} ms: {e:#}"));
+                skipped.push(format!("at {t} ms: {e:#}"));
                 continue;
             }
         };
-        out.inputs += 1;
-        match &input {
-            Input::SpeechFinished { id } => {
-                out.unfinished.remove(id);
-            }
-            Input::Rules(game::Input::Verdict { ticket, .. }) => {
-                out.pending_analyses.remove(ticket);
-            }
-            Input::Start => out.started = true,
-            _ => {}
+        inputs += 1;
+        on_step(t, Step::Line(index));
+        let effects = table.handle(input, t);
+        for (at, applied) in table.take_applied() {
+            on_step(at, Step::Applied(&applied));
         }
-        for effect in arbiter.handle(input, *t) {
-            match &effect {
-                Effect::Say {
-                    id,
-                    audience,
-                    announcement,
-                } => {
-                    out.unfinished
-                        .insert(*id, (*audience, announcement.clone()));
-                }
-                Effect::Analyse { ticket, query } => {
-                    out.pending_analyses.insert(*ticket, query.clone());
-                }
-                _ => {}
-            }
-            on_step(*t, Step::Effect(&effect));
+        for effect in &effects {
+            on_step(t, Step::Effect(effect));
         }
     }
-    out.arbiter = arbiter;
-    Ok(out)
+    Ok(Replayed {
+        table,
+        last_time,
+        inputs,
+        skipped,
+    })
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
     use shakmaty::{Chess, Color};
 
     use super::*;
-    use crate::journal::format::AskedBy;
+    use crate::{
+        announce::Announcement, console::Switchable, journal::format::AskedBy, rules::game,
+    };
+
+    /// The German pack's words for both seats.
+    fn words() -> ByColor<Wording> {
+        let pack = VoicePack::builtin("de-fide").unwrap();
+        ByColor::new_with(|_| Wording::new(pack.clone(), crate::announce::voice::Style::San))
+    }
 
     fn journal(entries: Vec<Entry>) -> JournalFile {
         JournalFile {
@@ -203,10 +256,10 @@ mod tests {
             input: InputRecord::Request(told.clone()),
         });
         let mut steps = Vec::new();
-        let replayed = replay_steps(&journal(with.clone()), |t, step| match step {
+        let replayed = replay_steps(&journal(with.clone()), words(), |t, step| match step {
             Step::Request(r) => steps.push((t, Some(r.clone()))),
             Step::Effect(_) => steps.push((t, None)),
-            Step::Switch(s) => panic!("no switch was journaled: {s:?}"),
+            Step::Applied(_) | Step::Line(_) => {}
         })
         .unwrap();
         let requests: Vec<_> = steps
@@ -219,15 +272,15 @@ mod tests {
         assert!(steps[..first].iter().any(|(t, _)| *t == 1500), "{steps:?}");
         assert!(replayed.skipped.is_empty(), "{:?}", replayed.skipped);
 
-        let without = replay(&journal(plain), |_, _| {}).unwrap();
+        let without = replay(&journal(plain), words(), |_, _| {}).unwrap();
         assert_eq!(replayed.inputs, without.inputs + 1, "the tick only");
-        assert_eq!(replayed.arbiter.game().ply(), 1);
+        assert_eq!(replayed.arbiter().game().ply(), 1);
         assert_eq!(
-            replayed.arbiter.game().position(),
-            without.arbiter.game().position()
+            replayed.arbiter().game().position(),
+            without.arbiter().game().position()
         );
         let mut effects = 0;
-        let old = replay(&journal(with), |_, _| effects += 1).unwrap();
+        let old = replay(&journal(with), words(), |_, _| effects += 1).unwrap();
         assert!(old.skipped.is_empty());
         assert_eq!(old.last_time, 3000);
         assert!(effects > 0);
@@ -320,8 +373,8 @@ mod tests {
             input(75_000, &Input::Tick),
         ]);
         let mut said = BTreeMap::<Millis, Vec<Announcement>>::new();
-        let replayed = replay(&file, |t, effect| {
-            if let Effect::Say { announcement, .. } = effect {
+        let replayed = replay(&file, words(), |t, effect| {
+            if let TableEffect::Say { announcement, .. } = effect {
                 said.entry(t).or_default().push(announcement.clone());
             }
         })
@@ -329,7 +382,7 @@ mod tests {
         assert!(replayed.skipped.is_empty(), "{:?}", replayed.skipped);
         assert_eq!(said.get(&10_000), Some(&paused), "{said:?}");
         assert_eq!(said.get(&70_000), Some(&resumed), "{said:?}");
-        let clock = replayed.arbiter.game().clock().unwrap();
+        let clock = replayed.arbiter().game().clock().unwrap();
         assert!(!clock.is_paused());
         assert_eq!(
             clock.remaining(Color::White, 75_000),
@@ -387,22 +440,28 @@ mod tests {
                 }),
             },
         ]);
-        let fresh = replay(&file, |_, _| {}).unwrap();
-        assert_eq!(fresh.requests_off, BTreeSet::from([Switchable::Pieces]));
+        let fresh = replay(&file, words(), |_, _| {}).unwrap();
+        assert_eq!(fresh.requests_off(), &BTreeSet::from([Switchable::Pieces]));
         file.header.setup = file
             .header
             .setup
             .clone()
             .with_requests_off([Switchable::Material]);
         let mut switches = Vec::new();
-        let replayed = replay_steps(&file, |t, step| {
-            if let Step::Switch(s) = step {
-                switches.push((t, s.note()));
+        let mut applied = 0;
+        let replayed = replay_steps(&file, words(), |t, step| match step {
+            Step::Effect(TableEffect::Note { text, .. }) if text.contains("switched") => {
+                switches.push((t, text.clone()))
             }
+            Step::Applied(_) => applied += 1,
+            _ => {}
         })
         .unwrap();
-        assert_eq!(replayed.requests_off, BTreeSet::from([Switchable::Pieces]));
-        assert_eq!(replayed.inputs, 1, "the start only");
+        assert_eq!(
+            replayed.requests_off(),
+            &BTreeSet::from([Switchable::Pieces])
+        );
+        assert_eq!(applied, 1, "the start only");
         assert_eq!(replayed.last_time, 200);
         assert_eq!(
             switches,

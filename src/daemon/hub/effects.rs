@@ -1,202 +1,167 @@
-//! Carrying out what the arbiter decided: every [`Effect`] of an input goes to the task that does
-//! it (an announcement to speech, a snapshot request to a board's link, a touch to
-//! `touches.txt`, a note to the transcript and the staff's consoles, a mateability search to a
-//! blocking thread, the record to its writer, the game's end to the journal), and after every
-//! input the hub catches up (outages of the files, announcements speech could not take, the
-//! engine's turn, the record, the progress).
+//! Carrying out what the table decided: every [`TableEffect`] goes to the task that does it (an
+//! announcement to speech, a command to a board's link, a reply to its console and a line to
+//! the others, a note to the transcript and the staff's consoles, a touch to `touches.txt`, a
+//! mateability search to a blocking thread, a request to the engine, the record to its writer,
+//! the game's end to the journal), and after every message the hub catches up (outages of the
+//! files, the record, the progress and the page's view).
 //!
-//! Also the hub's own announcements (never fed back as inputs) and the console lines every
-//! console, or only the staff's, sees ([`Broadcast`], [`Views`]). Nothing here rules: an effect
-//! is done as it is, and a failing speaker or disk becomes a note, never an end of the game.
+//! Nothing here rules: an effect is done as it is. A speaker that cannot take an announcement
+//! makes it count as said (its end is handed back to the table, so that no clock waits for it
+//! forever, F.3 c); a link or an engine that cannot take a command is noted; a failing disk
+//! becomes a note, never an end of the game.
 
-use std::time::Duration;
+use std::{collections::VecDeque, time::Duration};
 
+use shakmaty::Color;
 use tracing::{debug, info, warn};
 
 use super::{Hub, HubMsg};
 use crate::{
-    daemon::{
-        files::{self, RecordSnapshot},
-        link::LinkCommand,
-    },
+    daemon::files::{self, RecordSnapshot},
     speech::{SpeechId, SpeechRequest},
 };
-use shakmaty::Color;
 use tactus_core::{
-    announce::{Announcement, Audience},
-    arbiter::{Effect, Input},
-    console::{Role, wire::Reply},
+    announce::count,
+    board::session::LinkCommand,
+    console::wire::Reply,
     rules::{
         Millis,
         dead::{self, Mateability, Query},
+        pgn::format_clk,
     },
+    table::{Broadcast, TableEffect, TableInput, Views},
 };
 
 /// How long a mateability search may run before its verdict is "undecided" (which never ends a
 /// game; the arbiter then rules).
 pub const ANALYSIS_DEADLINE: Duration = Duration::from_secs(3);
 
-/// Speech ids the hub uses for its own announcements (game recovered): far above the arbiter's.
-pub(super) const HUB_SPEECH_BASE: u64 = 1 << 48;
-
-/// What one input produced, for the console's reply: the notes, and why it was refused if it
-/// was (then nothing changed).
-#[derive(Debug, Clone, Default)]
-pub struct Outcome {
-    pub notes: Vec<String>,
-    pub refused: Vec<String>,
-}
-
-impl Outcome {
-    /// The console's reply: the notes, then `ok`, or `error:` with the reasons of a refusal.
-    pub fn into_reply(self) -> Reply {
-        if self.refused.is_empty() {
-            Reply::ok(self.notes)
-        } else {
-            let mut reply = Reply::error(self.refused.join("; "));
-            reply.body = self.notes;
-            reply
-        }
-    }
-}
-
-/// A line for every console ("# ..."), with the connection whose command caused it (that one got
-/// it in its reply already).
-#[derive(Debug, Clone)]
-pub struct Broadcast {
-    pub origin: Option<u64>,
-    pub text: String,
-    /// Which consoles see it.
-    pub to: Views,
-}
-
-/// Which consoles an event is for. A player's console (his keypad, his Braille display) shows
-/// what is said to him; notes (touches, possible claims, boards, files) are the assistant's and
-/// the arbiter's view (F.9 e).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Views {
-    Everyone,
-    /// The assistant's and the arbiter's consoles.
-    Staff,
-    /// The staff's and the keypad of the player of this seat (what is said to him alone);
-    /// `seatless`: a keypad that named no seat is his (a table with one blind player).
-    Player {
-        seat: Color,
-        seatless: bool,
-    },
-}
-
-impl Views {
-    /// Whether a console in `role`, speaking for `seat` if it named one, sees an event for these
-    /// views.
-    pub fn reach(self, role: Role, seat: Option<Color>) -> bool {
-        match self {
-            Views::Everyone => true,
-            Views::Staff => role >= Role::Assistant,
-            Views::Player {
-                seat: his,
-                seatless,
-            } => role >= Role::Assistant || seat.map_or(seatless, |s| s == his),
-        }
-    }
-}
-
 impl Hub {
-    pub(super) fn effects(
+    /// Carry out `effects` of an input at `now`. What they hand back to the table (an
+    /// announcement speech could not take, an input that waited) goes into `work`; a console's
+    /// reply into `reply`.
+    pub(super) fn carry(
         &mut self,
-        effects: Vec<Effect>,
+        effects: Vec<TableEffect>,
         now: Millis,
-        origin: Option<u64>,
-    ) -> Outcome {
-        let mut outcome = Outcome::default();
-        let notes = &mut outcome.notes;
+        work: &mut VecDeque<TableInput>,
+        reply: &mut Option<Reply>,
+    ) {
         for effect in effects {
             match effect {
-                Effect::Say {
+                TableEffect::Say {
                     id,
                     audience,
                     announcement,
+                    text,
                 } => {
-                    if matches!(announcement, Announcement::Guidance(_)) {
-                        for seat in Color::ALL {
-                            if audience.includes(seat) {
-                                self.guidance[seat] += 1;
-                            }
-                        }
+                    let word = self.table.arbiter().config().names().audience(audience);
+                    self.echo_line(&format!("to {word}"), &text);
+                    let request = SpeechRequest::announce(SpeechId(id), audience, announcement);
+                    let sent = match &self.speech {
+                        Some(tx) => tx.try_send(request).map_err(|e| e.to_string()),
+                        None => Err("no speech task".into()),
+                    };
+                    debug!(id, audience = word, "announcement handed to speech");
+                    if let Err(e) = sent {
+                        warn!(
+                            id,
+                            "speech cannot take the announcement ({e}); it counts as said"
+                        );
+                        // Marked, so that the transcript never claims it was heard.
+                        self.notes.append(&format!(
+                            "{} {word} {text} (not spoken: {e})",
+                            crate::wall::time_of_day(),
+                        ));
+                        work.push_back(TableInput::SpeechFinished { id, cut: false });
                     }
-                    self.says.insert(id, (audience, announcement.clone()));
-                    self.speak(id, audience, announcement, true);
                 }
-                Effect::RequestSnapshot { seat } => {
-                    if let Some(tx) = &self.links[seat] {
-                        // A full queue or a board away: every (re)connection takes a snapshot.
-                        let _ = tx.try_send(LinkCommand::RequestSnapshot);
+                TableEffect::Silence { audience } => {
+                    if let Some(tx) = &self.speech {
+                        let _ = tx.try_send(SpeechRequest::Stop { audience });
                     }
                 }
-                Effect::Analyse { ticket, query } => self.analyse(ticket, query),
-                Effect::Touch {
+                TableEffect::Link { seat, command } => self.link(seat, command),
+                TableEffect::Analyse { ticket, query } => self.analyse(ticket, query),
+                TableEffect::Engine(request) => {
+                    let Some(tx) = &self.engine else { continue };
+                    if let Err(e) = tx.try_send(request) {
+                        // The task is gone or drowning: the game must not wait in silence.
+                        warn!("the engine task cannot take a request: {e}");
+                        self.note(format!(
+                            "the training opponent cannot be asked ({e}); the arbiter may `pause`"
+                        ));
+                    }
+                }
+                TableEffect::Reply { reply: answer, .. } => *reply = Some(answer),
+                TableEffect::Broadcast(line) => {
+                    // No console connected: nobody to tell.
+                    let _ = self.broadcast.send(line);
+                }
+                TableEffect::Note { text, origin } => self.note_from(text, origin),
+                TableEffect::Transcript(text) => self.notes.append(&files::note_line(&text)),
+                TableEffect::Asked(asked) => self.notes.append(&files::note_line(&asked.note())),
+                TableEffect::Touch {
                     seat,
                     square,
                     piece,
                 } => {
-                    let board = self.arbiter.config().names().board(seat);
+                    let board = self.table.arbiter().config().names().board(seat);
                     self.touches
                         .append(&files::touch_line(now, &board, square, piece));
                 }
-                Effect::Note(text) => {
-                    self.note(text.clone(), origin);
-                    notes.push(text);
-                }
-                Effect::Refused(text) => {
-                    // The transcript keeps it; the console that sent it gets it as its reply.
-                    // Other consoles are not told: nothing happened in the game.
-                    info!("refused: {text}");
-                    self.notes
-                        .append(&files::note_line(&format!("refused: {text}")));
-                    outcome.refused.push(text);
-                }
-                Effect::RecordChanged => self.record_dirty = true,
-                Effect::GameOver(end) => {
+                TableEffect::RecordChanged => self.record_dirty = true,
+                TableEffect::GameOver(end) => {
                     if let Some(journal) = &mut self.journal
                         && let Err(e) = journal.end(now, &end)
                     {
                         warn!("{e:#}");
                     }
-                    let text = format!("game over: {} ({})", end.outcome, end.reason.describe());
-                    info!("{text}");
-                    self.broadcast(text.clone(), origin);
-                    notes.push(text);
                 }
+                TableEffect::Resubmit(input) => work.push_back(input),
             }
         }
-        outcome
     }
 
-    /// After every input: deferred announcements once the clocks run, announcements speech
-    /// could not take, the files, the progress.
+    /// A command for `seat`'s board's link. A full queue or a board away: a reading is taken at
+    /// every (re)connection anyway, and a clock face is handed over again after the next input.
+    fn link(&mut self, seat: Color, command: LinkCommand) {
+        let Some(tx) = &self.links[seat] else {
+            return;
+        };
+        let command = match command {
+            // The link counts on its own time line (the game's less a resumed game's offset).
+            LinkCommand::Clock(mut face) => {
+                face.at = face.at.saturating_sub(self.clock.offset);
+                self.pending_face = None;
+                if let Err(e) = tx.try_send(LinkCommand::Clock(face)) {
+                    debug!("clock face not handed to the link yet: {e}");
+                    self.pending_face = Some((seat, face));
+                }
+                return;
+            }
+            command => command,
+        };
+        if let Err(e) = tx.try_send(command) {
+            debug!("link command not handed over: {e}");
+        }
+    }
+
+    /// After every message: the files' outages, the clock face a link could not take, the
+    /// record, the progress and the page.
     pub(super) fn after(&mut self) {
         // An outage of the game's files began or ended: every console and the transcript hear it
         // once (its details stay in `status` while it lasts).
         for news in files::outage_news(self.journal.as_mut(), self.record.as_ref()) {
             warn!("{news}");
-            self.note(news, None);
+            self.note(news);
         }
-        self.say_deferred();
-        // Bounded: each pass removes what it finishes, and finishing adds no unspoken ones
-        // unless speech is gone, in which case it ends with the game's announcements said.
-        for _ in 0..64 {
-            if self.unspoken.is_empty() {
-                break;
-            }
-            for id in std::mem::take(&mut self.unspoken) {
-                if self.says.remove(&id).is_some() {
-                    let now = self.clock.now();
-                    self.accept(Input::SpeechFinished { id }, now, None);
-                }
-            }
+        if let Some((seat, face)) = self.pending_face.take()
+            && let Some(tx) = &self.links[seat]
+            && tx.try_send(LinkCommand::Clock(face)).is_err()
+        {
+            self.pending_face = Some((seat, face));
         }
-        self.engine_turn();
-        self.sync_table_clock();
         if self.record_dirty {
             self.write_record();
         }
@@ -206,106 +171,39 @@ impl Hub {
     pub(super) fn write_record(&mut self) {
         self.record_dirty = false;
         if let Some(record) = &self.record {
-            let game = self.arbiter.game();
+            let game = self.table.game();
             let mark = self
                 .journal
                 .as_ref()
                 .map(|j| j.mark(game.moves().len(), game.is_over()));
             record.write(RecordSnapshot {
                 game: game.clone(),
-                tags: self.tags.clone(),
+                tags: self.table.tags().to_vec(),
                 now: self.clock.now(),
                 mark,
             });
         }
     }
 
-    /// Hand an announcement to speech. If speech cannot take it, it is written to the
-    /// transcript here and counts as said, so that no clock waits for it forever (F.3 c).
-    /// `shown`: also tell every console what is said (`# said to ...`).
-    /// Returns whether speech took it.
-    pub(super) fn speak(
-        &mut self,
-        id: u64,
-        audience: Audience,
-        announcement: Announcement,
-        shown: bool,
-    ) -> bool {
-        let text = self.wording_for(audience).text(&announcement);
-        self.show_on_table_clock(audience, &announcement);
-        let names = self.arbiter.config().names();
-        let word = names.audience(audience);
-        for seat in Color::ALL {
-            if audience.includes(seat) {
-                self.told[seat] += 1;
-            }
-        }
-        // `repeat` is for what he was told; his own move said back is not what he asks again,
-        // and neither is a reply (said unshown, see `request`).
-        if shown && !matches!(announcement, Announcement::OwnMove(_)) {
-            let (step, ply) = (self.step, self.arbiter.game().ply());
-            for seat in names.blind_seats() {
-                if audience.includes(seat) {
-                    self.last_told[seat].remember(&announcement, step, ply);
+    /// The progress the simulated boards watch, and the page's view.
+    fn publish(&mut self) {
+        self.progress.send_replace(self.table.progress());
+        if let Some(view) = &self.view {
+            let now = self.clock.now();
+            let table = crate::web::view::TableView::of(&self.table, now, self.clock.instant(now));
+            // Unchanged (a lift put back): the viewers' wait for a change stays a wait.
+            view.send_if_modified(|old| {
+                if **old == table {
+                    return false;
                 }
-            }
+                *old = std::sync::Arc::new(table);
+                true
+            });
         }
-        self.echo_line(&format!("to {word}"), &text);
-        if shown {
-            let line = format!("said to {word}: {text}");
-            // A player's console shows what his ear hears.
-            match audience {
-                Audience::Both => self.broadcast(line, None),
-                Audience::Player(seat) if names.is_blind(seat) => self.broadcast_to(
-                    line,
-                    Views::Player {
-                        seat,
-                        seatless: !names.both_blind(),
-                    },
-                ),
-                Audience::Player(_) => self.broadcast_staff(line, None),
-            }
-        }
-        debug!(id, audience = word, "announcement handed to speech");
-        let request = SpeechRequest::announce(SpeechId(id), audience, announcement);
-        let sent = match &self.speech {
-            Some(tx) => tx.try_send(request).map_err(|e| e.to_string()),
-            None => Err("no speech task".into()),
-        };
-        if let Err(e) = sent {
-            warn!(
-                id,
-                "speech cannot take the announcement ({e}); it counts as said"
-            );
-            // Marked, so that the transcript never claims it was heard.
-            self.notes.append(&format!(
-                "{} {word} {text} (not spoken: {e})",
-                crate::wall::time_of_day(),
-            ));
-            if id < HUB_SPEECH_BASE {
-                self.unspoken.push(id);
-            }
-            return false;
-        }
-        true
-    }
-
-    /// An announcement of the hub's own (not the arbiter's): never fed back as an input.
-    /// Returns its speech id, if speech took it.
-    pub(super) fn say_own(
-        &mut self,
-        audience: Audience,
-        announcement: Announcement,
-        shown: bool,
-    ) -> Option<u64> {
-        let id = self.next_own_speech;
-        self.next_own_speech += 1;
-        self.speak(id, audience, announcement, shown).then_some(id)
     }
 
     /// Run the mateability search off the hub, under a deadline.
-    pub(super) fn analyse(&mut self, ticket: u64, query: Query) {
-        self.analyses.insert(ticket);
+    fn analyse(&mut self, ticket: u64, query: Query) {
         let tx = self.messages.clone();
         tokio::spawn(async move {
             let search = tokio::task::spawn_blocking(move || dead::solve(&query));
@@ -324,8 +222,15 @@ impl Hub {
         });
     }
 
-    /// A note: the transcript, the assistant's and arbiter's consoles, the log.
-    pub(super) fn note(&mut self, text: String, origin: Option<u64>) {
+    /// A note of the shell's own (a file that cannot be written, an engine that cannot be
+    /// asked): the transcript, the staff's consoles, the log.
+    fn note(&mut self, text: String) {
+        self.note_from(text, None);
+    }
+
+    /// A note: the transcript, the assistant's and arbiter's consoles (not `origin`, which has
+    /// it in its reply), the log, the echo.
+    fn note_from(&mut self, text: String, origin: Option<u64>) {
         // A board's fault text, a name from the configuration: whatever came from outside is
         // escaped before it reaches the log, the transcript or a console (a terminal sequence
         // in a fault line must not retitle or clear the arbiter's screen).
@@ -333,12 +238,16 @@ impl Hub {
         info!("note: {text}");
         self.notes.append(&files::note_line(&text));
         self.echo_line("note", &text);
-        self.broadcast_staff(text, origin);
+        let _ = self.broadcast.send(Broadcast {
+            origin,
+            text,
+            to: Views::Staff,
+        });
     }
 
     /// A line of the table's readable view on standard output (`tactus run`, `tactus demo`):
     /// the time of day, what it is (`to blind`, `move`, `note`), the words; one line each.
-    pub(super) fn echo_line(&self, what: &str, text: &str) {
+    fn echo_line(&self, what: &str, text: &str) {
         if self.echo {
             crate::output::say_line(&format!(
                 "{}  {what:<11} {text}",
@@ -347,31 +256,44 @@ impl Hub {
         }
     }
 
-    /// A line for every console.
-    pub(super) fn broadcast(&self, text: String, origin: Option<u64>) {
-        // No console connected: nobody to tell.
-        let _ = self.broadcast.send(Broadcast {
-            origin,
-            text,
-            to: Views::Everyone,
-        });
-    }
-
-    /// A line for the consoles of `views`.
-    pub(super) fn broadcast_to(&self, text: String, views: Views) {
-        let _ = self.broadcast.send(Broadcast {
-            origin: None,
-            text,
-            to: views,
-        });
-    }
-
-    /// A line for the assistant's and the arbiter's consoles.
-    pub(super) fn broadcast_staff(&self, text: String, origin: Option<u64>) {
-        let _ = self.broadcast.send(Broadcast {
-            origin,
-            text,
-            to: Views::Staff,
-        });
+    /// The log (journald's `journalctl -u tactus -f`) follows the game: every move as it
+    /// counts, with both clocks, and a takeback.
+    pub(super) fn log_moves(&self, before: usize) {
+        let game = self.table.game();
+        if game.ply() < before {
+            let stand = count(game.ply(), "half-move", "half-moves");
+            info!(ply = game.ply(), "moves taken back; {stand} stand");
+            self.echo_line("move", &format!("taken back; {stand} stand"));
+            return;
+        }
+        for (i, record) in game.moves().iter().enumerate().skip(before) {
+            let number = i / 2 + 1;
+            let label = match record.side {
+                Color::White => format!("{number}. {}", record.san),
+                Color::Black => format!("{number}... {}", record.san),
+            };
+            match record.clocks_after {
+                Some(clocks) => {
+                    info!(
+                        ply = i + 1,
+                        "move counted: {label} (clocks: white {}, black {})",
+                        format_clk(clocks.white),
+                        format_clk(clocks.black)
+                    );
+                    self.echo_line(
+                        "move",
+                        &format!(
+                            "{label:<14} white {}  black {}",
+                            format_clk(clocks.white),
+                            format_clk(clocks.black)
+                        ),
+                    );
+                }
+                None => {
+                    info!(ply = i + 1, "move counted: {label}");
+                    self.echo_line("move", &label);
+                }
+            }
+        }
     }
 }

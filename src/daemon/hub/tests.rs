@@ -13,6 +13,7 @@
 //! occupancy board; the sighted player's board has no sensors (his moves are typed).
 
 use std::{
+    collections::{BTreeMap, BTreeSet},
     path::{Path, PathBuf},
     sync::atomic::{AtomicU64, Ordering},
     time::Duration,
@@ -23,23 +24,24 @@ use shakmaty::{Chess, Color, Position, Square};
 use super::*;
 use crate::{
     daemon::{clock::MonotonicClock, files::RecordSettings, journal},
-    speech::{Outcome as Spoken, SpeechId, What},
+    speech::{Outcome as Spoken, SpeechId, What, Wording},
 };
 use tactus_core::board::dgt::ClockMessage;
 use tactus_core::board::dgt_clock::{ClockFace, ClockSide};
 use tactus_core::{
     announce::{
-        Guidance, MoveWords, WhichBoard,
+        Announcement, Audience, Guidance, MoveWords, WhichBoard,
         voice::{Style, VoicePack},
     },
-    arbiter::{ArbiterConfig, Completion, Effect, one_blind},
-    board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig},
+    arbiter::{ArbiterConfig, Completion, one_blind},
+    board::{Sensed, Sensing, SensorEvent, recognize::RecognizerConfig, session::LinkEvent},
     console::{self, Switchable, wire::End},
     journal::{
-        AskedBy, BoardRecord, Entry, FORMAT_VERSION, Header, InputRecord, JOURNAL_FILE,
-        RulesRecord, SetupRecord, replay,
+        AskedBy, BoardRecord, ColorRecord, Entry, FORMAT_VERSION, Header, InputRecord,
+        JOURNAL_FILE, RequestRecord, RulesRecord, SetupRecord, Step, replay, replay_steps,
     },
     rules::{game::RulesConfig, time_control::TimeControl},
+    table::{ClockSeat, OWN_SPEECH_BASE as HUB_SPEECH_BASE, TableEffect, TableParts},
 };
 
 /// The blind player's tactile board: every change at once; a board that still differs from
@@ -123,12 +125,47 @@ fn pack() -> VoicePack {
 
 /// What a hub starts from: a new game, or one taken up from its journal.
 struct Begin {
-    arbiter: Arbiter,
+    table: Table,
     journal: Journal,
     offset: Millis,
-    recovery: Option<Recovery>,
-    /// The players' requests switched off (12.3 a).
-    requests_off: BTreeSet<Switchable>,
+    /// Taken up from its journal: the table is told so as the hub starts.
+    resumed: bool,
+}
+
+/// Each seat's words: the German pack.
+fn wording() -> ByColor<Wording> {
+    ByColor::new_with(|_| Wording::new(pack(), Style::San))
+}
+
+/// The table's settings for `setup`: the tactile board (Black's) with its buttons, the sighted
+/// board's link only for a DGT clock on it (White on its left, its lever completing his move).
+fn table_settings(setup: Setup) -> TableSettings {
+    TableSettings {
+        links: ByColor {
+            black: true,
+            white: setup.table_clock,
+        },
+        sensors: ByColor {
+            black: true,
+            white: false,
+        },
+        clock: setup.table_clock.then_some(ClockSeat {
+            seat: Color::White,
+            left: Color::White,
+            lever_completes_move: true,
+        }),
+        start_by_boards: setup.start_by_boards,
+        intake_speed: ByColor::new_with(|_| 1.0),
+        buttons: ByColor {
+            black: BTreeMap::from([
+                (1, "time".to_string()),
+                (3, "material".to_string()),
+                (4, "repeat".to_string()),
+            ]),
+            white: BTreeMap::new(),
+        },
+        training: setup.engine,
+    }
 }
 
 /// A new game in `dir`, its journal begun with its header.
@@ -150,26 +187,72 @@ fn new_game(dir: &Path, setup: Setup) -> Begin {
         game: String::new(),
         created_unix_ms: 0,
         tags: tags(),
-        setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San),
+        setup: SetupRecord::new(&cfg, &Chess::default(), "de-fide", Style::San).with_table(
+            &table_settings(setup),
+            tactus_core::record::braille::DEFAULT_PROFILE,
+        ),
     };
+    let parts: TableParts = header.setup.table_parts(&tags(), wording()).unwrap();
     Begin {
         journal: Journal::create(&dir.join(JOURNAL_FILE), &header).unwrap(),
-        arbiter: Arbiter::new(cfg, Chess::default()),
+        table: Table::new(parts),
         offset: 0,
-        recovery: None,
-        requests_off: BTreeSet::new(),
+        resumed: false,
     }
 }
 
-/// The rules' inputs a journal holds, as their Debug text (`PauseFor { reason: Recording }`).
+/// A journal replayed: every input applied to the arbiter and every effect, in order.
+enum Replayed {
+    Applied(Millis, InputRecord),
+    Effect(TableEffect),
+}
+
+/// `read` replayed, step by step.
+fn replayed_steps(read: &tactus_core::journal::JournalFile) -> Vec<Replayed> {
+    let mut steps = Vec::new();
+    replay_steps(read, wording(), |t, step| match step {
+        Step::Applied(input) => steps.push(Replayed::Applied(t, input.into())),
+        Step::Effect(effect) => steps.push(Replayed::Effect(effect.clone())),
+        Step::Request(_) | Step::Line(_) => {}
+    })
+    .unwrap();
+    steps
+}
+
+/// What the journal replays to as the hub of format 2 journaled it: the inputs applied to the
+/// arbiter, and the requests answered (F.9 d), in order.
+fn replayed_inputs(read: &tactus_core::journal::JournalFile) -> Vec<(Millis, InputRecord)> {
+    let mut inputs = Vec::new();
+    let mut at = 0;
+    for step in replayed_steps(read) {
+        match step {
+            Replayed::Applied(t, input) => {
+                at = t;
+                inputs.push((t, input));
+            }
+            Replayed::Effect(TableEffect::Asked(asked)) => inputs.push((
+                at,
+                InputRecord::Request(RequestRecord {
+                    by: asked.by,
+                    asked: asked.asked,
+                    answer: asked.answer,
+                    said: asked.said,
+                    seat: asked.seat.map(ColorRecord::from),
+                }),
+            )),
+            Replayed::Effect(_) => {}
+        }
+    }
+    inputs
+}
+
+/// The rules' inputs a journal replays to, as their Debug text (`PauseFor { reason:
+/// Recording }`).
 fn journaled_rules(read: &tactus_core::journal::JournalFile) -> Vec<String> {
-    read.entries
-        .iter()
-        .filter_map(|e| match e {
-            tactus_core::journal::Entry::Input {
-                input: InputRecord::Rules { rules },
-                ..
-            } => Some(format!("{rules:?}")),
+    replayed_inputs(read)
+        .into_iter()
+        .filter_map(|(_, input)| match input {
+            InputRecord::Rules { rules } => Some(format!("{rules:?}")),
             _ => None,
         })
         .collect()
@@ -180,8 +263,8 @@ fn replay_saying(
     read: &tactus_core::journal::JournalFile,
 ) -> (Vec<Announcement>, tactus_core::journal::Replayed) {
     let mut words = Vec::new();
-    let replayed = replay(read, |_, effect| {
-        if let Effect::Say { announcement, .. } = effect {
+    let replayed = replay(read, wording(), |_, effect| {
+        if let TableEffect::Say { announcement, .. } = effect {
             words.push(announcement.clone());
         }
     })
@@ -192,17 +275,12 @@ fn replay_saying(
 /// The unfinished game of `dir`, its journal replayed as `setup` takes a game up again.
 fn resumed_game(dir: &Path) -> Begin {
     let read = journal::read(&dir.join(JOURNAL_FILE)).unwrap();
-    let replayed = replay(&read, |_, _| {}).unwrap();
+    let replayed = replay(&read, wording(), |_, _| {}).unwrap();
     Begin {
         journal: Journal::append_to(&read).unwrap(),
         offset: replayed.last_time,
-        recovery: Some(Recovery {
-            inputs: replayed.inputs,
-            unfinished: replayed.unfinished,
-            pending_analyses: replayed.pending_analyses,
-        }),
-        requests_off: replayed.requests_off,
-        arbiter: replayed.arbiter,
+        table: replayed.table,
+        resumed: true,
     }
 }
 
@@ -259,7 +337,7 @@ impl Rig {
             false => (None, None),
         };
         let (broadcast_tx, consoles) = broadcast::channel(1024);
-        let (progress_tx, progress) = watch::channel(Hub::progress_of(&begin.arbiter));
+        let (progress_tx, progress) = watch::channel(begin.table.progress());
         let (engine_tx, engine) = match setup.engine {
             true => {
                 let (tx, rx) = mpsc::channel(16);
@@ -281,48 +359,25 @@ impl Rig {
             }],
         });
         let hub = Hub::new(HubParts {
-            arbiter: begin.arbiter,
+            table: begin.table,
+            resumed: begin.resumed.then(|| table_settings(setup)),
             clock: GameClock {
                 link,
                 offset: begin.offset,
             },
             journal: Some(begin.journal),
             folder: crate::store::trusted::TrustedDir::open(&dir).unwrap(),
-            tags: tags(),
             speech: speech_tx,
             links: ByColor {
                 black: Some(commands_tx),
                 white: sighted_tx,
             },
-            sensors: ByColor {
-                black: true,
-                white: false,
-            },
-            lever_completes_move: setup.table_clock,
-            table_clock: setup.table_clock.then_some((Color::White, Color::White)),
-            start_by_boards: setup.start_by_boards,
-            intake_speed: ByColor::new_with(|_| 1.0),
+            engine: engine_tx,
             record,
-            wording: ByColor::new_with(|_| Wording::new(pack(), Style::San)),
             broadcast: broadcast_tx,
             progress: progress_tx,
             messages: inbox.clone(),
             echo: false,
-            recovery: begin.recovery,
-            buttons: ByColor {
-                black: BTreeMap::from([
-                    (1, "time".to_string()),
-                    (3, "material".to_string()),
-                    (4, "repeat".to_string()),
-                ]),
-                white: BTreeMap::new(),
-            },
-            engine: engine_tx,
-            braille: tactus_core::record::braille::Profile::named(
-                tactus_core::record::braille::DEFAULT_PROFILE,
-            )
-            .unwrap(),
-            requests_off: begin.requests_off,
         });
         let cancel = CancellationToken::new();
         let hub = tokio::spawn(hub.run(rx, cancel.clone()));
@@ -465,7 +520,8 @@ impl Rig {
         loop {
             self.settle().await;
             let read = journal::read(&self.dir.join(JOURNAL_FILE)).unwrap();
-            let pending = replay(&read, |_, _| {}).unwrap().pending_analyses;
+            let replayed = replay(&read, wording(), |_, _| {}).unwrap();
+            let pending = replayed.table.pending_analyses().clone();
             if pending.is_empty() {
                 return;
             }
@@ -567,12 +623,23 @@ impl Rig {
         std::iter::from_fn(|| self.consoles.try_recv().ok()).collect()
     }
 
-    /// The inputs journaled so far, with their times.
+    /// The inputs journaled so far, with their times: what the journal replays to as the hub
+    /// of format 2 journaled it (the inputs applied to the arbiter, the requests answered).
     fn inputs(&self) -> Vec<(Millis, InputRecord)> {
-        self.entries()
+        replayed_inputs(&journal::read(&self.dir.join(JOURNAL_FILE)).unwrap())
+    }
+
+    /// The arbiter's switches of a request (12.3 a) the journal replays to.
+    fn switches(&self) -> Vec<String> {
+        let read = journal::read(&self.dir.join(JOURNAL_FILE)).unwrap();
+        replayed_steps(&read)
             .into_iter()
-            .filter_map(|e| match e {
-                Entry::Input { t, input, .. } => Some((t, input)),
+            .filter_map(|step| match step {
+                Replayed::Effect(TableEffect::Note { text, .. })
+                    if text.starts_with("the arbiter switched the players'") =>
+                {
+                    Some(text)
+                }
                 _ => None,
             })
             .collect()
@@ -1393,7 +1460,7 @@ async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
         .unwrap()
         .entries
         .iter()
-        .filter(|e| matches!(e, Entry::Input { .. }))
+        .filter(|e| matches!(e, Entry::Input { .. } | Entry::Table { .. }))
         .count();
     let mut rig = Rig::start(&folder, resumed_game(&folder.0), true);
     rig.settle().await;
@@ -1592,7 +1659,10 @@ async fn a_resumed_game_tells_the_last_move_with_the_recovery_words() {
     rig.stop().await;
     // `tactus run` prints the same words.
     let again = resumed_game(&folder.0);
-    assert_eq!(recovery_words(&again.arbiter, &BTreeMap::new()), words);
+    assert_eq!(
+        recovery_words(again.table.arbiter(), &BTreeMap::new()),
+        words
+    );
 }
 
 /// Issue 15, point 8: a long reply (moves read back, a list of pieces) is said one announcement
@@ -1728,8 +1798,8 @@ async fn the_table_clock_shows_the_official_clock_and_its_lever_is_the_press_of_
         Some((300_000, 300_000, None)),
         "{before:?}"
     );
-    // The lever as found: high on the right.
-    rig.lever(true).await;
+    // The lever as the arbiter left it: down on Black's side (the right), high on the left.
+    rig.lever(false).await;
     rig.start_play().await;
     let started = rig.clock_faces();
     assert_eq!(
@@ -1740,8 +1810,9 @@ async fn the_table_clock_shows_the_official_clock_and_its_lever_is_the_press_of_
     sleep_ms(4_000).await;
     rig.ok(Role::Assistant, "move e4").await;
     rig.told();
-    // White presses his side: the lever goes high on the left. His move counts.
-    rig.lever(false).await;
+    // White presses his side (the left goes down): the lever goes high on the right. His move
+    // counts.
+    rig.lever(true).await;
     rig.verdicts().await;
     assert_eq!(rig.progress.borrow().ply, 1, "the lever completed e4");
     let pressed = rig.clock_faces();
@@ -1750,7 +1821,7 @@ async fn the_table_clock_shows_the_official_clock_and_its_lever_is_the_press_of_
     assert_eq!(last.left_ms, 296_000, "White's 4 s off his time");
     assert_eq!(last.right_ms, 300_000);
     // The blind player (right) presses too: nothing counts, nobody is told off.
-    rig.lever(true).await;
+    rig.lever(false).await;
     let told = rig.told();
     assert!(
         told.iter()
@@ -2209,20 +2280,16 @@ async fn art_12_3_a_the_arbiter_switches_off_material_requests() {
         "{:?}",
         rig.transcript()
     );
-    let switches: Vec<_> = rig
-        .inputs()
-        .into_iter()
-        .filter_map(|(_, i)| match i {
-            InputRecord::Switch(s) => Some(s),
-            _ => None,
-        })
-        .collect();
+    let switches = rig.switches();
     assert_eq!(switches.len(), 1, "{switches:?}");
 
     // A restart: the game comes back from its journal with material still off.
     rig.stop().await;
     let begin = resumed_game(&folder.0);
-    assert_eq!(begin.requests_off, BTreeSet::from([Switchable::Material]));
+    assert_eq!(
+        begin.table.requests_off(),
+        &BTreeSet::from([Switchable::Material])
+    );
     let mut rig = Rig::start(&folder, begin, true);
     rig.settle().await;
     rig.said();
@@ -2344,7 +2411,7 @@ async fn a_training_engine_gone_is_said_once_with_the_clocks_stopping_and_its_re
     );
     assert!(!words.contains(&Announcement::ClocksPaused), "{words:?}");
     let white = replayed
-        .arbiter
+        .table
         .game()
         .clock()
         .unwrap()
@@ -2450,7 +2517,7 @@ async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_wr
         "{words:?}"
     );
     assert!(!words.contains(&Announcement::ClocksPaused), "{words:?}");
-    let game = replayed.arbiter.game();
+    let game = replayed.table.game();
     assert_eq!(game.ply(), 1);
     let white = game
         .clock()
@@ -2656,16 +2723,12 @@ async fn a_stalled_disk_does_not_freeze_the_table() {
     rig.stop().await;
 
     let read = journal::read(&path).unwrap();
-    let kinds: Vec<String> = read
-        .entries
-        .iter()
-        .filter_map(|e| match e {
-            tactus_core::journal::Entry::Input { input, .. } => match input {
-                InputRecord::Rules { rules } => Some(format!("{rules:?}")),
-                InputRecord::EnterMove { .. } => Some("EnterMove".into()),
-                InputRecord::ClockPress => Some("ClockPress".into()),
-                _ => None,
-            },
+    let kinds: Vec<String> = replayed_inputs(&read)
+        .into_iter()
+        .filter_map(|(_, input)| match input {
+            InputRecord::Rules { rules } => Some(format!("{rules:?}")),
+            InputRecord::EnterMove { .. } => Some("EnterMove".into()),
+            InputRecord::ClockPress => Some("ClockPress".into()),
             _ => None,
         })
         .collect();
@@ -2678,8 +2741,8 @@ async fn a_stalled_disk_does_not_freeze_the_table() {
         at("EnterMove") < at(pause) && at(pause) < at(resume) && at(resume) < at("ClockPress"),
         "the journal's order is the table's: {kinds:?}"
     );
-    let replayed = replay(&read, |_, _| {}).unwrap();
-    assert_eq!(replayed.arbiter.game().ply(), 1);
+    let replayed = replay(&read, wording(), |_, _| {}).unwrap();
+    assert_eq!(replayed.table.game().ply(), 1);
 }
 
 /// Issue 25, point 7: a chattering board grew the journal and the transcript without bound

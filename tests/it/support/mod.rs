@@ -11,6 +11,7 @@
 //! - [`record`]: what a game left in its folder: the game folder, its PGN, the transcript's
 //!   lines, the clocks the journal charged.
 //! - [`inproc`]: the daemon in the test's own process, with console clients.
+//! - [`journal`]: what a game's journal replays to: the arbiter's inputs, the requests.
 //! - [`pty`]: a linked pseudo-terminal pair made by socat, and skipping where socat is missing.
 //! - [`pegged`]: a pegged tactile board the test plays itself, over a real pty pair.
 //! - [`nobody`]: commands run as a second user (`nobody`), for the tests about trust.
@@ -22,6 +23,7 @@ pub mod console;
 pub mod corpus;
 pub mod games;
 pub mod inproc;
+pub mod journal;
 pub mod nobody;
 pub mod pegged;
 pub mod process;

@@ -12,14 +12,14 @@ use std::{
 
 use shakmaty::{Chess, Color, Move, Position};
 use tactus::daemon::journal;
-use tactus_core::journal::{Entry, InputRecord, replay};
+use tactus_core::journal::InputRecord;
 use tactus_core::{
     announce::{Announcement, Audience, MoveWords, voice::Style, voice::VoicePack},
-    arbiter::Effect,
     rules::{
         game,
         pgn::{PgnGame, read_pgn},
     },
+    table::TableEffect,
 };
 
 use super::table::{INCREMENT_MS, INITIAL_MS};
@@ -123,32 +123,31 @@ pub struct ClockCharges {
 pub fn check_blind_clock(journal_path: &Path, blind: Color) -> Result<ClockCharges, String> {
     let read = journal::read(journal_path).map_err(|e| format!("{e:#}"))?;
     let mut says: Vec<(u64, u64)> = Vec::new();
-    let replayed = replay(&read, |t, effect| {
-        if let Effect::Say {
+    for (t, effect) in super::journal::effects(&read) {
+        if let TableEffect::Say {
             id,
             audience: Audience::Player(heard_by),
             announcement: Announcement::Move(_),
+            ..
         } = effect
-            && *heard_by != blind
+            && heard_by != blind
         {
-            says.push((*id, t));
-        }
-    })
-    .map_err(|e| format!("{e:#}"))?;
-    let mut finished = std::collections::BTreeMap::new();
-    let mut start = None;
-    for entry in &read.entries {
-        if let Entry::Input { t, input, .. } = entry {
-            match input {
-                InputRecord::SpeechFinished { id } => {
-                    finished.entry(*id).or_insert(*t);
-                }
-                InputRecord::Start => start = start.or(Some(*t)),
-                _ => {}
-            }
+            says.push((id, t));
         }
     }
-    let game = replayed.arbiter.game();
+    let replayed = super::journal::replayed(&read);
+    let mut finished = std::collections::BTreeMap::new();
+    let mut start = None;
+    for applied in super::journal::applied(&read) {
+        match applied.input {
+            InputRecord::SpeechFinished { id } => {
+                finished.entry(id).or_insert(applied.t);
+            }
+            InputRecord::Start => start = start.or(Some(applied.t)),
+            _ => {}
+        }
+    }
+    let game = replayed.arbiter().game();
     let moves = game.moves();
     let end_ply = game.end().map(|e| e.ply);
     // A move that ends the game stops the clock without an increment (6.7 a); a resignation or

@@ -1,16 +1,26 @@
-//! A whole table on virtual time: the pure [`Arbiter`] between two physical boards, two players
-//! who act as people do (ahead of the announcements, with slips, knocking pieces over, pressing
-//! early or late, moving while the clocks stand), an arbiter who pauses the clocks, speech that
-//! finishes fast or slow, and cables pulled in the middle of a move. Everything is drawn from one
-//! seed, so a run is replayed exactly from its seed.
+//! A whole table on virtual time: the pure [`Table`] (and the arbiter inside it) between two
+//! physical boards, two players who act as people do (ahead of the announcements, with slips,
+//! knocking pieces over, pressing early or late, moving while the clocks stand, asking for the
+//! time and the moves at their keypads and with their boards' buttons, mistyping, pressing the
+//! DGT clock's see-saw lever by habit), an assistant who asks at his own console and passes
+//! questions on, an arbiter who pauses the clocks, speech that finishes fast or slow, and cables
+//! pulled in the middle of a move. Everything is drawn from one seed, so a run is replayed
+//! exactly from its seed.
 //!
-//! It owns the people and the physical world, never the game: moves count only through
-//! [`Arbiter::handle`]. A run checks what must always hold at a table:
+//! It owns the people and the physical world, never the game: everything reaches the table as
+//! the hub would hand it over (a board's events through the intake, a console's commands, the
+//! lever's readings), and moves count only through [`Table::handle`]. A run checks what must
+//! always hold at a table:
 //! - no move is counted or announced that nobody made: every move is the script's next one;
-//! - the game never stalls: once the player to move has made his move, it completes (a run with
-//!   no progress for [`STALL_MS`], or with nothing left that could happen, fails);
-//! - every refusal of something a player did (a move on his board, a clock press) is said to
-//!   someone;
+//! - the game never stalls: once the player to move has made his move, it completes, whatever
+//!   the lever's position (a run with no progress for [`STALL_MS`], or with nothing left that
+//!   could happen, fails; a sighted player's move made and pressed that has not counted
+//!   [`COUNT_AFTER_PRESS_MS`] later fails at once);
+//! - every refusal of something a player did (a move on his board, a clock press, a line at his
+//!   keypad) is said to someone;
+//! - what a seat asks reaches only that seat (F.9 d): its answer is said into his ear alone and
+//!   shown on his keypad and the staff's consoles, never on the other player's, never to all;
+//! - nothing F.9 d reserves (the count of moves, the time used) is said unasked;
 //! - the PGN of the game equals the moves played.
 //!
 //! The boards are modelled from the protocols: the tactile board reports every lift and
@@ -26,9 +36,10 @@
 //!
 //! Here the table's world and its agenda, and [`run`]; in files of their own: the setup drawn
 //! from a seed and the report (`setup`), playing and checking a run (`play`), the boards and
-//! their sampling (`boards`), the people (`people`). The generator is the simulators' shared
-//! [`Rng`].
+//! their sampling (`boards`), the people (`people`), what they ask and press beside their moves
+//! (`asking`). The generator is the simulators' shared [`Rng`].
 
+mod asking;
 mod boards;
 mod people;
 mod play;
@@ -36,22 +47,28 @@ mod setup;
 
 use boards::Physical;
 use people::{Act, Person, Staff};
-pub use setup::{Behaviour, Happened, RunReport, SeatKind, SightedBoard, TableSetup};
+pub use setup::{Asking, Behaviour, Happened, RunReport, SeatKind, SightedBoard, TableSetup};
 
-use std::{cmp::Reverse, collections::BinaryHeap};
+use std::{
+    cmp::Reverse,
+    collections::{BTreeSet, BinaryHeap},
+};
 
 use shakmaty::{ByColor, Color, Square};
 
 use crate::{
     announce::{Announcement, Audience},
-    arbiter::Arbiter,
     board::SensorEvent,
     rules::Millis,
     sim::Rng,
+    table::Table,
 };
 
 /// A run without a new move for this long (virtual time) has stalled.
 pub const STALL_MS: Millis = 240_000;
+/// A sighted player's move that stands on his board, pressed on the clock's lever (either side,
+/// whichever moved), has counted by then.
+pub const COUNT_AFTER_PRESS_MS: Millis = 30_000;
 /// The longest a slid piece rests on a square it passes over (a moving hand).
 pub const SLIDE_REST_MAX_MS: u64 = 60;
 /// The DGT board's sweep of its 64 squares takes between these (the profile's `scan_ms` must
@@ -93,6 +110,12 @@ enum Action {
         epoch: u64,
         event: SensorEvent,
     },
+    /// The DGT clock's report of its lever reaches the host (over the sighted board's line).
+    Lever {
+        board: Color,
+        epoch: u64,
+        right_high: bool,
+    },
     /// An announcement has been said.
     Said {
         id: u64,
@@ -107,16 +130,30 @@ enum Action {
     Staff(Staff),
 }
 
-/// The table: the arbiter between the two boards and the two people, and the agenda of what
+/// The table: the pure table between the two boards and the two people, and the agenda of what
 /// happens when (virtual time). Its duties are `impl World` blocks in the files beside.
 struct World {
     setup: TableSetup,
     rng: Rng,
+    /// What the people ask and press beside their moves is drawn from a generator of its own,
+    /// so that every seed drawn before it plays its moves as it did.
+    talk: Rng,
     now: Millis,
     seq: u64,
     agenda: BinaryHeap<Reverse<(Millis, u64, usize)>>,
     actions: Vec<Option<Action>>,
-    arbiter: Arbiter,
+    table: Table,
+    /// The DGT clock's lever as it stands: high on the right (the left side is down).
+    lever_right_high: bool,
+    /// The sighted player's last press of the lever that moved it, while his move stood on his
+    /// board: the move's index in the script and when (it must count by
+    /// [`COUNT_AFTER_PRESS_MS`]).
+    pressed: Option<(usize, Millis)>,
+    /// The table's own announcements (replies) that speech was told to silence: they end cut.
+    silenced: BTreeSet<u64>,
+    /// When each blind player asks his next question, and the assistant his.
+    next_ask: ByColor<Option<Millis>>,
+    next_assist: Option<Millis>,
     /// Each seat's board.
     boards: ByColor<Physical>,
     /// The player in each seat.

@@ -4,6 +4,7 @@
 
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
+use super::play::Origin;
 use super::{
     Action, LINE_WIRE_MS, SLIDE_REST_MAX_MS, World,
     boards::{apply, next_sample},
@@ -11,10 +12,11 @@ use super::{
 };
 use crate::{
     announce::{Announcement, MoveWords},
-    arbiter::Input,
-    board::{Sensing, SensorEvent},
+    board::{Sensing, SensorEvent, session::LinkEvent},
+    console::Role as ConsoleRole,
     rules::{Millis, notation},
     sim::script::{CaptureOrder, CastlingOrder, Style, script},
+    table::TableInput,
 };
 
 /// What a person does with his hands (or says).
@@ -25,8 +27,22 @@ pub(super) enum Act {
     /// Pull his board's cable / plug it back in.
     Unplug,
     Replug,
-    /// The sighted player stops his clock.
+    /// The sighted player stops his clock (his side of the DGT clock's lever, or on a plain
+    /// board the assistant's `press`).
     Press,
+    /// He presses the other side of the lever: his own was down already and nothing moved.
+    PressOther,
+    /// He looks at the clock: his move (this one of the script) has not counted, he presses
+    /// again.
+    PressIfUncounted(usize),
+    /// The blind player presses his own side of the lever, by habit.
+    HabitPress,
+    /// A line at the blind player's keypad.
+    Keypad(String),
+    /// A button of the blind player's board.
+    Button(u8),
+    /// The assistant's line at his console (a question of his own, or one passed on).
+    Assistant(String),
     /// The blind player says his promotion piece; the assistant enters it.
     Promote(Role),
     /// The assistant enters the sighted player's move (a plain board).
@@ -70,6 +86,9 @@ pub(super) struct Person {
     pub(super) reply_ahead: bool,
     /// He decided (at this many known moves) whether to move before his opponent has.
     pub(super) premove_decided: Option<usize>,
+    /// Guidance about his board heard while he had no slip of his own to put right: told twice,
+    /// he follows it (his board is not what he thinks).
+    pub(super) guided: u32,
 }
 
 impl World {
@@ -88,14 +107,21 @@ impl World {
                 // His move was made before his opponent's: it did not count, and what he made
                 // beyond the game is not made. His board goes back to the game (guided) and he
                 // makes it again in his turn.
-                let counted = self.arbiter.game().ply();
+                let counted = self.table.game().ply();
                 let person = &mut self.people[who];
                 person.told += 1;
                 person.known = person.known.min(counted);
             }
-            Announcement::Guidance(_)
-            | Announcement::IllegalMove
-            | Announcement::MoveRequired { .. } => self.people[who].told += 1,
+            Announcement::Guidance(_) => {
+                let person = &mut self.people[who];
+                person.told += 1;
+                if person.slip.is_none() {
+                    person.guided += 1;
+                }
+            }
+            Announcement::IllegalMove | Announcement::MoveRequired { .. } => {
+                self.people[who].told += 1
+            }
             // His press counted nothing (no move on his board, or not his turn yet): he
             // presses again once his move can count.
             Announcement::NoMoveToCount | Announcement::ToMove { .. } => {
@@ -110,7 +136,7 @@ impl World {
     pub(super) fn act(&mut self, who: Color, act: Act) {
         let board = who;
         if !matches!(act, Act::Done) {
-            let whom = self.arbiter.config().names().player(who);
+            let whom = self.table.arbiter().config().names().player(who);
             self.trace
                 .push(format!("{:>8} ({whom}: {act:?})", self.now));
         }
@@ -146,25 +172,56 @@ impl World {
                 b.connected = false;
                 b.epoch += 1;
                 self.happened.unplugs += 1;
-                self.input(Input::BoardDisconnected { seat: board }, false);
+                let event = LinkEvent::Disconnected {
+                    reason: "cable pulled".into(),
+                };
+                self.input(TableInput::Link { seat: board, event }, Origin::World);
             }
             Act::Replug => {
                 let b = &mut self.boards[board];
                 b.connected = true;
                 b.view = b.board.clone();
                 b.line_free = self.now;
-                self.input(Input::BoardConnected { seat: board }, false);
+                let event = LinkEvent::Connected {
+                    info: "simulated".into(),
+                };
+                self.input(TableInput::Link { seat: board, event }, Origin::World);
+                // The DGT clock reports its times and its lever every second: the lever as it
+                // stands now reaches the host soon after.
+                self.report_lever();
             }
-            Act::Press => self.input(Input::ClockPress, true),
-            Act::Promote(role) => self.input(Input::Promote(role), false),
+            Act::Press if self.clock_seat() == Some(who) => self.press_lever(who),
+            Act::Press => {
+                // A plain board (or a DGT board without a clock): his assistant presses for him.
+                self.console(ConsoleRole::Assistant, None, "press", Origin::Player);
+            }
+            Act::PressOther => self.press_other_side(who),
+            Act::PressIfUncounted(k) => self.press_if_uncounted(who, k),
+            Act::HabitPress => self.habit_press(who),
+            Act::Keypad(line) => self.keypad(who, &line),
+            Act::Button(n) => {
+                self.button_pressed();
+                let event = LinkEvent::Sensor(SensorEvent::Button(n));
+                self.input(TableInput::Link { seat: who, event }, Origin::Asked(who));
+            }
+            Act::Assistant(line) => self.assistant(who, &line),
+            Act::Promote(role) => {
+                let line = format!("promote {}", role.char());
+                self.console(ConsoleRole::Assistant, None, &line, Origin::Player);
+            }
             Act::Enter(m) => {
-                let pos = self.arbiter.game().position().clone();
+                let pos = self.table.game().position().clone();
                 let san = if pos.is_legal(m) {
                     notation::san(&pos, m)
                 } else {
                     m.to_uci(shakmaty::CastlingMode::Standard).to_string()
                 };
-                self.input(Input::EnterMove(san), false);
+                self.console(
+                    ConsoleRole::Assistant,
+                    None,
+                    &format!("move {san}"),
+                    Origin::Player,
+                );
             }
             Act::Done => self.people[who].busy = false,
         }
@@ -197,13 +254,14 @@ impl World {
             if !self.people[who].busy {
                 self.decide(who);
             }
+            self.maybe_ask(who);
         }
         self.maybe_pause();
     }
 
     /// The arbiter person stops the clocks now and then, between moves or in the middle of one.
     pub(super) fn maybe_pause(&mut self) {
-        let game = self.arbiter.game();
+        let game = self.table.game();
         if self.pausing
             || game.is_over()
             || game.clock().is_none_or(|c| c.running().is_none())
@@ -221,13 +279,13 @@ impl World {
 
     /// What a person does next, from what he knows and what stands on his board.
     pub(super) fn decide(&mut self, who: Color) {
-        if self.arbiter.game().is_over() {
+        if self.table.game().is_over() {
             return;
         }
         // What counted he knows (the blind player hears every move said, his own said back;
         // the sighted player sees the clocks): a move of his made out of turn that tactus took
         // as a reply is his move made.
-        let counted = self.arbiter.game().ply();
+        let counted = self.table.game().ply();
         if self.people[who].known < counted {
             self.people[who].known = counted;
         }
@@ -251,6 +309,27 @@ impl World {
             return;
         }
         let manual = !self.boards[board].sensors;
+        // Told twice what is wrong with a board he thought right: he follows the guidance,
+        // square by square, to what the table expects, and what had not counted is made again.
+        let expected = self
+            .table
+            .arbiter()
+            .board(board)
+            .map(|r| r.expected().board().clone());
+        if expected.as_ref() == Some(&physical) {
+            self.people[who].guided = 0;
+        }
+        if person.guided >= 2
+            && let Some(expected) = expected
+            && physical != expected
+        {
+            self.people[who].guided = 0;
+            self.people[who].known = self.table.game().ply();
+            let steps = restore(&physical, &expected, 300);
+            let delay = self.rng.between(200, 1500);
+            self.queue(who, delay, steps);
+            return;
+        }
         if physical != *mental.board() {
             let last = person.known.checked_sub(1);
             let opponent_move = last.filter(|&k| {
@@ -276,7 +355,7 @@ impl World {
         }
         // Told that his press counted nothing while his own move stands uncounted: he presses
         // again.
-        let own_uncounted = (self.arbiter.game().ply()..person.known)
+        let own_uncounted = (self.table.game().ply()..person.known)
             .any(|k| self.position_at(k).turn() == person.color);
         if person.press_again && person.awaiting_press && own_uncounted {
             self.people[who].press_again = false;
@@ -294,7 +373,7 @@ impl World {
             && mental.turn() != person.color
             && person.premove_decided != Some(person.known)
             && !person.paused
-            && self.arbiter.game().ply() == person.known
+            && self.table.game().ply() == person.known
         {
             // His own move counted, his opponent thinks: now and then he makes his next move
             // already (no move, 1.1); told so, he takes it back. (Leaving it until the
@@ -326,7 +405,7 @@ impl World {
         }
         // He replies to a move tactus has not counted yet only now and then, and never further
         // ahead than that one move.
-        let uncounted = person.known.saturating_sub(self.arbiter.game().ply());
+        let uncounted = person.known.saturating_sub(self.table.game().ply());
         if uncounted > 1 || (uncounted == 1 && (!person.reply_ahead || manual)) {
             // (The assistant at the console types a reply once the move has been announced.)
             return;
@@ -504,6 +583,12 @@ impl World {
         {
             // The tactile board cannot see the new piece: he says it; the assistant enters it.
             steps.push((self.rng.between(100, 700), Act::Promote(role)));
+        }
+        if self.setup.is_blind(board) && !ends_game && self.habit() {
+            // He presses his side of the DGT clock's lever after his move, by habit (it counts
+            // without: F.3).
+            let delay = self.talk.between(100, 2_000);
+            steps.push((delay, Act::HabitPress));
         }
         let presses = self.setup.presses(board);
         if presses && slip.is_some() {

@@ -1,34 +1,60 @@
 //! Playing a table: setting up the world from its setup, the agenda on virtual time, the inputs
-//! to the pure arbiter and its effects, and the checks of what must always hold at a table (the
-//! script's moves only, no stall, every refusal said, the PGN).
+//! to the pure table as the hub hands them over (through the intake, as a console's command, as
+//! the lever's reading) and its effects, and the checks of what must always hold at a table
+//! (the script's moves only, no stall, every refusal said, what a seat asks reaches only that
+//! seat, nothing F.9 d reserves said unasked, the PGN).
 
-use std::{cmp::Reverse, collections::BinaryHeap};
+use std::{
+    cmp::Reverse,
+    collections::{BTreeMap, BTreeSet, BinaryHeap},
+};
 
 use shakmaty::{ByColor, Chess, Color, Move, Position};
 
 use super::{
-    Action, DGT_DUMP_WIRE_MS, DGT_SWEEP_MS, DGT_UPDATE_WIRE_MS, INPUT_LIMIT, LINE_WIRE_MS,
-    REQUEST_TURNAROUND_MS, SPIN_LIMIT, STALL_MS, World,
+    Action, COUNT_AFTER_PRESS_MS, DGT_DUMP_WIRE_MS, DGT_SWEEP_MS, DGT_UPDATE_WIRE_MS, INPUT_LIMIT,
+    LINE_WIRE_MS, REQUEST_TURNAROUND_MS, SPIN_LIMIT, STALL_MS, World,
     boards::{Physical, apply},
     people::{Person, Staff},
     setup::{Happened, RunReport, SeatKind, SightedBoard, TableSetup, shipped},
 };
 use crate::{
-    announce::{Announcement, Audience, MoveWords},
-    arbiter::{Arbiter, ArbiterConfig, Completion, Effect, Input, SeatConfig},
-    board::{Sensed, Sensing, SensorEvent, recognize::Mode},
-    rules::{
-        Millis,
-        game::{self, RulesConfig},
-        pgn::read_pgn,
-        time_control::TimeControl,
+    announce::{Announcement, Audience, MoveWords, Wording, voice::Style, voice::VoicePack},
+    arbiter::{Arbiter, ArbiterConfig, Completion, SeatConfig},
+    board::{
+        Sensed, Sensing, SensorEvent, dgt::ClockMessage, recognize::Mode, session::LinkCommand,
+        session::LinkEvent,
     },
+    console::{self, Role, wire::End},
+    rules::{Millis, game::RulesConfig, pgn::read_pgn, time_control::TimeControl},
     sim::Rng,
+    table::{
+        Admission, ClockSeat, OWN_SPEECH_BASE, Table, TableEffect, TableInput, TableParts,
+        TableSettings, Views,
+    },
 };
+
+/// Whose an input to the table is: what must hold of what it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Origin {
+    /// The table's own world: a tick, speech ending, a verdict, a board's reading asked for.
+    World,
+    /// A player's own action (a move on his board, his clock): a refusal of it must be said.
+    Player,
+    /// A request of this seat's blind player (his keypad, his board's button, his assistant's
+    /// `tell`): what it says and shows reaches only him (F.9 d), and a refusal of it is said.
+    Asked(Color),
+    /// The staff at their consoles (the arbiter, the assistant's own questions).
+    Staff,
+}
+
+/// The buttons of each blind player's board, as the table is configured.
+pub(super) const BUTTONS: [(u8, &str); 4] = [(1, "time"), (2, "last"), (3, "count"), (4, "repeat")];
 
 impl World {
     pub(super) fn new(setup: TableSetup) -> World {
         let mut rng = Rng::new(setup.seed.wrapping_mul(0x2545_F491_4F6C_DD1D));
+        let talk = Rng::new(setup.seed ^ 0x5441_4c4b_2121_2121);
         let seats = setup.seats.map(|kind| match kind {
             SeatKind::Blind => SeatConfig::blind(shipped("pegged-line")),
             SeatKind::Sighted(SightedBoard::Dgt(c)) => SeatConfig::sighted(Some(shipped("dgt")), c),
@@ -76,6 +102,7 @@ impl World {
             press_after_fix: false,
             reply_ahead: false,
             premove_decided: None,
+            guided: 0,
         };
         // Drawn for every table, so that a seed draws the same people whatever its boards.
         let sweep_ms = rng.between(DGT_SWEEP_MS.0, DGT_SWEEP_MS.1);
@@ -88,12 +115,66 @@ impl World {
                 ..physical(Sensing::Identity, matches!(board, SightedBoard::Dgt(_)))
             },
         });
-        World {
+        let sensors = ByColor::new_with(|seat| boards[seat].sensors);
+        let sighted = Color::ALL.into_iter().find(|&c| !setup.is_blind(c));
+        let buttons: BTreeMap<u8, String> = BUTTONS
+            .iter()
+            .map(|(n, request)| (*n, request.to_string()))
+            .collect();
+        let settings = TableSettings {
+            links: sensors,
+            sensors,
+            clock: setup.clock_left.zip(sighted).map(|(left, seat)| ClockSeat {
+                seat,
+                left,
+                lever_completes_move: setup.presses(seat),
+            }),
+            start_by_boards: false,
+            intake_speed: ByColor::new_with(|_| 1.0),
+            buttons: ByColor::new_with(|seat| {
+                if setup.is_blind(seat) {
+                    buttons.clone()
+                } else {
+                    BTreeMap::new()
+                }
+            }),
+            training: false,
+        };
+        // Two blind players may hear two languages (a German and an English pack).
+        let pack = |name: &str| {
+            Wording::new(
+                VoicePack::builtin(name).expect("a built-in pack"),
+                Style::San,
+            )
+        };
+        let table = Table::new(TableParts {
             arbiter: Arbiter::new(cfg, start.clone()),
+            settings,
+            tags: Vec::new(),
+            wording: ByColor {
+                white: pack("de-fide"),
+                black: pack(if setup.seed.is_multiple_of(2) { "de-fide" } else { "en" }),
+            },
+            braille: crate::record::braille::Profile::named(
+                crate::record::braille::DEFAULT_PROFILE,
+            )
+            .expect("the default Braille profile"),
+            requests_off: BTreeSet::new(),
+        });
+        World {
+            table,
             boards,
             people: ByColor::new_with(person),
+            // As the arbiter left it: down on the side of the player whose time does not run
+            // first (White moves first), high on White's.
+            lever_right_high: setup.clock_left == Some(Color::Black),
+            pressed: None,
+            silenced: BTreeSet::new(),
+            next_ask: ByColor::default(),
+            next_assist: None,
             setup,
             rng,
+            talk,
             now: 0,
             seq: 0,
             agenda: BinaryHeap::new(),
@@ -113,7 +194,7 @@ impl World {
 
     pub(super) fn report(self) -> RunReport {
         RunReport {
-            plies: self.arbiter.game().ply(),
+            plies: self.table.game().ply(),
             virtual_ms: self.now,
             inputs: self.inputs,
             refusals: self.refusals,
@@ -140,15 +221,53 @@ impl World {
     }
 
     pub(super) fn finished(&self) -> bool {
-        let game = self.arbiter.game();
+        let game = self.table.game();
         game.is_over() || game.ply() >= self.setup.script.len()
     }
 
+    /// The boards connect and are read, the DGT clock reports its lever, and the arbiter
+    /// starts play at his console once every board shows the position.
+    fn begin(&mut self) {
+        for seat in self.setup.order() {
+            if !self.boards[seat].sensors {
+                continue;
+            }
+            let connected = LinkEvent::Connected {
+                info: "simulated".into(),
+            };
+            self.input(
+                TableInput::Link {
+                    seat,
+                    event: connected,
+                },
+                Origin::World,
+            );
+            let b = &self.boards[seat];
+            let reading = match b.sensing {
+                Sensing::Identity => Sensed::Pieces(b.view.clone()),
+                Sensing::Occupancy => Sensed::Occupancy(b.view.occupied()),
+            };
+            let event = LinkEvent::Sensor(SensorEvent::Snapshot(reading));
+            self.input(TableInput::Link { seat, event }, Origin::World);
+        }
+        if let Some(seat) = self.clock_seat() {
+            let right_high = self.lever_right_high;
+            self.input(
+                TableInput::Link {
+                    seat,
+                    event: lever(right_high),
+                },
+                Origin::World,
+            );
+        }
+        self.console(Role::Arbiter, None, "start", Origin::Staff);
+    }
+
     pub(super) fn play(&mut self) {
-        self.input(Input::Start, false);
+        self.begin();
         while self.failure.is_none() && !self.finished() {
             let next_action = self.agenda.peek().map(|Reverse((t, _, _))| *t);
-            let deadline = self.arbiter.next_deadline();
+            let deadline = self.table.next_deadline();
             let (t, tick) = match (next_action, deadline) {
                 (Some(a), Some(d)) if d <= a => (d, true),
                 (Some(a), _) => (a, false),
@@ -156,7 +275,7 @@ impl World {
                 (None, None) => {
                     let why = format!(
                         "stuck at ply {}: nothing more can happen ({})",
-                        self.arbiter.game().ply(),
+                        self.table.game().ply(),
                         self.state()
                     );
                     self.fail(why);
@@ -167,8 +286,26 @@ impl World {
             if self.now > self.last_progress + STALL_MS {
                 let why = format!(
                     "stalled at ply {} for {} s ({})",
-                    self.arbiter.game().ply(),
+                    self.table.game().ply(),
                     STALL_MS / 1000,
+                    self.state()
+                );
+                self.fail(why);
+                break;
+            }
+            if let Some((k, at)) = self.pressed
+                && self.now > at + COUNT_AFTER_PRESS_MS
+            {
+                let why = format!(
+                    "ply {}: the sighted player's move stood on his board and he pressed the \
+                     clock's lever {} s ago, but it has not counted (lever high on the {}; {})",
+                    k + 1,
+                    COUNT_AFTER_PRESS_MS / 1000,
+                    if self.lever_right_high {
+                        "right"
+                    } else {
+                        "left"
+                    },
                     self.state()
                 );
                 self.fail(why);
@@ -182,14 +319,14 @@ impl World {
                 if self.spin.0 == self.now {
                     self.spin.1 += 1;
                     if self.spin.1 > SPIN_LIMIT {
-                        let why = format!("the arbiter's deadline {t} does not move: a busy loop");
+                        let why = format!("the table's deadline {t} does not move: a busy loop");
                         self.fail(why);
                         break;
                     }
                 } else {
                     self.spin = (self.now, 0);
                 }
-                self.input(Input::Tick, false);
+                self.input(TableInput::Tick, Origin::World);
             } else if let Some(Reverse((_, _, slot))) = self.agenda.pop()
                 && let Some(action) = self.actions[slot].take()
             {
@@ -204,7 +341,7 @@ impl World {
 
     /// Where things stand, for a failure message.
     pub(super) fn state(&self) -> String {
-        let a = &self.arbiter;
+        let a = self.table.arbiter();
         let mode = |m: Mode| match m {
             Mode::Move => "move".to_string(),
             Mode::Execute(mv) => format!("execute {}", mv.to_uci(shakmaty::CastlingMode::Standard)),
@@ -241,27 +378,77 @@ impl World {
         s
     }
 
-    /// One input to the arbiter, with the invariants checked on what it did. `by_player`: a
-    /// player's own action (a move on his board, his clock), whose refusal must be said.
-    pub(super) fn input(&mut self, input: Input, by_player: bool) {
+    /// The seat whose board carries the DGT clock, if one stands on the table.
+    pub(super) fn clock_seat(&self) -> Option<Color> {
+        self.table.settings().clock.map(|c| c.seat)
+    }
+
+    /// A console's line in `role`, speaking for `seat`: parsed as its session parses it (a line
+    /// it refuses at a player's keypad is handed over as refused), then handed to the table.
+    pub(super) fn console(
+        &mut self,
+        role: Role,
+        seat: Option<Color>,
+        line: &str,
+        origin: Origin,
+    ) -> Option<crate::console::wire::Reply> {
+        let input = match console::parse(line, role) {
+            Ok(command) => TableInput::Console {
+                conn: 1,
+                role,
+                seat,
+                command,
+            },
+            Err(error) if role == Role::Player => TableInput::keypad(1, seat, &error),
+            Err(error) => {
+                self.fail(format!("the staff's line {line:?} does not read: {error}"));
+                return None;
+            }
+        };
+        self.input(input, origin)
+    }
+
+    /// One input to the table (through its intake, as the hub hands it over), with the
+    /// invariants checked on what it did. Returns the reply to a console's command.
+    pub(super) fn input(
+        &mut self,
+        input: TableInput,
+        origin: Origin,
+    ) -> Option<crate::console::wire::Reply> {
         self.inputs += 1;
         let label = label(&input);
-        let effects = self.arbiter.handle(input, self.now);
+        let input = match self.table.admit(input, self.now) {
+            Admission::Take(input) => input,
+            Admission::Drop(_) => return None,
+        };
+        let effects = self.table.handle(input, self.now);
         let refused: Vec<&String> = effects
             .iter()
             .filter_map(|e| match e {
-                Effect::Refused(r) => Some(r),
+                TableEffect::Transcript(text) => text.strip_prefix("refused: ").map(|_| text),
                 _ => None,
             })
             .collect();
-        let said = effects.iter().any(|e| matches!(e, Effect::Say { .. }));
-        if !refused.is_empty() {
+        let said = effects.iter().any(|e| matches!(e, TableEffect::Say { .. }));
+        let reply = effects.iter().find_map(|e| match e {
+            TableEffect::Reply { reply, .. } => Some(reply.clone()),
+            _ => None,
+        });
+        let reply_refused = reply
+            .as_ref()
+            .is_some_and(|r| matches!(r.end, End::Error(_)));
+        if !refused.is_empty() || reply_refused {
             self.refusals += 1;
         }
-        if by_player && !refused.is_empty() && !said {
-            let why = format!("a player's action was refused in silence: {refused:?} ({label})");
+        let players = matches!(origin, Origin::Player | Origin::Asked(_));
+        if players && (!refused.is_empty() || reply_refused) && !said {
+            let why = format!(
+                "a player's action was refused in silence: {refused:?} {reply:?} ({label})"
+            );
             self.fail(why);
         }
+        self.check_privacy(origin, &effects, &label);
+        self.check_reserved(origin, &effects, &label);
         if label != "Tick" || !effects.is_empty() {
             let mut line = format!("{:>8} {label}", self.now);
             for e in &effects {
@@ -271,10 +458,11 @@ impl World {
         }
         if self.setup.trace_sighted
             && let Some(r) = self
-                .arbiter
+                .table
+                .arbiter()
                 .config()
                 .the_sighted()
-                .and_then(|seat| self.arbiter.board(seat))
+                .and_then(|seat| self.table.arbiter().board(seat))
         {
             self.trace
                 .push(format!("{:>8}   [sighted {r:?}]", self.now));
@@ -283,19 +471,67 @@ impl World {
             self.effect(effect);
         }
         self.check_moves();
+        reply
     }
 
-    pub(super) fn effect(&mut self, effect: Effect) {
+    /// F.9 d: what a seat asks reaches only that seat. Its answer is said into his ear alone,
+    /// and shown on his keypad and the staff's consoles, never on the other player's keypad nor
+    /// to every console.
+    fn check_privacy(&mut self, origin: Origin, effects: &[TableEffect], label: &str) {
+        let Origin::Asked(seat) = origin else {
+            return;
+        };
+        for effect in effects {
+            let leak = match effect {
+                TableEffect::Say { audience, .. } => *audience != Audience::Player(seat),
+                TableEffect::Broadcast(b) => {
+                    b.to == Views::Everyone || b.to.reach(Role::Player, Some(!seat))
+                }
+                _ => false,
+            };
+            if leak {
+                let why = format!("{seat}'s request reached beyond his seat: {effect:?} ({label})");
+                self.fail(why);
+                return;
+            }
+        }
+    }
+
+    /// F.9 d: the count of moves and the time used are told only on request, and only to the
+    /// player who asked.
+    fn check_reserved(&mut self, origin: Origin, effects: &[TableEffect], label: &str) {
+        for effect in effects {
+            if let TableEffect::Say {
+                audience,
+                announcement:
+                    announcement @ (Announcement::MovesCompleted { .. } | Announcement::Times { .. }),
+                ..
+            } = effect
+                && !matches!(audience, Audience::Player(seat) if origin == Origin::Asked(*seat))
+            {
+                let why =
+                    format!("said unasked (F.9 d): {announcement:?} to {audience:?} ({label})");
+                self.fail(why);
+                return;
+            }
+        }
+    }
+
+    pub(super) fn effect(&mut self, effect: TableEffect) {
         match effect {
-            Effect::Say {
+            TableEffect::Say {
                 id,
                 audience,
                 announcement,
+                ..
             } => {
-                if let Announcement::Move(words) = &announcement {
-                    self.check_announced(words);
+                // The game's announcements (a reply to a request may say any move of the game).
+                if id < OWN_SPEECH_BASE {
+                    if let Announcement::Move(words) = &announcement {
+                        self.check_announced(words);
+                    }
+                    self.check_ear(audience, &announcement);
                 }
-                self.check_ear(audience, &announcement);
                 let slow = self.rng.chance(self.setup.behaviour.slow_speech);
                 let length = if slow {
                     self.rng.between(400, 2500)
@@ -326,7 +562,24 @@ impl World {
                     },
                 );
             }
-            Effect::RequestSnapshot { seat } => {
+            TableEffect::Silence { .. } => {
+                // What is being said to him of his replies ends cut (the game's is never cut:
+                // the table asks for silence only when none of it is being said).
+                let pending: Vec<u64> = self
+                    .actions
+                    .iter()
+                    .flatten()
+                    .filter_map(|a| match a {
+                        Action::Said { id, .. } if *id >= OWN_SPEECH_BASE => Some(*id),
+                        _ => None,
+                    })
+                    .collect();
+                self.silenced.extend(pending);
+            }
+            TableEffect::Link {
+                seat,
+                command: LinkCommand::RequestSnapshot,
+            } => {
                 let i = seat;
                 if self.boards[i].sensors && self.boards[i].connected {
                     let epoch = self.boards[i].epoch;
@@ -336,28 +589,36 @@ impl World {
                     );
                 }
             }
-            Effect::Analyse { ticket, query } => {
+            TableEffect::Analyse { ticket, query } => {
                 // The search runs off the hub; here its verdict comes back at once.
                 let mateability = crate::rules::dead::solve(&query);
                 self.input(
-                    Input::Rules(game::Input::Verdict {
+                    TableInput::Verdict {
                         ticket,
                         mateability,
-                    }),
-                    false,
+                    },
+                    Origin::World,
                 );
             }
-            Effect::Touch { .. }
-            | Effect::Note(_)
-            | Effect::Refused(_)
-            | Effect::RecordChanged
-            | Effect::GameOver(_) => {}
+            TableEffect::Resubmit(input) => {
+                self.input(input, Origin::World);
+            }
+            TableEffect::Link { .. }
+            | TableEffect::Engine(_)
+            | TableEffect::Reply { .. }
+            | TableEffect::Broadcast(_)
+            | TableEffect::Note { .. }
+            | TableEffect::Transcript(_)
+            | TableEffect::Touch { .. }
+            | TableEffect::Asked(_)
+            | TableEffect::RecordChanged
+            | TableEffect::GameOver(_) => {}
         }
     }
 
     /// Every counted move is the script's next one.
     pub(super) fn check_moves(&mut self) {
-        let moves: Vec<Move> = self.arbiter.game().moves().iter().map(|r| r.mv).collect();
+        let moves: Vec<Move> = self.table.game().moves().iter().map(|r| r.mv).collect();
         if moves.len() < self.counted {
             self.counted = moves.len();
         }
@@ -375,12 +636,18 @@ impl World {
             }
             self.counted += 1;
             self.last_progress = self.now;
+            if self
+                .pressed
+                .is_some_and(|(pressed, _)| pressed < self.counted)
+            {
+                self.pressed = None;
+            }
         }
     }
 
     /// An announced move is the script's move at the game's ply or the one just counted.
     pub(super) fn check_announced(&mut self, words: &MoveWords) {
-        let ply = self.arbiter.game().ply();
+        let ply = self.table.game().ply();
         let fits = [ply.saturating_sub(1), ply].into_iter().any(|k| {
             self.setup
                 .script
@@ -419,8 +686,8 @@ impl World {
     }
 
     pub(super) fn check_pgn(&mut self) {
-        let pgn = self.arbiter.game().to_pgn(&[]);
-        let played: Vec<Move> = self.arbiter.game().moves().iter().map(|r| r.mv).collect();
+        let pgn = self.table.game().to_pgn(&[]);
+        let played: Vec<Move> = self.table.game().moves().iter().map(|r| r.mv).collect();
         match read_pgn(pgn.as_bytes()) {
             Ok(games) if games.len() == 1 && games[0].moves == played => {}
             Ok(games) => {
@@ -478,14 +745,28 @@ impl World {
                 if epoch != b.epoch || !b.connected {
                     return;
                 }
-                self.input(Input::Board { seat: board, event }, true);
+                let event = LinkEvent::Sensor(event);
+                self.input(TableInput::Link { seat: board, event }, Origin::Player);
+            }
+            Action::Lever {
+                board,
+                epoch,
+                right_high,
+            } => {
+                let b = &self.boards[board];
+                if epoch != b.epoch || !b.connected {
+                    return;
+                }
+                let event = lever(right_high);
+                self.input(TableInput::Link { seat: board, event }, Origin::Player);
             }
             Action::Said {
                 id,
                 audience,
                 announcement,
             } => {
-                self.input(Input::SpeechFinished { id }, false);
+                let cut = self.silenced.remove(&id);
+                self.input(TableInput::SpeechFinished { id, cut }, Origin::World);
                 for who in self.setup.order() {
                     if audience.includes(who) {
                         self.hear(who, &announcement);
@@ -506,55 +787,79 @@ impl World {
                     let defiant = self.rng.chance(self.setup.behaviour.move_while_paused);
                     self.people[who].defiant = defiant;
                 }
-                self.input(
-                    Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
-                    false,
-                );
+                self.console(Role::Arbiter, None, "pause", Origin::Staff);
                 let resume = self.now + self.rng.between(1_000, 8_000);
                 self.schedule(resume, Action::Staff(Staff::Resume));
             }
             Action::Staff(Staff::Resume) => {
                 self.pausing = false;
-                self.input(
-                    Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
-                    false,
-                );
+                self.console(Role::Arbiter, None, "resume", Origin::Staff);
             }
         }
     }
 }
 
-pub(super) fn short(e: &Effect) -> String {
+/// The DGT clock's report of its lever (its times are the table's: not read here).
+pub(super) fn lever(right_high: bool) -> LinkEvent {
+    LinkEvent::Clock(ClockMessage::Times {
+        right_ms: 0,
+        left_ms: 0,
+        running: true,
+        lever_right_high: right_high,
+        battery_low: false,
+        no_clock: false,
+    })
+}
+
+pub(super) fn short(e: &TableEffect) -> String {
     match e {
-        Effect::Say {
+        TableEffect::Say {
             id,
             audience,
             announcement,
+            ..
         } => format!("say #{id} to {audience:?}: {announcement:?}"),
-        Effect::Analyse { ticket, .. } => format!("analyse #{ticket}"),
-        Effect::GameOver(end) => format!("game over: {} ({:?})", end.outcome, end.reason),
+        TableEffect::Analyse { ticket, .. } => format!("analyse #{ticket}"),
+        TableEffect::GameOver(end) => format!("game over: {} ({:?})", end.outcome, end.reason),
         other => format!("{other:?}"),
     }
 }
 
 /// An input, short (a board reading as its squares).
-pub(super) fn label(input: &Input) -> String {
+pub(super) fn label(input: &TableInput) -> String {
     match input {
-        Input::Board {
+        TableInput::Link {
             seat,
-            event: SensorEvent::Snapshot(Sensed::Pieces(b)),
+            event: LinkEvent::Sensor(SensorEvent::Snapshot(Sensed::Pieces(b))),
         } => format!("{seat:?} reading {b}"),
-        Input::Board {
+        TableInput::Link {
             seat,
-            event: SensorEvent::Snapshot(Sensed::Occupancy(bb)),
+            event: LinkEvent::Sensor(SensorEvent::Snapshot(Sensed::Occupancy(bb))),
         } => format!("{seat:?} reading {:#x}", u64::from(*bb)),
-        Input::Board { seat, event } => format!("{seat:?} {event:?}"),
-        Input::Rules(game::Input::Verdict {
+        TableInput::Link {
+            seat,
+            event: LinkEvent::Sensor(event),
+        } => format!("{seat:?} {event:?}"),
+        TableInput::Link {
+            seat,
+            event:
+                LinkEvent::Clock(ClockMessage::Times {
+                    lever_right_high, ..
+                }),
+        } => format!(
+            "{seat:?} lever high on the {}",
+            if *lever_right_high { "right" } else { "left" }
+        ),
+        TableInput::Verdict {
             ticket,
             mateability,
-        }) => {
-            format!("verdict #{ticket}: {mateability:?}")
-        }
+        } => format!("verdict #{ticket}: {mateability:?}"),
+        TableInput::Console {
+            role,
+            seat,
+            command,
+            ..
+        } => format!("{role} console ({seat:?}): {command:?}"),
         other => format!("{other:?}"),
     }
 }

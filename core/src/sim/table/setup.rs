@@ -62,6 +62,55 @@ pub struct Behaviour {
     /// Drawn from a generator of its own (see [`Behaviour::draw_premove`]), so that every seed
     /// drawn before it was added draws the same table.
     pub premove: f64,
+    /// What the people ask and press beside their moves (F.9 d requests at a keypad or a
+    /// board's buttons, the assistant's console, the DGT clock's lever by habit). Drawn from a
+    /// generator of its own ([`Asking::draw`]), as `premove` is.
+    pub asking: Asking,
+}
+
+/// How often the people at a table ask and press beside their moves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asking {
+    /// A blind player asks something (the time, the count, the last move, `repeat`, a square, a
+    /// game read back, `stop`...): how often, a minute on average.
+    pub requests: f64,
+    /// Of his requests, the share made with his board's buttons (else at his keypad).
+    pub buttons: f64,
+    /// Of his keypad's lines, the share mistyped (a word no command has).
+    pub typos: f64,
+    /// The assistant asks at his own console (answered there only), or passes a question on
+    /// with `tell` (said to the blind player): how often, a minute on average.
+    pub assistant: f64,
+    /// The blind player presses his own side of the DGT clock's lever after his move, by habit
+    /// (his move counts without it, F.3).
+    pub habit_press: f64,
+}
+
+impl Asking {
+    /// How the people of the table of `seed` ask and press, from a generator of its own (so
+    /// that every seed drawn before it was added draws the same table otherwise).
+    pub fn draw(seed: u64) -> Asking {
+        let mut rng = Rng::new(seed ^ 0x4153_4b49_4e47_2146);
+        let mut chance = |max: f64| rng.unit() * max;
+        Asking {
+            requests: chance(4.0),
+            buttons: chance(1.0),
+            typos: chance(0.3),
+            assistant: chance(1.0),
+            habit_press: chance(1.0),
+        }
+    }
+
+    /// Nobody asks or presses beside his moves.
+    pub fn none() -> Asking {
+        Asking {
+            requests: 0.0,
+            buttons: 0.0,
+            typos: 0.0,
+            assistant: 0.0,
+            habit_press: 0.0,
+        }
+    }
 }
 
 impl Behaviour {
@@ -82,6 +131,7 @@ impl Behaviour {
             bounce: chance(0.4),
             slide: chance(0.8),
             premove: 0.0,
+            asking: Asking::none(),
         }
     }
 
@@ -102,6 +152,9 @@ pub struct TableSetup {
     /// Who sits where.
     pub seats: ByColor<SeatKind>,
     pub behaviour: Behaviour,
+    /// A DGT clock on the sighted player's DGT board: the colour of the player the arbiter
+    /// seated on its left. Its lever is a see-saw, and it reports which side is high.
+    pub clock_left: Option<Color>,
     /// Put the sighted board's recogniser into the trace after every input (for debugging a
     /// seed; the test sets it from `TACTUS_TABLE_DEBUG`).
     pub trace_sighted: bool,
@@ -142,7 +195,20 @@ impl TableSetup {
             }),
             behaviour: Behaviour {
                 premove: Behaviour::draw_premove(seed),
+                asking: Asking::draw(seed),
                 ..Behaviour::draw(&mut rng)
+            },
+            // Drawn from a generator of its own, as `premove` is: a DGT board most often has
+            // its clock, on either side.
+            clock_left: {
+                let mut clock = Rng::new(seed ^ 0x434c_4f43_4b21_2121);
+                (matches!(sighted, SightedBoard::Dgt(_)) && clock.chance(0.75)).then(|| {
+                    if clock.chance(0.5) {
+                        Color::White
+                    } else {
+                        Color::Black
+                    }
+                })
             },
             trace_sighted: false,
         }
@@ -177,6 +243,11 @@ impl TableSetup {
         self.seats[seat] == SeatKind::Sighted(SightedBoard::Dgt(Completion::ClockPress))
     }
 
+    /// Whether a DGT clock stands on the table (on the sighted player's DGT board).
+    pub fn has_clock(&self) -> bool {
+        self.clock_left.is_some()
+    }
+
     /// The table in words, for a report: "blind white, sighted Dgt(Settle)" or "blind both".
     pub fn describe(&self) -> String {
         match (self.seats.white, self.seats.black) {
@@ -209,7 +280,7 @@ pub struct RunReport {
     /// Virtual time at the end.
     pub virtual_ms: Millis,
     pub inputs: usize,
-    /// Inputs the arbiter refused (with what was said).
+    /// Inputs the table refused (with what was said).
     pub refusals: usize,
     /// What happened, one line per input (for a failing seed).
     pub trace: Vec<String>,
@@ -235,6 +306,17 @@ pub struct Happened {
     pub captures_mover_first: usize,
     pub slides: usize,
     pub premoves: usize,
+    /// Requests of the blind players at their keypads, with their buttons, mistyped, and the
+    /// assistant's.
+    pub keypad_requests: usize,
+    pub button_requests: usize,
+    pub typos: usize,
+    pub assistant_requests: usize,
+    /// Presses of the DGT clock's lever: the sighted player's, the blind player's by habit, and
+    /// the sighted player's of the other side because his own was down already.
+    pub lever_presses: usize,
+    pub habit_presses: usize,
+    pub other_side_presses: usize,
 }
 
 impl Happened {
@@ -252,6 +334,13 @@ impl Happened {
         self.captures_mover_first += other.captures_mover_first;
         self.slides += other.slides;
         self.premoves += other.premoves;
+        self.keypad_requests += other.keypad_requests;
+        self.button_requests += other.button_requests;
+        self.typos += other.typos;
+        self.assistant_requests += other.assistant_requests;
+        self.lever_presses += other.lever_presses;
+        self.habit_presses += other.habit_presses;
+        self.other_side_presses += other.other_side_presses;
     }
 }
 

@@ -1,12 +1,15 @@
-//! What the hub reports of the game: the console's `status` (the position, whose move, the
-//! clocks, the boards, the files that are not being written, an adjournment, the result), and
-//! the [`Progress`] the simulated boards, the demo and tests watch, published after every input.
+//! What the table reports of the game: the console's `status` (the position, whose move, the
+//! clocks, the boards, a halt, an adjournment, the result), and the [`Progress`] the simulated
+//! boards, the demo and tests watch.
 
 use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position, fen::Fen};
 
-use super::Hub;
-use crate::daemon::files;
-use tactus_core::{arbiter::Arbiter, board::recognize::Mode, rules::pgn::format_clk};
+use super::Table;
+use crate::{
+    arbiter::Arbiter,
+    board::recognize::Mode,
+    rules::{Millis, pgn::format_clk},
+};
 
 /// Where the game stands, for the simulated boards (which cannot hear speech and act as the
 /// players would on what they heard), the demo and tests.
@@ -32,9 +35,10 @@ pub struct Progress {
     pub connected: ByColor<bool>,
 }
 
-impl Hub {
-    /// The state the simulated boards and the demo watch.
-    pub fn progress_of(arbiter: &Arbiter) -> Progress {
+impl Progress {
+    /// Where a game held by `arbiter` stands, as far as the arbiter alone tells (nothing said,
+    /// no board connected yet).
+    pub fn of(arbiter: &Arbiter) -> Progress {
         let game = arbiter.game();
         Progress {
             ply: game.ply(),
@@ -50,7 +54,7 @@ impl Hub {
                     .map_or_else(|| game.position().board().clone(), |r| r.pieces().clone())
             }),
             modes: ByColor::new_with(|seat| arbiter.board(seat).map_or(Mode::Hold, |r| r.mode())),
-            started: false,
+            started: arbiter.started(),
             ready: false,
             paused: game.clock().is_some_and(|c| c.is_paused()),
             over: game.is_over(),
@@ -59,32 +63,24 @@ impl Hub {
             connected: ByColor::default(),
         }
     }
+}
 
-    pub(super) fn publish(&mut self) {
-        let mut p = Hub::progress_of(&self.arbiter);
-        p.started = self.arbiter.started();
+impl Table {
+    /// Where the game stands, for the simulated boards and the demo.
+    pub fn progress(&self) -> Progress {
+        let mut p = Progress::of(&self.arbiter);
         p.ready = !p.started && self.start_blockers().is_empty();
-        p.guidance = self.guidance;
-        p.speaking = self.says.len() + self.deferred.len();
-        p.connected = self.board_links.map(|l| l.connected);
-        self.progress.send_replace(p);
-        if let Some(view) = &self.view {
-            let table = self.table_view();
-            // Unchanged (a lift put back): the viewers' wait for a change stays a wait.
-            view.send_if_modified(|old| {
-                if **old == table {
-                    return false;
-                }
-                *old = std::sync::Arc::new(table);
-                true
-            });
-        }
+        p.guidance = self.said.guidance();
+        p.speaking = self.said.speaking();
+        p.connected = self.boards.connected();
+        p
     }
 
-    /// `status`: the position, whose move, the clocks, the boards.
-    pub fn status(&self) -> Vec<String> {
+    /// `status`: the position, whose move, the clocks, the boards. `files`: the shell's lines
+    /// about the game's files that are not being written (the arbiter must know while it lasts),
+    /// put after the halt's.
+    pub fn status_lines(&self, now: Millis, files: Vec<String>) -> Vec<String> {
         let game = self.arbiter.game();
-        let now = self.clock.now();
         let pos = game.position();
         let mut lines = vec![
             format!("position {}", Fen::from_position(pos, EnPassantMode::Legal)),
@@ -128,9 +124,9 @@ impl Hub {
             None => lines.push("clocks none".into()),
         }
         let board_state = |seat: Color| {
-            if !self.sensors[seat] {
+            if !self.settings.sensors[seat] {
                 "manual"
-            } else if self.board_links[seat].connected {
+            } else if self.boards.link(seat).connected {
                 "connected"
             } else {
                 "not connected"
@@ -144,17 +140,12 @@ impl Hub {
             .collect();
         lines.push(format!("boards {}", boards.join(", ")));
         // A request the arbiter switched off is an exception the staff must see (12.3 a).
-        if !self.requests_off.is_empty() {
-            lines.push(self.requests_line());
+        if !self.requests.off().is_empty() {
+            lines.push(self.requests.line());
         }
         // Play halted for the journal: first, the arbiter must know while it lasts.
-        lines.extend(self.halt_status(self.clock.now()));
-        // Files that are not being written: the arbiter must know while it lasts.
-        lines.extend(files::outage_status(
-            self.journal.as_ref(),
-            self.record.as_ref(),
-            &[&self.touches, &self.notes],
-        ));
+        lines.extend(self.halt_status(now));
+        lines.extend(files);
         if let Some(adjourned) = game.adjournment() {
             lines.push(format!(
                 "adjourned: {} sealed move {}{}; resumption {}",
@@ -178,7 +169,7 @@ impl Hub {
             None => {
                 let blockers = self.start_blockers();
                 lines.push(if blockers.is_empty() {
-                    if self.start_by_boards {
+                    if self.settings.start_by_boards {
                         "in play (not started)".into()
                     } else {
                         "in play (not started: the boards show the position; `start` starts it)"
@@ -190,5 +181,10 @@ impl Hub {
             }
         }
         lines
+    }
+
+    /// `status` as the table alone knows it (the shell adds its files: [`Table::status_lines`]).
+    pub(super) fn status(&self, now: Millis) -> Vec<String> {
+        self.status_lines(now, Vec::new())
     }
 }

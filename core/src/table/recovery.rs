@@ -1,32 +1,24 @@
-//! A game taken up again from its journal: the clocks stop (Art. 6.12) until the assistant or
-//! the arbiter resumes them, both players hear that the game is back and its last move (the
-//! [`recovery_words`], which `tactus run` prints too), the mateability searches the journal left
-//! pending run again, and the announcements of the game a crash cut off are said again once the
-//! clocks run. Notices of the moment are not: they are stale.
+//! A game taken up again after a restart ([`TableInput::Resumed`](super::TableInput::Resumed)):
+//! the sessions begin anew (no board is connected yet, nothing is being said, the DGT clock is
+//! read afresh), the clocks stop (Art. 6.12) until the assistant or the arbiter resumes them,
+//! both players hear that the game is back and its last move (the [`recovery_words`], which
+//! `tactus run` prints too), the mateability searches left unanswered run again, and the
+//! announcements of the game a restart cut off are said again once the clocks run. Notices of
+//! the moment are not: they are stale.
 
 use std::collections::BTreeMap;
 
-use tracing::{debug, info};
-
-use super::Hub;
-use tactus_core::{
+use super::{Table, TableEffect, TableSettings};
+use crate::{
     announce::{Announcement, Audience, count},
     arbiter::{Arbiter, Input},
     console::answer::words_of,
-    rules::{dead::Query, game},
+    rules::{Millis, game},
 };
 
-/// What a replayed journal left open.
-#[derive(Debug, Clone, Default)]
-pub struct Recovery {
-    pub inputs: usize,
-    pub unfinished: BTreeMap<u64, (Audience, Announcement)>,
-    pub pending_analyses: BTreeMap<u64, Query>,
-}
-
-/// Whether an announcement cut off by a crash is said again after the recovery: what happened
-/// in the game (a move, an offer, a claim, a flag, the end), not notices of the moment.
-fn worth_repeating(announcement: &Announcement) -> bool {
+/// Whether an announcement cut off by a restart is said again after it: what happened in the
+/// game (a move, an offer, a claim, a flag, the end), not notices of the moment.
+pub fn worth_repeating(announcement: &Announcement) -> bool {
     use Announcement::*;
     match announcement {
         Move(_)
@@ -87,7 +79,7 @@ fn worth_repeating(announcement: &Announcement) -> bool {
 
 /// What both players hear when an unfinished game is taken up again, in this order: the game
 /// is back, the last move (nobody has to know to ask `last` after a restart; unless its
-/// announcement was cut off by the crash, in `unfinished`: that is said again once the clocks
+/// announcement was cut off by the restart, in `unfinished`: that is said again once the clocks
 /// run, and counts then), whose move it is, and (with a clock that had started) that the clocks
 /// stand until the arbiter or assistant resumes them (6.12). `tactus run` prints the same words.
 pub fn recovery_words(
@@ -114,21 +106,44 @@ pub fn recovery_words(
     words
 }
 
-impl Hub {
-    /// A resumed game: the clocks stop (Art. 6.12) until the assistant or arbiter resumes them,
-    /// both players are told, and whatever was left half-done is taken up again.
-    pub(super) fn recover(&mut self, recovery: Recovery) {
-        let now = self.clock.now();
+/// What a game taken up now would leave unsaid: the announcements whose end never came.
+#[derive(Debug, Clone, Default)]
+pub struct Recovery {
+    pub unfinished: BTreeMap<u64, (Audience, Announcement)>,
+}
+
+impl Table {
+    /// What a restart now would find unsaid (for the words `tactus run` prints before the table
+    /// is told it was resumed).
+    pub fn recovery(&self) -> Recovery {
+        Recovery {
+            unfinished: self.said.unfinished(),
+        }
+    }
+
+    /// The daemon was started again on this game: sessions begin anew with the settings of the
+    /// day, the clocks stop (6.12) until the assistant or arbiter resumes them, both players are
+    /// told, and whatever was left half-done is taken up again.
+    pub(super) fn resumed(
+        &mut self,
+        settings: TableSettings,
+        now: Millis,
+        out: &mut Vec<TableEffect>,
+    ) {
+        let unfinished = self.said.unfinished();
+        self.settings = settings;
+        self.said.begin_anew();
+        self.boards_anew();
+        self.clock_anew();
+        self.opponent = self.settings.training.then(Default::default);
+        self.halt = None;
         let ply = self.arbiter.game().ply();
         let running = self.clocks_running();
-        info!(
-            inputs = recovery.inputs,
-            ply, "game recovered from its journal"
-        );
+        tracing::info!(inputs = self.inputs, ply, "game recovered from its journal");
         self.note(
             format!(
                 "game recovered from its journal ({}, {} played){}",
-                count(recovery.inputs, "input", "inputs"),
+                count(self.inputs, "input", "inputs"),
                 count(ply, "half-move", "half-moves"),
                 if running {
                     "; clocks paused (6.12): `resume` when both players are ready"
@@ -137,49 +152,43 @@ impl Hub {
                 }
             ),
             None,
+            out,
         );
         // Said in the order of `recovery_words`: the game is back, the last move, whose move it
         // is, and that the clocks stand; the pause of running clocks says the last itself.
         if !self.arbiter.game().is_over() {
-            for announcement in recovery_words(&self.arbiter, &recovery.unfinished) {
+            for announcement in recovery_words(&self.arbiter, &unfinished) {
                 if announcement == Announcement::ClocksPaused && running {
                     continue;
                 }
-                self.say_own(Audience::Both, announcement, true);
+                self.say_own(Audience::Both, announcement, true, out);
             }
         }
         if running {
-            self.accept(
+            self.apply(
                 Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
                 now,
                 None,
+                out,
             );
-            self.training_recovered();
+            self.training_recovered(out);
         }
-        for (ticket, query) in recovery.pending_analyses {
-            self.analyse(ticket, query);
+        for (ticket, query) in &self.analyses {
+            out.push(TableEffect::Analyse {
+                ticket: *ticket,
+                query: query.clone(),
+            });
         }
-        // Announcements of the game whose end never reached the journal are said again: the
-        // player may not have heard them, and the blind player's move counts only once its
-        // announcement ends. Notices of the moment (clocks paused, a board gone, guidance, which
-        // the boards give again) are not: they are stale, and said again after every crash
-        // they would pile up in front of the next move.
-        for (id, (audience, announcement)) in recovery.unfinished {
+        // Announcements of the game whose end never came are said again: the player may not
+        // have heard them, and the blind player's move counts only once its announcement ends.
+        // Notices of the moment (clocks paused, a board gone, guidance, which the boards give
+        // again) are not: they are stale, and said again after every restart they would pile up
+        // in front of the next move.
+        for (id, (audience, announcement)) in unfinished {
             if worth_repeating(&announcement) {
-                self.deferred.push((id, audience, announcement));
+                self.said.defer(id, audience, announcement);
             } else {
-                debug!(id, ?announcement, "not repeated after the recovery");
-            }
-        }
-    }
-
-    /// The recovered announcements, once the clocks run again (they were cut off by the crash
-    /// and are said as the arbiter's: their end is an input).
-    pub(super) fn say_deferred(&mut self) {
-        if !self.clocks_paused() && !self.deferred.is_empty() {
-            for (id, audience, announcement) in std::mem::take(&mut self.deferred) {
-                self.says.insert(id, (audience, announcement.clone()));
-                self.speak(id, audience, announcement, true);
+                tracing::debug!(id, ?announcement, "not repeated after the recovery");
             }
         }
     }

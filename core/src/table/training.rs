@@ -1,8 +1,9 @@
-//! The hub's side of a training game: the engine as one more source of the other side's moves,
-//! beside the sighted board and the console's `move`. Its move goes in as the console's would
-//! (`EnterMove`, then the clock press), so the journal, the announcement to the blind player,
-//! the guidance of his board and the clocks are exactly a game's. The training requests (`hint`,
-//! `eval`, `takeback`) are answered here, and refused aloud in a game against a person.
+//! The engine's seat in a training game ([`Opponent`]): the engine as one more source of the
+//! other side's moves, beside the sighted board and the console's `move`. Its move goes in as
+//! the console's would (`EnterMove`, then the clock press), so the announcement to the blind
+//! player, the guidance of his board and the clocks are exactly a game's. The training requests
+//! (`hint`, `eval`, `takeback`, `review`, `break`) are answered here, and refused aloud in a game
+//! against a person.
 //!
 //! When the engine fails the clocks stop (the game waits for its opponent: the arbiter's pause
 //! for the engine, `PauseReason::Opponent`, whose words say it), both hear it once, and when a
@@ -10,25 +11,22 @@
 //! still wanted is asked of it.
 
 use shakmaty::{Color, Move, Position};
-use tokio::sync::mpsc;
-use tracing::{info, warn};
 
-use super::{Hub, Reply};
-use crate::daemon::engine::{EngineEvent, EngineRequest};
-use tactus_core::{
+use super::{Table, TableEffect};
+use crate::{
     announce::{Announcement, Audience, MoveWords},
     arbiter::Input,
-    console::{Role, Training},
+    console::{Role, Training, wire::Reply},
     engine::{
-        Purpose, SearchRequest, Standing,
+        EngineEvent, EngineRequest, Purpose, Score, SearchRequest, Standing,
         review::{Judgement, Moment, moments},
     },
-    rules::{game, notation},
+    rules::{Millis, game, notation},
 };
 
 /// The engine's seat at the table.
-pub struct Opponent {
-    tx: mpsc::Sender<EngineRequest>,
+#[derive(Debug, Clone, Default)]
+pub(super) struct Opponent {
     up: bool,
     /// The engine went away once: its return is said.
     was_away: bool,
@@ -36,7 +34,7 @@ pub struct Opponent {
     asked: Option<(u64, usize)>,
     /// The half-move a hint or an evaluation was asked at (an answer for another is stale).
     asked_help: Option<(u64, usize)>,
-    /// The clocks were stopped because the engine went away.
+    /// The clocks were stopped because the engine went away (or a restart stopped them).
     paused_clocks: bool,
     /// The engine's move that came while the clocks stood, for its half-move.
     held: Option<(usize, Move)>,
@@ -49,6 +47,7 @@ pub struct Opponent {
 
 /// The review of a finished training game: the engine's judgement of every position, then the
 /// moments said one by one as he asks.
+#[derive(Debug, Clone)]
 struct Review {
     judged: Vec<Option<Judgement>>,
     moments: Option<Vec<Moment>>,
@@ -58,41 +57,27 @@ struct Review {
 }
 
 impl Opponent {
-    pub fn new(tx: mpsc::Sender<EngineRequest>) -> Opponent {
-        Opponent {
-            tx,
-            up: false,
-            was_away: false,
-            asked: None,
-            asked_help: None,
-            paused_clocks: false,
-            held: None,
-            next_id: 1,
-            setting_up: false,
-            review: None,
-        }
-    }
-
     fn id(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
     }
 }
 
-impl Hub {
+impl Table {
     /// The blind player who trains (a training table has one).
-    pub(super) fn trainee(&self) -> Color {
+    fn trainee(&self) -> Color {
         self.arbiter.config().the_blind().unwrap_or(Color::White)
     }
 
     /// A recovered training game stopped its clocks (6.12): nobody at home can type `resume`,
     /// so they run again once the engine answers, as after the engine's own restart.
-    pub(super) fn training_recovered(&mut self) {
+    pub(super) fn training_recovered(&mut self, out: &mut Vec<TableEffect>) {
         let Some(op) = &mut self.opponent else { return };
         op.paused_clocks = true;
         self.note(
             "training: the clocks run again as soon as the engine answers".into(),
             None,
+            out,
         );
     }
 
@@ -101,7 +86,7 @@ impl Hub {
     /// square (the board waits, and guidance describes what differs) before any clock runs; the
     /// consoles are told so once, and when the board shows it. `ready`: every board shows the
     /// position.
-    pub(super) fn note_set_up(&mut self, ready: bool) {
+    pub(super) fn note_set_up(&mut self, ready: bool, out: &mut Vec<TableEffect>) {
         let game = self.arbiter.game();
         let set_up = game.ply() == 0 && game.start_position() != &shakmaty::Chess::default();
         let Some(op) = &mut self.opponent else {
@@ -109,7 +94,11 @@ impl Hub {
         };
         if ready || !set_up {
             if std::mem::take(&mut op.setting_up) {
-                self.note("the tactile board shows the starting position".into(), None);
+                self.note(
+                    "the tactile board shows the starting position".into(),
+                    None,
+                    out,
+                );
             }
         } else if !std::mem::replace(&mut op.setting_up, true) {
             self.note(
@@ -117,6 +106,7 @@ impl Hub {
                  the clocks start once it shows it"
                     .into(),
                 None,
+                out,
             );
         }
     }
@@ -134,7 +124,7 @@ impl Hub {
 
     /// After every input: if it is the engine's move, ask for it (once per half-move); a move
     /// that came while the clocks stood is played once they run.
-    pub(super) fn engine_turn(&mut self) {
+    pub(super) fn engine_turn(&mut self, now: Millis, out: &mut Vec<TableEffect>) {
         // After every input of every game: nothing to look at without an engine.
         if self.opponent.is_none() {
             return;
@@ -157,7 +147,7 @@ impl Hub {
         {
             op.held = None;
             if at == ply {
-                self.play_engine_move(m);
+                self.play_engine_move(m, now, out);
             }
             return;
         }
@@ -167,27 +157,14 @@ impl Hub {
         let id = op.id();
         op.asked = Some((id, ply));
         let request = self.search_request(id, Purpose::Play, ply);
-        self.send_engine(EngineRequest::Search(request));
-    }
-
-    fn send_engine(&mut self, request: EngineRequest) {
-        let Some(op) = &self.opponent else { return };
-        if let Err(e) = op.tx.try_send(request) {
-            // The task is gone or drowning: the game must not wait in silence.
-            warn!("the engine task cannot take a request: {e}");
-            self.note(
-                format!("the training opponent cannot be asked ({e}); the arbiter may `pause`"),
-                None,
-            );
-        }
+        out.push(TableEffect::Engine(EngineRequest::Search(request)));
     }
 
     /// The engine's move: entered and its clock pressed, as the console's `move` and `press`.
-    fn play_engine_move(&mut self, m: Move) {
-        let now = self.clock.now();
+    fn play_engine_move(&mut self, m: Move, now: Millis, out: &mut Vec<TableEffect>) {
         let san = notation::san(self.arbiter.game().position(), m);
-        info!(%san, "the engine's move");
-        let entered = self.accept(Input::EnterMove(san.clone()), now, None);
+        tracing::info!(%san, "the engine's move");
+        let entered = self.apply(Input::EnterMove(san.clone()), now, None, out);
         if !entered.refused.is_empty() {
             self.note(
                 format!(
@@ -195,10 +172,11 @@ impl Hub {
                     entered.refused.join("; ")
                 ),
                 None,
+                out,
             );
             return;
         }
-        let pressed = self.accept(Input::ClockPress, now, None);
+        let pressed = self.apply(Input::ClockPress, now, None, out);
         if !pressed.refused.is_empty() {
             self.note(
                 format!(
@@ -206,20 +184,26 @@ impl Hub {
                     pressed.refused.join("; ")
                 ),
                 None,
+                out,
             );
         }
     }
 
-    pub(super) fn engine_event(&mut self, event: EngineEvent) {
-        let now = self.clock.now();
+    /// The training engine's news.
+    pub(super) fn engine_event(
+        &mut self,
+        event: EngineEvent,
+        now: Millis,
+        out: &mut Vec<TableEffect>,
+    ) {
         match event {
             EngineEvent::Up { name } => {
-                let running = self.clocks_paused();
+                let paused = self.clocks_paused();
                 let Some(op) = &mut self.opponent else { return };
                 op.up = true;
-                let resume = std::mem::take(&mut op.paused_clocks) && running;
+                let resume = std::mem::take(&mut op.paused_clocks) && paused;
                 let back = std::mem::take(&mut op.was_away);
-                self.note(format!("training opponent ready: {name}"), None);
+                self.note(format!("training opponent ready: {name}"), None, out);
                 if resume {
                     // The arbiter's resumption says the engine's return itself, before "clocks
                     // running again"; a game recovered with its clocks stopped only runs again.
@@ -227,13 +211,10 @@ impl Hub {
                         true => game::PauseReason::Opponent,
                         false => game::PauseReason::Arbiter,
                     };
-                    self.accept(Input::Rules(game::Input::Resume(reason)), now, None);
+                    self.apply(Input::Rules(game::Input::Resume(reason)), now, None, out);
                 } else if back {
-                    self.say_own(
-                        Audience::Player(self.trainee()),
-                        Announcement::OpponentBack,
-                        true,
-                    );
+                    let trainee = Audience::Player(self.trainee());
+                    self.say_own(trainee, Announcement::OpponentBack, true, out);
                 }
             }
             EngineEvent::Down { reason, restart_in } => {
@@ -262,22 +243,17 @@ impl Hub {
                         }
                     ),
                     None,
+                    out,
                 );
                 if pause {
                     // The arbiter's pause for the engine says that it is gone, in the words that
                     // stop the clocks ("Gegner antwortet nicht, Uhren angehalten"): once, not
                     // beside his ordinary "Uhren angehalten".
-                    self.accept(
-                        Input::Rules(game::Input::Pause(game::PauseReason::Opponent)),
-                        now,
-                        None,
-                    );
+                    let pause = game::Input::Pause(game::PauseReason::Opponent);
+                    self.apply(Input::Rules(pause), now, None, out);
                 } else {
-                    self.say_own(
-                        Audience::Player(self.trainee()),
-                        Announcement::OpponentAway,
-                        true,
-                    );
+                    let trainee = Audience::Player(self.trainee());
+                    self.say_own(trainee, Announcement::OpponentAway, true, out);
                 }
             }
             EngineEvent::Answer {
@@ -285,7 +261,7 @@ impl Hub {
                 purpose,
                 best,
                 score,
-            } => self.engine_answer(id, purpose, best, score),
+            } => self.engine_answer(id, purpose, best, score, now, out),
         }
     }
 
@@ -294,7 +270,9 @@ impl Hub {
         id: u64,
         purpose: Purpose,
         best: Option<Move>,
-        score: Option<tactus_core::engine::Score>,
+        score: Option<Score>,
+        now: Millis,
+        out: &mut Vec<TableEffect>,
     ) {
         let ply = self.arbiter.game().ply();
         let paused = self.clocks_paused();
@@ -312,7 +290,7 @@ impl Hub {
                     op.held = Some((ply, m));
                     return;
                 }
-                self.play_engine_move(m);
+                self.play_engine_move(m, now, out);
             }
             Purpose::Review(at) => {
                 if let Some(review) = &mut op.review
@@ -320,7 +298,7 @@ impl Hub {
                 {
                     *slot = Some(Judgement { best, score });
                 }
-                self.review_progress();
+                self.review_progress(out);
             }
             Purpose::Hint | Purpose::Eval => {
                 if op.asked_help.take() != Some((id, ply)) {
@@ -332,13 +310,14 @@ impl Hub {
                     (Purpose::Eval, _, Some(score)) => Announcement::Standing(Standing::of(score)),
                     _ => return,
                 };
-                self.say_own(Audience::Player(self.trainee()), announcement, true);
+                let trainee = Audience::Player(self.trainee());
+                self.say_own(trainee, announcement, true, out);
             }
         }
     }
 
     /// Once every position is judged: the moments; a `review` that waited hears the first.
-    fn review_progress(&mut self) {
+    fn review_progress(&mut self, out: &mut Vec<TableEffect>) {
         let game = self.arbiter.game();
         let blind = self.trainee();
         let start = game.start_position().clone();
@@ -361,18 +340,19 @@ impl Hub {
                 found.len()
             ),
             None,
+            out,
         );
         let Some(review) = self.opponent.as_mut().and_then(|op| op.review.as_mut()) else {
             return;
         };
         review.moments = Some(found);
         if std::mem::take(&mut review.waiting) {
-            self.review_next();
+            self.review_next(out);
         }
     }
 
     /// Say the next moment of the review (after the last, its end; then it starts again).
-    fn review_next(&mut self) -> String {
+    fn review_next(&mut self, out: &mut Vec<TableEffect>) -> String {
         let game = self.arbiter.game();
         let position_at = |ply: usize| {
             let mut pos = game.start_position().clone();
@@ -406,34 +386,38 @@ impl Hub {
         // Printed in the words he hears (his Braille display reads what his ear hears).
         let him = Audience::Player(self.trainee());
         let text = self.wording_for(him).text(&announcement);
-        self.say_own(him, announcement, true);
+        self.say_own(him, announcement, true, out);
         text
     }
 
     /// `hint`, `eval`, `takeback`, `review`, `break`: a training game's requests.
-    pub(super) fn training(&mut self, conn: u64, role: Role, request: Training) -> Reply {
+    pub(super) fn training(
+        &mut self,
+        conn: u64,
+        role: Role,
+        request: Training,
+        now: Millis,
+        out: &mut Vec<TableEffect>,
+    ) -> Reply {
         if self.opponent.is_none() {
             // Never a silent refusal: his keypad hears it too.
             if role == Role::Player {
-                self.say_own(
-                    Audience::Player(self.trainee()),
-                    Announcement::TrainingOnly,
-                    false,
-                );
+                let trainee = Audience::Player(self.trainee());
+                self.say_own(trainee, Announcement::TrainingOnly, false, out);
             }
             return not_training();
         }
         match request {
-            Training::Review => self.review(),
-            Training::Hint | Training::Eval => self.ask_help(request),
-            Training::Break => self.take_break(conn),
-            Training::TakeBack => self.take_back(conn),
+            Training::Review => self.review(out),
+            Training::Hint | Training::Eval => self.ask_help(request, out),
+            Training::Break => self.take_break(conn, now, out),
+            Training::TakeBack => self.take_back(conn, now, out),
         }
     }
 
     /// `review`: after the game, the engine goes through every position of it; then each
     /// `review` says the next moment.
-    fn review(&mut self) -> Reply {
+    fn review(&mut self, out: &mut Vec<TableEffect>) -> Reply {
         let game = self.arbiter.game();
         let (ply, over) = (game.ply(), game.is_over());
         let Some(op) = &mut self.opponent else {
@@ -446,7 +430,7 @@ impl Hub {
         }
         match &mut op.review {
             Some(review) if review.moments.is_some() => {
-                let text = self.review_next();
+                let text = self.review_next(out);
                 Reply::ok(vec![text])
             }
             Some(review) => {
@@ -466,7 +450,7 @@ impl Hub {
                 });
                 for at in 0..=ply {
                     let request = self.search_request(0, Purpose::Review(at), at);
-                    self.send_engine(EngineRequest::Search(request));
+                    out.push(TableEffect::Engine(EngineRequest::Search(request)));
                 }
                 Reply::ok(vec![format!(
                     "the engine goes through the game ({} positions); the first moment is said \
@@ -478,7 +462,7 @@ impl Hub {
     }
 
     /// `hint` (his move only) or `eval`: asked of the engine, said when it answers.
-    fn ask_help(&mut self, request: Training) -> Reply {
+    fn ask_help(&mut self, request: Training, out: &mut Vec<TableEffect>) -> Reply {
         let game = self.arbiter.game();
         let blind = self.trainee();
         let (ply, over, to_move) = (game.ply(), game.is_over(), game.to_move());
@@ -502,15 +486,14 @@ impl Hub {
             Purpose::Eval
         };
         let search = self.search_request(id, purpose, ply);
-        self.send_engine(EngineRequest::Search(search));
+        out.push(TableEffect::Engine(EngineRequest::Search(search)));
         Reply::ok(vec![
             "asked the engine; its answer is said when it comes".to_string(),
         ])
     }
 
     /// `break`: the clocks stop, or run again (at home nobody else is there to `pause`).
-    fn take_break(&mut self, conn: u64) -> Reply {
-        let now = self.clock.now();
+    fn take_break(&mut self, conn: u64, now: Millis, out: &mut Vec<TableEffect>) -> Reply {
         let over = self.arbiter.game().is_over();
         let Some(op) = &self.opponent else {
             return not_training();
@@ -528,14 +511,13 @@ impl Hub {
         } else {
             game::Input::Pause(game::PauseReason::Arbiter)
         };
-        self.accept(Input::Rules(input), now, Some(conn))
+        self.apply(Input::Rules(input), now, Some(conn), out)
             .into_reply()
     }
 
     /// `takeback`: his last move and the engine's reply; or, while the engine thinks, his move.
     /// The clocks are as they were after the half-move the game goes back to.
-    fn take_back(&mut self, conn: u64) -> Reply {
-        let now = self.clock.now();
+    fn take_back(&mut self, conn: u64, now: Millis, out: &mut Vec<TableEffect>) -> Reply {
         let game = self.arbiter.game();
         let blind = self.trainee();
         let (ply, over, to_move) = (game.ply(), game.is_over(), game.to_move());
@@ -549,24 +531,26 @@ impl Hub {
         }
         op.asked = None;
         op.held = None;
-        self.send_engine(EngineRequest::Cancel(Purpose::Play));
+        out.push(TableEffect::Engine(EngineRequest::Cancel(Purpose::Play)));
         let to_ply = ply - back;
-        let mut outcome = self.accept(
+        let mut outcome = self.apply(
             Input::Rules(game::Input::Retract { to_ply }),
             now,
             Some(conn),
+            out,
         );
         if outcome.refused.is_empty() {
             // A training game keeps its clocks as they were after that half-move: nothing to
             // confirm at home, so the proposal's note (for an arbiter) is not shown.
             outcome.notes.retain(|n| !n.starts_with("proposed clocks:"));
-            let confirmed = self.accept(Input::ConfirmClocks, now, Some(conn));
+            let confirmed = self.apply(Input::ConfirmClocks, now, Some(conn), out);
             outcome.notes.extend(confirmed.notes);
             if self.clocks_paused() {
-                let resumed = self.accept(
+                let resumed = self.apply(
                     Input::Rules(game::Input::Resume(game::PauseReason::Arbiter)),
                     now,
                     Some(conn),
+                    out,
                 );
                 outcome.notes.extend(resumed.notes);
             }

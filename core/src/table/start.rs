@@ -1,41 +1,47 @@
-//! The start of play. After `tactus run` the boards are guided to the starting position (the
-//! arbiter's recognisers hold it: no move, no "illegal move", no clock); play starts at the
-//! arbiter's `start` at the console once every board with sensors shows the position (`start
-//! anyway` over a board that cannot be put right), or by itself then where the table is set up so
+//! The start of play. Before it the boards are guided to the starting position (the arbiter's
+//! recognisers hold it: no move, no "illegal move", no clock); play starts at the arbiter's
+//! `start` at the console once every board with sensors shows the position (`start anyway` over
+//! a board that cannot be put right), or by itself then where the table is set up so
 //! (`game.start = "boards"`: a club evening without an arbiter, a training game at home). The
-//! arbiter makes the start; this duty decides only whether the table is ready for it.
-//!
-//! A resumed game has started already: its clocks stand until the arbiter's `resume`.
+//! arbiter makes the start; this duty decides only whether the table is ready for it
+//! ([`StartGate`]). A resumed game has started already: its clocks stand until the arbiter's
+//! `resume`.
 
 use shakmaty::Position;
-use tracing::info;
 
-use super::Hub;
-use tactus_core::{
+use super::{Table, TableEffect};
+use crate::{
     announce::count,
     arbiter::Input,
     console::{Action, Command, Role, wire::Reply},
     rules::Millis,
 };
 
-impl Hub {
+/// What the start of play waits for, as the staff were told it.
+#[derive(Debug, Clone, Default)]
+pub(super) struct StartGate {
+    /// The staff were told that every board shows the position and `start` may be typed (told
+    /// again after a board that differed again is put right).
+    ready_told: bool,
+}
+
+impl Table {
     /// What keeps play from starting: each board with sensors that is not connected, not read
     /// yet, or does not show the position, in words for the console. Empty: ready.
     pub(super) fn start_blockers(&self) -> Vec<String> {
         let mut blockers = Vec::new();
         let names = self.arbiter.config().names();
         for seat in self.seat_order() {
-            if !self.sensors[seat] {
+            if !self.settings.sensors[seat] {
                 continue;
             }
-            let link = self.board_links[seat];
-            let recognizer = self.arbiter.board(seat);
+            let link = self.boards.link(seat);
             let name = names.board(seat);
             if !link.connected {
                 blockers.push(format!("the {name} board is not connected"));
             } else if !link.read {
                 blockers.push(format!("the {name} board has not been read yet"));
-            } else if let Some(r) = recognizer
+            } else if let Some(r) = self.arbiter.board(seat)
                 && !r.shows_expected()
             {
                 let diff = r.diff(r.expected().board());
@@ -52,30 +58,31 @@ impl Hub {
     }
 
     /// Whether play is still to start (not started, no result).
-    fn before_start(&self) -> bool {
+    pub(super) fn before_start(&self) -> bool {
         !self.arbiter.started() && !self.has_result()
     }
 
     /// After a board event: start play where the boards start it and they are ready; tell the
     /// staff when the table becomes ready for the arbiter's `start`.
-    pub(super) fn maybe_start(&mut self, t: Millis) {
+    pub(super) fn maybe_start(&mut self, now: Millis, out: &mut Vec<TableEffect>) {
         if !self.before_start() {
             return;
         }
         let ready = self.start_blockers().is_empty();
-        self.note_set_up(ready);
+        self.note_set_up(ready, out);
         if !ready {
-            self.ready_told = false;
+            self.start.ready_told = false;
             return;
         }
-        if self.start_by_boards {
-            info!("both boards show the position: play starts");
-            self.accept(Input::Start, t, None);
-        } else if !std::mem::replace(&mut self.ready_told, true) {
+        if self.settings.start_by_boards {
+            tracing::info!("both boards show the position: play starts");
+            self.apply(Input::Start, now, None, out);
+        } else if !std::mem::replace(&mut self.start.ready_told, true) {
             self.note(
                 "every board shows the starting position: `start` starts play and the clocks"
                     .into(),
                 None,
+                out,
             );
         }
     }
@@ -83,7 +90,12 @@ impl Hub {
     /// The console's `start` (the arbiter's or the assistant's): refused while a board is not
     /// ready, unless `start anyway`, so that no clock runs over a board set up wrongly. `None`:
     /// not a start; the command goes to the arbiter as any other.
-    pub(super) fn start_command(&mut self, role: Role, command: &Command) -> Option<Reply> {
+    pub(super) fn start_command(
+        &mut self,
+        role: Role,
+        command: &Command,
+        out: &mut Vec<TableEffect>,
+    ) -> Option<Reply> {
         let Command::Game(Action::Start { anyway }) = command else {
             return None;
         };
@@ -105,6 +117,7 @@ impl Hub {
         self.note(
             format!("{role} starts play although {}", blockers.join("; ")),
             None,
+            out,
         );
         None
     }
