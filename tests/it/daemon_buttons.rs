@@ -59,7 +59,10 @@ fn a_button_of_the_tactile_board_asks_for_the_time() {
     // answer), so that it writes the transcript as it was; nothing else of the button's reaches
     // the journal.
     let journal = table.journal();
-    let buttons: Vec<&str> = journal.lines().filter(|l| l.contains("button")).collect();
+    let buttons: Vec<&str> = journal
+        .lines()
+        .filter(|l| l.contains("{\"button\":"))
+        .collect();
     assert_eq!(buttons.len(), 1, "{journal}");
     assert!(buttons[0].contains("\"number\":1"), "{}", buttons[0]);
     let read = tactus::daemon::journal::read(&table.folder().join("journal.jsonl")).unwrap();

@@ -538,3 +538,116 @@ fn score_of(moves: &[shakmaty::Move]) -> Score {
     }));
     score
 }
+
+/// The journal a tactus of format 2 wrote (`tests/fixtures/journal-format-2`, see its README):
+/// a tactus of today replays it to the same game and clocks (its PGN, byte for byte), the same
+/// transcript (`tactus replay` prints what that tactus printed), and the requests as the
+/// arbiter left them switched (12.3 a: material off, pieces off, material on).
+#[test]
+fn a_journal_of_format_2_replays_to_the_same_game_clocks_transcript_and_switches() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/journal-format-2");
+    let journal = fixture.join("journal.jsonl");
+    let out = Command::new(TACTUS)
+        .args(["replay", journal.to_str().unwrap()])
+        .args([
+            "--voices-dir",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/voices"),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let expected = fs::read_to_string(fixture.join("replay.txt")).unwrap();
+    assert_eq!(
+        printed, expected,
+        "tactus replay prints what format 2's printed"
+    );
+    let read = journal::read(&journal).unwrap();
+    assert_eq!(read.header.version, 2);
+    let replayed = support::journal::replayed(&read);
+    assert!(replayed.skipped.is_empty(), "{:?}", replayed.skipped);
+    let pgn = replayed.table.game().to_pgn(&read.header.tags);
+    let recorded = fs::read_to_string(fixture.join("game.pgn")).unwrap();
+    assert_eq!(
+        pgn.trim_end(),
+        recorded.trim_end(),
+        "the game and its clocks"
+    );
+    assert_eq!(
+        replayed.requests_off(),
+        &std::collections::BTreeSet::from([tactus_core::console::Switchable::Pieces])
+    );
+}
+
+/// A game of format 2 taken up by a tactus of today: its journal is continued in place, what
+/// the table receives from then on is journaled as format 3 writes it, and the whole journal
+/// replays, its old lines as they were and its new ones as the table's.
+#[test]
+fn a_journal_of_format_2_is_continued_in_place_and_replays_whole() {
+    use tactus::daemon::journal::Journal;
+    use tactus_core::{
+        console::{Command as ConsoleCommand, Request, Role},
+        journal::Entry,
+        table::TableInput,
+    };
+    let dir = temp_dir("format-2");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/journal-format-2");
+    // The game as it stood before its last half-move was agreed drawn: its end line and the
+    // draw's acceptance left out, the rest byte for byte.
+    let text = fs::read_to_string(fixture.join("journal.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let unfinished = lines[..lines.len() - 2].join("\n") + "\n";
+    let path = dir.join(JOURNAL_FILE);
+    fs::write(&path, &unfinished).unwrap();
+    let read = journal::read(&path).unwrap();
+    assert!(!read.is_finished());
+    let before = support::journal::replayed(&read);
+    let mut continued = Journal::append_to(&read).unwrap();
+    let t = read.last_time() + 1_000;
+    let count = TableInput::Console {
+        conn: 1,
+        role: Role::Player,
+        seat: None,
+        command: ConsoleCommand::Request(Request::MovesCompleted),
+    };
+    continued.table(t, &count).unwrap();
+    let resign = TableInput::Console {
+        conn: 2,
+        role: Role::Assistant,
+        seat: None,
+        command: tactus_core::console::parse("resign white", Role::Assistant).unwrap(),
+    };
+    continued.table(t + 1_000, &resign).unwrap();
+    drop(continued);
+    let read = journal::read(&path).unwrap();
+    assert_eq!(read.header.version, 2, "the header is the game's own");
+    let kinds: Vec<&str> = read
+        .entries
+        .iter()
+        .rev()
+        .take(2)
+        .map(|e| match e {
+            Entry::Table { .. } => "table",
+            Entry::Input { .. } => "input",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["table", "table"]);
+    let after = support::journal::replayed(&read);
+    assert!(after.skipped.is_empty(), "{:?}", after.skipped);
+    assert_eq!(
+        after.table.game().moves().len(),
+        before.table.game().moves().len()
+    );
+    assert!(
+        after.table.game().end().is_some(),
+        "the resignation counted"
+    );
+    let asked = support::journal::requests(&read);
+    assert_eq!(asked.last().map(|r| r.asked.as_str()), Some("count"));
+    fs::remove_dir_all(&dir).unwrap();
+}

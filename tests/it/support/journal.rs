@@ -28,8 +28,7 @@ pub fn replayed(read: &JournalFile) -> Replayed {
 fn steps(read: &JournalFile, on_step: impl FnMut(Millis, Step<'_>)) -> Replayed {
     let dir = tactus::store::voices::default_dir();
     let wording = journal::wording(&read.header, &dir).expect("the journal's voice packs");
-    tactus_core::journal::replay_steps(read, wording, on_step)
-        .expect("the journal replays")
+    tactus_core::journal::replay_steps(read, wording, on_step).expect("the journal replays")
 }
 
 /// The inputs the arbiter got, in order.

@@ -153,7 +153,11 @@ impl World {
             tags: Vec::new(),
             wording: ByColor {
                 white: pack("de-fide"),
-                black: pack(if setup.seed.is_multiple_of(2) { "de-fide" } else { "en" }),
+                black: pack(if setup.seed.is_multiple_of(2) {
+                    "de-fide"
+                } else {
+                    "en"
+                }),
             },
             braille: crate::record::braille::Profile::named(
                 crate::record::braille::DEFAULT_PROFILE,
