@@ -9,8 +9,8 @@
 //!
 //! - [`rules`]: the Laws: the game, its clock and time controls, claims, dead positions, notation
 //!   for people, PGN.
-//! - [`board`]: sensor boards: the DGT and line protocol codecs, profiles, a link's protocol
-//!   session, move recognition from lift and place events.
+//! - [`board`]: sensor boards: the DGT and line protocol codecs behind one seam per protocol,
+//!   profiles, a link's protocol session, move recognition from lift and place events.
 //! - [`engine`]: the training opponent's UCI codec and conversation, and an evaluation in words.
 //! - [`audit`]: the audit report of a PGN file.
 //! - [`announce`]: what is said, voice packs and their wording.

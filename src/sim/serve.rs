@@ -635,7 +635,7 @@ mod tests {
     use shakmaty::Move;
 
     use super::*;
-    use tactus_core::{board::profile::ProfileSet, sim::board::LINE_FIRMWARE};
+    use tactus_core::board::{profile::ProfileSet, protocol::line::LINE_FIRMWARE};
 
     fn profile(name: &str) -> Profile {
         ProfileSet::builtin().get(name).unwrap().clone()

@@ -8,7 +8,10 @@
 //! - `core/clippy.toml` still forbids what it must (a deleted line would pass clippy);
 //! - the core never awaits (an `async fn` compiles without a runtime);
 //! - inside the shell crate, the layers are used from above only: `config`, `store`, `speech`,
-//!   `sim` and `daemon` never use the commands (`cli`).
+//!   `sim` and `daemon` never use the commands (`cli`);
+//! - a board protocol is known only behind its seam (`core/src/board/protocol/`): nothing else
+//!   matches on the protocol or reads its wire format, so a new protocol is a file there and a
+//!   profile, not edits in the session, the profile checks and the simulator.
 
 use std::{
     fs,
@@ -177,6 +180,123 @@ fn top_level_names(code: &str, root: &str) -> Vec<String> {
     out
 }
 
+/// `code` (already without comments and strings) without its test code: every item under
+/// `#[cfg(test)]` (a test module, a test helper) is blanked, its line breaks kept so that line
+/// numbers still point into the file.
+fn production_code(code: &str) -> String {
+    const TEST_ONLY: &str = "#[cfg(test)]";
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(i) = rest.find(TEST_ONLY) {
+        out.push_str(&rest[..i]);
+        let item = &rest[i..];
+        // The item ends at its first `;` (`mod tests;`) or at the brace closing its first `{`.
+        let mut depth = 0;
+        let mut end = item.len();
+        for (k, c) in item.char_indices() {
+            match c {
+                ';' if depth == 0 => {
+                    end = k + 1;
+                    break;
+                }
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.extend(item[..end].chars().filter(|&c| c == '\n'));
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where `code` names a board protocol or its wire format: a variant of `Protocol` (a match arm,
+/// a comparison), or an item of a codec module (`dgt::`, `line::`) other than the DGT clock's
+/// message, which the clock's driver and the link's events carry for every protocol that has a
+/// clock. As (line, what) pairs.
+fn protocol_names(code: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut offset = 0;
+    for (n, line) in code.lines().enumerate() {
+        for (at, _) in line.match_indices("Protocol::") {
+            let name = word_at(&line[at + "Protocol::".len()..]);
+            // A variant (`Protocol::Dgt`), not a constant (`Protocol::ALL`) or a method.
+            let variant =
+                name.starts_with(char::is_uppercase) && name.chars().any(char::is_lowercase);
+            if !ends_in_word(&line[..at]) && variant {
+                found.push((n + 1, format!("Protocol::{name}")));
+            }
+        }
+        for module in ["dgt", "line"] {
+            let path = format!("{module}::");
+            for (at, _) in line.match_indices(&path) {
+                if ends_in_word(&line[..at]) {
+                    continue;
+                }
+                let after = &line[at + path.len()..];
+                let names = if after.starts_with('{') {
+                    // A group may run over several lines: read it from the whole code.
+                    group_names(&code[offset + at + path.len()..])
+                } else {
+                    vec![word_at(after)]
+                };
+                for name in names.into_iter().filter(|n| n != "ClockMessage") {
+                    found.push((n + 1, format!("{module}::{name}")));
+                }
+            }
+        }
+        offset += line.len() + 1;
+    }
+    found
+}
+
+/// The identifier `text` starts with.
+fn word_at(text: &str) -> String {
+    text.chars().take_while(|&c| is_word(c)).collect()
+}
+
+/// Whether `text` ends in a character of an identifier (`xdgt::` is not `dgt::`).
+fn ends_in_word(text: &str) -> bool {
+    text.chars().next_back().is_some_and(is_word)
+}
+
+/// The first names of the items listed directly in the `{...}` group `text` starts with
+/// (`{self, a::b, c}`: `self`, `a`, `c`).
+fn group_names(text: &str) -> Vec<String> {
+    let mut depth = 0;
+    let mut names = String::new();
+    for c in text.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                names.push(' ');
+            }
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+                names.push(' ');
+            }
+            _ if depth == 1 => names.push(c),
+            _ => names.push(' '),
+        }
+    }
+    names
+        .split([',', ' ', '\n', '\t'])
+        .filter_map(|item| item.split("::").next())
+        .filter(|name| !name.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
     if path.is_file() {
         out.push(path.to_owned());
@@ -322,6 +442,55 @@ fn the_shell_layers_are_used_from_above_only() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Where a board protocol may be named: its seam, and the wire codecs the protocols there speak.
+const PROTOCOL_HOMES: &[&str] = &[
+    "core/src/board/protocol/",
+    "core/src/board/dgt.rs",
+    "core/src/board/line.rs",
+];
+
+/// Issue 36: a board protocol is one file behind one trait. Outside its seam, no code (tests
+/// aside) matches on the protocol or reads its wire format: the session, the profile, the
+/// simulated board and the shell ask the protocol through `BoardProtocol`.
+#[test]
+fn board_protocols_are_named_only_behind_their_seam() {
+    let mut files = Vec::new();
+    rust_files(&root().join("core/src"), &mut files);
+    rust_files(&root().join("src"), &mut files);
+    let mut problems = Vec::new();
+    let mut seen_in_homes = 0;
+    for file in &files {
+        let relative = file
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        // The house puts a module's tests in `tests.rs` (`#[cfg(test)] mod tests;`).
+        if file.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        let code = production_code(&code_of(&fs::read_to_string(file).unwrap()));
+        let names = protocol_names(&code);
+        if PROTOCOL_HOMES.iter().any(|home| relative.starts_with(home)) {
+            seen_in_homes += names.len();
+            continue;
+        }
+        for (line, name) in names {
+            problems.push(format!("{relative}:{line}: {name}"));
+        }
+    }
+    assert!(
+        seen_in_homes > 10,
+        "the check finds no protocol even behind the seam: it is looking in the wrong place"
+    );
+    assert!(
+        problems.is_empty(),
+        "a board protocol is named outside its seam; ask the protocol instead (a method of \
+         BoardProtocol, LinkCodec or BoardSide in core/src/board/protocol/):\n{}",
+        problems.join("\n")
+    );
+}
+
 #[test]
 fn the_checks_find_what_they_must_and_nothing_else() {
     let code = code_of(
@@ -335,4 +504,20 @@ fn the_checks_find_what_they_must_and_nothing_else() {
     let manifest = "[dependencies]\na = \"1\"\n[dev-dependencies]\nb = \"1\"\n\
                     [target.'cfg(unix)'.dependencies]\nc = \"1\"\n";
     assert_eq!(dependencies(manifest), ["a", "b", "c"]);
+    let protocols = code_of(
+        "use crate::board::{\n    dgt::{self, ClockMessage},\n    line::{HostCommand, LineMessage},\n};\n\
+         use super::dgt::ClockMessage;\nlet s = offline::x();\n\
+         match p { Protocol::Dgt => 1, _ => 0 }\nlet q = Protocol::ALL; let r = p.spec();\n\
+         #[cfg(test)]\nmod tests {\n    fn f() { Protocol::Line; }\n}\nlet t = line::encode();\n",
+    );
+    assert_eq!(
+        protocol_names(&production_code(&protocols)),
+        [
+            (2, "dgt::self".to_string()),
+            (3, "line::HostCommand".to_string()),
+            (3, "line::LineMessage".to_string()),
+            (7, "Protocol::Dgt".to_string()),
+            (13, "line::encode".to_string()),
+        ]
+    );
 }

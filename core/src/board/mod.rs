@@ -1,7 +1,8 @@
 //! Sensor boards: what stands on a physical board and when a piece is lifted or placed.
 //!
 //! This module owns the pure side of the boards: the protocol codecs (sans-IO: bytes in, typed
-//! messages out, and back), the board profiles, and move recognition from lift and place events.
+//! messages out, and back) behind one seam per protocol ([`protocol`]), the board profiles, and
+//! move recognition from lift and place events.
 //! It never opens a port, sleeps or reads the clock; the serial transport lives in the shell
 //! (the `tactus` crate's board links, over the pure [`session`]) and hands events in with the time they
 //! arrived.
@@ -13,6 +14,7 @@ pub mod dgt;
 pub mod dgt_clock;
 pub mod line;
 pub mod profile;
+pub mod protocol;
 pub mod recognize;
 pub mod session;
 pub mod throttle;
@@ -64,6 +66,58 @@ impl Orientation {
         match self {
             Orientation::Normal => square,
             Orientation::Reversed => square.flip_horizontal().flip_vertical(),
+        }
+    }
+
+    /// Map a whole board the same way. Both orientations are their own inverse (the identity and
+    /// a half turn), so this maps the board's numbering to the game's and back.
+    pub fn apply_board(self, board: &Board) -> Board {
+        let mut out = Board::empty();
+        for (square, piece) in board {
+            out.set_piece_at(self.apply(square), piece);
+        }
+        out
+    }
+
+    /// Map an event as the board numbers it to the game's squares (and back).
+    pub fn apply_event(self, event: SensorEvent) -> SensorEvent {
+        match event {
+            SensorEvent::Lift { square } => SensorEvent::Lift {
+                square: self.apply(square),
+            },
+            SensorEvent::Place { square, piece } => SensorEvent::Place {
+                square: self.apply(square),
+                piece,
+            },
+            SensorEvent::Snapshot(Sensed::Pieces(board)) => {
+                SensorEvent::Snapshot(Sensed::Pieces(self.apply_board(&board)))
+            }
+            SensorEvent::Snapshot(Sensed::Occupancy(occupied)) => SensorEvent::Snapshot(
+                Sensed::Occupancy(occupied.into_iter().map(|sq| self.apply(sq)).collect()),
+            ),
+            SensorEvent::Button(n) => SensorEvent::Button(n),
+        }
+    }
+
+    /// How the board lies, judged from a full reading in its own numbering: `Normal` if it shows
+    /// the start position, `Reversed` if it shows it turned round, `None` for anything else
+    /// (mid-game, pieces missing or misplaced, or a board that senses only occupancy, whose
+    /// start position looks the same both ways round).
+    pub fn detect(reading: &Sensed) -> Option<Orientation> {
+        let Sensed::Pieces(board) = reading else {
+            return None;
+        };
+        let start = Board::new();
+        [Orientation::Normal, Orientation::Reversed]
+            .into_iter()
+            .find(|&o| o.apply_board(board) == start)
+    }
+
+    /// The word for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Orientation::Normal => "normal",
+            Orientation::Reversed => "reversed",
         }
     }
 }

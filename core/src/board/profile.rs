@@ -18,6 +18,9 @@ use thiserror::Error;
 use super::{Orientation, Sensing};
 use crate::rules::Millis;
 
+/// The protocol a board speaks: its home is the protocols' seam, [`super::protocol`].
+pub use super::protocol::Protocol;
+
 /// The profiles shipped in `boards/`, by file name. Adding a file there means adding it here; a
 /// test checks that the two agree.
 const BUILTIN: [(&str, &str); 2] = [
@@ -61,16 +64,6 @@ pub struct Profile {
     /// Absent: no clock attached.
     #[serde(default)]
     pub clock: ClockSettings,
-}
-
-/// The protocol a board speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// DGT's binary protocol ([`super::dgt`]).
-    Dgt,
-    /// tactus's line protocol for pegged boards ([`super::line`]).
-    Line,
 }
 
 /// `[serial]`
@@ -253,20 +246,9 @@ impl Profile {
                 format!("{:?} must be lower-case letters, digits and '-'", self.name),
             );
         }
-        match (self.protocol, self.sensing) {
-            (Protocol::Dgt, Sensing::Occupancy) => {
-                return invalid(
-                    "sensing",
-                    "a DGT board identifies pieces: use sensing = \"identity\"".into(),
-                );
-            }
-            (Protocol::Line, Sensing::Identity) => {
-                return invalid(
-                    "sensing",
-                    "the line protocol reports occupancy only: use sensing = \"occupancy\"".into(),
-                );
-            }
-            _ => {}
+        // What a board can sense is its protocol's to say.
+        if let Err(reason) = self.protocol.spec().check_sensing(self.sensing) {
+            return invalid("sensing", reason.into());
         }
         let serial = &self.serial;
         if serial.baud == 0 {
@@ -332,7 +314,7 @@ impl Profile {
                     .into(),
             );
         }
-        if self.clock.attached && self.protocol != Protocol::Dgt {
+        if self.clock.attached && !self.protocol.spec().carries_clock() {
             return invalid(
                 "clock.attached",
                 "only DGT boards carry a clock; remove the [clock] section".into(),

@@ -7,25 +7,27 @@
 //! It must not interpret what happens on the board: it never decides that a move was made, never
 //! debounces or reorders sensor events (move recognition does that), and never touches game state.
 //!
-//! Handshakes follow `reference/dgt-protocol.md` and `boards/README.md`:
-//! - DGT: SEND_VERSION, RETURN_SERIALNR, then update mode (SEND_UPDATE_BRD, or SEND_UPDATE_NICE
-//!   when a clock is attached), then SEND_BRD. Updates are switched on *before* the dump is asked
-//!   for, so that no change falls between the two; updates that arrive before the first dump are
-//!   already contained in it and are dropped. Keep-alive: RETURN_SERIALNR.
-//! - Line (pegged board): `V` (greeting), then `?` (snapshot). Keep-alive: `V`.
-//!
-//! A keep-alive request goes out every `keepalive_ms / 2`; silence for `keepalive_ms` after a
-//! request is a disconnect ([`Action::Lost`]).
+//! It knows no protocol: what to send and what the board's bytes mean are the protocol's
+//! ([`LinkCodec`], one per protocol under [`super::protocol`]); the rules here hold for every
+//! protocol:
+//! - The greeting goes out when the port opens, and again every keep-alive period until the first
+//!   full reading arrives (the board may not have been there yet). That reading completes the
+//!   handshake; events before it are already contained in it and are dropped.
+//! - A keep-alive request goes out every `keepalive_ms / 2`; silence for `keepalive_ms` after a
+//!   request is a disconnect ([`Action::Lost`]). Any well-formed message answers.
+//! - The orientation is the profile's, or detected from the first reading of an identity board.
+//! - A DGT clock plugged into a board whose protocol carries one is driven once the board is
+//!   connected.
 
 use tracing::{debug, warn};
 
 use crate::{
     board::{
         Orientation, SensorEvent,
-        dgt::{self, ClockMessage, Command, Message},
+        dgt::ClockMessage,
         dgt_clock::{ClockDriver, ClockFace, ClockNote},
-        line::{self, HostCommand, LineMessage},
-        profile::{OrientationMode, Profile, Protocol},
+        profile::{OrientationMode, Profile},
+        protocol::{BoardProtocol, Heard, LinkCodec},
         throttle::{Throttle, held_words},
     },
     rules::Millis,
@@ -104,7 +106,9 @@ enum Phase {
 /// write, what to report and when the connection is dead. See the module docs for the rules.
 #[derive(Debug, Clone)]
 pub struct Session {
-    protocol: Protocol,
+    protocol: &'static dyn BoardProtocol,
+    /// The protocol's side of this connection: what to send, what the bytes mean.
+    codec: Box<dyn LinkCodec>,
     baud: u32,
     keepalive_ms: Millis,
     orientation_mode: OrientationMode,
@@ -115,22 +119,16 @@ pub struct Session {
     /// The board is expected to show a game under way (a resumed game, or one set up from a
     /// position), not the start position, so detection has nothing to go by.
     game_under_way: bool,
-    dgt: dgt::Decoder,
-    line: line::LineDecoder,
     phase: Phase,
     started: Millis,
-    /// The board's own words about itself (version, serial number, greeting).
-    version: Option<String>,
-    serial: Option<String>,
     /// The oldest request not yet answered by any message.
     awaiting_since: Option<Millis>,
     next_keepalive: Millis,
-    skipped_reported: u64,
     /// Malformed messages and the board's fault lines: logged at most once a second each.
     rejected: Throttle,
     faults: Throttle,
-    /// The attached DGT clock's driver (a DGT profile with `clock.attached`): its messages are
-    /// reported and its commands sent only when there is one.
+    /// The attached DGT clock's driver (a protocol that carries one, and `clock.attached`): its
+    /// messages are reported and its commands sent only when there is one.
     clock: Option<ClockDriver>,
 }
 
@@ -139,33 +137,40 @@ impl Session {
     /// connection of the same link (a board does not turn round while unplugged; if it did, the
     /// recogniser reports the difference).
     pub fn new(profile: &Profile, orientation: Option<Orientation>, now: Millis) -> Session {
+        Session::speaking(profile.protocol.spec(), profile, orientation, now)
+    }
+
+    /// The same, speaking `protocol` whatever the profile names: the seam itself, for a protocol
+    /// no profile can name yet (a test's).
+    pub fn speaking(
+        protocol: &'static dyn BoardProtocol,
+        profile: &Profile,
+        orientation: Option<Orientation>,
+        now: Millis,
+    ) -> Session {
         let fixed = profile.orientation.mode.fixed();
         let (orientation, orientation_source) = match (fixed, orientation) {
             (Some(o), _) => (Some(o), "from the profile"),
             (None, Some(o)) => (Some(o), "detected earlier"),
             (None, None) => (None, ""),
         };
+        let clock = protocol.carries_clock() && profile.clock.attached;
         Session {
-            protocol: profile.protocol,
+            protocol,
+            codec: protocol.link(clock),
             baud: profile.serial.baud,
             keepalive_ms: profile.timing.keepalive_ms,
             orientation_mode: profile.orientation.mode,
             orientation,
             orientation_source,
             game_under_way: false,
-            dgt: dgt::Decoder::new(),
-            line: line::LineDecoder::new(),
             phase: Phase::Handshake,
             started: now,
-            version: None,
-            serial: None,
             awaiting_since: None,
             next_keepalive: now,
-            skipped_reported: 0,
             rejected: Throttle::default(),
             faults: Throttle::default(),
-            clock: (profile.protocol == Protocol::Dgt && profile.clock.attached)
-                .then(ClockDriver::new),
+            clock: clock.then(ClockDriver::new),
         }
     }
 
@@ -197,32 +202,7 @@ impl Session {
         self.started = now;
         self.request(now);
         self.next_keepalive = now + self.keepalive_interval();
-        vec![Action::Write(self.handshake_bytes())]
-    }
-
-    fn handshake_bytes(&self) -> Vec<u8> {
-        match self.protocol {
-            // Four bytes: well inside the board's small command buffer (about 10 bytes).
-            Protocol::Dgt => vec![
-                Command::SendVersion.byte(),
-                Command::ReturnSerialNr.byte(),
-                self.update_command().byte(),
-                Command::SendBoard.byte(),
-            ],
-            Protocol::Line => [
-                HostCommand::Version.encode(),
-                HostCommand::Snapshot.encode(),
-            ]
-            .concat(),
-        }
-    }
-
-    fn update_command(&self) -> Command {
-        if self.clock.is_some() {
-            Command::SendUpdateNice
-        } else {
-            Command::SendUpdateBoard
-        }
+        vec![Action::Write(self.codec.greeting())]
     }
 
     /// A request went out: the board owes an answer from now on (unless it already did).
@@ -235,7 +215,7 @@ impl Session {
         match command {
             LinkCommand::RequestSnapshot => {
                 self.request(now);
-                vec![Action::Write(self.snapshot_request())]
+                vec![Action::Write(self.codec.snapshot_request())]
             }
             LinkCommand::Clock(face) => {
                 if let Some(driver) = &mut self.clock {
@@ -262,13 +242,6 @@ impl Session {
                 .into_iter()
                 .collect(),
             _ => Vec::new(),
-        }
-    }
-
-    fn snapshot_request(&self) -> Vec<u8> {
-        match self.protocol {
-            Protocol::Dgt => vec![Command::SendBoard.byte()],
-            Protocol::Line => HostCommand::Snapshot.encode().to_vec(),
         }
     }
 
@@ -316,7 +289,7 @@ impl Session {
                     "no answer within {} ms of opening the port (is the board switched on, and does \
                      it speak the {} protocol at {} baud?)",
                     self.keepalive_ms,
-                    self.protocol_name(),
+                    self.protocol.title(),
                     self.baud
                 ),
                 Phase::Connected => {
@@ -332,7 +305,7 @@ impl Session {
             return vec![Action::Lost(format!(
                 "the device answers but sent no full board reading within {} ms; is this a {} board?",
                 HANDSHAKE_KEEPALIVES * self.keepalive_ms,
-                self.protocol_name()
+                self.protocol.title()
             ))];
         }
         let mut out = Vec::new();
@@ -350,158 +323,108 @@ impl Session {
         if now >= self.next_keepalive {
             self.next_keepalive = now + self.keepalive_interval();
             self.request(now);
-            let bytes = match (self.phase, self.protocol) {
+            let bytes = match self.phase {
                 // Still waiting for the first reading: the greeting may have been lost (the
                 // board was not there yet), send it again.
-                (Phase::Handshake, _) => self.handshake_bytes(),
-                (Phase::Connected, Protocol::Dgt) => vec![Command::ReturnSerialNr.byte()],
-                (Phase::Connected, Protocol::Line) => HostCommand::Version.encode().to_vec(),
+                Phase::Handshake => self.codec.greeting(),
+                Phase::Connected => self.codec.keepalive(),
             };
             out.push(Action::Write(bytes));
         }
         out
     }
 
-    fn protocol_name(&self) -> &'static str {
-        match self.protocol {
-            Protocol::Dgt => "DGT",
-            Protocol::Line => "pegged-board line",
-        }
-    }
-
     /// Bytes read from the port at `now`: every message decoded from them, in order. A malformed
     /// one is reported and skipped; any well-formed one shows the board is alive.
     pub fn received(&mut self, bytes: &[u8], now: Millis) -> Vec<Action> {
         let mut out = Vec::new();
-        match self.protocol {
-            Protocol::Dgt => {
-                self.dgt.push(bytes);
-                while let Some(result) = self.dgt.next() {
-                    if let Some(msg) = self.well_formed(result, now, &mut out) {
-                        self.dgt_message(&msg, now, &mut out);
-                    }
-                }
-                self.report_skipped(&mut out);
-            }
-            Protocol::Line => {
-                self.line.push(bytes);
-                while let Some(result) = self.line.next() {
-                    if let Some(msg) = self.well_formed(result, now, &mut out) {
-                        self.line_message(&msg, now, &mut out);
-                    }
-                }
-            }
+        for heard in self.codec.received(bytes) {
+            self.heard(heard, now, &mut out);
         }
         out
     }
 
-    /// A decoded message, or its error reported.
-    fn well_formed<M, E: std::fmt::Display>(
-        &mut self,
-        result: Result<M, E>,
-        now: Millis,
-        out: &mut Vec<Action>,
-    ) -> Option<M> {
-        match result {
-            Ok(msg) => {
-                self.awaiting_since = None;
-                Some(msg)
-            }
-            Err(err) => {
+    /// What one decoded message meant.
+    fn heard(&mut self, heard: Heard, now: Millis, out: &mut Vec<Action>) {
+        match heard {
+            Heard::Rejected(reason) => {
                 if let Some(held) = self.rejected.admit(now) {
-                    warn!("{err}{}", held_words(held));
+                    warn!("{reason}{}", held_words(held));
                 }
-                out.push(Action::Emit(LinkEvent::Rejected {
-                    reason: err.to_string(),
-                }));
-                None
+                out.push(Action::Emit(LinkEvent::Rejected { reason }));
+                return;
             }
+            Heard::Garbage(bytes) => {
+                debug!(bytes, "bytes outside any message skipped");
+                out.push(Action::Emit(LinkEvent::Garbage { bytes }));
+                return;
+            }
+            _ => {}
         }
-    }
-
-    /// The sensor events of a message, reported.
-    fn emit_sensor_events(events: Vec<SensorEvent>, out: &mut Vec<Action>) {
-        out.extend(
-            events
-                .into_iter()
-                .map(|e| Action::Emit(LinkEvent::Sensor(e))),
-        );
-    }
-
-    fn dgt_message(&mut self, msg: &Message, now: Millis, out: &mut Vec<Action>) {
-        match msg {
-            Message::BoardDump(dump) => {
-                let orientation = self.orientation_for(dump);
+        // A well-formed message: the board is alive.
+        self.awaiting_since = None;
+        match heard {
+            Heard::Sensor(SensorEvent::Snapshot(reading)) => {
+                let orientation = self.orientation_for(&reading);
                 let connecting = self.phase == Phase::Handshake;
                 if connecting {
                     self.phase = Phase::Connected;
                     out.push(Action::Emit(LinkEvent::Connected {
-                        info: self.dgt_info(orientation),
+                        info: self.codec.describe(orientation, self.orientation_source),
                     }));
                 }
-                Self::emit_sensor_events(dgt::to_sensor_events(msg, orientation), out);
+                let snapshot = orientation.apply_event(SensorEvent::Snapshot(reading));
+                out.push(Action::Emit(LinkEvent::Sensor(snapshot)));
                 if connecting {
                     // The board relays clock commands from now on: the clock's handshake.
                     out.extend(self.clock_out(now));
                 }
             }
-            Message::FieldUpdate { field, .. } => match (self.phase, self.orientation) {
-                (Phase::Connected, Some(orientation)) => {
-                    Self::emit_sensor_events(dgt::to_sensor_events(msg, orientation), out);
+            Heard::Sensor(event) => {
+                if self.phase == Phase::Connected {
+                    let orientation = self.orientation.unwrap_or_default();
+                    out.push(Action::Emit(LinkEvent::Sensor(
+                        orientation.apply_event(event),
+                    )));
+                } else {
+                    // The first full reading, asked for in the greeting, contains this.
+                    debug!(
+                        ?event,
+                        "event before the first full reading: superseded by the reading"
+                    );
                 }
-                // The first dump, asked for after updates were switched on, contains this.
-                _ => debug!(
-                    field,
-                    "field update before the first board dump: superseded by the dump"
-                ),
-            },
-            Message::Clock(clock) => {
+            }
+            Heard::Clock(clock) => {
                 if let Some(driver) = &mut self.clock {
-                    let notes = driver.received(clock, now);
+                    let notes = driver.received(&clock, now);
                     out.extend(
                         notes
                             .into_iter()
                             .map(|note| Action::Emit(LinkEvent::ClockNote(note))),
                     );
-                    out.push(Action::Emit(LinkEvent::Clock(*clock)));
+                    out.push(Action::Emit(LinkEvent::Clock(clock)));
                     out.extend(self.clock_out(now));
                 }
             }
-            Message::Version { major, minor } => {
-                self.version
-                    .get_or_insert_with(|| format!("{major}.{minor:02}"));
+            Heard::Fault(text) => {
+                if let Some(held) = self.faults.admit(now) {
+                    warn!(text, "the board reports a fault{}", held_words(held));
+                }
+                out.push(Action::Emit(LinkEvent::BoardFault { text }));
             }
-            Message::SerialNr(s) | Message::LongSerialNr(s) => {
-                self.serial.get_or_insert_with(|| s.clone());
-            }
-            Message::Unknown { id, len } => {
-                debug!(id, len, "unknown DGT message skipped");
-                out.push(Action::Emit(LinkEvent::Unknown {
-                    message: format!("DGT message 0x{id:02x} of {len} bytes"),
-                }));
-            }
+            Heard::Unknown(message) => out.push(Action::Emit(LinkEvent::Unknown { message })),
+            Heard::Alive | Heard::Rejected(_) | Heard::Garbage(_) => {}
         }
     }
 
-    /// Bytes outside any DGT message since the last report.
-    fn report_skipped(&mut self, out: &mut Vec<Action>) {
-        let skipped = self.dgt.skipped_bytes();
-        if skipped > self.skipped_reported {
-            let bytes = skipped - self.skipped_reported;
-            self.skipped_reported = skipped;
-            debug!(bytes, "bytes outside any DGT message skipped");
-            out.push(Action::Emit(LinkEvent::Garbage { bytes }));
-        }
-    }
-
-    /// The orientation to read `dump` with; detects it from the first dump when the profile says
-    /// "detect".
-    fn orientation_for(&mut self, dump: &[Option<shakmaty::Piece>; 64]) -> Orientation {
+    /// The orientation to read `reading` with (in the board's own numbering); detects it from the
+    /// first reading when the profile says "detect".
+    fn orientation_for(&mut self, reading: &crate::board::Sensed) -> Orientation {
         if let Some(o) = self.orientation {
             return o;
         }
         debug_assert_eq!(self.orientation_mode, OrientationMode::Detect);
-        let (o, source) = match dgt::detect_orientation(dump) {
+        let (o, source) = match Orientation::detect(reading) {
             Some(o) => (o, "detected from the start position"),
             None if self.game_under_way => {
                 warn!(
@@ -516,7 +439,8 @@ impl Session {
             }
             None => {
                 warn!(
-                    "the first board dump is not the start position; assuming normal orientation"
+                    "the first full reading of the board is not the start position; assuming \
+                     normal orientation"
                 );
                 (
                     Orientation::Normal,
@@ -530,82 +454,6 @@ impl Session {
         self.orientation_source = source;
         o
     }
-
-    fn dgt_info(&self, orientation: Orientation) -> String {
-        let mut info = String::from("DGT board");
-        if let Some(v) = &self.version {
-            info.push_str(&format!(", firmware {v}"));
-        }
-        if let Some(s) = &self.serial {
-            info.push_str(&format!(", serial number {s}"));
-        }
-        info.push_str(&format!(
-            ", orientation {} ({})",
-            orientation_name(orientation),
-            self.orientation_source
-        ));
-        info
-    }
-
-    fn line_message(&mut self, msg: &LineMessage, now: Millis, out: &mut Vec<Action>) {
-        let orientation = self.orientation.unwrap_or_default();
-        match msg {
-            LineMessage::Snapshot(_) => {
-                if self.phase == Phase::Handshake {
-                    self.phase = Phase::Connected;
-                    let info = match &self.version {
-                        Some(hello) => format!(
-                            "pegged board \"{hello}\", orientation {}",
-                            orientation_name(orientation)
-                        ),
-                        None => format!(
-                            "pegged board (no greeting), orientation {}",
-                            orientation_name(orientation)
-                        ),
-                    };
-                    out.push(Action::Emit(LinkEvent::Connected { info }));
-                }
-                Self::emit_sensor_events(line::to_sensor_events(msg, orientation), out);
-            }
-            LineMessage::Lift(_) | LineMessage::Place(_) | LineMessage::Button(_) => {
-                if self.phase == Phase::Connected {
-                    Self::emit_sensor_events(line::to_sensor_events(msg, orientation), out);
-                } else {
-                    // The first snapshot, asked for in the greeting, contains this.
-                    debug!(
-                        ?msg,
-                        "event before the first snapshot: superseded by the snapshot"
-                    );
-                }
-            }
-            LineMessage::Hello(text) => {
-                self.version = Some(text.clone());
-            }
-            LineMessage::BoardError(text) => {
-                if let Some(held) = self.faults.admit(now) {
-                    warn!(text, "the board reports a fault{}", held_words(held));
-                }
-                out.push(Action::Emit(LinkEvent::BoardFault { text: text.clone() }));
-            }
-            LineMessage::Unknown(text) => {
-                debug!(
-                    text,
-                    count = self.line.unknown_lines(),
-                    "unknown line skipped"
-                );
-                out.push(Action::Emit(LinkEvent::Unknown {
-                    message: text.clone(),
-                }));
-            }
-        }
-    }
-}
-
-fn orientation_name(o: Orientation) -> &'static str {
-    match o {
-        Orientation::Normal => "normal",
-        Orientation::Reversed => "reversed",
-    }
 }
 
 #[cfg(test)]
@@ -613,7 +461,11 @@ mod tests {
     use shakmaty::{Bitboard, Board, Square};
 
     use super::*;
-    use crate::board::{Sensed, profile::ProfileSet};
+    use crate::board::{
+        Sensed,
+        dgt::{self, Message},
+        profile::ProfileSet,
+    };
 
     fn profile(name: &str) -> Profile {
         ProfileSet::builtin().get(name).unwrap().clone()

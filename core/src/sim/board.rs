@@ -1,7 +1,12 @@
-//! The simulated board, pure: the pieces that stand on a simulated DGT or pegged board and its
-//! side of the protocol (bytes from the host in, messages out), garbage between messages, how a
-//! simulated game and its hands' style are set, and wire times. The async loop that serves it on
+//! The simulated board, pure: the pieces that stand on a simulated sensor board, the clock that
+//! may be plugged into it and the sweep that may sample its squares, garbage between messages, how
+//! a simulated game and its hands' style are set, and wire times. The async loop that serves it on
 //! a port and plays the game is the shell's (`sim::serve` in `tactus`).
+//!
+//! It knows no protocol: its side of the line (what the host's bytes ask, how a reading, a change
+//! or a clock message is sent) is the protocol's [`BoardSide`], one per protocol under
+//! `board::protocol`. It hands the protocol what the board's electronics found, in the board's own
+//! numbering (the board may lie the other way round).
 //!
 //! It must not recognise moves or judge anything: it reports what the hands did, as a board
 //! would.
@@ -9,8 +14,7 @@
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use shakmaty::{Board, Chess, Move};
-use tracing::debug;
+use shakmaty::{Board, Chess, Move, Square};
 
 use super::Rng;
 use super::clock::EmulatedClock;
@@ -18,59 +22,41 @@ use super::script::{CaptureOrder, CastlingOrder, PhysicalBoard, Style};
 use super::sweep::Sweep;
 use crate::board::{
     Orientation, Sensing, SensorEvent,
-    dgt::{self, ClockMessage, Command, Message},
-    line::{self, HostCommand, LineMessage},
+    dgt::ClockMessage,
     profile::{Profile, Protocol},
+    protocol::{Asked, BoardProtocol, BoardSide},
 };
 use crate::rules::Millis;
 
-/// The first byte of a clock command the board relays (`DGT_CLOCK_MESSAGE`): the bytes after
-/// it up to its length are the clock's, not one-byte board commands (a DGT 3000 text "Nf3 B"
-/// would otherwise read as SEND_BRD).
-const CLOCK_MESSAGE: u8 = 0x2b;
-/// The longest clock command (the DGT 3000's text).
-const MAX_CLOCK_FRAME: usize = 16;
 /// In update mode a board with a clock reports it at least once a second.
 const CLOCK_REPORT_MS: Millis = 1000;
 
-/// What the simulated DGT board says about itself.
-const DGT_VERSION: (u8, u8) = (1, 10);
-const DGT_SERIAL: &str = "00042";
-/// The simulated pegged board's greeting.
-pub const LINE_FIRMWARE: &str = concat!("tactus-sim ", env!("CARGO_PKG_VERSION"));
 /// Bits on the wire per byte for 8N1 framing: start bit, eight data bits, stop bit. Other framings
 /// are computed from the profile.
 pub const START_BITS: u32 = 1;
-
-/// Longest host command line the line-board simulator keeps; longer input is dropped.
-const MAX_HOST_LINE: usize = 64;
 
 /// The simulated board: the pieces that stand on it and its side of the protocol. Pure: bytes from
 /// the host in, messages to send out.
 #[derive(Debug, Clone)]
 pub struct SimBoard {
-    protocol: Protocol,
+    protocol: &'static dyn BoardProtocol,
+    /// The protocol's side of the line: what the host asks, how the board answers.
+    side: Box<dyn BoardSide>,
     sensing: Sensing,
-    /// How the board lies: a DGT board set up the other way round numbers its fields from White's
-    /// h1.
+    /// How the board lies: a board set up the other way round numbers its squares from White's
+    /// h8.
     orientation: Orientation,
     physical: PhysicalBoard,
-    /// DGT: field updates are sent only after the host asked for them.
-    updates: bool,
-    /// Line protocol: a host command line still arriving.
-    host_line: Vec<u8>,
     /// Full readings sent (answers to SEND_BRD or `?`).
     reads: u64,
-    /// DGT: a clock command still arriving (its bytes from 0x2b on).
-    clock_frame: Vec<u8>,
-    /// DGT: the clock plugged into the board, if one is.
+    /// The clock plugged into the board, if one is (a protocol that carries one).
     clock: Option<EmulatedClock>,
     /// The time the host's bytes arrive at, for the clock (see [`SimBoard::at`]).
     now: Millis,
     /// When the clock was last reported on its own.
     clock_reported: Option<Millis>,
-    /// DGT: the board samples its squares in a sweep and reports what it found (else every
-    /// change at once).
+    /// The board samples its squares in a sweep and reports what it found (else every change at
+    /// once; a protocol whose boards sweep).
     sampling: Option<Sampling>,
 }
 
@@ -79,21 +65,32 @@ pub struct SimBoard {
 #[derive(Debug, Clone)]
 struct Sampling {
     sweep: Sweep,
+    /// A square in the board's own numbering to its place in the sweep.
+    order: fn(Square) -> u8,
     found: Board,
     due: [Option<Millis>; 64],
 }
 
 impl SimBoard {
     pub fn new(profile: &Profile, board: Board, orientation: Orientation) -> SimBoard {
+        SimBoard::speaking(profile.protocol.spec(), profile.sensing, board, orientation)
+    }
+
+    /// The same, speaking `protocol` whatever a profile names: the seam itself, for a protocol no
+    /// profile can name yet (a test's).
+    pub fn speaking(
+        protocol: &'static dyn BoardProtocol,
+        sensing: Sensing,
+        board: Board,
+        orientation: Orientation,
+    ) -> SimBoard {
         SimBoard {
-            protocol: profile.protocol,
-            sensing: profile.sensing,
+            protocol,
+            side: protocol.board(),
+            sensing,
             orientation,
             physical: PhysicalBoard::new(board),
-            updates: false,
-            host_line: Vec::new(),
             reads: 0,
-            clock_frame: Vec::new(),
             clock: None,
             now: 0,
             clock_reported: None,
@@ -101,12 +98,14 @@ impl SimBoard {
         }
     }
 
-    /// The same board sampling its squares in `sweep` (a DGT board only): a change is reported
-    /// when its field is next sampled, and a dump holds what has been found.
+    /// The same board sampling its squares in `sweep` (a board whose protocol sweeps only): a
+    /// change is reported when its square is next sampled, and a reading holds what has been
+    /// found.
     pub fn with_sweep(mut self, sweep: Sweep) -> SimBoard {
-        if self.protocol == Protocol::Dgt {
+        if let Some(order) = self.protocol.sweep_order() {
             self.sampling = Some(Sampling {
                 sweep,
+                order,
                 found: self.physical.board.clone(),
                 due: [None; 64],
             });
@@ -120,13 +119,13 @@ impl SimBoard {
     }
 
     /// Time passed to `now` (see [`SimBoard::at`]): the squares sampled by then, in the order the
-    /// sweep reached them; the field updates of those that changed (in update mode).
+    /// sweep reached them; the reports of those that changed (when the board reports).
     pub fn sample(&mut self, now: Millis) -> Vec<Vec<u8>> {
         self.now = self.now.max(now);
         let Some(s) = &mut self.sampling else {
             return Vec::new();
         };
-        let mut reached: Vec<(Millis, shakmaty::Square)> = shakmaty::Square::ALL
+        let mut reached: Vec<(Millis, Square)> = Square::ALL
             .into_iter()
             .filter_map(|sq| {
                 s.due[usize::from(sq)]
@@ -143,24 +142,28 @@ impl SimBoard {
                 // Changed and changed back between two samples: never seen.
                 continue;
             }
-            match piece {
-                Some(p) => s.found.set_piece_at(sq, p),
+            let change = match piece {
+                Some(p) => {
+                    s.found.set_piece_at(sq, p);
+                    SensorEvent::Place {
+                        square: sq,
+                        piece: Some(p),
+                    }
+                }
                 None => {
                     s.found.discard_piece_at(sq);
+                    SensorEvent::Lift { square: sq }
                 }
-            }
-            if self.updates {
-                out.push(dgt::encode_message(&Message::FieldUpdate {
-                    field: dgt::square_to_field(self.orientation.apply(sq)),
-                    piece,
-                }));
+            };
+            if self.side.reporting() {
+                out.extend(self.side.change(&self.orientation.apply_event(change)));
             }
         }
         out
     }
 
-    /// What the board's electronics have found (what a dump holds): what stands on it, once the
-    /// sweep has reached every change.
+    /// What the board's electronics have found (what a reading holds): what stands on it, once
+    /// the sweep has reached every change.
     fn found(&self) -> &Board {
         match &self.sampling {
             Some(s) => &s.found,
@@ -168,9 +171,9 @@ impl SimBoard {
         }
     }
 
-    /// The same board with a DGT clock plugged into it (a DGT board only).
+    /// The same board with a DGT clock plugged into it (a board whose protocol carries one only).
     pub fn with_clock(mut self, clock: EmulatedClock) -> SimBoard {
-        if self.protocol == Protocol::Dgt {
+        if self.protocol.carries_clock() {
             self.clock = Some(clock);
         }
         self
@@ -187,13 +190,13 @@ impl SimBoard {
     }
 
     /// Time passed to `now`: what the board sends on its own then (its clock's times, once a
-    /// second in update mode). Bytes from the host are taken at the last such time.
+    /// second when it reports). Bytes from the host are taken at the last such time.
     pub fn at(&mut self, now: Millis) -> Vec<Vec<u8>> {
         self.now = self.now.max(now);
         let Some(clock) = &self.clock else {
             return Vec::new();
         };
-        if !self.updates
+        if !self.side.reporting()
             || self
                 .clock_reported
                 .is_some_and(|t| now < t + CLOCK_REPORT_MS)
@@ -201,32 +204,16 @@ impl SimBoard {
             return Vec::new();
         }
         self.clock_reported = Some(now);
-        vec![dgt::encode_message(&Message::Clock(clock.reading(now)))]
+        self.side.clock(&clock.reading(now)).into_iter().collect()
     }
 
     /// The lever was pressed: a board with a clock reports it at once.
     pub fn lever_report(&mut self) -> Option<Vec<u8>> {
         let clock = self.clock.as_ref()?;
-        self.updates
-            .then(|| dgt::encode_message(&Message::Clock(clock.reading(self.now))))
-    }
-
-    /// A byte of a clock command: the command once whole goes to the clock (if one is plugged
-    /// in), its ACK back to the host.
-    fn clock_byte(&mut self, b: u8, out: &mut Vec<Vec<u8>>) {
-        self.clock_frame.push(b);
-        let whole = self.clock_frame.len() >= 2
-            && self.clock_frame.len() >= usize::from(self.clock_frame[1]) + 2;
-        if !whole && self.clock_frame.len() < MAX_CLOCK_FRAME {
-            return;
+        if !self.side.reporting() {
+            return None;
         }
-        let frame = std::mem::take(&mut self.clock_frame);
-        let now = self.now;
-        if let Some(clock) = &mut self.clock {
-            for ack in clock.receive(&frame, now) {
-                out.push(dgt::encode_message(&Message::Clock(ack)));
-            }
-        }
+        self.side.clock(&clock.reading(self.now))
     }
 
     /// What stands on the board.
@@ -239,70 +226,37 @@ impl SimBoard {
         self.reads
     }
 
-    /// The board was (re)connected: a DGT board powered over USB starts idle in bus mode; a pegged
-    /// board greets. Returns what the board sends on its own.
+    /// The board was (re)connected: its protocol starts afresh (a DGT board powered over USB
+    /// starts idle in bus mode; a pegged board greets). Returns what the board sends on its own.
     pub fn power_up(&mut self) -> Vec<Vec<u8>> {
-        self.updates = false;
-        self.host_line.clear();
-        self.clock_frame.clear();
-        match self.protocol {
-            Protocol::Dgt => Vec::new(),
-            Protocol::Line => vec![line::encode_message(&LineMessage::Hello(
-                LINE_FIRMWARE.into(),
-            ))],
-        }
+        self.side.power_up()
     }
 
     /// Bytes from the host; the answers, one message per element.
     pub fn host_bytes(&mut self, bytes: &[u8]) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
-        match self.protocol {
-            Protocol::Dgt => {
-                for &b in bytes {
-                    if !self.clock_frame.is_empty() || b == CLOCK_MESSAGE {
-                        self.clock_byte(b, &mut out);
-                        continue;
-                    }
-                    match Command::from_byte(b) {
-                        Some(cmd) => out.extend(self.dgt_command(cmd)),
-                        None => debug!(
-                            byte = b,
-                            "the simulated DGT board ignores an unknown command byte"
-                        ),
-                    }
+        for asked in self.side.host_bytes(bytes) {
+            match asked {
+                Asked::Answer(bytes) => out.push(bytes),
+                Asked::Reading => {
+                    self.reads += 1;
+                    // In the board's own numbering: it may lie the other way round.
+                    let found = self.orientation.apply_board(self.found());
+                    out.push(self.side.reading(&found));
                 }
-            }
-            Protocol::Line => {
-                for &b in bytes {
-                    if b != b'\n' {
-                        if self.host_line.len() < MAX_HOST_LINE {
-                            self.host_line.push(b);
-                        }
-                        continue;
-                    }
-                    let line = std::mem::take(&mut self.host_line);
-                    if line.trim_ascii().is_empty() {
-                        continue;
-                    }
-                    match HostCommand::from_line(&line) {
-                        Some(HostCommand::Version) => {
-                            out.push(line::encode_message(&LineMessage::Hello(
-                                LINE_FIRMWARE.into(),
-                            )));
-                        }
-                        Some(HostCommand::Snapshot) => {
-                            self.reads += 1;
-                            out.push(line::encode_message(&LineMessage::Snapshot(
-                                self.occupancy(),
-                            )));
-                        }
-                        None => {
-                            // The protocol's way to say "I do not know that command".
-                            let text = format!(
-                                "unknown command {:?}",
-                                String::from_utf8_lossy(line.trim_ascii())
-                            );
-                            out.push(line::encode_message(&LineMessage::BoardError(text)));
+                Asked::ClockReading => {
+                    let reading = match &self.clock {
+                        Some(clock) => clock.reading(self.now),
+                        // No clock: say so, as a board without one does.
+                        None => ClockMessage::NO_CLOCK,
+                    };
+                    out.extend(self.side.clock(&reading));
+                }
+                Asked::ClockCommand(frame) => {
+                    let now = self.now;
+                    if let Some(clock) = &mut self.clock {
+                        for ack in clock.receive(&frame, now) {
+                            out.extend(self.side.clock(&ack));
                         }
                     }
                 }
@@ -311,85 +265,24 @@ impl SimBoard {
         out
     }
 
-    fn dgt_command(&mut self, cmd: Command) -> Vec<Vec<u8>> {
-        let msg = match cmd {
-            Command::Reset => {
-                self.updates = false;
-                return Vec::new();
-            }
-            Command::SendBoard => {
-                self.reads += 1;
-                Message::BoardDump(dgt::board_to_dump(self.found(), self.orientation))
-            }
-            Command::SendUpdate | Command::SendUpdateBoard | Command::SendUpdateNice => {
-                self.updates = true;
-                return Vec::new();
-            }
-            Command::ReturnSerialNr => Message::SerialNr(DGT_SERIAL.into()),
-            Command::SendVersion => Message::Version {
-                major: DGT_VERSION.0,
-                minor: DGT_VERSION.1,
-            },
-            Command::SendClock => match &self.clock {
-                Some(clock) => Message::Clock(clock.reading(self.now)),
-                // No clock: say so, as a board without one does.
-                None => Message::Clock(ClockMessage::NO_CLOCK),
-            },
-        };
-        vec![dgt::encode_message(&msg)]
-    }
-
-    fn occupancy(&self) -> shakmaty::Bitboard {
-        // The board's own numbering: an occupancy board lying reversed reports mirrored squares.
-        self.physical
-            .board
-            .occupied()
-            .into_iter()
-            .map(|sq| self.orientation.apply(sq))
-            .collect()
-    }
-
     /// The hands did `event`: change the board and return what the board reports, if anything
     /// (a DGT board reports only in update mode).
     pub fn act(&mut self, event: &SensorEvent) -> Option<Vec<u8>> {
         self.physical.apply(event);
         if let Some(s) = &mut self.sampling {
-            // Found when the sweep next reaches its field ([`SimBoard::sample`]).
+            // Found when the sweep next reaches its square ([`SimBoard::sample`]).
             if let SensorEvent::Lift { square } | SensorEvent::Place { square, .. } = event {
-                let field = dgt::square_to_field(self.orientation.apply(*square));
+                let place = (s.order)(self.orientation.apply(*square));
                 let due = &mut s.due[usize::from(*square)];
-                *due = Some(due.unwrap_or(s.sweep.next_sample(field, self.now)));
+                *due = Some(due.unwrap_or(s.sweep.next_sample(place, self.now)));
             }
             return None;
         }
-        match (self.protocol, event) {
-            (Protocol::Dgt, _) if !self.updates => None,
-            (Protocol::Dgt, SensorEvent::Lift { square }) => {
-                Some(dgt::encode_message(&Message::FieldUpdate {
-                    field: dgt::square_to_field(self.orientation.apply(*square)),
-                    piece: None,
-                }))
-            }
-            (Protocol::Dgt, SensorEvent::Place { square, piece }) => {
-                Some(dgt::encode_message(&Message::FieldUpdate {
-                    field: dgt::square_to_field(self.orientation.apply(*square)),
-                    piece: *piece,
-                }))
-            }
-            (Protocol::Line, SensorEvent::Lift { square }) => Some(line::encode_message(
-                &LineMessage::Lift(self.orientation.apply(*square)),
-            )),
-            (Protocol::Line, SensorEvent::Place { square, .. }) => {
-                // The pegged board senses only that the aperture is occupied.
-                Some(line::encode_message(&LineMessage::Place(
-                    self.orientation.apply(*square),
-                )))
-            }
-            (Protocol::Line, SensorEvent::Button(n)) => {
-                Some(line::encode_message(&LineMessage::Button(*n)))
-            }
-            (_, SensorEvent::Snapshot(_) | SensorEvent::Button(_)) => None,
+        if !self.side.reporting() {
+            return None;
         }
+        self.side
+            .change(&self.orientation.apply_event(event.clone()))
     }
 
     /// Whether this board identifies pieces.
@@ -420,33 +313,7 @@ impl Garbage {
 
     /// One piece of noise for `protocol`, to be written before a real message.
     pub fn bytes(&mut self, protocol: Protocol) -> Vec<u8> {
-        let pick = self.rng.next_u64();
-        match protocol {
-            Protocol::Dgt => match pick % 4 {
-                // Line noise: bytes with bit 7 clear belong to no message and are skipped.
-                0 => (0..1 + pick % 7)
-                    .map(|i| ((pick >> (8 * (i % 8))) & 0x7f) as u8)
-                    .collect(),
-                // A message start whose rest was lost: the next real message cuts it off.
-                1 => vec![0x8e, 0x00],
-                // A well-framed message of an id no board sends.
-                2 => vec![0x90, 0x00, 0x05, 0x01, 0x02],
-                // A field update with a DGT result piece (not a chess piece): rejected.
-                _ => vec![0x8e, 0x00, 0x05, 0x1b, 0x0e],
-            },
-            // Whole lines only: noise without a line end would glue onto the next real line.
-            Protocol::Line => match pick % 5 {
-                0 => b"\r\n".to_vec(),
-                1 => b"# debug 17\r\n".to_vec(),
-                2 => b"L z9\r\n".to_vec(),
-                3 => b"S 12345\r\n".to_vec(),
-                _ => {
-                    let mut long = vec![b'x'; line::MAX_LINE_LEN + 20];
-                    long.extend(b"\r\n");
-                    long
-                }
-            },
-        }
+        protocol.spec().noise(self.rng.next_u64())
     }
 }
 
@@ -533,7 +400,7 @@ impl SimConfig {
             );
         }
         if let Some(sweep) = self.sweep {
-            if self.profile.protocol != Protocol::Dgt {
+            if self.profile.protocol.spec().sweep_order().is_none() {
                 bail!(
                     "only a DGT board sweeps its squares; the {} board reports every change at once",
                     self.profile.name
@@ -590,14 +457,26 @@ pub fn parse_style(base: Style, spec: &str) -> Result<Style> {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Bitboard, Color, Square};
+    use shakmaty::{Bitboard, Color};
 
     use super::*;
-    use crate::board::{Sensed, profile::ProfileSet};
+    use crate::board::{
+        Sensed,
+        dgt::{self, Message},
+        profile::ProfileSet,
+        protocol::{Heard, line::LINE_FIRMWARE},
+    };
     use crate::sim::sweep::Sweep;
 
     fn profile(name: &str) -> Profile {
         ProfileSet::builtin().get(name).unwrap().clone()
+    }
+
+    impl SimBoard {
+        /// What an occupancy reading holds: the occupied squares in the board's own numbering.
+        fn occupancy(&self) -> Bitboard {
+            self.orientation.apply_board(self.found()).occupied()
+        }
     }
 
     #[test]
@@ -713,35 +592,27 @@ mod tests {
     #[test]
     fn garbage_is_never_a_message() {
         // As the simulator injects it: one piece of noise before each real message.
-        for protocol in [Protocol::Dgt, Protocol::Line] {
+        for (protocol, real) in [
+            (Protocol::Dgt, vec![0x8e, 0x00, 0x05, 0x34, 0x00]),
+            (Protocol::Line, b"L e2\r\n".to_vec()),
+        ] {
             let mut g = Garbage::new(7);
             let mut bytes = Vec::new();
-            let real = match protocol {
-                Protocol::Dgt => vec![0x8e, 0x00, 0x05, 0x34, 0x00],
-                Protocol::Line => b"L e2\r\n".to_vec(),
-            };
             for _ in 0..200 {
                 bytes.extend(g.bytes(protocol));
                 bytes.extend(&real);
             }
-            let events: Vec<SensorEvent> = match protocol {
-                Protocol::Dgt => {
-                    let mut dec = dgt::Decoder::new();
-                    dec.push(&bytes);
-                    dec.by_ref()
-                        .filter_map(Result::ok)
-                        .flat_map(|m| dgt::to_sensor_events(&m, Orientation::Normal))
-                        .collect()
-                }
-                Protocol::Line => {
-                    let mut dec = line::LineDecoder::new();
-                    dec.push(&bytes);
-                    dec.by_ref()
-                        .filter_map(Result::ok)
-                        .flat_map(|m| line::to_sensor_events(&m, Orientation::Normal))
-                        .collect()
-                }
-            };
+            // Read as the host's side of the protocol reads them.
+            let events: Vec<SensorEvent> = protocol
+                .spec()
+                .link(false)
+                .received(&bytes)
+                .into_iter()
+                .filter_map(|heard| match heard {
+                    Heard::Sensor(event) => Some(event),
+                    _ => None,
+                })
+                .collect();
             assert_eq!(
                 events,
                 vec![SensorEvent::Lift { square: Square::E2 }; 200],

@@ -4,8 +4,9 @@
 //! [`script`] turns a move into the lift and place events a person produces on a board, in a
 //! chosen style (capture order, castling order, en passant order, sensor bounce, DGT reordering
 //! and sliding). It serves both the recognition tests and the simulators that speak the real
-//! protocols over a pseudo-terminal: [`board`] is a simulated board's side of the DGT and line
-//! protocols, as bytes in and bytes out (the shell serves it on a pty); [`clock`] is a DGT 3000 on
+//! protocols over a pseudo-terminal: [`board`] is a simulated sensor board speaking any protocol
+//! through the protocol's own side of the line (`board::protocol`), as bytes in and bytes out (the
+//! shell serves it on a pty); [`clock`] is a DGT 3000 on
 //! such a board, obeying the clock commands and running its own times from them. [`player`]
 //! decides what a simulated player at the daemon's table does next (the shell's hands only sleep
 //! and send). [`table`] puts two

@@ -11,6 +11,8 @@
 //! - [`rules_cases`]: every expectation of the corpus's `rules-cases.txt` through the game.
 //! - [`sheets`]: F.8 and Appendix E: the corpus games as a player writes them.
 //! - [`table_random`]: the randomized table on virtual time (`sim::table`).
+//! - [`third_protocol`]: what a new board protocol costs: a toy one behind the protocols' seam,
+//!   the link's session and the simulated board talking it.
 //! - [`unwinnability`]: FIDE 6.9 / 9.6 dead positions against the corpus.
 //!
 //! The tests read their corpus and fixtures from disk and time the randomized table, which the
@@ -34,4 +36,5 @@ mod recognition;
 mod rules_cases;
 mod sheets;
 mod table_random;
+mod third_protocol;
 mod unwinnability;
