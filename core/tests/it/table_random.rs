@@ -13,7 +13,9 @@
 //! - `TACTUS_TABLE_SEED=S` replays seed S alone (with `TACTUS_TABLE_TWO_BLIND=1` as a table of two
 //!   blind players) and prints its whole trace (with `TACTUS_TABLE_DEBUG=1`, the sighted board's
 //!   recogniser after every input too);
-//! - every seed that ever failed is in [`REGRESSIONS`] and runs every time.
+//! - every seed that ever failed is in [`REGRESSIONS`] and runs every time;
+//! - `TACTUS_SHORT_TABLES=N` runs N short tables (default 20,000, the CI run), and
+//!   `TACTUS_SHORT_TABLE=S` replays short table S alone with its whole trace.
 
 use crate::support;
 
@@ -81,7 +83,10 @@ fn run_tables(
     tables: impl Iterator<Item = Table>,
     games: &[(String, Vec<Move>)],
 ) -> Vec<RunReport> {
-    tables.map(|t| table::run(setup(t, games))).collect()
+    let mut verdicts = table::Verdicts::default();
+    tables
+        .map(|t| table::run_with(setup(t, games), &mut verdicts))
+        .collect()
 }
 
 #[test]
@@ -94,6 +99,7 @@ fn the_table_never_gets_stuck() {
         let two_blind = std::env::var_os("TACTUS_TABLE_TWO_BLIND").is_some();
         let mut setup = setup((seed, two_blind), &games);
         setup.trace_sighted = std::env::var_os("TACTUS_TABLE_DEBUG").is_some();
+        setup.full_trace = true;
         let report = table::run(setup);
         for line in &report.trace {
             println!("{line}");
@@ -171,6 +177,96 @@ fn the_table_never_gets_stuck() {
             ("slides", happened.slides),
         ] {
             assert!(n >= 3, "{what} happened only {n} times");
+        }
+    }
+}
+
+/// The short tables: 20,000 of them by default (`TACTUS_SHORT_TABLES=N` sets how many), the
+/// first moves of a game each, where the people ask at their keypads and with their buttons,
+/// mistype, have their assistants ask or pass questions on, and press the DGT clock's see-saw
+/// lever, by habit too. Beside what every table checks: what a seat asks reaches only that seat
+/// (F.9 d), nothing F.9 d reserves is said unasked, and a move made and pressed counts whatever
+/// the lever's position.
+#[test]
+fn each_seat_hears_its_own_and_every_pressed_move_counts() {
+    let Some(games) = corpus() else { return };
+    if let Some(seed) = std::env::var("TACTUS_SHORT_TABLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
+        let mut setup = TableSetup::draw_short(seed, &games);
+        setup.trace_sighted = std::env::var_os("TACTUS_TABLE_DEBUG").is_some();
+        setup.full_trace = true;
+        let report = table::run(setup);
+        for line in &report.trace {
+            println!("{line}");
+        }
+        println!("{:#?}", report.setup);
+        println!("{}", describe(&report));
+        assert!(report.failure.is_none(), "{:?}", report.failure);
+        return;
+    }
+    let count: u64 = std::env::var("TACTUS_SHORT_TABLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000);
+    let started = Instant::now();
+    let run = |seeds: Vec<u64>| {
+        let mut verdicts = table::Verdicts::default();
+        seeds
+            .into_iter()
+            .map(|seed| table::run_with(TableSetup::draw_short(seed, &games), &mut verdicts))
+            .collect::<Vec<_>>()
+    };
+    let (first, second): (Vec<u64>, Vec<u64>) = (0..count).partition(|s| s % 2 == 0);
+    let reports = std::thread::scope(|scope| {
+        let a = scope.spawn(|| run(first));
+        let b = scope.spawn(|| run(second));
+        let mut all = a.join().expect("the first half panicked");
+        all.extend(b.join().expect("the second half panicked"));
+        all
+    });
+    let mut happened = Happened::default();
+    let mut failures = Vec::new();
+    for r in &reports {
+        happened.add(&r.happened);
+        if let Some(why) = &r.failure {
+            let tail = r.trace[r.trace.len().saturating_sub(25)..].join("\n");
+            failures.push(format!(
+                "{}\n  FAILED: {why}\n  replay: TACTUS_SHORT_TABLE={} cargo test -p tactus-core --test it each_seat -- --nocapture\n  last inputs:\n{tail}",
+                describe(r),
+                r.setup.seed
+            ));
+        }
+    }
+    println!(
+        "{} short tables, {:.1} s; what happened: {happened:#?}",
+        reports.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let seeds: Vec<u64> = reports
+        .iter()
+        .filter(|r| r.failure.is_some())
+        .map(|r| r.setup.seed)
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} short tables failed (seeds {seeds:?}); the first:\n\n{}",
+        failures.len(),
+        reports.len(),
+        failures[..failures.len().min(3)].join("\n\n")
+    );
+    if count >= 1_000 {
+        for (what, n) in [
+            ("keypad requests", happened.keypad_requests),
+            ("button requests", happened.button_requests),
+            ("typos", happened.typos),
+            ("assistant requests", happened.assistant_requests),
+            ("lever presses", happened.lever_presses),
+            ("habit presses", happened.habit_presses),
+            ("other side presses", happened.other_side_presses),
+        ] {
+            assert!(n >= 100, "{what} happened only {n} times");
         }
     }
 }

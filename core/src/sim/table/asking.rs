@@ -170,10 +170,11 @@ impl World {
         }
     }
 
-    /// He presses the other side of the lever, his own being down.
+    /// He presses the other side of the lever, his own being down; if that one is down too by
+    /// now (the blind player pressed it meanwhile), his own has come up: he presses it.
     pub(super) fn press_other_side(&mut self, who: Color) {
         self.happened.other_side_presses += 1;
-        if self.press_side(!who) {
+        if self.press_side(!who) || self.press_side(who) {
             self.note_press(who);
         }
     }

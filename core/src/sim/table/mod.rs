@@ -143,6 +143,10 @@ struct World {
     agenda: BinaryHeap<Reverse<(Millis, u64, usize)>>,
     actions: Vec<Option<Action>>,
     table: Table,
+    /// The position after each of the script's first moves (`positions[k]`: after `k`).
+    positions: Vec<shakmaty::Chess>,
+    /// The mateability verdicts found so far (this thread's tables before included).
+    verdicts: Verdicts,
     /// The DGT clock's lever as it stands: high on the right (the left side is down).
     lever_right_high: bool,
     /// The sighted player's last press of the lever that moved it, while his move stood on his
@@ -160,7 +164,7 @@ struct World {
     people: ByColor<Person>,
     /// Each player's speech channel: busy until then.
     speech_free: ByColor<Millis>,
-    trace: Vec<String>,
+    trace: Trace,
     inputs: usize,
     refusals: usize,
     counted: usize,
@@ -172,10 +176,99 @@ struct World {
     spin: (Millis, usize),
 }
 
+/// What happened at a table, for a failing seed's report: every input with what it did, every
+/// act of the people. Kept as values and worded only when the report is made; only the last
+/// [`TRACE_KEPT`] entries unless the whole is asked for.
+#[derive(Debug)]
+struct Trace {
+    entries: std::collections::VecDeque<Traced>,
+    keep_all: bool,
+}
+
+/// How many entries of a table's trace are kept (a failure shows the last few).
+const TRACE_KEPT: usize = 200;
+
+/// One entry of a [`Trace`].
+#[derive(Debug)]
+enum Traced {
+    Input {
+        t: Millis,
+        /// None: a tick.
+        input: Option<crate::table::TableInput>,
+        effects: Vec<crate::table::TableEffect>,
+    },
+    Act {
+        t: Millis,
+        whom: &'static str,
+        act: people::Act,
+    },
+    Line(String),
+}
+
+impl Trace {
+    fn new(keep_all: bool) -> Trace {
+        Trace {
+            entries: std::collections::VecDeque::new(),
+            keep_all,
+        }
+    }
+
+    fn push(&mut self, entry: Traced) {
+        if !self.keep_all && self.entries.len() >= TRACE_KEPT {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(entry);
+    }
+
+    /// The entries in words, one (or a few) lines each.
+    fn lines(&self) -> Vec<String> {
+        self.entries
+            .iter()
+            .map(|entry| match entry {
+                Traced::Input { t, input, effects } => {
+                    let label = input.as_ref().map_or_else(|| "Tick".into(), play::label);
+                    let mut line = format!("{t:>8} {label}");
+                    for e in effects {
+                        line.push_str(&format!("\n{:>8}   -> {}", "", play::short(e)));
+                    }
+                    line
+                }
+                Traced::Act { t, whom, act } => format!("{t:>8} ({whom}: {act:?})"),
+                Traced::Line(line) => line.clone(),
+            })
+            .collect()
+    }
+}
+
 /// Play one table to the end of its script. Never panics on a table's behalf: what goes wrong
 /// is in [`RunReport::failure`].
 pub fn run(setup: TableSetup) -> RunReport {
+    run_with(setup, &mut Verdicts::default())
+}
+
+/// [`run`], with the mateability verdicts of tables played before: a thread's tables replay
+/// the same games' positions again and again, and the search is what a table costs most.
+pub fn run_with(setup: TableSetup, verdicts: &mut Verdicts) -> RunReport {
     let mut world = World::new(setup);
+    world.verdicts = std::mem::take(verdicts);
     world.play();
+    *verdicts = std::mem::take(&mut world.verdicts);
     world.report()
+}
+
+/// The mateability search's verdicts, by position and side.
+#[derive(Debug, Clone, Default)]
+pub struct Verdicts {
+    found: std::collections::HashMap<(u128, Color), crate::rules::dead::Mateability>,
+}
+
+impl Verdicts {
+    /// The verdict for `query`: searched once per position and side.
+    fn solve(&mut self, query: &crate::rules::dead::Query) -> crate::rules::dead::Mateability {
+        let key = (crate::rules::game::identity(&query.position).0, query.side);
+        *self
+            .found
+            .entry(key)
+            .or_insert_with(|| crate::rules::dead::solve(query))
+    }
 }

@@ -4,12 +4,12 @@
 
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
-use super::play::Origin;
 use super::{
     Action, LINE_WIRE_MS, SLIDE_REST_MAX_MS, World,
     boards::{apply, next_sample},
     setup::Behaviour,
 };
+use super::{Traced, play::Origin};
 use crate::{
     announce::{Announcement, MoveWords},
     board::{Sensing, SensorEvent, session::LinkEvent},
@@ -137,8 +137,11 @@ impl World {
         let board = who;
         if !matches!(act, Act::Done) {
             let whom = self.table.arbiter().config().names().player(who);
-            self.trace
-                .push(format!("{:>8} ({whom}: {act:?})", self.now));
+            self.trace.push(Traced::Act {
+                t: self.now,
+                whom,
+                act: act.clone(),
+            });
         }
         match act {
             Act::Hand(event) => {

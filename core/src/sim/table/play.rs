@@ -13,7 +13,7 @@ use shakmaty::{ByColor, Chess, Color, Move, Position};
 
 use super::{
     Action, COUNT_AFTER_PRESS_MS, DGT_DUMP_WIRE_MS, DGT_SWEEP_MS, DGT_UPDATE_WIRE_MS, INPUT_LIMIT,
-    LINE_WIRE_MS, REQUEST_TURNAROUND_MS, SPIN_LIMIT, STALL_MS, World,
+    LINE_WIRE_MS, REQUEST_TURNAROUND_MS, SPIN_LIMIT, STALL_MS, Trace, Traced, Verdicts, World,
     boards::{Physical, apply},
     people::{Person, Staff},
     setup::{Happened, RunReport, SeatKind, SightedBoard, TableSetup, shipped},
@@ -48,6 +48,40 @@ pub(super) enum Origin {
     Staff,
 }
 
+/// What every table is built with, made once: the shipped boards' timing, the voice packs, the
+/// Braille profile (each read from its text).
+struct Fixed {
+    pegged: crate::board::recognize::RecognizerConfig,
+    dgt: crate::board::recognize::RecognizerConfig,
+    german: Wording,
+    english: Wording,
+    braille: crate::record::braille::Profile,
+}
+
+impl Fixed {
+    fn get() -> &'static Fixed {
+        static FIXED: std::sync::OnceLock<Fixed> = std::sync::OnceLock::new();
+        FIXED.get_or_init(|| {
+            let pack = |name: &str| {
+                Wording::new(
+                    VoicePack::builtin(name).expect("a built-in pack"),
+                    Style::San,
+                )
+            };
+            Fixed {
+                pegged: shipped("pegged-line"),
+                dgt: shipped("dgt"),
+                german: pack("de-fide"),
+                english: pack("en"),
+                braille: crate::record::braille::Profile::named(
+                    crate::record::braille::DEFAULT_PROFILE,
+                )
+                .expect("the default Braille profile"),
+            }
+        })
+    }
+}
+
 /// The buttons of each blind player's board, as the table is configured.
 pub(super) const BUTTONS: [(u8, &str); 4] = [(1, "time"), (2, "last"), (3, "count"), (4, "repeat")];
 
@@ -55,9 +89,10 @@ impl World {
     pub(super) fn new(setup: TableSetup) -> World {
         let mut rng = Rng::new(setup.seed.wrapping_mul(0x2545_F491_4F6C_DD1D));
         let talk = Rng::new(setup.seed ^ 0x5441_4c4b_2121_2121);
+        let fixed = Fixed::get();
         let seats = setup.seats.map(|kind| match kind {
-            SeatKind::Blind => SeatConfig::blind(shipped("pegged-line")),
-            SeatKind::Sighted(SightedBoard::Dgt(c)) => SeatConfig::sighted(Some(shipped("dgt")), c),
+            SeatKind::Blind => SeatConfig::blind(fixed.pegged),
+            SeatKind::Sighted(SightedBoard::Dgt(c)) => SeatConfig::sighted(Some(fixed.dgt), c),
             SeatKind::Sighted(SightedBoard::Manual) => {
                 SeatConfig::sighted(None, Completion::ClockPress)
             }
@@ -141,32 +176,32 @@ impl World {
             training: false,
         };
         // Two blind players may hear two languages (a German and an English pack).
-        let pack = |name: &str| {
-            Wording::new(
-                VoicePack::builtin(name).expect("a built-in pack"),
-                Style::San,
-            )
-        };
         let table = Table::new(TableParts {
             arbiter: Arbiter::new(cfg, start.clone()),
             settings,
             tags: Vec::new(),
             wording: ByColor {
-                white: pack("de-fide"),
-                black: pack(if setup.seed.is_multiple_of(2) {
-                    "de-fide"
+                white: fixed.german.clone(),
+                black: if setup.seed.is_multiple_of(2) {
+                    fixed.german.clone()
                 } else {
-                    "en"
-                }),
+                    fixed.english.clone()
+                },
             },
-            braille: crate::record::braille::Profile::named(
-                crate::record::braille::DEFAULT_PROFILE,
-            )
-            .expect("the default Braille profile"),
+            braille: fixed.braille.clone(),
             requests_off: BTreeSet::new(),
         });
+        let full_trace = setup.full_trace;
+        let mut positions = vec![start.clone()];
+        for &m in &setup.script {
+            let mut next = positions.last().expect("the start").clone();
+            next.play_unchecked(m);
+            positions.push(next);
+        }
         World {
             table,
+            positions,
+            verdicts: Verdicts::default(),
             boards,
             people: ByColor::new_with(person),
             // As the arbiter left it: down on the side of the player whose time does not run
@@ -184,7 +219,7 @@ impl World {
             agenda: BinaryHeap::new(),
             actions: Vec::new(),
             speech_free: ByColor::default(),
-            trace: Vec::new(),
+            trace: Trace::new(full_trace),
             inputs: 0,
             refusals: 0,
             counted: 0,
@@ -202,7 +237,7 @@ impl World {
             virtual_ms: self.now,
             inputs: self.inputs,
             refusals: self.refusals,
-            trace: self.trace,
+            trace: self.trace.lines(),
             failure: self.failure,
             happened: self.happened,
             setup: self.setup,
@@ -219,7 +254,8 @@ impl World {
 
     pub(super) fn fail(&mut self, why: String) {
         if self.failure.is_none() {
-            self.trace.push(format!("{:>8} FAILURE {why}", self.now));
+            self.trace
+                .push(Traced::Line(format!("{:>8} FAILURE {why}", self.now)));
             self.failure = Some(why);
         }
     }
@@ -420,11 +456,11 @@ impl World {
         origin: Origin,
     ) -> Option<crate::console::wire::Reply> {
         self.inputs += 1;
-        let label = label(&input);
         let input = match self.table.admit(input, self.now) {
             Admission::Take(input) => input,
             Admission::Drop(_) => return None,
         };
+        let traced = (!matches!(input, TableInput::Tick)).then(|| input.clone());
         let effects = self.table.handle(input, self.now);
         let refused: Vec<&String> = effects
             .iter()
@@ -447,18 +483,19 @@ impl World {
         let players = matches!(origin, Origin::Player | Origin::Asked(_));
         if players && (!refused.is_empty() || reply_refused) && !said {
             let why = format!(
-                "a player's action was refused in silence: {refused:?} {reply:?} ({label})"
+                "a player's action was refused in silence: {refused:?} {reply:?} ({})",
+                traced.as_ref().map_or("Tick".into(), label)
             );
             self.fail(why);
         }
-        self.check_privacy(origin, &effects, &label);
-        self.check_reserved(origin, &effects, &label);
-        if label != "Tick" || !effects.is_empty() {
-            let mut line = format!("{:>8} {label}", self.now);
-            for e in &effects {
-                line.push_str(&format!("\n{:>8}   -> {}", "", short(e)));
-            }
-            self.trace.push(line);
+        self.check_privacy(origin, &effects);
+        self.check_reserved(origin, &effects);
+        if traced.is_some() || !effects.is_empty() {
+            self.trace.push(Traced::Input {
+                t: self.now,
+                input: traced,
+                effects: effects.clone(),
+            });
         }
         if self.setup.trace_sighted
             && let Some(r) = self
@@ -468,8 +505,8 @@ impl World {
                 .the_sighted()
                 .and_then(|seat| self.table.arbiter().board(seat))
         {
-            self.trace
-                .push(format!("{:>8}   [sighted {r:?}]", self.now));
+            let line = format!("{:>8}   [sighted {r:?}]", self.now);
+            self.trace.push(Traced::Line(line));
         }
         for effect in effects {
             self.effect(effect);
@@ -481,7 +518,7 @@ impl World {
     /// F.9 d: what a seat asks reaches only that seat. Its answer is said into his ear alone,
     /// and shown on his keypad and the staff's consoles, never on the other player's keypad nor
     /// to every console.
-    fn check_privacy(&mut self, origin: Origin, effects: &[TableEffect], label: &str) {
+    fn check_privacy(&mut self, origin: Origin, effects: &[TableEffect]) {
         let Origin::Asked(seat) = origin else {
             return;
         };
@@ -494,7 +531,7 @@ impl World {
                 _ => false,
             };
             if leak {
-                let why = format!("{seat}'s request reached beyond his seat: {effect:?} ({label})");
+                let why = format!("{seat}'s request reached beyond his seat: {effect:?}");
                 self.fail(why);
                 return;
             }
@@ -503,7 +540,7 @@ impl World {
 
     /// F.9 d: the count of moves and the time used are told only on request, and only to the
     /// player who asked.
-    fn check_reserved(&mut self, origin: Origin, effects: &[TableEffect], label: &str) {
+    fn check_reserved(&mut self, origin: Origin, effects: &[TableEffect]) {
         for effect in effects {
             if let TableEffect::Say {
                 audience,
@@ -513,8 +550,7 @@ impl World {
             } = effect
                 && !matches!(audience, Audience::Player(seat) if origin == Origin::Asked(*seat))
             {
-                let why =
-                    format!("said unasked (F.9 d): {announcement:?} to {audience:?} ({label})");
+                let why = format!("said unasked (F.9 d): {announcement:?} to {audience:?}");
                 self.fail(why);
                 return;
             }
@@ -594,8 +630,9 @@ impl World {
                 }
             }
             TableEffect::Analyse { ticket, query } => {
-                // The search runs off the hub; here its verdict comes back at once.
-                let mateability = crate::rules::dead::solve(&query);
+                // The search runs off the hub; here its verdict comes back at once (from the
+                // verdicts of the thread's tables before, where the position came up already).
+                let mateability = self.verdicts.solve(&query);
                 self.input(
                     TableInput::Verdict {
                         ticket,
@@ -682,11 +719,7 @@ impl World {
 
     /// The position after the script's first `k` moves.
     pub(super) fn position_at(&self, k: usize) -> Chess {
-        let mut pos = Chess::default();
-        for &m in &self.setup.script[..k.min(self.setup.script.len())] {
-            pos.play_unchecked(m);
-        }
-        pos
+        self.positions[k.min(self.setup.script.len())].clone()
     }
 
     pub(super) fn check_pgn(&mut self) {

@@ -158,6 +158,8 @@ pub struct TableSetup {
     /// Put the sighted board's recogniser into the trace after every input (for debugging a
     /// seed; the test sets it from `TACTUS_TABLE_DEBUG`).
     pub trace_sighted: bool,
+    /// Keep the whole trace (replaying one seed); else only its last entries.
+    pub full_trace: bool,
 }
 
 impl TableSetup {
@@ -211,6 +213,7 @@ impl TableSetup {
                 })
             },
             trace_sighted: false,
+            full_trace: false,
         }
     }
 
@@ -221,6 +224,37 @@ impl TableSetup {
             seats: ByColor::new_with(|_| SeatKind::Blind),
             ..TableSetup::draw(seed, games)
         }
+    }
+
+    /// A short table for `seed` (the first moves of a game, 6 to 16 half-moves) where the
+    /// people ask, press buttons and the lever often: the tables that check each seat's privacy
+    /// (F.9 d), the requests only on request, and the see-saw lever, thousands at a time. Half
+    /// have two blind players; a DGT board has its clock.
+    pub fn draw_short(seed: u64, games: &[(String, Vec<Move>)]) -> TableSetup {
+        let mut table = if Rng::new(seed ^ 0x5348_4f52_5421_2121).chance(0.5) {
+            TableSetup::draw_two_blind(seed, games)
+        } else {
+            TableSetup::draw(seed, games)
+        };
+        let mut rng = Rng::new(seed ^ 0x5348_4f52_5432_2121);
+        let len = (6 + rng.below(11) as usize).min(table.script.len());
+        table.script.truncate(len);
+        table.source = format!("{}, its first {len} half-moves", table.source);
+        let sighted = Color::ALL
+            .into_iter()
+            .find(|&c| matches!(table.seats[c], SeatKind::Sighted(SightedBoard::Dgt(_))));
+        if let Some(sighted) = sighted {
+            table.clock_left = Some(if rng.chance(0.5) { sighted } else { !sighted });
+        }
+        let mut chance = |max: f64| rng.unit() * max;
+        table.behaviour.asking = Asking {
+            requests: 4.0 + chance(20.0),
+            buttons: chance(1.0),
+            typos: chance(0.3),
+            assistant: 1.0 + chance(6.0),
+            habit_press: chance(1.0),
+        };
+        table
     }
 
     /// Whether `seat`'s player is blind.
