@@ -248,10 +248,11 @@ fn each_seat_hears_its_own_and_every_pressed_move_counts() {
         .iter()
         .filter(|r| r.failure.is_some())
         .map(|r| r.setup.seed)
+        .take(30)
         .collect();
     assert!(
         failures.is_empty(),
-        "{} of {} short tables failed (seeds {seeds:?}); the first:\n\n{}",
+        "{} of {} short tables failed (seeds {seeds:?} ...); the first:\n\n{}",
         failures.len(),
         reports.len(),
         failures[..failures.len().min(3)].join("\n\n")

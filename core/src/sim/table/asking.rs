@@ -119,18 +119,29 @@ impl World {
 
     /// The lever pressed on `who`'s side: it goes down, the other goes up, and the clock
     /// reports it over the board's line. A side down already moves nothing and reports nothing.
-    fn press_side(&mut self, who: Color) -> bool {
-        if self.his_side_down(who) {
+    fn press_side(&mut self, side: Color) -> bool {
+        self.press_side_by(side, side)
+    }
+
+    /// The lever pressed on `side`'s side by `hand` (the sighted player presses the blind
+    /// player's side when his own is down).
+    fn press_side_by(&mut self, side: Color, hand: Color) -> bool {
+        if self.his_side_down(side) {
             return false;
         }
-        self.lever_right_high = self.setup.clock_left == Some(who);
-        self.report_lever();
+        self.lever_right_high = self.setup.clock_left == Some(side);
+        self.report_lever_by(Some(hand));
         true
     }
 
     /// The DGT clock reports its lever as it stands, over its board's line (a lever moved while
     /// the board was unplugged is reported once it is back: the clock reports every second).
     pub(super) fn report_lever(&mut self) {
+        self.report_lever_by(None);
+    }
+
+    /// The clock's report of the lever moved by `by`'s hand (none: as it stands).
+    fn report_lever_by(&mut self, by: Option<Color>) {
         let Some(board) = self.clock_seat() else {
             return;
         };
@@ -147,6 +158,7 @@ impl World {
                 board,
                 epoch,
                 right_high,
+                by,
             },
         );
     }
@@ -174,7 +186,7 @@ impl World {
     /// now (the blind player pressed it meanwhile), his own has come up: he presses it.
     pub(super) fn press_other_side(&mut self, who: Color) {
         self.happened.other_side_presses += 1;
-        if self.press_side(!who) || self.press_side(who) {
+        if self.press_side_by(!who, who) || self.press_side(who) {
             self.note_press(who);
         }
     }

@@ -110,11 +110,13 @@ enum Action {
         epoch: u64,
         event: SensorEvent,
     },
-    /// The DGT clock's report of its lever reaches the host (over the sighted board's line).
+    /// The DGT clock's report of its lever reaches the host (over the sighted board's line):
+    /// `by`, whose hand moved it (none: the clock's report of the lever as it stands).
     Lever {
         board: Color,
         epoch: u64,
         right_high: bool,
+        by: Option<Color>,
     },
     /// An announcement has been said.
     Said {

@@ -46,6 +46,10 @@ pub(super) enum Origin {
     Asked(Color),
     /// The staff at their consoles (the arbiter, the assistant's own questions).
     Staff,
+    /// A press of the DGT clock's lever by this player's hand: the sighted player's is his own
+    /// action (a refusal of it is said to him); the blind player's (his move counts without it,
+    /// F.3) is answered to nobody.
+    Lever(Color),
 }
 
 /// What every table is built with, made once: the shipped boards' timing, the voice packs, the
@@ -480,7 +484,18 @@ impl World {
         if !refused.is_empty() || reply_refused {
             self.refusals += 1;
         }
-        let players = matches!(origin, Origin::Player | Origin::Asked(_));
+        if let Origin::Lever(hand) = origin
+            && self.setup.is_blind(hand)
+            && !refused.is_empty()
+        {
+            // His move counts without it (F.3): his press is nobody's to be told off for (a
+            // move of the sighted player's standing on his board may count by it).
+            let why =
+                format!("the blind player's press of the clock's lever was refused: {effects:?}");
+            self.fail(why);
+        }
+        let players = matches!(origin, Origin::Player | Origin::Asked(_))
+            || matches!(origin, Origin::Lever(hand) if !self.setup.is_blind(hand));
         if players && (!refused.is_empty() || reply_refused) && !said {
             let why = format!(
                 "a player's action was refused in silence: {refused:?} {reply:?} ({})",
@@ -789,13 +804,15 @@ impl World {
                 board,
                 epoch,
                 right_high,
+                by,
             } => {
                 let b = &self.boards[board];
                 if epoch != b.epoch || !b.connected {
                     return;
                 }
                 let event = lever(right_high);
-                self.input(TableInput::Link { seat: board, event }, Origin::Player);
+                let origin = by.map_or(Origin::World, Origin::Lever);
+                self.input(TableInput::Link { seat: board, event }, origin);
             }
             Action::Said {
                 id,
