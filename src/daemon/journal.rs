@@ -31,8 +31,12 @@ use anyhow::{Context, Result, anyhow, bail};
 use tracing::{error, info};
 
 mod behind;
+mod mark;
 
-pub use self::behind::{Behind, STALL};
+pub use self::{
+    behind::{Behind, STALL},
+    mark::{read_mark, read_mark_at},
+};
 use crate::{
     store::{
         at::{At, OpenFolder, still_named},
@@ -108,7 +112,7 @@ pub fn read_against_record(folder: &Path) -> Result<JournalFile> {
 pub fn read_against_record_at(at: At<'_>) -> Result<JournalFile> {
     let folder = at.path();
     let path = at.file_path(JOURNAL_FILE);
-    let mark = crate::daemon::files::read_mark_at(at, MARK_FILE)?;
+    let mark = read_mark_at(at, MARK_FILE)?;
     let ahead = |mark: &RecordMark, what: &str| {
         anyhow::Error::new(RecordAhead {
             path: path.clone(),

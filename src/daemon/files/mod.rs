@@ -35,8 +35,8 @@ pub use self::{
     outage::{outage_news, outage_status},
     record::{
         AudioSettings, BlindScore, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth,
-        RecordSettings, RecordSnapshot, RecordWriter, read_mark, read_mark_at, write_audio_scores,
-        write_envelope, write_record,
+        RecordSettings, RecordSnapshot, RecordWriter, write_audio_scores, write_envelope,
+        write_record,
     },
 };
 use super::journal;
@@ -342,7 +342,7 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
             // moved. Never a silent new game in its place.
             if folder.is_dir()
                 && folder.uid() == uid
-                && let Some(mark) = read_mark(&path.join(MARK_FILE))?
+                && let Some(mark) = journal::read_mark(&path.join(MARK_FILE))?
                 && !mark.finished
             {
                 return Err(journal::read_against_record(&path)
@@ -379,7 +379,7 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
             Ok(_) => {}
             Err(e) if e.downcast_ref::<NothingPlayed>().is_some() => {
                 // Empty beside a record: the journal was emptied, not left by a crash.
-                if read_mark(&path.join(MARK_FILE))?.is_some() {
+                if journal::read_mark(&path.join(MARK_FILE))?.is_some() {
                     return journal::read_against_record(&path).map(|_| Some(path));
                 }
                 warn!("not resuming {}: {e:#}", path.display())

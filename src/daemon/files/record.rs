@@ -12,16 +12,16 @@
 //! the outage starts and once when it ends, and can be read while it lasts
 //! ([`RecordWriter::outage`]); the game never stops for it.
 
-use std::{ffi::OsStr, path::Path, sync::mpsc as std_mpsc, thread::JoinHandle};
+use std::{sync::mpsc as std_mpsc, thread::JoinHandle};
 
 use anyhow::{Context, Result, anyhow, bail};
-use nix::fcntl::OFlag;
 use tracing::{debug, error, info};
 
 use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
 use crate::{
+    daemon::journal::read_mark_at,
     store::{
-        at::{At, OpenFolder},
+        at::At,
         audio::{AudioScoresheet, ScoresheetError},
         trusted::TrustedDir,
         voices::Clips,
@@ -380,38 +380,6 @@ fn verify_folder(dir: &TrustedDir) -> Result<()> {
     })
 }
 
-/// The record's mark in a game folder (`record.json`), if there is one; read without following
-/// a link. A mark that cannot be read is an error naming the file: it is never taken as absent,
-/// which would let a shorter record replace the one it guards.
-pub fn read_mark(path: &Path) -> Result<Option<RecordMark>> {
-    match OpenFolder::of_file(path) {
-        Ok((folder, name)) => read_mark_at(folder.at(), name),
-        // No folder, no mark.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
-    }
-}
-
-/// [`read_mark`]: the mark `name` in the open folder `at` (the game folder held open).
-pub fn read_mark_at(at: At<'_>, name: impl AsRef<OsStr>) -> Result<Option<RecordMark>> {
-    let path = at.file_path(&name);
-    let bytes = match at.open(&name, OFlag::O_RDONLY, 0).and_then(|mut f| {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut f, &mut bytes).map(|_| bytes)
-    }) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    RecordMark::from_bytes(&bytes).map(Some).map_err(|e| {
-        anyhow!(
-            "{} cannot be read ({e}); it says what the record was written from: put it back \
-                 as it was",
-            path.display()
-        )
-    })
-}
-
 /// The envelope's files of an adjourned game (the Laws' seven items; never the sealed move), in
 /// text and Braille. Rewritten when what they show changes (a draw offer, the resumption); the
 /// time of sealing is the one the first write recorded.
@@ -525,7 +493,7 @@ mod tests {
     use crate::daemon::files::{outage_news, outage_status};
     use crate::store::audio::{bytes_written, full_disk};
     use shakmaty::{Move, Position};
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
     use tactus_core::rules::game::{Input as G, RulesConfig};
     use tactus_core::sim::long_game;
 
