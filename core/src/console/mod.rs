@@ -26,6 +26,7 @@
 
 pub mod answer;
 mod parse;
+mod squares;
 pub mod table;
 #[cfg(test)]
 mod tests;

@@ -5,11 +5,12 @@
 //! prefixes, no guessing): a line means one thing or is refused with the reason and the usage.
 //! Moves are kept as typed; only the arbiter, which has the position, reads them.
 
-use shakmaty::{Color, File, KnownOutcome, Rank, Square};
+use shakmaty::{Color, KnownOutcome, Square};
 
 use super::{
     Action, ClaimKind, Command, ConsoleError, Line, MAX_LINE, Penalty, Request, Role, Side,
     Training,
+    squares::{file_word, rank_word, square_word},
     table::{self, Spec, Words},
 };
 use crate::rules::game::QuickplayRuling;
@@ -674,56 +675,6 @@ pub(super) fn side_word(word: &str) -> Option<Side> {
         "sighted" | "his" | "opponent" => Some(Side::Sighted),
         _ => None,
     }
-}
-
-/// The file names of the announcements (Appendix F) and the usual variants.
-const FILE_NAMES: &[(&str, File)] = &[
-    ("anna", File::A),
-    ("bella", File::B),
-    ("cesar", File::C),
-    ("caesar", File::C),
-    ("david", File::D),
-    ("eva", File::E),
-    ("felix", File::F),
-    ("gustav", File::G),
-    ("hector", File::H),
-    ("hektor", File::H),
-];
-
-/// The German rank words of the announcements.
-const RANK_NAMES: &[&str] = &[
-    "eins", "zwei", "drei", "vier", "fuenf", "sechs", "sieben", "acht",
-];
-
-pub(super) fn file_word(word: &str) -> Option<File> {
-    let word = word.to_lowercase();
-    let mut chars = word.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => File::from_char(c),
-        _ => FILE_NAMES.iter().find(|(n, _)| *n == word).map(|(_, f)| *f),
-    }
-}
-
-pub(super) fn rank_word(word: &str) -> Option<Rank> {
-    let word = word.to_lowercase().replace('ü', "ue");
-    let mut chars = word.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => Rank::from_char(c),
-        _ => RANK_NAMES
-            .iter()
-            .position(|n| *n == word)
-            .and_then(|i| Rank::try_from(i).ok()),
-    }
-}
-
-/// `e4`, `E4`, or a file name glued to the rank (`Eva4`).
-pub(super) fn square_word(word: &str) -> Option<Square> {
-    let mut chars = word.chars();
-    let rank = chars.next_back()?;
-    Some(Square::from_coords(
-        file_word(chars.as_str())?,
-        Rank::from_char(rank)?,
-    ))
 }
 
 /// A kind of piece: English names (and plurals), SAN letters, the German names.

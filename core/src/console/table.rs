@@ -6,7 +6,10 @@
 //! languages hang off it ([`Words`], from a voice pack's `[commands]` and `[arguments]`): each
 //! names a command of this table or an English argument word, and is read as that.
 
-use super::Role;
+use super::{
+    Role,
+    squares::{file_word, rank_word, square_word},
+};
 
 /// One command of the console language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -696,9 +699,9 @@ impl Words {
             };
             for word in &words {
                 let word = one_word("arguments", english, word)?;
-                let reads = super::parse::square_word(&word).is_some()
-                    || super::parse::file_word(&word).is_some()
-                    || super::parse::rank_word(&word).is_some()
+                let reads = square_word(&word).is_some()
+                    || file_word(&word).is_some()
+                    || rank_word(&word).is_some()
                     || word.chars().all(|c| c.is_ascii_digit());
                 if reads || ARGUMENT_WORDS.contains(&word.as_str()) {
                     return Err(format!(
