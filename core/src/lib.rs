@@ -13,11 +13,13 @@
 //!   session, move recognition from lift and place events.
 //! - [`engine`]: the training opponent's UCI codec and conversation, and an evaluation in words.
 //! - [`audit`]: the audit report of a PGN file.
+//! - [`commands`]: the console's commands: their list, the roles that may use each, and the words
+//!   a voice pack gives them in its language.
 //! - [`announce`]: what is said, voice packs and their wording.
 //! - [`arbiter`]: Appendix F at the table: two boards, announcements and their timing, execution,
 //!   guidance, corrections, retraces. `Arbiter::handle(Input, now) -> Vec<Effect>`.
 //! - [`record`]: scoresheets: PGN, Braille, text, WAV, the adjournment envelope, dates.
-//! - [`console`]: the assistant's and arbiter's command language: parsing, roles, answers, wire.
+//! - [`console`]: the assistant's and arbiter's command language: parsing, sessions, answers, wire.
 //! - [`journal`]: the game's journal: its format, reading it back, replaying it.
 //! - [`sim`]: simulated boards and people: how hands move pieces, a simulated board's side of the
 //!   protocols, the randomized table on virtual time.
@@ -26,6 +28,7 @@ pub mod announce;
 pub mod arbiter;
 pub mod audit;
 pub mod board;
+pub mod commands;
 pub mod console;
 pub mod engine;
 pub mod journal;

@@ -1,11 +1,12 @@
 //! The console language: what the blind player (through his keypad or his board's buttons), his
 //! assistant (Appendix F.9) and the arbiter may say to a running game, and how it is answered.
 //!
-//! This module owns the command language ([`table::COMMANDS`], [`parse`]), the three roles and
-//! what each may do ([`Role`], [`Session`]), the mapping of commands to the arbiter's inputs
-//! ([`to_input`]), the answers to the blind player's requests computed from the game
-//! ([`answer()`], F.9 d: only when asked), their printed form ([`format_reply`]), the arbiter's
-//! token check ([`token`]) and the line protocol of the console socket ([`wire`]).
+//! This module owns the command language ([`parse`], over the commands and roles of
+//! [`crate::commands`]), what each role may do at a connection ([`Session`]), the mapping of
+//! commands to the arbiter's inputs ([`to_input`]), the answers to the blind player's requests
+//! computed from the game ([`answer()`], F.9 d: only when asked), their printed form
+//! ([`format_reply`]), the arbiter's token check ([`token`]) and the line protocol of the console
+//! socket ([`wire`]).
 //!
 //! Pure: no I/O, no clock, no randomness. Time comes in as an argument (the daemon's
 //! [`Millis`](crate::rules::Millis)), the token's random bytes come from the caller. The
@@ -26,8 +27,6 @@
 
 pub mod answer;
 mod parse;
-mod squares;
-pub mod table;
 #[cfg(test)]
 mod tests;
 pub mod token;
@@ -37,6 +36,7 @@ use shakmaty::{Color, File, KnownOutcome, Rank, Square};
 
 use crate::rules::ClockMillis;
 use crate::{
+    commands,
     announce::Refusal,
     arbiter::Input,
     record::braille::{BrailleFormat, Profile as BrailleProfile, ReadError, read_score},
@@ -48,7 +48,11 @@ use crate::{
 
 pub use answer::{Answer, answer, format_announcement, format_reply};
 pub use parse::{parse, parse_in};
-pub use table::{COMMANDS, CommandEntry, Spec, Words};
+pub use crate::commands::{COMMANDS, CommandEntry, Role, Spec, Words};
+/// The command table's old path (`console::table`), for the hub until its rewrite (issue 36):
+/// new code names [`crate::commands`].
+#[doc(hidden)]
+pub use crate::commands as table;
 
 /// Longest line the console reads, in bytes (without the line end); a longer one is refused.
 pub const MAX_LINE: usize = 4096;
@@ -57,47 +61,6 @@ pub const MAX_LINE: usize = 4096;
 pub const MAX_PASTE_LINES: usize = 2000;
 /// Most bytes a pasted Braille scoresheet may have in all (a Unicode Braille cell is 3 bytes).
 pub const MAX_PASTE_BYTES: usize = 256 * 1024;
-
-/// Who is at the console. Ordered: each role may do everything the one before it may.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Role {
-    /// The blind player: requests about his own game (F.9 d).
-    Player,
-    /// His assistant: the duties of F.9 (clock, moves, offers, claims, touches, sealing).
-    Assistant,
-    /// The arbiter: everything, including clocks, verdicts and results.
-    Arbiter,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Player => "player",
-            Role::Assistant => "assistant",
-            Role::Arbiter => "arbiter",
-        }
-    }
-}
-
-impl std::fmt::Display for Role {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Role {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Role, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "player" => Ok(Role::Player),
-            "assistant" => Ok(Role::Assistant),
-            "arbiter" => Ok(Role::Arbiter),
-            other => Err(format!(
-                "unknown role '{other}'; allowed: player, assistant, arbiter"
-            )),
-        }
-    }
-}
 
 /// A player named at the console: by colour, or by his place at the table (resolved with the
 /// blind player's colour, which only the daemon knows).
@@ -812,10 +775,10 @@ fn braille_sheet(
     Ok(score.sans())
 }
 
-/// The names of the blind player's requests (F.9 d), in the command table's order: the commands
+/// The names of the blind player's requests (F.9 d), in the order of [`COMMANDS`]: the commands
 /// of his role whose example line is a request (not `help`, `quit`, `role`).
 pub fn request_names() -> Vec<&'static str> {
-    table::COMMANDS
+    COMMANDS
         .iter()
         .filter(|spec| spec.role == Role::Player)
         .filter(|spec| matches!(parse(spec.example, Role::Player), Ok(Command::Request(_))))
@@ -946,12 +909,12 @@ pub fn is_training(spec: &Spec) -> bool {
     matches!(parse(spec.example, Role::Player), Ok(Command::Training(_)))
 }
 
-/// The blind player's own commands at his table ([`table::is_his`]), in the table's order; the
-/// training ones only in a training game.
+/// The blind player's own commands at his table ([`commands::is_his`]), in the order of
+/// [`COMMANDS`]; the training ones only in a training game.
 pub fn his_commands(training: bool) -> impl Iterator<Item = &'static Spec> {
     COMMANDS
         .iter()
-        .filter(move |s| table::is_his(s) && (training || !is_training(s)))
+        .filter(move |s| commands::is_his(s) && (training || !is_training(s)))
 }
 
 /// The blind player's `help`, in his words: one line per command he may use at this table
@@ -982,14 +945,14 @@ pub fn player_help(words: &Words, training: bool, topic: Option<&Spec>) -> Vec<S
 /// that is not his, the usage of his command (`feld FELD`).
 pub fn player_refusal(error: &ConsoleError, words: &Words, training: bool) -> (Refusal, String) {
     let usage = |command: &str| {
-        table::lookup(command).map_or_else(|| command.to_string(), |spec| words.usage(spec))
+        commands::lookup(command).map_or_else(|| command.to_string(), |spec| words.usage(spec))
     };
     match error {
         ConsoleError::Unknown { word, .. } => {
-            let mine = |s: &Spec| table::is_his(s) && (training || !is_training(s));
+            let mine = |s: &Spec| commands::is_his(s) && (training || !is_training(s));
             let hint = match words.suggestion(word, mine) {
                 Some(closest) => format!("{closest}?"),
-                None => table::lookup("help")
+                None => commands::lookup("help")
                     .map_or("help", |h| words.name(h))
                     .to_string(),
             };
@@ -1013,7 +976,7 @@ pub fn player_refusal(error: &ConsoleError, words: &Words, training: bool) -> (R
 /// The `help` text for a role: one line per command it may use (`name (alias) ARGS: what`), or
 /// the usage and an example of one command.
 pub fn help_lines(role: Role, topic: Option<&str>) -> Vec<String> {
-    if let Some(spec) = topic.and_then(table::lookup) {
+    if let Some(spec) = topic.and_then(commands::lookup) {
         let mut lines = vec![
             format!("{} (alias {}): {}", spec.usage(), spec.alias, spec.what),
             format!("example: {}", spec.example),

@@ -8,12 +8,15 @@
 use shakmaty::{Color, KnownOutcome, Square};
 
 use super::{
-    Action, ClaimKind, Command, ConsoleError, Line, MAX_LINE, Penalty, Request, Role, Side,
-    Training,
-    squares::{file_word, rank_word, square_word},
-    table::{self, Spec, Words},
+    Action, ClaimKind, Command, ConsoleError, Line, MAX_LINE, Penalty, Request, Side, Training,
 };
-use crate::rules::game::QuickplayRuling;
+use crate::{
+    commands::{
+        self, Role, Spec, Words,
+        squares::{file_word, rank_word, square_word},
+    },
+    rules::game::QuickplayRuling,
+};
 
 /// Longest piece of the user's input quoted back in an error message: an error must not echo
 /// kilobytes of garbage to a screen reader.
@@ -38,13 +41,13 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
     let Some((&first, rest)) = words.split_first() else {
         return Err(ConsoleError::Empty);
     };
-    let Some(spec) = table::lookup(first) else {
+    let Some(spec) = commands::lookup(first) else {
         if first.chars().all(super::is_braille) {
             return Err(ConsoleError::BrailleLine);
         }
         return Err(ConsoleError::Unknown {
             word: quote(&first.to_lowercase()),
-            suggestion: table::suggestion(first, role),
+            suggestion: commands::suggestion(first, role),
         });
     };
     if spec.role > role {
@@ -74,9 +77,9 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
 }
 
 /// Parse one line of the blind player's, typed in his words (`words`: his voice pack's) or in
-/// the table's English ones. Read as typed first; a line that does not read so is read again
-/// with his words put into the English ones ([`Words::translate`]), and its refusal is then the
-/// one of that reading (`feld x9` is refused as `square x9`, the usage of `square`).
+/// the English ones of [`crate::commands`]. Read as typed first; a line that does not read so is
+/// read again with his words put into the English ones ([`Words::translate`]), and its refusal is
+/// then the one of that reading (`feld x9` is refused as `square x9`, the usage of `square`).
 pub fn parse_in(line: &str, role: Role, words: &Words) -> Result<Command, ConsoleError> {
     let as_typed = parse(line, role);
     let worth_translating = matches!(
@@ -92,8 +95,9 @@ pub fn parse_in(line: &str, role: Role, words: &Words) -> Result<Command, Consol
     }
 }
 
-/// The command `spec` names, read from its arguments. Each arm is one line of the table; the
-/// commands with more to read have a function of their own below.
+/// The command `spec` names, read from its arguments. Each arm is one entry of
+/// [`crate::commands::COMMANDS`]; the commands with more to read have a function of their own
+/// below.
 fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
     use Action as A;
     use Command::{Game, Request as R};
@@ -206,8 +210,8 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
         })?)),
         "penalty" => Game(penalty(a)?),
         "requests" => Command::Requests(requests(a)?),
-        // Every name of the table has an arm above; the tests run every example line.
-        other => unreachable!("the command table names '{other}', which has no parser"),
+        // Every name of the list has an arm above; the tests run every example line.
+        other => unreachable!("the list of commands names '{other}', which has no parser"),
     })
 }
 
@@ -216,11 +220,11 @@ fn help(a: &mut Args) -> Result<Command, ConsoleError> {
     let Some(word) = a.next() else {
         return Ok(Command::Help(None));
     };
-    match table::lookup(word) {
+    match commands::lookup(word) {
         Some(topic) => Ok(Command::Help(Some(topic.name))),
         None => Err(ConsoleError::Unknown {
             word: quote(&word.to_lowercase()),
-            suggestion: table::suggestion(word, Role::Arbiter),
+            suggestion: commands::suggestion(word, Role::Arbiter),
         }),
     }
 }

@@ -2,9 +2,9 @@
 //! (`Eva4`), the file names of the announcements (`felix`, `Hektor`) and the German rank words
 //! (`vier`, `fünf`).
 //!
-//! Read by the parser, for a command's arguments, and by the command table's words in other
-//! languages, which must not take a word that already reads as a square, a file or a rank: one
-//! reading for both, below both.
+//! Read by the parser, for a command's arguments, and by the commands' words in other languages
+//! ([`super::Words`]), which must not take a word that already reads as a square, a file or a
+//! rank: one reading for both, below both.
 
 use shakmaty::{File, Rank, Square};
 
