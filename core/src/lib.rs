@@ -4,8 +4,9 @@
 //! Nothing here does I/O, reads a clock or needs a runtime: time comes in as an argument, results
 //! go out as values (DESIGN §2). The compiler guards it: this crate does not depend on tokio,
 //! serial ports, audio or the command line, and `clippy.toml` forbids clock reads and `std::fs`.
-//! The `tactus` crate is the shell around it. The modules, from the bottom up (a module uses only
-//! those above it in this list):
+//! The `tactus` crate is the shell around it. The modules, from the bottom up: a module uses only
+//! those before it in this list (its tests may use any: they stand above everything), and
+//! `tests/it/purity.rs` fails when one uses a module after it. A new module takes its place here.
 //!
 //! - [`rules`]: the Laws: the game, its clock and time controls, claims, dead positions, notation
 //!   for people, PGN.
