@@ -4,6 +4,9 @@
 //! refused with the same message however it was written. Arguments are matched whole (no
 //! prefixes, no guessing): a line means one thing or is refused with the reason and the usage.
 //! Moves are kept as typed; only the arbiter, which has the position, reads them.
+//!
+//! The names of the blind player's requests are read here too ([`request_names`]): they are the
+//! commands of his role whose example line parses as a request.
 
 use shakmaty::{Color, KnownOutcome, Square};
 
@@ -12,7 +15,7 @@ use super::{
 };
 use crate::{
     commands::{
-        self, Role, Spec, Words,
+        self, COMMANDS, Role, Spec, Words,
         squares::{file_word, rank_word, square_word},
     },
     rules::game::QuickplayRuling,
@@ -74,6 +77,17 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
         });
     }
     Ok(command)
+}
+
+/// The names of the blind player's requests (F.9 d), in the order of [`COMMANDS`]: the commands
+/// of his role whose example line is a request (not `help`, `quit`, `role`).
+pub fn request_names() -> Vec<&'static str> {
+    COMMANDS
+        .iter()
+        .filter(|spec| spec.role == Role::Player)
+        .filter(|spec| matches!(parse(spec.example, Role::Player), Ok(Command::Request(_))))
+        .map(|spec| spec.name)
+        .collect()
 }
 
 /// Parse one line of the blind player's, typed in his words (`words`: his voice pack's) or in
@@ -301,7 +315,7 @@ fn pieces(a: &mut Args) -> Result<Request, ConsoleError> {
 /// `tell REQUEST`: a request of the blind player's role, read as he would type it.
 fn tell(a: &mut Args) -> Result<Request, ConsoleError> {
     let rest = a.rest();
-    let names = || super::request_names().join(", ");
+    let names = || request_names().join(", ");
     let Some(&first) = rest.first() else {
         return a.usage(format!("the request is missing: {}", names()));
     };

@@ -9,6 +9,7 @@ use shakmaty::{
 use super::{answer::NumberedMove, *};
 use crate::{
     announce::{Announcement, Check, MoveWords},
+    arbiter::Input,
     commands,
     rules::{
         Millis,
