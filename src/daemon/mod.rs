@@ -75,38 +75,38 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     let socket = bind_console(&settings)?;
     // The page's address too: a busy port is said now, not after the game has begun.
     let web_listener = bind_web(&settings)?;
-    let table = setup::open(
+    let opened = setup::open(
         &settings,
         &opts.voices_dir,
         opts.resume.as_deref(),
         opts.new_game,
     )?;
-    let resumed = table.recovery.is_some();
+    let resumed = opened.recovery.is_some();
     // Held open since it was made or found trusted (the lock and the journal are in it): a
     // folder re-pointed under the game redirects no write of the record, the transcript, the
     // touches or the audio scoresheets either.
-    let record_folder = table
+    let record_folder = opened
         .held
         .try_clone()
-        .with_context(|| format!("cannot hold the game folder {}", table.folder.display()))?;
+        .with_context(|| format!("cannot hold the game folder {}", opened.folder.display()))?;
     crate::output::say_line(&format!(
         "tactus: game folder {}{}",
-        table.folder.display(),
+        opened.folder.display(),
         if resumed { " (resumed)" } else { "" }
     ));
-    let voices = Voices::load(&settings, &opts.voices_dir, &table.header.setup)?;
+    let voices = Voices::load(&settings, &opts.voices_dir, &opened.header.setup)?;
     if resumed {
-        print_resumed(&settings, &table, &voices);
+        print_resumed(&settings, &opened, &voices);
     }
     // The table as the game has it (a resumed game keeps its seats).
-    let names = table.arbiter.config().names();
+    let names = opened.arbiter.config().names();
 
     let link_clock = MonotonicClock::new();
     let (messages, inbox) = mpsc::channel::<HubMsg>(hub::HUB_QUEUE);
     // Room for bursts (a retrace guides square by square); a console that still falls behind is
     // told how many events it missed, and the game never waits for it.
     let (broadcast_tx, _) = broadcast::channel(1024);
-    let (progress_tx, progress_rx) = watch::channel::<Progress>(Hub::progress_of(&table.arbiter));
+    let (progress_tx, progress_rx) = watch::channel::<Progress>(Hub::progress_of(&opened.arbiter));
     let mut tasks = Tasks::new(cancel.child_token(), messages.clone());
 
     let speech = tasks.speech(
@@ -114,7 +114,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         &opts.voices_dir,
         &voices,
         names,
-        &table.held,
+        &opened.held,
     )?;
     // A resumed game's simulated board shows the game where it was, as a real one would.
     let mut sim = opts.sim.clone();
@@ -122,7 +122,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         sim.blind_initial = None;
     }
     // A DGT clock on the sighted board: his hands press its lever on his side of it.
-    let sighted = table.arbiter.config().the_sighted();
+    let sighted = opened.arbiter.config().the_sighted();
     sim.sighted_lever = sighted.map(|seat| {
         if seat == settings.clock_left {
             ClockSide::Left
@@ -133,7 +133,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     // A board expected to show anything but the start position (a resumed game, a game set up
     // from a position) cannot have its orientation detected from it; its link says so rightly.
     let under_way =
-        *shakmaty::Position::board(table.arbiter.game().position()) != shakmaty::Board::new();
+        *shakmaty::Position::board(opened.arbiter.game().position()) != shakmaty::Board::new();
     let started = tasks.boards(
         &sim,
         &settings.boards,
@@ -151,9 +151,9 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             .seats
             .as_ref()
             .map(|v| v.wording.pack().commands().clone()),
-        seatless: table.arbiter.config().the_blind(),
+        seatless: opened.arbiter.config().the_blind(),
     };
-    tasks.console(socket, &settings, &table.held, &broadcast_tx, keypads)?;
+    tasks.console(socket, &settings, &opened.held, &broadcast_tx, keypads)?;
     let engine = settings.opponent.as_ref().map(|o| tasks.engine(o));
     // The table seen: a view after every change, when a page or a broadcast folder wants one.
     let views = (settings.web_listen.is_some() || settings.broadcast_dir.is_some())
@@ -161,7 +161,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     if let Some((_, views)) = &views {
         tasks.web(
             web_listener,
-            &table.folder,
+            &opened.folder,
             settings.broadcast_dir.clone(),
             views,
         )?;
@@ -188,14 +188,14 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     );
 
     let mut hub = Hub::new(HubParts {
-        arbiter: table.arbiter,
+        arbiter: opened.arbiter,
         clock: GameClock {
             link: link_clock,
-            offset: table.offset,
+            offset: opened.offset,
         },
-        journal: Some(table.journal),
-        folder: table.held,
-        tags: table.header.tags.clone(),
+        journal: Some(opened.journal),
+        folder: opened.held,
+        tags: opened.header.tags.clone(),
         speech: Some(speech),
         links: started.links,
         sensors: started.sensors,
@@ -221,11 +221,11 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         progress: progress_tx,
         messages,
         echo: opts.echo,
-        recovery: table.recovery,
+        recovery: opened.recovery,
         buttons: settings.buttons.clone(),
         engine,
         braille: settings.braille.profile.clone(),
-        requests_off: table.requests_off,
+        requests_off: opened.requests_off,
     });
     if let Some((views, _)) = views {
         hub = hub.with_view(views);
@@ -244,7 +244,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         let _ = std::fs::remove_dir_all(dir);
     }
     Ok(RunReport {
-        folder: table.folder,
+        folder: opened.folder,
         pgn,
         over,
         resumed,
@@ -288,25 +288,25 @@ fn bind_console(settings: &Settings) -> Result<ConsoleSocket> {
 
 /// What a resumed game's run prints: the settings the journal keeps, and (unless it is over) what
 /// both players hear, in the same words and order (the pack's language).
-fn print_resumed(settings: &Settings, table: &setup::Table, voices: &Voices) {
-    for line in setup::saved_settings(settings, &table.header) {
+fn print_resumed(settings: &Settings, opened: &setup::OpenedGame, voices: &Voices) {
+    for line in setup::saved_settings(settings, &opened.header) {
         crate::output::say_line(&format!("tactus: {line}"));
     }
-    if !table.arbiter.game().is_over() {
+    if !opened.arbiter.game().is_over() {
         // In the words the (first) blind player hears.
-        let seat = table
+        let seat = opened
             .arbiter
             .config()
             .names()
             .blind_seats()
             .next()
             .unwrap_or(shakmaty::Color::White);
-        let unfinished = table
+        let unfinished = opened
             .recovery
             .as_ref()
             .map(|r| r.unfinished.clone())
             .unwrap_or_default();
-        let words: Vec<String> = hub::recovery_words(&table.arbiter, &unfinished)
+        let words: Vec<String> = hub::recovery_words(&opened.arbiter, &unfinished)
             .iter()
             .map(|a| voices.seats[seat].wording.text(a))
             .collect();

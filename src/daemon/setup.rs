@@ -86,25 +86,25 @@ fn check_ports_at_start(settings: &Settings) -> Result<()> {
     Ok(())
 }
 
-/// The table of a run: the game in `resume`, else the unfinished game of the output folder
+/// The game of a run, opened: the game in `resume`, else the unfinished game of the output folder
 /// (unless `new_game`), else a new game.
 pub fn open(
     settings: &Settings,
     voices_dir: &Path,
     resume: Option<&Path>,
     new_game: bool,
-) -> Result<Table> {
+) -> Result<OpenedGame> {
     check_ports_at_start(settings)?;
     match (resume, new_game) {
-        (Some(folder), _) => resumed_table(folder),
+        (Some(folder), _) => resume_game(folder),
         (None, false) => match files::find_unfinished(&settings.record_dir)? {
             Some(folder) => {
                 info!("resuming the unfinished game in {}", folder.display());
-                resumed_table(&folder)
+                resume_game(&folder)
             }
-            None => new_table(settings, voices_dir),
+            None => create_game(settings, voices_dir),
         },
-        (None, true) => new_table(settings, voices_dir),
+        (None, true) => create_game(settings, voices_dir),
     }
 }
 
@@ -381,8 +381,9 @@ fn play_name(play: tactus_core::rules::PlayMode) -> &'static str {
     }
 }
 
-/// Where the game is and how it was set up.
-pub struct Table {
+/// The game a run plays, opened: where it is (its folder, held open and locked), how it was set up
+/// (its journal's header), its journal to go on with, and the arbiter as the journal leaves it.
+pub struct OpenedGame {
     pub folder: PathBuf,
     pub header: Header,
     pub journal: Journal,
@@ -440,7 +441,7 @@ pub fn lock_folder(folder: &TrustedDir) -> Result<std::fs::File> {
     Ok(file)
 }
 
-fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
+fn create_game(settings: &Settings, voices_dir: &Path) -> Result<OpenedGame> {
     let NewGame { start, .. } = check_new_game(settings, voices_dir)?;
     let created = unix_ms();
     let group = settings
@@ -468,7 +469,7 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
     };
     let lock = lock_folder(&held)?;
     let journal = Journal::create_in(&held, &header)?;
-    Ok(Table {
+    Ok(OpenedGame {
         folder,
         header,
         journal,
@@ -481,7 +482,7 @@ fn new_table(settings: &Settings, voices_dir: &Path) -> Result<Table> {
     })
 }
 
-fn resumed_table(folder: &Path) -> Result<Table> {
+fn resume_game(folder: &Path) -> Result<OpenedGame> {
     let path = folder.join(JOURNAL_FILE);
     // The folder and every folder on the way must be the daemon's user's or root's and closed to
     // others: a game another user could re-point is neither read nor written.
@@ -534,7 +535,7 @@ fn resumed_table(folder: &Path) -> Result<Table> {
     }
     let journal = Journal::append_in(&held, &read)?;
     files::remove_leftovers(held.at());
-    Ok(Table {
+    Ok(OpenedGame {
         folder: folder.to_owned(),
         header: read.header.clone(),
         journal,
