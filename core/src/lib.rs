@@ -10,6 +10,7 @@
 //!
 //! - [`rules`]: the Laws: the game, its clock and time controls, claims, dead positions, notation
 //!   for people, PGN.
+//! - [`folder`]: the game folder's file names, for the core and the shell.
 //! - [`board`]: sensor boards: the DGT and line protocol codecs, profiles, a link's protocol
 //!   session, move recognition from lift and place events.
 //! - [`engine`]: the training opponent's UCI codec and conversation, and an evaluation in words.
@@ -32,6 +33,7 @@ pub mod board;
 pub mod commands;
 pub mod console;
 pub mod engine;
+pub mod folder;
 pub mod journal;
 pub mod record;
 pub mod rules;

@@ -9,10 +9,11 @@ use anyhow::{Context, Result};
 
 use crate::daemon::journal;
 use shakmaty::{ByColor, Color};
-use tactus_core::journal::{JOURNAL_FILE, Step, replay_steps};
 use tactus_core::{
     announce::Audience,
     arbiter::{Effect, SeatNames},
+    folder::JOURNAL_FILE,
+    journal::{Step, replay_steps},
 };
 
 /// `tactus replay`.

@@ -47,9 +47,9 @@ use crate::{
 use nix::fcntl::OFlag;
 use tactus_core::{
     arbiter::Input,
+    folder::{JOURNAL_FILE, MARK_FILE},
     journal::{
-        Entry, Header, InputRecord, JOURNAL_FILE, JournalFile, MARK_FILE, NothingPlayed, Parser,
-        RecordAhead, RecordMark,
+        Entry, Header, InputRecord, JournalFile, NothingPlayed, Parser, RecordAhead, RecordMark,
         check::{self, encode_line},
         check_mark,
     },
@@ -814,7 +814,8 @@ mod tests {
     use tactus_core::{
         announce::{Announcement, Audience},
         board::SensorEvent,
-        journal::{JOURNAL_FILE, NothingPlayed, replay, test_header},
+        folder::JOURNAL_FILE,
+        journal::{NothingPlayed, replay, test_header},
     };
 
     use super::*;
@@ -1264,7 +1265,8 @@ mod fault_injection {
     use tactus_core::{
         arbiter::{Arbiter, Effect, Input},
         board::SensorEvent,
-        journal::{MARK_FILE, replay, test_header},
+        folder::MARK_FILE,
+        journal::{replay, test_header},
         rules::notation::match_move,
     };
 

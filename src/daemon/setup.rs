@@ -30,7 +30,8 @@ use nix::fcntl::OFlag;
 use tactus_core::{
     announce::voice::VoicePack,
     arbiter::Arbiter,
-    journal::{FORMAT_VERSION, Header, JOURNAL_FILE, SetupRecord, replay},
+    folder::JOURNAL_FILE,
+    journal::{FORMAT_VERSION, Header, SetupRecord, replay},
     record::date::pgn_date,
 };
 
@@ -403,7 +404,7 @@ pub struct OpenedGame {
 }
 
 /// The name of a game folder's lock file: it holds the process id of the tactus playing it.
-pub const LOCK_FILE: &str = "tactus.lock";
+pub use tactus_core::folder::LOCK_FILE;
 
 /// Lock the game folder held open, `folder`, for this run: one game has one daemon. A second
 /// `tactus run` (another configuration naming the same output folder) is refused, naming the

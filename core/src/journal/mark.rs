@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{check::hex, parse::JournalFile};
 
-/// The record mark's file name in a game folder.
-pub const MARK_FILE: &str = "record.json";
+/// The record mark's file name in a game folder (named with the folder's other files).
+pub use crate::folder::MARK_FILE;
 
 /// What the record files of a game folder were written from (`record.json`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

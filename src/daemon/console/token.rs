@@ -18,7 +18,7 @@ use nix::fcntl::OFlag;
 
 use super::own_uid;
 use crate::store::trusted::{Last, TrustedDir, check_folder};
-use tactus_core::console::token::TOKEN_FILE;
+use tactus_core::folder::TOKEN_FILE;
 
 /// The arbiter's token in the file `path` that key `console.token_file` of `origin` names (the
 /// key is named in errors): read if it is there (the arbiter's own file, a resumed game), else

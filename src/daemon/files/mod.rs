@@ -1,6 +1,7 @@
 //! The game folder: where a game's files are (a new folder per game under `[record] dir`, or the
-//! unfinished one a restarted daemon resumes), the names of the files in it, its mode, and what a
-//! failed write left behind.
+//! unfinished one a restarted daemon resumes), the blind players' score files in it (the names of
+//! the folder's files are the core's, `tactus_core::folder`), its mode, and what a failed write
+//! left behind.
 //!
 //! The files are kept beside it: `record` (the record writer: a thread that rewrites `game.pgn`,
 //! `scoresheet.txt`, `blind-score.brf`, `blind-score.txt` and an adjourned game's envelope after
@@ -48,20 +49,17 @@ use crate::store::{
 };
 use tactus_core::{
     announce::voice::RecordWords,
-    journal::{JOURNAL_FILE, MARK_FILE, NothingPlayed},
+    folder::{BLIND_SCORE_STEM, JOURNAL_FILE, MARK_FILE},
+    journal::NothingPlayed,
     record::date::civil,
 };
 
-pub const PGN_FILE: &str = "game.pgn";
-pub const BRF_FILE: &str = "blind-score.brf";
-pub const BRAILLE_FILE: &str = "blind-score.txt";
-pub const TEXT_FILE: &str = "scoresheet.txt";
-pub const WAV_FILE: &str = "blind-score.wav";
-pub const TRANSCRIPT_FILE: &str = "transcript.txt";
-pub const TOUCHES_FILE: &str = "touches.txt";
-/// The adjournment envelope's record, as text and as Braille, one pair per adjournment:
-/// `envelope-<move number>-<colour of the sealer>.txt` / `.brf`.
-pub const ENVELOPE_PREFIX: &str = "envelope-";
+/// The record's files, named in the core with the folder's others; here too, where they were
+/// declared before.
+pub use tactus_core::folder::{
+    BRAILLE_FILE, BRF_FILE, ENVELOPE_PREFIX, PGN_FILE, TEXT_FILE, TOUCHES_FILE, TRANSCRIPT_FILE,
+    WAV_FILE,
+};
 
 /// The cue list of the audio scoresheet (`blind-score.cues.txt`).
 pub fn cues_file() -> String {
@@ -84,8 +82,8 @@ impl ScoreFiles {
     pub fn of(seat: Option<shakmaty::Color>) -> ScoreFiles {
         ScoreFiles {
             stem: match seat {
-                None => "blind-score".into(),
-                Some(c) => format!("blind-score-{c}"),
+                None => BLIND_SCORE_STEM.into(),
+                Some(c) => format!("{BLIND_SCORE_STEM}-{c}"),
             },
             headings: None,
         }

@@ -17,7 +17,7 @@ use std::{sync::mpsc as std_mpsc, thread::JoinHandle};
 use anyhow::{Context, Result, anyhow, bail};
 use tracing::{debug, error, info};
 
-use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
+use super::{ScoreFiles, remove_leftovers};
 use crate::{
     daemon::journal::read_mark_at,
     store::{
@@ -30,7 +30,8 @@ use crate::{
 };
 use tactus_core::{
     announce::voice::Style,
-    journal::{MARK_FILE, RecordMark},
+    folder::{ENVELOPE_PREFIX, MARK_FILE, PGN_FILE, TEXT_FILE},
+    journal::RecordMark,
     record::date::civil,
     record::{
         braille::BrailleOptions,
