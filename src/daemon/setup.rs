@@ -201,11 +201,10 @@ fn probe_record_dir(dir: &Path, origin: &str) -> Result<()> {
 /// A new game's identity: 16 random bytes in hex, named by the journal's header and the record's
 /// mark (`record.json`), so that a journal of another game is never resumed as this one.
 fn game_id() -> Result<String> {
-    use std::io::Read;
     let mut random = [0u8; 16];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut random))
-        .context("cannot read random bytes from /dev/urandom for the game's identity")?;
+    getrandom::fill(&mut random).map_err(|e| {
+        anyhow!("cannot get random bytes from the system for the game's identity: {e}")
+    })?;
     Ok(random.iter().map(|b| format!("{b:02x}")).collect())
 }
 

@@ -106,9 +106,9 @@ pub fn arbiter_token_in(folder: &TrustedDir) -> Result<String> {
 /// A new token from the system's random source.
 fn new_token() -> Result<String> {
     let mut random = [0u8; tactus_core::console::token::TOKEN_BYTES];
-    File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut random))
-        .context("cannot read random bytes from /dev/urandom for the arbiter's token")?;
+    getrandom::fill(&mut random).map_err(|e| {
+        anyhow!("cannot get random bytes from the system for the arbiter's token: {e}")
+    })?;
     Ok(tactus_core::console::token::from_bytes(&random))
 }
 
