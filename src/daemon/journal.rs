@@ -873,7 +873,7 @@ mod tests {
         ]
     }
 
-    fn scratch(name: &str) -> PathBuf {
+    fn scratch(name: &str) -> crate::store::Scratch {
         crate::store::scratch(&format!("journal-file-{name}"))
     }
 
@@ -1162,9 +1162,7 @@ mod tests {
 
     #[test]
     fn a_journal_replays_and_a_torn_last_line_is_cut() {
-        let dir = std::env::temp_dir().join(format!("tactus-journal-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("journal");
         let path = dir.join(JOURNAL_FILE);
         let mut j = Journal::create(&path, &white_header()).unwrap();
         j.input(0, &Input::Start).unwrap();
@@ -1209,9 +1207,7 @@ mod tests {
     /// only once its end is journaled (F.3 c).
     #[test]
     fn an_unfinished_announcement_survives_the_replay() {
-        let dir = std::env::temp_dir().join(format!("tactus-journal-say-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("journal-say");
         let path = dir.join(JOURNAL_FILE);
         let mut j = Journal::create(&path, &white_header()).unwrap();
         let blind = |event| Input::Board {
@@ -1327,9 +1323,7 @@ mod fault_injection {
 
     #[test]
     fn every_flipped_byte_and_every_cut_is_refused_or_resumes_the_game_exactly() {
-        let dir = std::env::temp_dir().join(format!("tactus-faults-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("faults");
         let path = dir.join(JOURNAL_FILE);
         let mut header = test_header(Color::White, Some("300+2"));
         header.game = "5eed0fa11ed0000000000000000000aa".into();

@@ -425,8 +425,7 @@ mod tests {
 
     #[test]
     fn folder_names_are_safe_and_unique() {
-        let dir = std::env::temp_dir().join(format!("tactus-folders-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::store::scratch("folders");
         let a = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
         let b = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
         let (a, b) = (a.path(), b.path());
@@ -442,9 +441,7 @@ mod tests {
     /// else is.
     #[test]
     fn leftovers_of_failed_writes_are_removed() {
-        let dir = std::env::temp_dir().join(format!("tactus-leftovers-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("leftovers");
         for name in [
             ".blind-score.tmp.wav",
             ".blind-score.tmp.cues.txt",

@@ -494,11 +494,11 @@ mod tests {
     use crate::daemon::files::{outage_news, outage_status};
     use crate::store::audio::{bytes_written, full_disk};
     use shakmaty::{Move, Position};
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
     use tactus_core::rules::game::{Input as G, RulesConfig};
     use tactus_core::sim::long_game;
 
-    fn scratch(name: &str) -> PathBuf {
+    fn scratch(name: &str) -> crate::store::Scratch {
         crate::store::scratch(&format!("record-{name}"))
     }
 
@@ -1005,9 +1005,7 @@ mod tests {
     /// `game.pgn` fails the rename even for root, who ignores a read-only folder.)
     #[test]
     fn a_stale_record_is_retried_reported_and_cleaned_up() {
-        let dir = std::env::temp_dir().join(format!("tactus-stale-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("stale");
         let blocker = dir.join(PGN_FILE);
         std::fs::create_dir(&blocker).unwrap();
         std::fs::write(blocker.join("x"), b"in the way").unwrap();
