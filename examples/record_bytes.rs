@@ -25,7 +25,7 @@ use tactus::{
 };
 use tactus_core::{
     announce::voice::Style,
-    record::{braille::DEFAULT_PROFILE, wav::Spacing},
+    record::{braille::DEFAULT_PROFILE, date::Calendar, wav::Spacing},
     rules::game::{Game, Input, RulesConfig},
     sim::long_game,
 };
@@ -102,7 +102,7 @@ fn play(
             now: 0,
             mark: None,
         };
-        write_record(&settings, &snapshot)?;
+        write_record(&settings, &snapshot, &Calendar::default())?;
         write_audio_scores(&settings, &snapshot)?;
     }
     Ok(written_by_process()? - before)

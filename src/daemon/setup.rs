@@ -31,8 +31,8 @@ use tactus_core::{
     announce::voice::VoicePack,
     arbiter::Arbiter,
     folder::JOURNAL_FILE,
-    journal::{FORMAT_VERSION, Header, SetupRecord, replay},
-    record::date::pgn_date,
+    journal::{Entry, FORMAT_VERSION, Header, SetupRecord, replay},
+    record::date::{Calendar, pgn_date},
 };
 
 /// Every configured serial port that cannot be used now, with its key: missing (the ports
@@ -390,6 +390,9 @@ pub struct OpenedGame {
     pub arbiter: Arbiter,
     /// The game time the journal ends at: the game's time line goes on from there.
     pub offset: u64,
+    /// Where the journal's stretches of the time line stood on the calendar (each input's time
+    /// and Unix time): the record dates an adjournment sealed in an earlier run with it.
+    pub calendar: Calendar,
     /// The inputs to replay into the hub, for a resumed game.
     pub recovery: Option<Recovery>,
     /// The players' requests switched off (12.3 a): a new game's from the file, a resumed
@@ -475,6 +478,7 @@ fn create_game(settings: &Settings, voices_dir: &Path) -> Result<OpenedGame> {
         journal,
         arbiter: Arbiter::new(cfg, start),
         offset: 0,
+        calendar: Calendar::default(),
         recovery: None,
         requests_off: settings.requests_off.clone(),
         lock,
@@ -540,6 +544,10 @@ fn resume_game(folder: &Path) -> Result<OpenedGame> {
         header: read.header.clone(),
         journal,
         offset: replayed.last_time,
+        calendar: Calendar::from_marks(read.entries.iter().filter_map(|entry| match entry {
+            Entry::Input { t, wall, .. } => Some((*t, *wall)),
+            _ => None,
+        })),
         recovery: Some(Recovery {
             inputs: replayed.inputs,
             unfinished: replayed.unfinished,
