@@ -78,7 +78,7 @@ thread_local! {
 
 /// The bytes this thread has written to audio scoresheets (WAV, cue lists and their temporary
 /// files) since it started: every `write` counted as the kernel took it. For measuring what a
-/// game costs the disk (the tests and `examples/record_bytes.rs`); a thread's own, so that
+/// game costs the disk (the tests and `benches/record_bytes.rs`); a thread's own, so that
 /// other threads writing meanwhile do not count.
 pub fn bytes_written() -> u64 {
     WRITTEN.with(Cell::get)

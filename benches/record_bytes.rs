@@ -10,8 +10,10 @@
 //! by this process (`wchar` of `/proc/self/io`; the process has one thread), for the game written
 //! twice, with and without the audio scoresheet, the difference being the audio's.
 //!
-//! `cargo run --release --example record_bytes -- [PLIES...]` (default 20 40 80 160 320). Numbers
+//! `cargo bench --bench record_bytes -- [PLIES...]` (default 20 40 80 160 320). Numbers
 //! live in BENCHMARKS.md.
+
+mod support;
 
 use std::path::Path;
 
@@ -31,7 +33,10 @@ use tactus_core::{
 };
 
 fn main() -> Result<()> {
-    let lengths: Vec<usize> = match std::env::args().skip(1).collect::<Vec<_>>() {
+    let Some(args) = support::bench_args() else {
+        return Ok(());
+    };
+    let lengths: Vec<usize> = match args {
         args if args.is_empty() => vec![20, 40, 80, 160, 320],
         args => args
             .iter()
