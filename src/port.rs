@@ -166,8 +166,7 @@ mod tests {
     /// leads to, in words (issue 15: no arrows in messages).
     #[test]
     fn a_linked_port_is_described_in_words() {
-        let dir = std::env::temp_dir().join(format!("tactus-describe-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("describe");
         let device = dir.join("ttyUSB9");
         std::fs::write(&device, "").unwrap();
         let link = dir.join("usb-board");

@@ -9,8 +9,13 @@ use anyhow::{Context, Result};
 
 use crate::daemon::journal;
 use shakmaty::{ByColor, Color};
-use tactus_core::journal::{JOURNAL_FILE, Step, replay_steps};
-use tactus_core::{announce::Audience, arbiter::SeatNames, table::TableEffect};
+use tactus_core::{
+    announce::Audience,
+    arbiter::SeatNames,
+    folder::JOURNAL_FILE,
+    journal::{Step, replay_steps},
+    table::TableEffect,
+};
 
 /// `tactus replay`.
 #[derive(clap::Args)]
@@ -148,9 +153,7 @@ mod tests {
     /// blind player, if any (an answer given on a console only is said to nobody).
     #[test]
     fn replay_writes_the_requests_f9_d_as_the_transcript_has_them() {
-        let dir = std::env::temp_dir().join(format!("tactus-replay-req-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("replay-req");
         let path = dir.join("journal.jsonl");
         let asked = RequestRecord {
             by: AskedBy::Arbiter,

@@ -164,7 +164,8 @@ pub fn serve(opts: crate::daemon::RunOptions) -> Result<ExitCode> {
 /// the journal (the game a resume or `tactus replay` would rebuild) and `game.pgn` (the
 /// record the arbiter reads), each checked by reading it back. Empty: both are whole.
 pub fn stale_files(folder: &std::path::Path, pgn: &str) -> Vec<String> {
-    use crate::daemon::{files::PGN_FILE, journal};
+    use crate::daemon::journal;
+    use tactus_core::folder::{JOURNAL_FILE, PGN_FILE};
     use tactus_core::rules::pgn::read_pgn;
     let moves = |text: &[u8]| {
         read_pgn(text)
@@ -174,7 +175,7 @@ pub fn stale_files(folder: &std::path::Path, pgn: &str) -> Vec<String> {
     };
     let played = moves(pgn.as_bytes()).unwrap_or_default();
     let mut stale = Vec::new();
-    let journal_path = folder.join(tactus_core::journal::JOURNAL_FILE);
+    let journal_path = folder.join(JOURNAL_FILE);
     let journaled = journal::read(&journal_path).and_then(|read| {
         journal::replayed(&read).map(|r| {
             r.table

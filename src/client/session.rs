@@ -13,9 +13,12 @@ use std::{
 };
 
 use super::lines::Lines;
-use tactus_core::console::{
-    MAX_LINE, table,
-    wire::{self, WireLine},
+use tactus_core::{
+    commands,
+    console::{
+        MAX_LINE,
+        wire::{self, WireLine},
+    },
 };
 
 /// Send the preamble and `command`, print the command's reply: body lines and an `ok` end line
@@ -105,7 +108,7 @@ fn send_line(writer: &mut UnixStream, line: &str) -> io::Result<()> {
 fn is_quit(line: &str) -> bool {
     line.split_whitespace()
         .next()
-        .and_then(table::lookup)
+        .and_then(commands::lookup)
         .is_some_and(|s| s.name == "quit")
 }
 

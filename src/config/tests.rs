@@ -241,8 +241,7 @@ fn console_keys_are_checked() {
         assert!(err.contains(needle), "{text}: {err}");
     }
     // A socket path naming an existing file (here the configuration itself) is refused.
-    let dir = std::env::temp_dir().join(format!("tactus-config-sock-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::store::scratch("config-sock");
     let path = dir.join("c.toml");
     std::fs::write(&path, "[console]\nsocket = \"c.toml\"\n").unwrap();
     let err = format!("{:#}", Config::load(&path).unwrap_err());
@@ -257,8 +256,7 @@ fn console_keys_are_checked() {
 
 #[test]
 fn relative_paths_follow_the_file() {
-    let dir = std::env::temp_dir().join(format!("tactus-config-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::store::scratch("config");
     let path = dir.join("c.toml");
     std::fs::write(
         &path,
@@ -273,8 +271,7 @@ fn relative_paths_follow_the_file() {
 
 #[test]
 fn settings_are_the_file_resolved_once() {
-    let dir = std::env::temp_dir().join(format!("tactus-settings-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::store::scratch("settings");
     let path = dir.join("c.toml");
     std::fs::write(
         &path,
@@ -326,8 +323,7 @@ fn settings_refuse_a_blind_board_without_sensors() {
 /// check-config when the sighted board has a clock; a colour that is not one is refused.
 #[test]
 fn the_clocks_sides_are_a_table_setting_said_in_words() {
-    let dir = std::env::temp_dir().join(format!("tactus-clock-left-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::store::scratch("clock-left");
     let profile = include_str!("../../boards/dgt.toml")
         .replace("name = \"dgt\"", "name = \"dgt-clock\"")
         .replace("attached = false", "attached = true");

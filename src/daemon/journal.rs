@@ -32,8 +32,12 @@ use shakmaty::{ByColor, Color};
 use tracing::{error, info};
 
 mod behind;
+mod mark;
 
-pub use self::behind::{Behind, STALL};
+pub use self::{
+    behind::{Behind, STALL},
+    mark::{read_mark, read_mark_at},
+};
 use crate::{
     store::{
         at::{At, OpenFolder, still_named},
@@ -45,9 +49,10 @@ use nix::fcntl::OFlag;
 use tactus_core::{
     announce::Wording,
     arbiter::Input,
+    folder::{JOURNAL_FILE, MARK_FILE},
     journal::{
-        Entry, Header, JOURNAL_FILE, JournalFile, MARK_FILE, NothingPlayed, Parser, RecordAhead,
-        RecordMark, Replayed, TableRecord,
+        Entry, Header, JournalFile, NothingPlayed, Parser, RecordAhead, RecordMark, Replayed,
+        TableRecord,
         check::{self, encode_line},
         check_mark, replay,
     },
@@ -133,7 +138,7 @@ pub fn read_against_record(folder: &Path) -> Result<JournalFile> {
 pub fn read_against_record_at(at: At<'_>) -> Result<JournalFile> {
     let folder = at.path();
     let path = at.file_path(JOURNAL_FILE);
-    let mark = crate::daemon::files::read_mark_at(at, MARK_FILE)?;
+    let mark = read_mark_at(at, MARK_FILE)?;
     let ahead = |mark: &RecordMark, what: &str| {
         anyhow::Error::new(RecordAhead {
             path: path.clone(),
@@ -831,7 +836,8 @@ mod tests {
     use tactus_core::{
         announce::{Announcement, Audience},
         board::SensorEvent,
-        journal::{JOURNAL_FILE, NothingPlayed, test_header},
+        folder::JOURNAL_FILE,
+        journal::{NothingPlayed, test_header},
     };
 
     use super::*;
@@ -889,7 +895,7 @@ mod tests {
         ]
     }
 
-    fn scratch(name: &str) -> PathBuf {
+    fn scratch(name: &str) -> crate::store::Scratch {
         crate::store::scratch(&format!("journal-file-{name}"))
     }
 
@@ -1178,9 +1184,7 @@ mod tests {
 
     #[test]
     fn a_journal_replays_and_a_torn_last_line_is_cut() {
-        let dir = std::env::temp_dir().join(format!("tactus-journal-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("journal");
         let path = dir.join(JOURNAL_FILE);
         let mut j = Journal::create(&path, &white_header()).unwrap();
         j.input(0, &Input::Start).unwrap();
@@ -1225,9 +1229,7 @@ mod tests {
     /// only once its end is journaled (F.3 c).
     #[test]
     fn an_unfinished_announcement_survives_the_replay() {
-        let dir = std::env::temp_dir().join(format!("tactus-journal-say-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("journal-say");
         let path = dir.join(JOURNAL_FILE);
         let mut j = Journal::create(&path, &white_header()).unwrap();
         let blind = |event| Input::Board {
@@ -1281,7 +1283,8 @@ mod fault_injection {
     use tactus_core::{
         arbiter::{Arbiter, Effect, Input},
         board::SensorEvent,
-        journal::{MARK_FILE, test_header},
+        folder::MARK_FILE,
+        journal::test_header,
         rules::notation::match_move,
     };
 
@@ -1342,9 +1345,7 @@ mod fault_injection {
 
     #[test]
     fn every_flipped_byte_and_every_cut_is_refused_or_resumes_the_game_exactly() {
-        let dir = std::env::temp_dir().join(format!("tactus-faults-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("faults");
         let path = dir.join(JOURNAL_FILE);
         let mut header = test_header(Color::White, Some("300+2"));
         header.game = "5eed0fa11ed0000000000000000000aa".into();

@@ -171,18 +171,23 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         )?;
     }
     let blind = shakmaty::ByColor::new_with(|c| names.is_blind(c));
-    let record = RecordWriter::spawn(RecordSettings {
-        folder: record_folder,
-        braille: settings.braille.clone(),
-        blind_scores: files::ScoreFiles::at_table(blind)
-            .into_iter()
-            .map(|(seat, files)| files::BlindScore {
-                // His Braille score headed in the language he hears.
-                files: files.headed_in(voices.seats[seat].wording.pack().record_words().cloned()),
-                audio: voices.seats[seat].audio.clone(),
-            })
-            .collect(),
-    });
+    let record = RecordWriter::dated(
+        RecordSettings {
+            folder: record_folder,
+            braille: settings.braille.clone(),
+            blind_scores: files::ScoreFiles::at_table(blind)
+                .into_iter()
+                .map(|(seat, files)| files::BlindScore {
+                    // His Braille score headed in the language he hears.
+                    files: files
+                        .headed_in(voices.seats[seat].wording.pack().record_words().cloned()),
+                    audio: voices.seats[seat].audio.clone(),
+                })
+                .collect(),
+        },
+        // An adjournment sealed before a restart is dated as it was sealed.
+        opened.calendar,
+    );
     let played_out = watch_played(
         &opts,
         settings.training(),
@@ -272,7 +277,7 @@ fn bind_console(settings: &Settings) -> Result<ConsoleSocket> {
 /// both players hear, in the same words and order (the pack's language).
 fn print_resumed(
     settings: &Settings,
-    opened: &setup::Opened,
+    opened: &setup::OpenedGame,
     table: &tactus_core::table::Table,
     voices: &Voices,
 ) {

@@ -28,8 +28,9 @@ use crate::wall::unix_ms;
 use nix::fcntl::OFlag;
 use tactus_core::{
     announce::{Wording, voice::VoicePack},
-    journal::{FORMAT_VERSION, Header, JOURNAL_FILE, JournalFile, SetupRecord, replay},
-    record::date::pgn_date,
+    folder::JOURNAL_FILE,
+    journal::{Entry, FORMAT_VERSION, Header, JournalFile, SetupRecord, replay},
+    record::date::{Calendar, pgn_date},
     table::{ClockSeat, Table, TableSettings},
 };
 
@@ -85,7 +86,7 @@ fn check_ports_at_start(settings: &Settings) -> Result<()> {
     Ok(())
 }
 
-/// The table of a run: the game in `resume`, else the unfinished game of the output folder
+/// The game of a run, opened: the game in `resume`, else the unfinished game of the output folder
 /// (unless `new_game`), else a new game.
 pub fn open(
     settings: &Settings,
@@ -93,18 +94,18 @@ pub fn open(
     resume: Option<&Path>,
     new_game: bool,
     table: &TableSettings,
-) -> Result<Opened> {
+) -> Result<OpenedGame> {
     check_ports_at_start(settings)?;
     match (resume, new_game) {
-        (Some(folder), _) => resumed_game(folder),
+        (Some(folder), _) => resume_game(folder),
         (None, false) => match files::find_unfinished(&settings.record_dir)? {
             Some(folder) => {
                 info!("resuming the unfinished game in {}", folder.display());
-                resumed_game(&folder)
+                resume_game(&folder)
             }
-            None => new_game_folder(settings, voices_dir, table),
+            None => create_game(settings, voices_dir, table),
         },
-        (None, true) => new_game_folder(settings, voices_dir, table),
+        (None, true) => create_game(settings, voices_dir, table),
     }
 }
 
@@ -237,11 +238,10 @@ fn probe_record_dir(dir: &Path, origin: &str) -> Result<()> {
 /// A new game's identity: 16 random bytes in hex, named by the journal's header and the record's
 /// mark (`record.json`), so that a journal of another game is never resumed as this one.
 fn game_id() -> Result<String> {
-    use std::io::Read;
     let mut random = [0u8; 16];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut random))
-        .context("cannot read random bytes from /dev/urandom for the game's identity")?;
+    getrandom::fill(&mut random).map_err(|e| {
+        anyhow!("cannot get random bytes from the system for the game's identity: {e}")
+    })?;
     Ok(random.iter().map(|b| format!("{b:02x}")).collect())
 }
 
@@ -423,8 +423,9 @@ fn play_name(play: tactus_core::rules::PlayMode) -> &'static str {
     }
 }
 
-/// Where the game is and how it was set up: a new game folder, or an unfinished one found.
-pub struct Opened {
+/// The game a run plays, opened: where it is (its folder, held open and locked), how it was set up
+/// (its journal's header), its journal to go on with and, resumed, the journal as read.
+pub struct OpenedGame {
     pub folder: PathBuf,
     pub header: Header,
     pub journal: Journal,
@@ -433,6 +434,9 @@ pub struct Opened {
     pub read: Option<JournalFile>,
     /// The game time the journal ends at: the game's time line goes on from there.
     pub offset: u64,
+    /// Where the journal's stretches of the time line stood on the calendar (each input's time
+    /// and Unix time): the record dates an adjournment sealed in an earlier run with it.
+    pub calendar: Calendar,
     /// The folder's lock, held while this run plays the game (see [`lock_folder`]).
     pub lock: std::fs::File,
     /// The game folder, held open from the moment it was made or found trusted: its lock, its
@@ -440,7 +444,7 @@ pub struct Opened {
     pub held: TrustedDir,
 }
 
-impl Opened {
+impl OpenedGame {
     /// Whether the game was taken up again from its journal.
     pub fn resumed(&self) -> bool {
         self.read.is_some()
@@ -466,7 +470,7 @@ impl Opened {
 }
 
 /// The name of a game folder's lock file: it holds the process id of the tactus playing it.
-pub const LOCK_FILE: &str = "tactus.lock";
+pub use tactus_core::folder::LOCK_FILE;
 
 /// Lock the game folder held open, `folder`, for this run: one game has one daemon. A second
 /// `tactus run` (another configuration naming the same output folder) is refused, naming the
@@ -504,11 +508,11 @@ pub fn lock_folder(folder: &TrustedDir) -> Result<std::fs::File> {
     Ok(file)
 }
 
-fn new_game_folder(
+fn create_game(
     settings: &Settings,
     voices_dir: &Path,
     table: &TableSettings,
-) -> Result<Opened> {
+) -> Result<OpenedGame> {
     let NewGame { start, .. } = check_new_game(settings, voices_dir)?;
     let created = unix_ms();
     let group = settings
@@ -535,18 +539,19 @@ fn new_game_folder(
     };
     let lock = lock_folder(&held)?;
     let journal = Journal::create_in(&held, &header)?;
-    Ok(Opened {
+    Ok(OpenedGame {
         folder,
         header,
         journal,
         read: None,
+        calendar: Calendar::default(),
         offset: 0,
         lock,
         held,
     })
 }
 
-fn resumed_game(folder: &Path) -> Result<Opened> {
+fn resume_game(folder: &Path) -> Result<OpenedGame> {
     let path = folder.join(JOURNAL_FILE);
     // The folder and every folder on the way must be the daemon's user's or root's and closed to
     // others: a game another user could re-point is neither read nor written.
@@ -592,11 +597,15 @@ fn resumed_game(folder: &Path) -> Result<Opened> {
     }
     let journal = Journal::append_in(&held, &read)?;
     files::remove_leftovers(held.at());
-    Ok(Opened {
+    Ok(OpenedGame {
         folder: folder.to_owned(),
         header: read.header.clone(),
         journal,
         offset: read.last_time(),
+        calendar: Calendar::from_marks(read.entries.iter().filter_map(|entry| match entry {
+            Entry::Input { t, wall, .. } | Entry::Table { t, wall, .. } => Some((*t, *wall)),
+            _ => None,
+        })),
         read: Some(read),
         lock,
         held,

@@ -21,7 +21,7 @@ use shakmaty::{ByColor, Color};
 
 use super::{
     console::{self, ConsoleSocket},
-    engine, files,
+    engine,
     hub::{self, HubMsg, Progress},
     link::{self, LinkSettings, MonotonicClock},
     options::SimSettings,
@@ -151,7 +151,7 @@ impl Tasks {
             // In the game folder held open, never through its path.
             transcript: Some(TranscriptAt::Held {
                 folder: held,
-                name: files::TRANSCRIPT_FILE.into(),
+                name: tactus_core::folder::TRANSCRIPT_FILE.into(),
             }),
             time_of_day: Box::new(crate::wall::utc_time_of_day),
         };
@@ -316,7 +316,7 @@ impl Tasks {
             ),
             None => (
                 console::arbiter_token_in(folder)?,
-                folder.file_path(tactus_core::console::token::TOKEN_FILE),
+                folder.file_path(tactus_core::folder::TOKEN_FILE),
             ),
         };
         crate::output::say_line(&format!(

@@ -227,7 +227,7 @@ impl Speaker for ClipSpeaker {
 mod tests {
     use super::*;
 
-    fn temp_dir(name: &str) -> PathBuf {
+    fn temp_dir(name: &str) -> crate::store::Scratch {
         crate::store::scratch(&format!("clips-{name}"))
     }
 

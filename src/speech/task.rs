@@ -746,8 +746,7 @@ mod tests {
 
     #[test]
     fn an_output_found_missing_at_start_is_reported_once_and_the_transcript_keeps_everything() {
-        let dir = std::env::temp_dir().join(format!("tactus-task-silent-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::store::scratch("task-silent");
         let path = dir.join("transcript.txt");
         let log = Log::default();
         let unplugged = Box::new(Fake {
@@ -877,8 +876,7 @@ mod tests {
 
     #[test]
     fn announcements_are_rendered_and_everything_is_transcribed() {
-        let dir = std::env::temp_dir().join(format!("tactus-task-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::store::scratch("task");
         let path = dir.join("transcript.txt");
         let log = Log::default();
         let mut rig = Rig::new(

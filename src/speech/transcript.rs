@@ -176,9 +176,8 @@ mod tests {
 
     #[test]
     fn the_file_is_appended_and_flushed_per_line() {
-        let dir = std::env::temp_dir().join(format!("tactus-transcript-{}", std::process::id()));
+        let dir = crate::store::scratch("transcript");
         let path = dir.join("game").join("transcript.txt");
-        let _ = std::fs::remove_dir_all(&dir);
         let mut t = Transcript::open(&path).unwrap();
         t.append(hms(10, 0, 0, 0), "blind", "eins").unwrap();
         // Readable before any close or sync: the line is already in the file.
@@ -201,9 +200,7 @@ mod tests {
     /// path after the trust check. Held, it goes to the folder held, wherever the path leads now.
     #[test]
     fn a_held_transcript_goes_to_the_folder_held_not_through_its_path() {
-        let dir =
-            std::env::temp_dir().join(format!("tactus-transcript-held-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::store::scratch("transcript-held");
         std::fs::create_dir_all(dir.join("games").join("g1")).unwrap();
         let (folder, _) = OpenFolder::of_file(&dir.join("games").join("g1").join("x")).unwrap();
         std::fs::rename(dir.join("games"), dir.join("moved")).unwrap();
@@ -228,9 +225,7 @@ mod tests {
     #[test]
     fn the_transcript_is_private_and_never_written_through_a_link() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = std::env::temp_dir().join(format!("tactus-transcript-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("transcript");
         let path = dir.join("transcript.txt");
         Transcript::open(&path).unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;

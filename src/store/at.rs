@@ -216,7 +216,7 @@ impl OpenFolder {
 mod tests {
     use super::*;
 
-    fn scratch(tag: &str) -> PathBuf {
+    fn scratch(tag: &str) -> crate::store::Scratch {
         crate::store::scratch(&format!("at-{tag}"))
     }
 

@@ -174,32 +174,20 @@ mod tests {
     use super::*;
 
     /// A fresh directory under the system temp dir, removed at the end of the test.
-    struct TempDir(PathBuf);
+    struct TempDir(crate::store::Scratch);
 
     impl TempDir {
         fn new(name: &str) -> TempDir {
-            let dir = std::env::temp_dir().join(format!(
-                "tactus-atomic-{name}-{}-{}",
-                std::process::id(),
-                NEXT_TEMP.fetch_add(1, Ordering::Relaxed)
-            ));
-            fs::create_dir_all(&dir).unwrap();
-            TempDir(dir)
+            TempDir(crate::store::scratch(&format!("atomic-{name}")))
         }
 
         fn entries(&self) -> Vec<String> {
-            let mut names: Vec<String> = fs::read_dir(&self.0)
+            let mut names: Vec<String> = fs::read_dir(&*self.0)
                 .unwrap()
                 .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
                 .collect();
             names.sort();
             names
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = fs::remove_dir_all(&self.0);
         }
     }
 

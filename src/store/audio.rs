@@ -78,7 +78,7 @@ thread_local! {
 
 /// The bytes this thread has written to audio scoresheets (WAV, cue lists and their temporary
 /// files) since it started: every `write` counted as the kernel took it. For measuring what a
-/// game costs the disk (the tests and `examples/record_bytes.rs`); a thread's own, so that
+/// game costs the disk (the tests and `benches/record_bytes.rs`); a thread's own, so that
 /// other threads writing meanwhile do not count.
 pub fn bytes_written() -> u64 {
     WRITTEN.with(Cell::get)
@@ -788,8 +788,7 @@ mod tests {
 
     #[test]
     fn the_scoresheet_is_a_valid_wav_after_every_append() {
-        let dir = std::env::temp_dir().join(format!("tactus-wav-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("wav");
         let path = dir.join("game.wav");
         let mut sheet = AudioScoresheet::create(&path, 100).unwrap();
         assert_eq!(hound::WavReader::open(&path).unwrap().len(), 0);
@@ -827,8 +826,7 @@ mod tests {
     /// appended to and replaced in the folder held open, wherever its path leads now.
     #[test]
     fn a_recording_stays_in_the_folder_held_when_its_path_is_re_pointed() {
-        let dir = std::env::temp_dir().join(format!("tactus-wav-held-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::store::scratch("wav-held");
         let game = dir.join("games").join("g1");
         std::fs::create_dir_all(&game).unwrap();
         let (folder, _) = OpenFolder::of_file(&game.join("game.wav")).unwrap();
@@ -887,9 +885,7 @@ mod tests {
     /// itself is replaced; the target is untouched.
     #[test]
     fn a_planted_link_is_replaced_not_followed() {
-        let dir = std::env::temp_dir().join(format!("tactus-wav-link-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("wav-link");
         let victim = dir.join("victim.txt");
         let cue_victim = dir.join("cue-victim.txt");
         std::fs::write(&victim, b"keep").unwrap();

@@ -144,20 +144,22 @@ mod tests {
     use std::{os::unix::fs::PermissionsExt, path::PathBuf};
     use tactus_core::record::braille::cell::to_brf;
 
-    /// A stand-in for lou_translate: a shell script with `body`, in a fresh directory.
-    fn fake(name: &str, body: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tactus-louis-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    use crate::store::Scratch;
+
+    /// A stand-in for lou_translate: a shell script with `body`, in a fresh directory (kept
+    /// while the test holds it).
+    fn fake(name: &str, body: &str) -> (Scratch, PathBuf) {
+        let dir = crate::store::scratch(&format!("louis-{name}"));
         let path = dir.join("lou_translate");
         std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
+        (dir, path)
     }
 
     #[test]
     fn cells_come_back_from_the_unicode_display_table() {
         // Echoes its table argument's display part and the input, as braille-ish proof.
-        let path = fake(
+        let (_dir, path) = fake(
             "ok",
             r#"[ "$1" = --forward ] && [ "$2" = unicode.dis,en-ueb-g1.ctb ] || exit 3
 read line; [ "$line" = "Anna Weiss" ] || exit 4; printf '⠠⠁⠝⠝⠁⠀⠠⠺⠑⠊⠎⠎\n'"#,
@@ -170,7 +172,7 @@ read line; [ "$line" = "Anna Weiss" ] || exit 4; printf '⠠⠁⠝⠝⠁⠀⠠�
     fn failures_are_errors_the_caller_can_fall_back_on() {
         let err = translate_with(OsStr::new("/nonexistent/lou_translate"), "t", "x").unwrap_err();
         assert!(matches!(err, LouisError::NotInstalled { .. }), "{err}");
-        let path = fake("fails", "echo 'cannot find table xx' >&2; exit 1");
+        let (_dir, path) = fake("fails", "echo 'cannot find table xx' >&2; exit 1");
         let err = translate_with(path.as_os_str(), "xx", "x").unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -179,7 +181,7 @@ read line; [ "$line" = "Anna Weiss" ] || exit 4; printf '⠠⠁⠝⠝⠁⠀⠠�
                 path.display()
             )
         );
-        let path = fake("ascii", "cat >/dev/null; echo ,ANNA");
+        let (_dir, path) = fake("ascii", "cat >/dev/null; echo ,ANNA");
         let err = translate_with(path.as_os_str(), "t", "x").unwrap_err();
         assert!(
             matches!(err, LouisError::NotBraille { found: ',', .. }),

@@ -14,18 +14,42 @@ pub mod private;
 pub mod trusted;
 pub mod voices;
 
-/// A fresh empty folder for a unit test: `tactus-TAG-PID-N` in the system's temporary folder,
-/// a new `N` each call, so that tests running at once never share one.
+/// A fresh empty folder for a unit test (`tactus-TAG-XXXXXX` in the system's temporary folder,
+/// made by `tempfile`: a new name each call, so that tests running at once never share one),
+/// removed with what it holds when the test lets go of it.
 #[cfg(test)]
-pub(crate) fn scratch(tag: &str) -> std::path::PathBuf {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "tactus-{tag}-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+pub(crate) fn scratch(tag: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("tactus-{tag}-"))
+            .tempdir()
+            .expect("a folder in the system's temporary folder"),
+    )
+}
+
+/// A unit test's folder ([`scratch`]): used as the path it is, removed when dropped.
+#[cfg(test)]
+pub(crate) struct Scratch(tempfile::TempDir);
+
+#[cfg(test)]
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+#[cfg(test)]
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+/// As a path is (`PathBuf::from(&scratch)`).
+#[cfg(test)]
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.path().as_os_str()
+    }
 }

@@ -470,7 +470,7 @@ mod tests {
 
     use super::*;
 
-    fn scratch(tag: &str) -> PathBuf {
+    fn scratch(tag: &str) -> crate::store::Scratch {
         crate::store::scratch(&format!("trusted-{tag}"))
     }
 

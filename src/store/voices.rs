@@ -402,7 +402,8 @@ mod tests {
 
     #[test]
     fn a_stereo_clip_is_refused_with_its_channels_counted_in_words() {
-        let path = std::env::temp_dir().join(format!("tactus-stereo-{}.wav", std::process::id()));
+        let dir = crate::store::scratch("stereo");
+        let path = dir.join("stereo.wav");
         let stereo = hound::WavSpec {
             channels: 2,
             ..spec()

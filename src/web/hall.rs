@@ -12,11 +12,11 @@ use std::{
     time::Duration,
 };
 
+use tactus_core::folder::{PGN_FILE, TABLE_FILE};
 use tokio::{net::TcpListener, sync::watch};
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    TABLE_FILE,
     http::{self, Response, Update},
     page::escape,
     view::{TableView, clock_text},
@@ -41,7 +41,7 @@ pub struct HallTable {
 /// The game folder for `dir`: `dir` itself when it holds a game (`table.json` or `game.pgn`),
 /// else its newest sub-folder that does (a table's record folder has one per game).
 pub fn game_folder(dir: &Path) -> PathBuf {
-    let holds_game = |d: &Path| d.join(TABLE_FILE).is_file() || d.join("game.pgn").is_file();
+    let holds_game = |d: &Path| d.join(TABLE_FILE).is_file() || d.join(PGN_FILE).is_file();
     if holds_game(dir) {
         return dir.to_path_buf();
     }
@@ -67,7 +67,7 @@ pub fn read_tables(dirs: &[PathBuf]) -> Vec<HallTable> {
                 .and_then(|bytes| serde_json::from_slice(&bytes).ok());
             let pgn = match &view {
                 Some(v) => v.pgn.clone(),
-                None => fs::read_to_string(folder.join("game.pgn")).unwrap_or_default(),
+                None => fs::read_to_string(folder.join(PGN_FILE)).unwrap_or_default(),
             };
             HallTable {
                 board: i + 1,

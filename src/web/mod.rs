@@ -32,7 +32,7 @@ use self::{
 /// Updates to the page's viewers are at most this often (a burst of sensor events is one).
 const EVENT_INTERVAL: Duration = Duration::from_millis(100);
 /// The status file `tactus hall` reads in each game folder.
-pub const TABLE_FILE: &str = "table.json";
+pub use tactus_core::folder::TABLE_FILE;
 /// The broadcast folder's file.
 pub const GAMES_FILE: &str = "games.pgn";
 /// The status file is rewritten at most this often while only the clocks change.

@@ -21,6 +21,7 @@ use tactus_core::{
     announce::{Announcement, Audience, ResultWords},
     arbiter::{Arbiter, ArbiterConfig, Completion, Effect, Input, one_blind},
     board::{Sensing, recognize::RecognizerConfig},
+    commands,
     console::{
         self, Command, ConsoleError, Role, Session, answer, format_reply, help_lines, to_input,
         wire::{End, Reply},
@@ -289,7 +290,7 @@ fn the_help_of_each_role_is_what_that_role_may_do() {
     for role in [Role::Player, Role::Assistant, Role::Arbiter] {
         for line in help_lines(role, None).iter().skip(1) {
             let name = line.split_whitespace().next().unwrap();
-            let spec = console::table::lookup(name).unwrap();
+            let spec = commands::lookup(name).unwrap();
             assert!(spec.role <= role, "{role} help lists {name}");
             // Every command it lists is accepted by name in that role.
             assert!(

@@ -9,7 +9,7 @@
 //! connections of clients that went away are closed.
 //!
 //! Correctness only: how the abuse affects the game's latency is measured by
-//! `cargo run --release --example console_abuse` (BENCHMARKS.md).
+//! `cargo bench --bench console_abuse` (BENCHMARKS.md).
 
 use crate::support;
 

@@ -7,6 +7,8 @@
 //! - the core's manifest keeps those crates out (a new dependency is one line away);
 //! - `core/clippy.toml` still forbids what it must (a deleted line would pass clippy);
 //! - the core never awaits (an `async fn` compiles without a runtime);
+//! - the core's modules are used from above only, in the order `core/src/lib.rs` lists them (a
+//!   module names only those before it; tests are left out: they stand above everything);
 //! - inside the shell crate, the layers are used from above only: `config`, `store`, `speech`,
 //!   `sim` and `daemon` never use the commands (`cli`);
 //! - a board protocol is known only behind its seam (`core/src/board/protocol/`): nothing else
@@ -76,6 +78,20 @@ fn code_of(source: &str) -> String {
                         out.push('\n');
                     }
                     prev = c;
+                }
+            }
+            // A quote as a character (`'"'`, `b'"'`, `'\"'`) opens no string.
+            '\'' if {
+                let ahead: String = chars.clone().take(3).collect();
+                ahead.starts_with("\"'") || ahead.starts_with("\\\"'")
+            } =>
+            {
+                out.push(c);
+                for c in chars.by_ref() {
+                    out.push(c);
+                    if c == '\'' {
+                        break;
+                    }
                 }
             }
             '"' => {
@@ -177,43 +193,6 @@ fn top_level_names(code: &str, root: &str) -> Vec<String> {
         base = end.max(start);
         search = &code[base..];
     }
-    out
-}
-
-/// `code` (already without comments and strings) without its test code: every item under
-/// `#[cfg(test)]` (a test module, a test helper) is blanked, its line breaks kept so that line
-/// numbers still point into the file.
-fn production_code(code: &str) -> String {
-    const TEST_ONLY: &str = "#[cfg(test)]";
-    let mut out = String::with_capacity(code.len());
-    let mut rest = code;
-    while let Some(i) = rest.find(TEST_ONLY) {
-        out.push_str(&rest[..i]);
-        let item = &rest[i..];
-        // The item ends at its first `;` (`mod tests;`) or at the brace closing its first `{`.
-        let mut depth = 0;
-        let mut end = item.len();
-        for (k, c) in item.char_indices() {
-            match c {
-                ';' if depth == 0 => {
-                    end = k + 1;
-                    break;
-                }
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = k + 1;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        out.extend(item[..end].chars().filter(|&c| c == '\n'));
-        rest = &item[end..];
-    }
-    out.push_str(rest);
     out
 }
 
@@ -417,6 +396,175 @@ fn the_core_never_awaits() {
     );
 }
 
+/// The core's modules in the order `core/src/lib.rs` promises, from the bottom up: the names of
+/// its `//! - [`name`]` lines. The list is the promise; adding a module is adding its line there.
+fn core_order(lib: &str) -> Vec<String> {
+    lib.lines()
+        .filter_map(|l| l.strip_prefix("//! - [`"))
+        .filter_map(|l| l.split_once("`]"))
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// The modules `lib.rs` declares (`pub mod name;`, `mod name;`).
+fn declared_modules(lib: &str) -> Vec<String> {
+    code_of(lib)
+        .lines()
+        .map(str::trim)
+        .filter_map(|l| l.strip_prefix("pub ").unwrap_or(l).strip_prefix("mod "))
+        .filter_map(|l| l.strip_suffix(';'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `code` (already without comments and strings) without its test code: every item under a
+/// `#[cfg(test)]` (an inline `mod tests { ... }`, a `use`, a `mod tests;`). Returns the code kept
+/// and the names of the test modules declared in files of their own (`mod tests;`).
+fn product_code(code: &str) -> (String, Vec<String>) {
+    const ATTR: &str = "#[cfg(test)]";
+    let mut kept = String::with_capacity(code.len());
+    let mut test_files = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find(ATTR) {
+        kept.push_str(&rest[..at]);
+        let item = &rest[at + ATTR.len()..];
+        // The item ends at its first `;` outside braces, or where its first brace closes.
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (i, c) in item.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                ';' if depth == 0 => {
+                    end = i + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let words: Vec<&str> = item[..end]
+            .split(|c: char| !is_word(c))
+            .filter(|w| !w.is_empty())
+            .collect();
+        if let [.., "mod", name] = words.as_slice()
+            && item[..end].trim_end().ends_with(';')
+        {
+            test_files.push(name.to_string());
+        }
+        // Keep the lines, for the line numbers of what follows.
+        kept.extend(item[..end].chars().filter(|&c| c == '\n'));
+        rest = &item[end..];
+    }
+    kept.push_str(rest);
+    (kept, test_files)
+}
+
+/// The core modules a core file at `path` (relative to `core/src`) names: `crate::x`,
+/// `use crate::{x, ...}`, and `super::` paths that climb to the crate's root (`super::super::x`
+/// from `a/b.rs`).
+fn core_modules_named(path: &Path, code: &str) -> Vec<String> {
+    let mut names = crate_modules(code);
+    // The file's module path: `a/b/mod.rs` is `a::b`, `a/b.rs` is `a::b`.
+    let mut depth = path.components().count();
+    if path.file_name().is_some_and(|n| n == "mod.rs") {
+        depth -= 1;
+    }
+    let mut rest = code;
+    while let Some(i) = rest.find("super::") {
+        let before = rest[..i].chars().next_back();
+        let mut after = &rest[i..];
+        let mut climbs = 0;
+        while let Some(next) = after.strip_prefix("super::") {
+            climbs += 1;
+            after = next;
+        }
+        if before.is_none_or(|c| !is_word(c)) && climbs >= depth {
+            let name: String = after.chars().take_while(|&c| is_word(c)).collect();
+            if !name.is_empty() {
+                names.push(name);
+            }
+        }
+        rest = &rest[i + "super::".len() * climbs..];
+    }
+    names
+}
+
+/// The core's modules: each uses only those before it in `core/src/lib.rs`'s list, so that the
+/// layers the list draws are the layers the code has (no module is reached from below, no two
+/// modules use each other). Tests are left out: a module's tests may use higher ones (the
+/// recogniser's tests move pieces with `sim`'s hands) without the module depending on them.
+#[test]
+fn each_core_module_uses_only_those_before_it_in_the_list() {
+    let src = root().join("core/src");
+    let lib = fs::read_to_string(src.join("lib.rs")).unwrap();
+    let order = core_order(&lib);
+    let mut declared = declared_modules(&lib);
+    declared.sort();
+    let mut listed = order.clone();
+    listed.sort();
+    assert_eq!(
+        listed, declared,
+        "core/src/lib.rs must list each of its modules once, in its place among the others (a \
+         line `//! - [`name`]: what it owns`)"
+    );
+    let mut problems = Vec::new();
+    for (place, module) in order.iter().enumerate() {
+        let mut files = Vec::new();
+        let folder = src.join(module);
+        if folder.is_dir() {
+            rust_files(&folder, &mut files);
+        } else {
+            files.push(src.join(format!("{module}.rs")));
+        }
+        files.sort();
+        // Files of test modules (`#[cfg(test)] mod tests;`): their folders, once seen.
+        let mut test_dirs: Vec<PathBuf> = Vec::new();
+        for file in &files {
+            if test_dirs.iter().any(|d| file.starts_with(d)) {
+                continue;
+            }
+            let (code, test_modules) = product_code(&code_of(&fs::read_to_string(file).unwrap()));
+            // `a/b.rs`'s `mod tests;` is `a/b/tests.rs` (or `a/b/tests/`); `a/mod.rs`'s is `a/tests.rs`.
+            let stem = file.file_stem().unwrap_or_default();
+            let children = if stem == "mod" {
+                file.parent().unwrap().to_owned()
+            } else {
+                file.with_extension("")
+            };
+            for name in test_modules {
+                test_dirs.push(children.join(&name));
+                test_dirs.push(children.join(format!("{name}.rs")));
+            }
+            let relative = file.strip_prefix(&src).unwrap();
+            for name in core_modules_named(relative, &code) {
+                let Some(used) = order.iter().position(|m| *m == name) else {
+                    continue;
+                };
+                if used > place {
+                    problems.push(format!(
+                        "{} uses crate::{name}, which stands after {module} in core/src/lib.rs",
+                        file.display()
+                    ));
+                }
+            }
+        }
+    }
+    problems.sort();
+    problems.dedup();
+    assert!(
+        problems.is_empty(),
+        "a core module uses only those before it in core/src/lib.rs's list: move what both need \
+         below both, or pass it in\n{}",
+        problems.join("\n")
+    );
+}
+
 /// The shell's layers: nothing below the commands uses them.
 #[test]
 fn the_shell_layers_are_used_from_above_only() {
@@ -469,7 +617,7 @@ fn board_protocols_are_named_only_behind_their_seam() {
         if file.file_name().is_some_and(|n| n == "tests.rs") {
             continue;
         }
-        let code = production_code(&code_of(&fs::read_to_string(file).unwrap()));
+        let code = product_code(&code_of(&fs::read_to_string(file).unwrap())).0;
         let names = protocol_names(&code);
         if PROTOCOL_HOMES.iter().any(|home| relative.starts_with(home)) {
             seen_in_homes += names.len();
@@ -498,6 +646,9 @@ fn the_checks_find_what_they_must_and_nothing_else() {
     );
     assert_eq!(word_lines(&code, "async"), [1]);
     assert_eq!(word_lines(&code, "await"), [1]);
+    let quotes =
+        code_of("let q = b'\"'; let e = '\\\"'; crate::seen::x();\nlet s = \"crate::hidden\";");
+    assert_eq!(crate_modules(&quotes), ["seen"], "{quotes}");
     let uses =
         "use crate::{\n    board::{a, b},\n    daemon::hub,\n};\nfn f() { crate::store::x(); }";
     assert_eq!(crate_modules(uses), ["board", "daemon", "store"]);
@@ -511,7 +662,7 @@ fn the_checks_find_what_they_must_and_nothing_else() {
          #[cfg(test)]\nmod tests {\n    fn f() { Protocol::Line; }\n}\nlet t = line::encode();\n",
     );
     assert_eq!(
-        protocol_names(&production_code(&protocols)),
+        protocol_names(&product_code(&protocols).0),
         [
             (2, "dgt::self".to_string()),
             (3, "line::HostCommand".to_string()),
@@ -519,5 +670,30 @@ fn the_checks_find_what_they_must_and_nothing_else() {
             (7, "Protocol::Dgt".to_string()),
             (13, "line::encode".to_string()),
         ]
+    );
+    let lib =
+        "//! - [`low`]: below.\n//!   more of it.\n//! - [`high`]: above.\npub mod high;\nmod low;";
+    assert_eq!(core_order(lib), ["low", "high"]);
+    assert_eq!(declared_modules(lib), ["high", "low"]);
+    let (code, test_files) = product_code(&code_of(
+        "use crate::a;\n#[cfg(test)]\nmod tests {\n    use crate::b;\n}\n#[cfg(test)]\nmod more;\n\
+         #[cfg(test)]\nuse crate::c;\nfn f() { crate::d::g(); }",
+    ));
+    assert_eq!(crate_modules(&code), ["a", "d"]);
+    assert_eq!(test_files, ["more"]);
+    assert_eq!(code.lines().count(), 10, "the lines are kept: {code:?}");
+    let climbing =
+        "use super::super::high::X;\nuse super::sibling;\nfn f() { super::super::low::g() }";
+    assert!(
+        core_modules_named(Path::new("low/deeper/file.rs"), climbing).is_empty(),
+        "three levels down, two climbs stay inside `low`"
+    );
+    assert_eq!(
+        core_modules_named(Path::new("low/file.rs"), climbing),
+        ["high", "low"]
+    );
+    assert_eq!(
+        core_modules_named(Path::new("low/file/mod.rs"), climbing),
+        ["high", "low"]
     );
 }

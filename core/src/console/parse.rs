@@ -4,15 +4,22 @@
 //! refused with the same message however it was written. Arguments are matched whole (no
 //! prefixes, no guessing): a line means one thing or is refused with the reason and the usage.
 //! Moves are kept as typed; only the arbiter, which has the position, reads them.
+//!
+//! The names of the blind player's requests are read here too ([`request_names`]): they are the
+//! commands of his role whose example line parses as a request.
 
-use shakmaty::{Color, File, KnownOutcome, Rank, Square};
+use shakmaty::{Color, KnownOutcome, Square};
 
 use super::{
-    Action, ClaimKind, Command, ConsoleError, Line, MAX_LINE, Penalty, Request, Role, Side,
-    Training,
-    table::{self, Spec, Words},
+    Action, ClaimKind, Command, ConsoleError, Line, MAX_LINE, Penalty, Request, Side, Training,
 };
-use crate::rules::game::QuickplayRuling;
+use crate::{
+    commands::{
+        self, COMMANDS, Role, Spec, Words,
+        squares::{file_word, rank_word, square_word},
+    },
+    rules::game::QuickplayRuling,
+};
 
 /// Longest piece of the user's input quoted back in an error message: an error must not echo
 /// kilobytes of garbage to a screen reader.
@@ -37,13 +44,13 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
     let Some((&first, rest)) = words.split_first() else {
         return Err(ConsoleError::Empty);
     };
-    let Some(spec) = table::lookup(first) else {
+    let Some(spec) = commands::lookup(first) else {
         if first.chars().all(super::is_braille) {
             return Err(ConsoleError::BrailleLine);
         }
         return Err(ConsoleError::Unknown {
             word: quote(&first.to_lowercase()),
-            suggestion: table::suggestion(first, role),
+            suggestion: commands::suggestion(first, role),
         });
     };
     if spec.role > role {
@@ -72,10 +79,21 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
     Ok(command)
 }
 
+/// The names of the blind player's requests (F.9 d), in the order of [`COMMANDS`]: the commands
+/// of his role whose example line is a request (not `help`, `quit`, `role`).
+pub fn request_names() -> Vec<&'static str> {
+    COMMANDS
+        .iter()
+        .filter(|spec| spec.role == Role::Player)
+        .filter(|spec| matches!(parse(spec.example, Role::Player), Ok(Command::Request(_))))
+        .map(|spec| spec.name)
+        .collect()
+}
+
 /// Parse one line of the blind player's, typed in his words (`words`: his voice pack's) or in
-/// the table's English ones. Read as typed first; a line that does not read so is read again
-/// with his words put into the English ones ([`Words::translate`]), and its refusal is then the
-/// one of that reading (`feld x9` is refused as `square x9`, the usage of `square`).
+/// the English ones of [`crate::commands`]. Read as typed first; a line that does not read so is
+/// read again with his words put into the English ones ([`Words::translate`]), and its refusal is
+/// then the one of that reading (`feld x9` is refused as `square x9`, the usage of `square`).
 pub fn parse_in(line: &str, role: Role, words: &Words) -> Result<Command, ConsoleError> {
     let as_typed = parse(line, role);
     let worth_translating = matches!(
@@ -91,8 +109,9 @@ pub fn parse_in(line: &str, role: Role, words: &Words) -> Result<Command, Consol
     }
 }
 
-/// The command `spec` names, read from its arguments. Each arm is one line of the table; the
-/// commands with more to read have a function of their own below.
+/// The command `spec` names, read from its arguments. Each arm is one entry of
+/// [`crate::commands::COMMANDS`]; the commands with more to read have a function of their own
+/// below.
 fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
     use Action as A;
     use Command::{Game, Request as R};
@@ -205,8 +224,8 @@ fn command(spec: &'static Spec, a: &mut Args) -> Result<Command, ConsoleError> {
         })?)),
         "penalty" => Game(penalty(a)?),
         "requests" => Command::Requests(requests(a)?),
-        // Every name of the table has an arm above; the tests run every example line.
-        other => unreachable!("the command table names '{other}', which has no parser"),
+        // Every name of the list has an arm above; the tests run every example line.
+        other => unreachable!("the list of commands names '{other}', which has no parser"),
     })
 }
 
@@ -215,11 +234,11 @@ fn help(a: &mut Args) -> Result<Command, ConsoleError> {
     let Some(word) = a.next() else {
         return Ok(Command::Help(None));
     };
-    match table::lookup(word) {
+    match commands::lookup(word) {
         Some(topic) => Ok(Command::Help(Some(topic.name))),
         None => Err(ConsoleError::Unknown {
             word: quote(&word.to_lowercase()),
-            suggestion: table::suggestion(word, Role::Arbiter),
+            suggestion: commands::suggestion(word, Role::Arbiter),
         }),
     }
 }
@@ -296,7 +315,7 @@ fn pieces(a: &mut Args) -> Result<Request, ConsoleError> {
 /// `tell REQUEST`: a request of the blind player's role, read as he would type it.
 fn tell(a: &mut Args) -> Result<Request, ConsoleError> {
     let rest = a.rest();
-    let names = || super::request_names().join(", ");
+    let names = || request_names().join(", ");
     let Some(&first) = rest.first() else {
         return a.usage(format!("the request is missing: {}", names()));
     };
@@ -674,56 +693,6 @@ pub(super) fn side_word(word: &str) -> Option<Side> {
         "sighted" | "his" | "opponent" => Some(Side::Sighted),
         _ => None,
     }
-}
-
-/// The file names of the announcements (Appendix F) and the usual variants.
-const FILE_NAMES: &[(&str, File)] = &[
-    ("anna", File::A),
-    ("bella", File::B),
-    ("cesar", File::C),
-    ("caesar", File::C),
-    ("david", File::D),
-    ("eva", File::E),
-    ("felix", File::F),
-    ("gustav", File::G),
-    ("hector", File::H),
-    ("hektor", File::H),
-];
-
-/// The German rank words of the announcements.
-const RANK_NAMES: &[&str] = &[
-    "eins", "zwei", "drei", "vier", "fuenf", "sechs", "sieben", "acht",
-];
-
-pub(super) fn file_word(word: &str) -> Option<File> {
-    let word = word.to_lowercase();
-    let mut chars = word.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => File::from_char(c),
-        _ => FILE_NAMES.iter().find(|(n, _)| *n == word).map(|(_, f)| *f),
-    }
-}
-
-pub(super) fn rank_word(word: &str) -> Option<Rank> {
-    let word = word.to_lowercase().replace('ü', "ue");
-    let mut chars = word.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => Rank::from_char(c),
-        _ => RANK_NAMES
-            .iter()
-            .position(|n| *n == word)
-            .and_then(|i| Rank::try_from(i).ok()),
-    }
-}
-
-/// `e4`, `E4`, or a file name glued to the rank (`Eva4`).
-pub(super) fn square_word(word: &str) -> Option<Square> {
-    let mut chars = word.chars();
-    let rank = chars.next_back()?;
-    Some(Square::from_coords(
-        file_word(chars.as_str())?,
-        Rank::from_char(rank)?,
-    ))
 }
 
 /// A kind of piece: English names (and plurals), SAN letters, the German names.

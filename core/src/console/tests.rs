@@ -6,9 +6,11 @@ use shakmaty::{
     CastlingMode, Chess, Color, KnownOutcome, Move, Position, Square, fen::Fen, san::San,
 };
 
-use super::{answer::NumberedMove, table::COMMANDS, *};
+use super::{answer::NumberedMove, *};
 use crate::{
     announce::{Announcement, Check, MoveWords},
+    arbiter::Input,
+    commands,
     rules::{
         Millis,
         game::{self, Game, QuickplayRuling, RulesConfig},
@@ -94,9 +96,9 @@ fn names_aliases_and_synonyms_are_unique_and_short_aliases_are_short() {
         assert!(spec.alias.len() <= 3 && spec.alias.len() < spec.name.len());
         assert!(!spec.what.is_empty());
     }
-    for (synonym, name) in table::SYNONYMS {
+    for (synonym, name) in commands::SYNONYMS {
         assert!(seen.insert(synonym), "{synonym} twice");
-        assert!(table::lookup(synonym).is_some_and(|s| s.name == *name));
+        assert!(commands::lookup(synonym).is_some_and(|s| s.name == *name));
     }
 }
 
@@ -1530,7 +1532,7 @@ fn claim_illegal_appendix_c_reaches_the_rules() {
 #[test]
 fn tell_f9_d_carries_any_request_of_the_blind_player() {
     for name in request_names() {
-        let spec = table::lookup(name).unwrap();
+        let spec = commands::lookup(name).unwrap();
         let line = format!("tell {}", spec.example);
         let Command::Request(expected) = ok(spec.example, Role::Player) else {
             panic!("{name} is a request");
@@ -2109,7 +2111,7 @@ fn his_help_lists_only_what_he_may_do_in_his_words() {
     assert!(help.contains(
         &"takeback (tb): training: take back your last move and the engine's reply".to_string()
     ));
-    let time = table::lookup("time").unwrap();
+    let time = commands::lookup("time").unwrap();
     assert_eq!(
         player_help(&de, false, Some(time)),
         ["zeit: verbrauchte und verbleibende Zeit beider Spieler"]

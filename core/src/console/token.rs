@@ -13,8 +13,8 @@ pub const MIN_BITS: u32 = 8 * TOKEN_BYTES as u32;
 /// The least number of different characters in a token. A random token of ours has fewer than
 /// this with a probability below 10^-12; `aaaa...` or `abab...` is a hand-made one.
 const MIN_DISTINCT: usize = 6;
-/// The token file's suggested name, in the game's folder.
-pub const TOKEN_FILE: &str = "arbiter.token";
+/// The token file's suggested name, in the game's folder (named with the folder's other files).
+pub use crate::folder::TOKEN_FILE;
 
 /// The token for `random` bytes (at least [`TOKEN_BYTES`] of them, from the operating system's
 /// random source): lower-case hex, easy to read aloud and to type.

@@ -27,8 +27,8 @@ use crate::{
     table::{Asked, TableParts, TableSettings},
 };
 
-/// The journal's file name in a game folder.
-pub const JOURNAL_FILE: &str = "journal.jsonl";
+/// The journal's file name in a game folder (declared with the folder's other names).
+pub use crate::folder::JOURNAL_FILE;
 /// The format version written in the header; a reader refuses newer ones. Version 3 journals
 /// what the table received ([`Entry::Table`], [`super::table`]) and the table's settings in the
 /// header; version 2 journaled the arbiter's inputs as the hub had decided them
@@ -44,8 +44,8 @@ pub enum Entry {
     /// The first line: what fixes the game.
     Header(Box<Header>),
     /// One input to the arbiter as the hub of format 2 had decided it, at `t` on the game's
-    /// time line; `wall` is the Unix time in milliseconds, for people reading the file (replay
-    /// never uses it). Journals of format 3 have none: they hold [`Entry::Table`] lines.
+    /// time line; `wall` is the Unix time in milliseconds, for people reading the file and for
+    /// the record's calendar (replay never uses it). Journals of format 3 have none: they hold [`Entry::Table`] lines.
     Input {
         t: Millis,
         wall: u64,

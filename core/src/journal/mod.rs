@@ -15,12 +15,13 @@
 
 pub mod check;
 pub mod format;
+pub mod mark;
 pub mod parse;
 pub mod replay;
 pub mod table;
 
-pub use check::{MARK_FILE, RecordAhead, RecordMark, check_mark};
 pub use format::*;
+pub use mark::{MARK_FILE, RecordAhead, RecordMark, check_mark};
 pub use parse::{Damage, JournalFile, NothingPlayed, Parser, parse};
 pub use replay::{Replayed, Step, replay, replay_steps};
 pub use table::TableRecord;

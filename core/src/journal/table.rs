@@ -1007,7 +1007,7 @@ impl CommandRecord {
             CommandRecord::Help { topic } => Command::Help(match topic {
                 None => None,
                 Some(topic) => Some(
-                    console::table::lookup(topic)
+                    crate::commands::lookup(topic)
                         .ok_or_else(|| anyhow!("{topic:?} is not a command"))?
                         .name,
                 ),

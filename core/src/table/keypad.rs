@@ -12,9 +12,9 @@ use shakmaty::Color;
 use super::{Table, TableEffect};
 use crate::{
     announce::{Announcement, Refusal},
+    commands::{self, Role, Spec, Words, lookup},
     console::{
-        self, ConsoleError, Role, Spec, Words,
-        table::{self as commands, lookup},
+        self, ConsoleError,
         wire::{End, Reply},
     },
 };

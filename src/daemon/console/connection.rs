@@ -36,9 +36,12 @@ use crate::{
     daemon::hub::{Broadcast, HubMsg},
     speech::transcript::escape_controls,
 };
-use tactus_core::console::{
-    Command, ConsoleError, MAX_LINE, Paste, Role, Session, Side, help_lines, table,
-    wire::{self, End, Reply},
+use tactus_core::{
+    commands,
+    console::{
+        Command, ConsoleError, MAX_LINE, Paste, Role, Session, Side, help_lines,
+        wire::{self, End, Reply},
+    },
 };
 
 /// Longest time a reply may take to be written: a client that does not read its replies is
@@ -355,7 +358,7 @@ fn whose(side: Side) -> &'static str {
 fn command_name(line: &str) -> Option<&'static str> {
     line.split_whitespace()
         .next()
-        .and_then(table::lookup)
+        .and_then(commands::lookup)
         .map(|spec| spec.name)
 }
 

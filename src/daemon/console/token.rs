@@ -18,7 +18,7 @@ use nix::fcntl::OFlag;
 
 use super::own_uid;
 use crate::store::trusted::{Last, TrustedDir, check_folder};
-use tactus_core::console::token::TOKEN_FILE;
+use tactus_core::folder::TOKEN_FILE;
 
 /// The arbiter's token in the file `path` that key `console.token_file` of `origin` names (the
 /// key is named in errors): read if it is there (the arbiter's own file, a resumed game), else
@@ -106,9 +106,9 @@ pub fn arbiter_token_in(folder: &TrustedDir) -> Result<String> {
 /// A new token from the system's random source.
 fn new_token() -> Result<String> {
     let mut random = [0u8; tactus_core::console::token::TOKEN_BYTES];
-    File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut random))
-        .context("cannot read random bytes from /dev/urandom for the arbiter's token")?;
+    getrandom::fill(&mut random).map_err(|e| {
+        anyhow!("cannot get random bytes from the system for the arbiter's token: {e}")
+    })?;
     Ok(tactus_core::console::token::from_bytes(&random))
 }
 

@@ -149,8 +149,7 @@ mod tests {
     /// leads now.
     #[test]
     fn a_line_log_stays_in_the_folder_held_when_its_path_is_re_pointed() {
-        let dir = std::env::temp_dir().join(format!("tactus-lines-held-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::store::scratch("lines-held");
         let game = dir.join("games").join("g1");
         std::fs::create_dir_all(&game).unwrap();
         let held = Arc::new(TrustedDir::open(&game).unwrap());

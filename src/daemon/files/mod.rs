@@ -1,6 +1,7 @@
 //! The game folder: where a game's files are (a new folder per game under `[record] dir`, or the
-//! unfinished one a restarted daemon resumes), the names of the files in it, its mode, and what a
-//! failed write left behind.
+//! unfinished one a restarted daemon resumes), the blind players' score files in it (the names of
+//! the folder's files are the core's, `tactus_core::folder`), its mode, and what a failed write
+//! left behind.
 //!
 //! The files are kept beside it: `record` (the record writer: a thread that rewrites `game.pgn`,
 //! `scoresheet.txt`, `blind-score.brf`, `blind-score.txt` and an adjourned game's envelope after
@@ -35,8 +36,8 @@ pub use self::{
     outage::{outage_news, outage_status},
     record::{
         AudioSettings, BlindScore, RECORD_RETRY_FIRST, RECORD_RETRY_MAX, RecordHealth,
-        RecordSettings, RecordSnapshot, RecordWriter, read_mark, read_mark_at, write_audio_scores,
-        write_envelope, write_record,
+        RecordSettings, RecordSnapshot, RecordWriter, write_audio_scores, write_envelope,
+        write_record,
     },
 };
 use super::journal;
@@ -48,20 +49,17 @@ use crate::store::{
 };
 use tactus_core::{
     announce::voice::RecordWords,
-    journal::{JOURNAL_FILE, MARK_FILE, NothingPlayed},
+    folder::{BLIND_SCORE_STEM, JOURNAL_FILE, MARK_FILE},
+    journal::NothingPlayed,
     record::date::civil,
 };
 
-pub const PGN_FILE: &str = "game.pgn";
-pub const BRF_FILE: &str = "blind-score.brf";
-pub const BRAILLE_FILE: &str = "blind-score.txt";
-pub const TEXT_FILE: &str = "scoresheet.txt";
-pub const WAV_FILE: &str = "blind-score.wav";
-pub const TRANSCRIPT_FILE: &str = "transcript.txt";
-pub const TOUCHES_FILE: &str = "touches.txt";
-/// The adjournment envelope's record, as text and as Braille, one pair per adjournment:
-/// `envelope-<move number>-<colour of the sealer>.txt` / `.brf`.
-pub const ENVELOPE_PREFIX: &str = "envelope-";
+/// The record's files, named in the core with the folder's others; here too, where they were
+/// declared before.
+pub use tactus_core::folder::{
+    BRAILLE_FILE, BRF_FILE, ENVELOPE_PREFIX, PGN_FILE, TEXT_FILE, TOUCHES_FILE, TRANSCRIPT_FILE,
+    WAV_FILE,
+};
 
 /// The cue list of the audio scoresheet (`blind-score.cues.txt`).
 pub fn cues_file() -> String {
@@ -84,8 +82,8 @@ impl ScoreFiles {
     pub fn of(seat: Option<shakmaty::Color>) -> ScoreFiles {
         ScoreFiles {
             stem: match seat {
-                None => "blind-score".into(),
-                Some(c) => format!("blind-score-{c}"),
+                None => BLIND_SCORE_STEM.into(),
+                Some(c) => format!("{BLIND_SCORE_STEM}-{c}"),
             },
             headings: None,
         }
@@ -342,7 +340,7 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
             // moved. Never a silent new game in its place.
             if folder.is_dir()
                 && folder.uid() == uid
-                && let Some(mark) = read_mark(&path.join(MARK_FILE))?
+                && let Some(mark) = journal::read_mark(&path.join(MARK_FILE))?
                 && !mark.finished
             {
                 return Err(journal::read_against_record(&path)
@@ -379,7 +377,7 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
             Ok(_) => {}
             Err(e) if e.downcast_ref::<NothingPlayed>().is_some() => {
                 // Empty beside a record: the journal was emptied, not left by a crash.
-                if read_mark(&path.join(MARK_FILE))?.is_some() {
+                if journal::read_mark(&path.join(MARK_FILE))?.is_some() {
                     return journal::read_against_record(&path).map(|_| Some(path));
                 }
                 warn!("not resuming {}: {e:#}", path.display())
@@ -427,8 +425,7 @@ mod tests {
 
     #[test]
     fn folder_names_are_safe_and_unique() {
-        let dir = std::env::temp_dir().join(format!("tactus-folders-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::store::scratch("folders");
         let a = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
         let b = new_game_folder(&dir, "Müller, Hans/../x", "", 0, None).unwrap();
         let (a, b) = (a.path(), b.path());
@@ -444,9 +441,7 @@ mod tests {
     /// else is.
     #[test]
     fn leftovers_of_failed_writes_are_removed() {
-        let dir = std::env::temp_dir().join(format!("tactus-leftovers-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("leftovers");
         for name in [
             ".blind-score.tmp.wav",
             ".blind-score.tmp.cues.txt",

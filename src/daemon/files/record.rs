@@ -12,16 +12,16 @@
 //! the outage starts and once when it ends, and can be read while it lasts
 //! ([`RecordWriter::outage`]); the game never stops for it.
 
-use std::{ffi::OsStr, path::Path, sync::mpsc as std_mpsc, thread::JoinHandle};
+use std::{sync::mpsc as std_mpsc, thread::JoinHandle};
 
 use anyhow::{Context, Result, anyhow, bail};
-use nix::fcntl::OFlag;
 use tracing::{debug, error, info};
 
-use super::{ENVELOPE_PREFIX, PGN_FILE, ScoreFiles, TEXT_FILE, remove_leftovers};
+use super::{ScoreFiles, remove_leftovers};
 use crate::{
+    daemon::journal::read_mark_at,
     store::{
-        at::{At, OpenFolder},
+        at::At,
         audio::{AudioScoresheet, ScoresheetError},
         trusted::TrustedDir,
         voices::Clips,
@@ -30,8 +30,9 @@ use crate::{
 };
 use tactus_core::{
     announce::voice::Style,
-    journal::{MARK_FILE, RecordMark},
-    record::date::civil,
+    folder::{ENVELOPE_PREFIX, MARK_FILE, PGN_FILE, TEXT_FILE},
+    journal::RecordMark,
+    record::date::{Calendar, civil},
     record::{
         braille::BrailleOptions,
         envelope::Envelope,
@@ -137,14 +138,23 @@ impl RecordHealth {
 /// written or a newer one replaces it; the outage is logged once when it starts and once when it
 /// ends, and can be read at any time ([`RecordWriter::outage`]).
 pub struct RecordWriter {
-    tx: Option<std_mpsc::Sender<RecordSnapshot>>,
+    /// Each snapshot with the Unix time it was sent at: its `now` on the calendar.
+    tx: Option<std_mpsc::Sender<(RecordSnapshot, u64)>>,
     thread: Option<JoinHandle<()>>,
     health: std::sync::Arc<std::sync::Mutex<RecordHealth>>,
 }
 
 impl RecordWriter {
+    /// A writer whose dates (an envelope's time of sealing) are those of this run: right for a
+    /// new game; a resumed one's writer is given its journal's calendar ([`RecordWriter::dated`]).
     pub fn spawn(settings: RecordSettings) -> RecordWriter {
-        let (tx, rx) = std_mpsc::channel::<RecordSnapshot>();
+        RecordWriter::dated(settings, Calendar::default())
+    }
+
+    /// A writer that dates times of the game's line with `calendar` (the stretches the journal
+    /// holds, of the runs before this one), and with the time each snapshot is sent at.
+    pub fn dated(settings: RecordSettings, calendar: Calendar) -> RecordWriter {
+        let (tx, rx) = std_mpsc::channel::<(RecordSnapshot, u64)>();
         let health = std::sync::Arc::new(std::sync::Mutex::new(RecordHealth {
             keeps_audio: settings.blind_scores.iter().any(|b| b.audio.is_some()),
             ..RecordHealth::default()
@@ -152,7 +162,7 @@ impl RecordWriter {
         let shared = health.clone();
         let thread = std::thread::Builder::new()
             .name("tactus-record".into())
-            .spawn(move || record_loop(&settings, &rx, &shared));
+            .spawn(move || record_loop(&settings, calendar, &rx, &shared));
         match thread {
             Ok(thread) => RecordWriter {
                 tx: Some(tx),
@@ -176,10 +186,11 @@ impl RecordWriter {
         }
     }
 
-    /// Write this record (soon, on the writer's thread).
+    /// Write this record (soon, on the writer's thread). Its `now` is now: the calendar learns
+    /// where the time line stands, before the thread takes its time (a retry comes much later).
     pub fn write(&self, snapshot: RecordSnapshot) {
         if let Some(tx) = &self.tx {
-            let _ = tx.send(snapshot);
+            let _ = tx.send((snapshot, unix_ms()));
         }
     }
 
@@ -232,7 +243,8 @@ pub(super) fn lock(
 /// channel closes (then a few last tries).
 fn record_loop(
     settings: &RecordSettings,
-    rx: &std_mpsc::Receiver<RecordSnapshot>,
+    mut calendar: Calendar,
+    rx: &std_mpsc::Receiver<(RecordSnapshot, u64)>,
     health: &std::sync::Mutex<RecordHealth>,
 ) {
     let mut pending: Option<RecordSnapshot> = None;
@@ -259,15 +271,20 @@ fn record_loop(
                 Err(_) => break,
             },
         };
+        let mark = |calendar: &mut Calendar, (snapshot, sent): (RecordSnapshot, u64)| {
+            calendar.mark(snapshot.now, sent);
+            snapshot
+        };
+        let next = next.map(|s| mark(&mut calendar, s));
         let Some(mut snapshot) = next.or_else(|| pending.take()) else {
             continue;
         };
         while let Ok(newer) = rx.try_recv() {
-            snapshot = newer;
+            snapshot = mark(&mut calendar, newer);
         }
         // The audio scoresheets are tried even when the other files failed: they stand where
         // they stand, and `status` says so.
-        let files = write_record(settings, &snapshot);
+        let files = write_record(settings, &snapshot, &calendar);
         let audio = write_audio_scores(settings, &snapshot);
         let audio_ply = match &audio {
             Ok(()) => Some(snapshot.game.ply()),
@@ -327,7 +344,11 @@ fn record_loop(
 /// ([`write_audio_scores`]). Nothing is written unless the game folder's path still leads to the
 /// folder held, through trusted folders only: a folder on the way renamed, or replaced by a link,
 /// is an outage of the record (the journal, held open, keeps the game), never a write elsewhere.
-pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
+pub fn write_record(
+    settings: &RecordSettings,
+    snapshot: &RecordSnapshot,
+    calendar: &Calendar,
+) -> Result<()> {
     let dir = &settings.folder;
     verify_folder(dir)?;
     // Never less than the record shows: a record written from more of the journal stays.
@@ -365,7 +386,7 @@ pub fn write_record(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Res
         dir.write_atomically(&blind.files.brf(), brf.as_bytes())?;
         dir.write_atomically(&blind.files.braille(), braille.as_bytes())?;
     }
-    write_envelope(settings, snapshot)?;
+    write_envelope(settings, snapshot, calendar)?;
     if let Some(mark) = &snapshot.mark {
         dir.write_atomically(MARK_FILE, &mark.to_bytes())?;
     }
@@ -380,42 +401,15 @@ fn verify_folder(dir: &TrustedDir) -> Result<()> {
     })
 }
 
-/// The record's mark in a game folder (`record.json`), if there is one; read without following
-/// a link. A mark that cannot be read is an error naming the file: it is never taken as absent,
-/// which would let a shorter record replace the one it guards.
-pub fn read_mark(path: &Path) -> Result<Option<RecordMark>> {
-    match OpenFolder::of_file(path) {
-        Ok((folder, name)) => read_mark_at(folder.at(), name),
-        // No folder, no mark.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
-    }
-}
-
-/// [`read_mark`]: the mark `name` in the open folder `at` (the game folder held open).
-pub fn read_mark_at(at: At<'_>, name: impl AsRef<OsStr>) -> Result<Option<RecordMark>> {
-    let path = at.file_path(&name);
-    let bytes = match at.open(&name, OFlag::O_RDONLY, 0).and_then(|mut f| {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut f, &mut bytes).map(|_| bytes)
-    }) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    RecordMark::from_bytes(&bytes).map(Some).map_err(|e| {
-        anyhow!(
-            "{} cannot be read ({e}); it says what the record was written from: put it back \
-                 as it was",
-            path.display()
-        )
-    })
-}
-
 /// The envelope's files of an adjourned game (the Laws' seven items; never the sealed move), in
 /// text and Braille. Rewritten when what they show changes (a draw offer, the resumption); the
-/// time of sealing is the one the first write recorded.
-pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> Result<()> {
+/// time of sealing is the adjournment's, on the game's time line, dated with `calendar` (the
+/// same at every rewrite, across restarts: never read back from the file).
+pub fn write_envelope(
+    settings: &RecordSettings,
+    snapshot: &RecordSnapshot,
+    calendar: &Calendar,
+) -> Result<()> {
     let Some(adjournment) = snapshot.game.adjournment() else {
         return Ok(());
     };
@@ -424,19 +418,12 @@ pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> R
         adjournment.move_number, adjournment.by
     );
     let text_name = format!("{stem}.txt");
-    // Read without following a link: the envelope's time comes from our own file or is new.
-    let sealed_at = settings
-        .folder
-        .read_to_string(&text_name, ENVELOPE_READ_LIMIT)
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(SEALED_PREFIX).map(str::to_owned))
-        })
-        .unwrap_or_else(|| {
-            let (y, mo, d, h, mi, _) = civil(unix_ms());
-            format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
-        });
+    // A calendar that knows no instant yet (a record written outside the writer) dates from now.
+    let sealed_unix_ms = calendar
+        .unix_ms(adjournment.at)
+        .unwrap_or_else(|| unix_ms().saturating_sub(snapshot.now.saturating_sub(adjournment.at)));
+    let (y, mo, d, h, mi, _) = civil(sealed_unix_ms);
+    let sealed_at = format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC");
     let Some(envelope) =
         Envelope::from_game(&snapshot.game, &snapshot.tags, snapshot.now, sealed_at)
     else {
@@ -451,12 +438,6 @@ pub fn write_envelope(settings: &RecordSettings, snapshot: &RecordSnapshot) -> R
         .write_atomically(&format!("{stem}.brf"), brf.as_bytes())?;
     Ok(())
 }
-
-/// An envelope's text is a page; anything longer is not ours.
-const ENVELOPE_READ_LIMIT: u64 = 64 * 1024;
-
-/// How the envelope's text begins the line with the time of sealing.
-const SEALED_PREFIX: &str = "Sealed: ";
 
 /// Bring each blind player's audio scoresheet (F.5) up to `snapshot`: the moves it lacks
 /// appended, or the whole recording written anew when the game changed otherwise (see
@@ -525,11 +506,11 @@ mod tests {
     use crate::daemon::files::{outage_news, outage_status};
     use crate::store::audio::{bytes_written, full_disk};
     use shakmaty::{Move, Position};
-    use std::path::PathBuf;
+    use std::path::Path;
     use tactus_core::rules::game::{Input as G, RulesConfig};
     use tactus_core::sim::long_game;
 
-    fn scratch(name: &str) -> PathBuf {
+    fn scratch(name: &str) -> crate::store::Scratch {
         crate::store::scratch(&format!("record-{name}"))
     }
 
@@ -670,7 +651,7 @@ mod tests {
         ];
         let mut snap = snapshot(&game_of(&long_game(4, 1)));
         snap.tags = vec![("Event".into(), "Open".into())];
-        write_record(&settings, &snap).unwrap();
+        write_record(&settings, &snap, &Calendar::default()).unwrap();
         let read = |seat: shakmaty::Color, unicode: bool| {
             let files = ScoreFiles::of(Some(seat));
             let name = if unicode {
@@ -1029,6 +1010,46 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// The envelope says when the move was sealed: the adjournment's time on the game's line,
+    /// dated by the calendar of the runs that played it. The same at every rewrite, and after a
+    /// restart an hour later (the line does not count the hour), though nothing is read back from
+    /// the file it wrote before.
+    #[test]
+    fn the_envelope_is_dated_when_the_move_was_sealed_across_a_restart() {
+        let dir = scratch("sealed-at");
+        let settings = settings_with(&dir, None);
+        let mut game = Game::new(RulesConfig::default());
+        let by = game.to_move();
+        let sealed = G::Seal {
+            by,
+            text: "Nf3".into(),
+            notation: None,
+        };
+        // Sealed 70 s into a run that began at 2026-12-05 17:59:00 UTC.
+        game.apply(sealed, 70_000).unwrap();
+        let began: u64 = 1_796_493_540_000;
+        let sealed_line = |dir: &Path| {
+            let text =
+                std::fs::read_to_string(dir.join(format!("{ENVELOPE_PREFIX}1-white.txt"))).unwrap();
+            text.lines()
+                .find(|l| l.starts_with("Sealed: "))
+                .map(str::to_owned)
+                .unwrap()
+        };
+        let snapshot = |now| RecordSnapshot {
+            now,
+            ..snapshot(&game)
+        };
+        let run = Calendar::from_marks([(0, began)]);
+        write_envelope(&settings, &snapshot(80_000), &run).unwrap();
+        assert_eq!(sealed_line(&dir), "Sealed: 2026-12-05 18:00 UTC");
+        // Restarted an hour later: the line goes on from its journal's last time (80 s).
+        let resumed = Calendar::from_marks([(0, began), (80_000, began + 3_600_000 + 80_000)]);
+        std::fs::remove_file(dir.join(format!("{ENVELOPE_PREFIX}1-white.txt"))).unwrap();
+        write_envelope(&settings, &snapshot(90_000), &resumed).unwrap();
+        assert_eq!(sealed_line(&dir), "Sealed: 2026-12-05 18:00 UTC");
+    }
+
     /// Issue 14, point 4: a record that could not be written (the folder went stale mid-game:
     /// read-only, full, out of file descriptors) stayed behind until the next move, with one
     /// log line. Now it is tried again by itself, the outage can be read while it lasts, its end
@@ -1036,9 +1057,7 @@ mod tests {
     /// `game.pgn` fails the rename even for root, who ignores a read-only folder.)
     #[test]
     fn a_stale_record_is_retried_reported_and_cleaned_up() {
-        let dir = std::env::temp_dir().join(format!("tactus-stale-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::store::scratch("stale");
         let blocker = dir.join(PGN_FILE);
         std::fs::create_dir(&blocker).unwrap();
         std::fs::write(blocker.join("x"), b"in the way").unwrap();

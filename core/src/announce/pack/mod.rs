@@ -237,7 +237,7 @@ pub struct VoicePack {
     /// `[record]`, if the pack has it.
     record: Option<RecordWords>,
     /// What the blind player types in this language (`[commands]`, `[arguments]`).
-    pub(super) commands: crate::console::Words,
+    pub(super) commands: crate::commands::Words,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -331,7 +331,7 @@ impl VoicePack {
 
     /// What the blind player types in this language: his commands' and their arguments' words
     /// (the English ones are understood too).
-    pub fn commands(&self) -> &crate::console::Words {
+    pub fn commands(&self) -> &crate::commands::Words {
         &self.commands
     }
 

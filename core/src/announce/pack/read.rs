@@ -22,7 +22,7 @@ struct PackFile {
     templates: BTreeMap<String, String>,
     /// What the blind player types in this language (no clips: typed, never said).
     #[serde(default)]
-    commands: BTreeMap<String, crate::console::CommandEntry>,
+    commands: BTreeMap<String, crate::commands::CommandEntry>,
     #[serde(default)]
     arguments: BTreeMap<String, Vec<String>>,
     /// Written words of the records (no clips: nothing here is said).
@@ -353,7 +353,7 @@ impl VoicePack {
             .transpose()
             .map_err(error)?;
         let commands =
-            crate::console::Words::new(file.commands, file.arguments, file_names(&words))
+            crate::commands::Words::new(file.commands, file.arguments, file_names(&words))
                 .map_err(|e| error(VoiceErrorKind::Commands(e)))?;
         let pack = VoicePack {
             name: name.to_owned(),

@@ -20,6 +20,8 @@ pub struct Adjournment {
     pub ply: usize,
     /// The number of the sealed move (the envelope's fifth item).
     pub move_number: u32,
+    /// When the move was sealed: the seal's time on the game's time line (the journal keeps it
+    /// as the input's time). The record dates the envelope from it.
     pub at: Millis,
     /// Resumption with the replier absent: his clock already runs, the envelope is still closed.
     pub replier_clock_started: bool,

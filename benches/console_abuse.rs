@@ -16,11 +16,13 @@
 //! lines cut off by the end of the stream; one connecting every 10 ms to send `help`,
 //! `moves all` or `status` (every tenth time twenty times over) and closing without reading.
 //!
-//! `cargo run --release --example console_abuse -- [--games N] [--speaker none|clips]`
+//! `cargo bench --bench console_abuse -- [--games N] [--speaker none|clips]`
 //! (default 2 games of 44 sighted moves per phase, speaker none: announcements count as said at
 //! once). With `--speaker clips`, ALSA's default device is the null PCM (set up here, through
 //! `ALSA_CONFIG_PATH`) and the table also shows, from the journal, the clock press to the end of
 //! the announcement's speech (F.3 c), in whole milliseconds. Numbers live in BENCHMARKS.md.
+
+mod support;
 
 use std::{
     fs,
@@ -476,14 +478,16 @@ fn summary(d: &mut [Duration]) -> (Duration, Duration, Duration) {
 }
 
 fn main() -> Result<()> {
-    let mut args = std::env::args().skip(1);
+    let Some(args) = support::bench_args() else {
+        return Ok(());
+    };
+    let mut args = args.into_iter();
     let mut games = 2usize;
     let mut speaker = "none".to_string();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--games" => games = args.next().context("--games N")?.parse()?,
             "--speaker" => speaker = args.next().context("--speaker none|clips")?,
-            "--bench" => {}
             other => bail!("unknown argument {other:?}; use --games N, --speaker none|clips"),
         }
     }

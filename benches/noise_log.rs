@@ -3,7 +3,9 @@
 //! with the log at WARN as a daemon's terminal or journald has it; prints the WARN lines
 //! written, per MB, and per hour of noise.
 //!
-//! `cargo run --release --example noise_log [MB]`
+//! `cargo bench --bench noise_log [-- MB]`
+
+mod support;
 
 use std::{
     io::Write,
@@ -31,10 +33,10 @@ impl Write for Lines {
 }
 
 fn main() {
-    let mb: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(1);
+    let Some(args) = support::bench_args() else {
+        return;
+    };
+    let mb: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(1);
     let lines = Lines::default();
     let writer = lines.clone();
     let subscriber = tracing_subscriber::fmt()

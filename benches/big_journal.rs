@@ -1,10 +1,15 @@
-//! A long journal for measuring resume's memory: `cargo run --release --example big_journal
-//! PATH N` writes a game header and N clock ticks (about 90 bytes a line).
+//! A long journal for measuring resume's memory: `cargo bench --bench big_journal -- PATH N`
+//! writes a game header and N clock ticks (about 90 bytes a line).
+mod support;
+
 use tactus::daemon::journal::Journal;
 use tactus_core::{arbiter::Input, journal::test_header};
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let Some(args) = support::bench_args() else {
+        return;
+    };
+    let mut args = args.into_iter();
     let path = std::path::PathBuf::from(args.next().expect("a path"));
     let n: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(300_000);
     let mut j =

@@ -10,8 +10,10 @@
 //! by this process (`wchar` of `/proc/self/io`; the process has one thread), for the game written
 //! twice, with and without the audio scoresheet, the difference being the audio's.
 //!
-//! `cargo run --release --example record_bytes -- [PLIES...]` (default 20 40 80 160 320). Numbers
+//! `cargo bench --bench record_bytes -- [PLIES...]` (default 20 40 80 160 320). Numbers
 //! live in BENCHMARKS.md.
+
+mod support;
 
 use std::path::Path;
 
@@ -25,13 +27,16 @@ use tactus::{
 };
 use tactus_core::{
     announce::voice::Style,
-    record::{braille::DEFAULT_PROFILE, wav::Spacing},
+    record::{braille::DEFAULT_PROFILE, date::Calendar, wav::Spacing},
     rules::game::{Game, Input, RulesConfig},
     sim::long_game,
 };
 
 fn main() -> Result<()> {
-    let lengths: Vec<usize> = match std::env::args().skip(1).collect::<Vec<_>>() {
+    let Some(args) = support::bench_args() else {
+        return Ok(());
+    };
+    let lengths: Vec<usize> = match args {
         args if args.is_empty() => vec![20, 40, 80, 160, 320],
         args => args
             .iter()
@@ -102,7 +107,7 @@ fn play(
             now: 0,
             mark: None,
         };
-        write_record(&settings, &snapshot)?;
+        write_record(&settings, &snapshot, &Calendar::default())?;
         write_audio_scores(&settings, &snapshot)?;
     }
     Ok(written_by_process()? - before)

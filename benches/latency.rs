@@ -25,9 +25,11 @@
 //!   ms after it (the board has told and confirmed the move); the latency is from the press to the
 //!   move counted.
 //!
-//! `cargo run --release --example latency -- [--moves N] [--only SCENARIO] [--slow MS]`
+//! `cargo bench --bench latency -- [--moves N] [--only SCENARIO] [--slow MS]`
 //! (default 200 moves per scenario, about eight minutes in all; `--slow` prints every move slower
 //! than that). Numbers live in BENCHMARKS.md.
+
+mod support;
 
 use std::{
     sync::mpsc as std_mpsc,
@@ -377,7 +379,10 @@ fn row(name: &str, baud: String, mut latencies: Vec<Duration>, wire: String) {
 }
 
 fn main() -> Result<()> {
-    let mut args = std::env::args().skip(1);
+    let Some(args) = support::bench_args() else {
+        return Ok(());
+    };
+    let mut args = args.into_iter();
     let mut want = 200usize;
     let mut only: Option<String> = None;
     // Print each move slower than this (to stderr), to look into a tail.

@@ -1,0 +1,166 @@
+//! The mark the record leaves of the journal it was written from ([`RecordMark`], `record.json`
+//! in the game folder): whenever the record files (`game.pgn`, the scoresheets) are written, the
+//! mark says from how many journal entries, with which checksum at the last of them
+//! ([`super::check`]), for which game, and how many half-moves the record holds. A journal cut
+//! at a line boundary, emptied, or replaced by another game's reads cleanly but cannot match the
+//! mark: [`check_mark`] refuses it, so a game is never resumed shorter than its record, and the
+//! record is never overwritten with fewer moves.
+//!
+//! Apart from the line checksums: the mark holds a journal as read ([`JournalFile`]) against the
+//! record, and the reader needs the checksums, so the reader stands between the two.
+//!
+//! Pure: bytes and values in, bytes and verdicts out.
+
+use std::{fmt, path::PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{check::hex, parse::JournalFile};
+
+/// The record mark's file name in a game folder (named with the folder's other files).
+pub use crate::folder::MARK_FILE;
+
+/// What the record files of a game folder were written from (`record.json`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordMark {
+    /// The game's identity (the journal header's `game`).
+    pub game: String,
+    /// How many input and end lines of the journal the record was written from.
+    pub entries: u64,
+    /// The checksum of the last of them (of the header when `entries` is 0), hex.
+    pub check: String,
+    /// The half-moves in the record (`game.pgn`).
+    pub half_moves: usize,
+    /// Whether the record is of a finished game.
+    pub finished: bool,
+}
+
+impl RecordMark {
+    /// The mark's file content (one JSON object and a newline).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec(self).unwrap_or_default();
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// A mark read back, or what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<RecordMark, String> {
+        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    }
+
+    /// Whether a record written from `self` may be replaced by one written from `newer`: only
+    /// by one of the same game from at least as many journal entries (never by a stale writer's,
+    /// or from a journal that lost lines, or another game's), so that a record file is never
+    /// overwritten with less than it showed.
+    pub fn may_be_replaced_by(&self, newer: &RecordMark) -> bool {
+        self.game == newer.game && newer.entries >= self.entries
+    }
+}
+
+/// A journal that cannot be the one the record was written from: resuming it would play a
+/// shorter or another game than the record shows. The message says what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct RecordAhead {
+    /// The journal's path.
+    pub path: PathBuf,
+    pub what: String,
+    pub mark: RecordMark,
+}
+
+impl fmt::Display for RecordAhead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let folder = self
+            .path
+            .parent()
+            .map_or_else(|| ".".into(), |p| p.display().to_string());
+        write!(
+            f,
+            "the journal of the game in {folder} does not hold the game its record shows: {}. \
+             The record (game.pgn and the scoresheets, {} half-move{}) was written from {} journal \
+             entr{} (checksum {}); tactus resumes nothing shorter than its record and overwrites \
+             no record with fewer moves. Put the journal back from a copy (a \
+             `journal.jsonl.damaged-*` file beside it, or a backup) and run `tactus run --resume \
+             {folder}`, or start a new game with `tactus run --new` (this folder is kept as it is)",
+            self.what,
+            self.mark.half_moves,
+            if self.mark.half_moves == 1 { "" } else { "s" },
+            self.mark.entries,
+            if self.mark.entries == 1 { "y" } else { "ies" },
+            self.mark.check,
+        )
+    }
+}
+
+/// Whether `journal` holds what `mark` says the record was written from: the same game, at
+/// least as many entries, the same checksum at the mark's last entry (so its first entries are
+/// the very ones the record saw).
+pub fn check_mark(journal: &JournalFile, mark: &RecordMark) -> Result<(), RecordAhead> {
+    let ahead = |what: String| RecordAhead {
+        path: journal.path.clone(),
+        what,
+        mark: mark.clone(),
+    };
+    if journal.header.game != mark.game {
+        return Err(ahead(format!(
+            "the journal is of another game (game {}, the record's is {})",
+            shown_id(&journal.header.game),
+            shown_id(&mark.game)
+        )));
+    }
+    let held = journal.entries.len() as u64;
+    if held < mark.entries {
+        return Err(ahead(format!(
+            "the journal holds {held} entr{}, {} fewer than the record was written from (lines \
+             were cut off its end)",
+            if held == 1 { "y" } else { "ies" },
+            mark.entries - held
+        )));
+    }
+    if let Some(check) = journal.checks.get(mark.entries as usize)
+        && hex(*check) != mark.check
+    {
+        return Err(ahead(format!(
+            "its entry {} has the checksum {}, the record's was {} (its first entries are not \
+             the ones the record was written from)",
+            mark.entries,
+            hex(*check),
+            mark.check
+        )));
+    }
+    Ok(())
+}
+
+fn shown_id(id: &str) -> String {
+    if id.is_empty() {
+        "without identity".into()
+    } else {
+        id.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(32)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_is_replaced_only_by_one_from_as_many_entries() {
+        let mark = |entries| RecordMark {
+            game: "g".into(),
+            entries,
+            check: "00000000".into(),
+            half_moves: 3,
+            finished: false,
+        };
+        assert!(mark(10).may_be_replaced_by(&mark(10)));
+        assert!(mark(10).may_be_replaced_by(&mark(11)));
+        assert!(!mark(10).may_be_replaced_by(&mark(9)));
+        let other = RecordMark {
+            game: "h".into(),
+            ..mark(1)
+        };
+        assert!(!mark(10).may_be_replaced_by(&other));
+    }
+}
