@@ -655,6 +655,16 @@ fn a_fallen_flag_is_said_to_both_players_and_shown_on_the_dgt_clock() {
         "the DGT 3000 shows which flag fell:\n{}",
         run.stderr()
     );
+    // Both, the flag first: the result said with it does not wipe it before it is read.
+    assert!(
+        wait_until(Duration::from_secs(10), || {
+            let log = run.stderr();
+            log.find("text=\"Zeit W\"")
+                .is_some_and(|flag| log[flag..].contains("text=\"0-1\""))
+        }),
+        "the DGT 3000 shows the result after the flag:\n{}",
+        run.stderr()
+    );
     run.stop();
     run.done();
 }

@@ -19,6 +19,8 @@
 //! [`ClockDriver::poll_transmit`], waiting is [`ClockDriver::next_deadline`] and
 //! [`ClockDriver::tick`].
 
+use std::collections::VecDeque;
+
 use shakmaty::Color;
 
 use crate::rules::{Millis, clock::Clock};
@@ -371,10 +373,12 @@ pub struct ClockDriver {
     /// When the last ACK of a SetNRun came (readings before it has settled are not judged).
     acked_at: Option<Millis>,
     in_flight: Option<InFlight>,
-    /// A text for the display, until when it stays; sent when nothing else is due.
-    text: Option<(ClockCommand, Millis)>,
-    /// The text is on the display (it goes back to the times at its end).
-    text_shown: Option<Millis>,
+    /// Texts for the display, oldest first, each with when it is no longer worth showing; sent
+    /// when nothing else is due. Two texts said together (a flag and the result) are both shown,
+    /// one after the other: a newer text does not wipe one the player has not seen.
+    texts: VecDeque<(ClockCommand, Millis)>,
+    /// The text on the display (it goes back to the times at its end).
+    text_shown: Option<ShownText>,
     presence: Presence,
     said_not_pc: bool,
     said_absent: bool,
@@ -385,6 +389,22 @@ pub struct ClockDriver {
     /// clock look gone).
     shows_text: bool,
 }
+
+/// A text on the DGT 3000's display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ShownText {
+    /// When the display goes back to the times.
+    until: Millis,
+    /// When a text waiting behind it may take its place: not before the player could read it.
+    next_at: Millis,
+}
+
+/// How long a text stays before one waiting behind it replaces it: time to read eight
+/// characters.
+const READ_MS: Millis = 2000;
+/// The most texts that wait for the display; beyond it the oldest is dropped (a clock that
+/// does not answer for a while is not shown a backlog of stale moves when it comes back).
+const MAX_WAITING_TEXTS: usize = 4;
 
 /// The first version of a DGT clock that shows ASCII text (the DGT 3000; the DGT XL is 1.x).
 const TEXT_VERSION: u8 = 2;
@@ -402,7 +422,7 @@ impl ClockDriver {
             shown: None,
             acked_at: None,
             in_flight: None,
-            text: None,
+            texts: VecDeque::new(),
             text_shown: None,
             presence: Presence::Unknown,
             said_not_pc: false,
@@ -418,9 +438,14 @@ impl ClockDriver {
         self.wanted = Some(face);
     }
 
-    /// Show `text` on a DGT 3000 for `for_ms` from `now`, then the times again.
+    /// Show `text` on a DGT 3000 until `for_ms` from `now`, then the times again. A text
+    /// already showing stays at least [`READ_MS`] before this one replaces it.
     pub fn show_text(&mut self, text: &str, beep: u8, for_ms: Millis, now: Millis) {
-        self.text = Some((ClockCommand::text(text, beep), now + for_ms));
+        if self.texts.len() == MAX_WAITING_TEXTS {
+            self.texts.pop_front();
+        }
+        self.texts
+            .push_back((ClockCommand::text(text, beep), now + for_ms));
     }
 
     /// Whether the clock answers and takes SetNRun.
@@ -478,14 +503,22 @@ impl ClockDriver {
         {
             return Some(ClockCommand::set_and_run(&wanted.at(now)));
         }
-        if let Some((command, until)) = self.text.take()
-            && until > now
-            && self.shows_text
-        {
-            self.text_shown = Some(until);
-            return Some(command);
+        if !self.shows_text {
+            self.texts.clear();
+        } else if self.text_shown.is_none_or(|shown| shown.next_at <= now) {
+            // A text whose time passed before it could be sent, or that could not be read in
+            // the time it has left, is dropped.
+            while let Some((command, until)) = self.texts.pop_front() {
+                if until > now + READ_MS / 2 {
+                    self.text_shown = Some(ShownText {
+                        until,
+                        next_at: (now + READ_MS).min(until),
+                    });
+                    return Some(command);
+                }
+            }
         }
-        if let Some(until) = self.text_shown
+        if let Some(ShownText { until, .. }) = self.text_shown
             && until <= now
         {
             self.text_shown = None;
@@ -501,7 +534,13 @@ impl ClockDriver {
         }
         match self.presence {
             Presence::Away { retry_at, .. } => Some(retry_at),
-            _ => self.text_shown,
+            _ => self.text_shown.map(|shown| {
+                if self.texts.is_empty() {
+                    shown.until
+                } else {
+                    shown.next_at
+                }
+            }),
         }
     }
 
@@ -541,7 +580,7 @@ impl ClockDriver {
             || self
                 .wanted
                 .is_some_and(|w| self.shown.is_none_or(|s| !s.same_clock(&w)))
-            || self.text.is_some()
+            || !self.texts.is_empty()
             || self.text_shown.is_some()
     }
 
@@ -591,6 +630,7 @@ impl ClockDriver {
                 // A clock that takes the times but no text: it shows the times only.
                 self.shows_text = false;
                 self.text_shown = None;
+                self.texts.clear();
                 return;
             }
             self.away(Away::NotPcMode, now, notes);

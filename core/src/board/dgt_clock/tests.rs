@@ -430,3 +430,62 @@ fn a_dgt_xl_gets_the_times_and_no_text_and_a_refused_text_is_not_a_clock_out_of_
         CMD_SET_AND_RUN
     );
 }
+
+/// A flag falls and the result follows at once: the sighted player reads both, the flag first
+/// for as long as it takes to read it, then the result until its end; a newer text does not
+/// wipe one the clock has not shown yet (the times were being set when both came).
+#[test]
+fn two_texts_said_together_are_both_shown_in_order() {
+    let mut driver = ready_driver();
+    driver.set(face(0, 600, None, 0));
+    driver.show_text("Zeit W", 0, 15_000, 0);
+    driver.show_text("0-1", 0, 15_000, 0);
+    let first = driver.poll_transmit(0).unwrap();
+    assert_eq!(first[3], CMD_SET_AND_RUN, "the times first");
+    driver.received(&ack(CMD_SET_AND_RUN, true), 10);
+    let flag = driver.poll_transmit(10).unwrap();
+    assert_eq!(&flag[3..9], &[CMD_ASCII, b'Z', b'e', b'i', b't', b' ']);
+    driver.received(&ack(CMD_ASCII, true), 20);
+    assert_eq!(driver.next_deadline(), Some(10 + READ_MS));
+    assert_eq!(
+        driver.poll_transmit(10 + READ_MS - 1),
+        None,
+        "the flag is read"
+    );
+    let result = driver.poll_transmit(10 + READ_MS).unwrap();
+    assert_eq!(&result[3..7], &[CMD_ASCII, b'0', b'-', b'1']);
+    driver.received(&ack(CMD_ASCII, true), 20 + READ_MS);
+    assert_eq!(
+        driver.next_deadline(),
+        Some(15_000),
+        "the result until its end"
+    );
+    assert_eq!(
+        driver.poll_transmit(15_000),
+        Some(ClockCommand::DisplayEnd.encode())
+    );
+}
+
+/// A clock that did not answer for a while is not shown a backlog of stale moves: at most
+/// the newest few wait, and one whose time passed is dropped.
+#[test]
+fn waiting_texts_are_few_and_fresh() {
+    let mut driver = ready_driver();
+    for (i, text) in ["a1", "b2", "c3", "d4", "e5", "f6"].iter().enumerate() {
+        driver.show_text(text, 0, 3000, i as Millis);
+    }
+    let mut shown = Vec::new();
+    let mut now = 0;
+    while let Some(bytes) = driver.poll_transmit(now) {
+        if bytes[3] == CMD_ASCII {
+            shown.push(String::from_utf8_lossy(&bytes[4..6]).into_owned());
+        }
+        driver.received(&ack(bytes[3], true), now);
+        now = driver.next_deadline().unwrap_or(now + 1);
+    }
+    assert_eq!(
+        shown,
+        ["c3", "d4"],
+        "the oldest two dropped, the last two too late"
+    );
+}
