@@ -16,7 +16,7 @@ pub mod voices;
 
 /// A fresh empty folder for a unit test (`tactus-TAG-XXXXXX` in the system's temporary folder,
 /// made by `tempfile`: a new name each call, so that tests running at once never share one),
-/// removed with what it holds when the test lets go of it.
+/// removed with what it holds when the test lets go of it, unless the test failed.
 #[cfg(test)]
 pub(crate) fn scratch(tag: &str) -> Scratch {
     Scratch(
@@ -43,6 +43,17 @@ impl std::ops::Deref for Scratch {
 impl AsRef<std::path::Path> for Scratch {
     fn as_ref(&self) -> &std::path::Path {
         self.0.path()
+    }
+}
+
+/// A test that fails keeps its folder for a look, and says where.
+#[cfg(test)]
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.disable_cleanup(true);
+            eprintln!("kept for a look: {}", self.0.path().display());
+        }
     }
 }
 

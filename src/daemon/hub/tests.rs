@@ -15,7 +15,7 @@
 use std::{
     collections::{BTreeMap, BTreeSet},
     path::{Path, PathBuf},
-    sync::atomic::{AtomicU64, Ordering},
+    sync::atomic::Ordering,
     time::Duration,
 };
 
@@ -58,31 +58,9 @@ const GUIDANCE_REPEAT_MS: Millis = 3_000;
 /// The console connection every test command comes from.
 const CONN: u64 = 7;
 
-/// A game folder under the system's temporary folder, removed when the test passes (kept for a
-/// look when it fails).
-struct Folder(PathBuf);
-
-impl Folder {
-    fn new(tag: &str) -> Folder {
-        static FOLDERS: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "tactus-hub-{tag}-{}-{}",
-            std::process::id(),
-            FOLDERS.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Folder(dir)
-    }
-}
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
+/// A game folder under the system's temporary folder ([`crate::store::scratch`]): removed when
+/// the test passes, kept for a look when it fails.
+type Folder = crate::store::Scratch;
 
 /// The table: the blind player is Black; `time_control` in PGN notation, or no clock;
 /// `speech`: a speech channel the test reads, or none.
@@ -305,7 +283,7 @@ struct Rig {
 
 impl Rig {
     fn new(folder: &Folder, setup: Setup) -> Rig {
-        Rig::start_with(folder, new_game(&folder.0, setup), setup)
+        Rig::start_with(folder, new_game(folder, setup), setup)
     }
 
     fn start(folder: &Folder, begin: Begin, speech: bool) -> Rig {
@@ -318,7 +296,7 @@ impl Rig {
 
     fn start_with(folder: &Folder, begin: Begin, setup: Setup) -> Rig {
         let speech = setup.speech;
-        let dir = folder.0.clone();
+        let dir = folder.to_path_buf();
         let link = MonotonicClock::new();
         let (inbox, rx) = mpsc::channel(HUB_QUEUE);
         let (speech_tx, speech_rx) = match speech {
@@ -737,7 +715,7 @@ async fn start_and_play_e4(rig: &mut Rig) -> u64 {
 
 #[tokio::test(start_paused = true)]
 async fn every_input_is_journaled_at_its_time_on_the_game_time_line_even_a_refused_one() {
-    let folder = Folder::new("journal");
+    let folder = crate::store::scratch("journal");
     let setup = Setup {
         start_by_boards: true,
         ..Setup::default()
@@ -821,7 +799,7 @@ async fn every_input_is_journaled_at_its_time_on_the_game_time_line_even_a_refus
 
 #[tokio::test(start_paused = true)]
 async fn effects_go_to_speech_the_consoles_the_transcript_and_the_touches_file() {
-    let folder = Folder::new("effects");
+    let folder = crate::store::scratch("effects");
     let mut rig = Rig::new(&folder, Setup::default());
     rig.start_play().await;
     // The start asks the tactile board for a full reading.
@@ -879,7 +857,7 @@ async fn effects_go_to_speech_the_consoles_the_transcript_and_the_touches_file()
 
 #[tokio::test(start_paused = true)]
 async fn speech_events_count_only_for_announcements_in_flight() {
-    let folder = Folder::new("speech");
+    let folder = crate::store::scratch("speech");
     // No clock: no heartbeat to journal meanwhile.
     let mut rig = Rig::new(
         &folder,
@@ -924,7 +902,7 @@ async fn speech_events_count_only_for_announcements_in_flight() {
 
 #[tokio::test(start_paused = true)]
 async fn without_speech_an_announcement_counts_as_said_at_once() {
-    let folder = Folder::new("nospeech");
+    let folder = crate::store::scratch("nospeech");
     let mut rig = Rig::new(
         &folder,
         Setup {
@@ -962,7 +940,7 @@ async fn without_speech_an_announcement_counts_as_said_at_once() {
 
 #[tokio::test(start_paused = true)]
 async fn guidance_is_repeated_every_guidance_repeat_ms_until_the_board_is_right() {
-    let folder = Folder::new("guidance");
+    let folder = crate::store::scratch("guidance");
     // No clock: no heartbeat, every tick is one of the arbiter's deadlines.
     let mut rig = Rig::new(
         &folder,
@@ -1028,7 +1006,7 @@ async fn guidance_is_repeated_every_guidance_repeat_ms_until_the_board_is_right(
 
 #[tokio::test(start_paused = true)]
 async fn a_running_clock_is_journaled_every_heartbeat_and_a_stopped_one_is_not() {
-    let folder = Folder::new("heartbeat");
+    let folder = crate::store::scratch("heartbeat");
     let mut rig = Rig::new(&folder, Setup::default());
     // Before the start no clock runs and nothing is due: no tick.
     sleep_ms(5_000).await;
@@ -1052,7 +1030,7 @@ async fn a_running_clock_is_journaled_every_heartbeat_and_a_stopped_one_is_not()
 
 #[tokio::test(start_paused = true)]
 async fn a_flag_falls_at_the_arbiters_deadline_between_heartbeats() {
-    let folder = Folder::new("flag");
+    let folder = crate::store::scratch("flag");
     // 61 s: the flag (61 000) falls between two heartbeats (60 800, 61 600).
     let mut rig = Rig::new(
         &folder,
@@ -1095,7 +1073,7 @@ async fn a_flag_falls_at_the_arbiters_deadline_between_heartbeats() {
 
 #[tokio::test(start_paused = true)]
 async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
-    let folder = Folder::new("links");
+    let folder = crate::store::scratch("links");
     let setup = Setup {
         start_by_boards: true,
         ..Setup::default()
@@ -1189,7 +1167,7 @@ async fn a_lost_board_is_announced_once_and_its_return_asks_for_a_reading() {
 
 #[tokio::test(start_paused = true)]
 async fn the_tactile_boards_buttons_ask_his_requests_journaled_as_requests_only() {
-    let folder = Folder::new("buttons");
+    let folder = crate::store::scratch("buttons");
     let mut rig = Rig::new(&folder, Setup::default());
     start_and_play_e4(&mut rig).await;
     let inputs = rig.inputs();
@@ -1280,7 +1258,7 @@ fn announcements(said: &[(u64, Audience, Announcement)]) -> Vec<(Audience, Annou
 #[tokio::test(start_paused = true)]
 async fn his_keypad_speaks_his_language_and_no_refusal_is_silent() {
     use tactus_core::announce::Refusal;
-    let folder = Folder::new("keypad");
+    let folder = crate::store::scratch("keypad");
     let mut rig = Rig::new(&folder, Setup::default());
     start_and_play_e4(&mut rig).await;
     for (german, english) in [
@@ -1436,7 +1414,7 @@ async fn play_until_cut_off(folder: &Folder) -> (HubEnd, u64) {
 
 #[tokio::test(start_paused = true)]
 async fn shutdown_leaves_the_record_on_disk() {
-    let folder = Folder::new("shutdown");
+    let folder = crate::store::scratch("shutdown");
     let (end, _) = play_until_cut_off(&folder).await;
     assert!(!end.over);
     // White's clock ran from the start to the press at 1 s.
@@ -1446,23 +1424,23 @@ async fn shutdown_leaves_the_record_on_disk() {
         end.pgn
     );
     // The writer has finished: the files hold the game as the hub ended it.
-    let pgn = std::fs::read_to_string(folder.0.join(files::PGN_FILE)).unwrap();
+    let pgn = std::fs::read_to_string(folder.join(files::PGN_FILE)).unwrap();
     assert_eq!(pgn, end.pgn);
-    let text = std::fs::read_to_string(folder.0.join(files::TEXT_FILE)).unwrap();
+    let text = std::fs::read_to_string(folder.join(files::TEXT_FILE)).unwrap();
     assert!(text.contains("e4"), "{text}");
 }
 
 #[tokio::test(start_paused = true)]
 async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
-    let folder = Folder::new("recovery");
+    let folder = crate::store::scratch("recovery");
     let (_, id) = play_until_cut_off(&folder).await;
-    let inputs = journal::read(&folder.0.join(JOURNAL_FILE))
+    let inputs = journal::read(&folder.join(JOURNAL_FILE))
         .unwrap()
         .entries
         .iter()
         .filter(|e| matches!(e, Entry::Input { .. } | Entry::Table { .. }))
         .count();
-    let mut rig = Rig::start(&folder, resumed_game(&folder.0), true);
+    let mut rig = Rig::start(&folder, resumed_game(&folder), true);
     rig.settle().await;
     // The time line goes on from the journal's last input; the clocks stop (6.12).
     assert_eq!(rig.offset, 1_500);
@@ -1549,7 +1527,7 @@ async fn a_resumed_game_pauses_the_clocks_and_says_again_only_what_happened() {
 /// `repeat` says his opponent's move again, not "Bauer steht auf David vier".
 #[tokio::test(start_paused = true)]
 async fn repeat_after_a_guidance_put_right_and_a_move_is_the_games_news() {
-    let folder = Folder::new("repeat");
+    let folder = crate::store::scratch("repeat");
     let mut rig = Rig::new(
         &folder,
         Setup {
@@ -1629,12 +1607,12 @@ async fn repeat_after_a_guidance_put_right_and_a_move_is_the_games_news() {
 /// `repeat` says them again.
 #[tokio::test(start_paused = true)]
 async fn a_resumed_game_tells_the_last_move_with_the_recovery_words() {
-    let folder = Folder::new("recovery-last");
+    let folder = crate::store::scratch("recovery-last");
     let mut rig = Rig::new(&folder, Setup::default());
     let id = start_and_play_e4(&mut rig).await;
     rig.finished(id).await;
     rig.stop().await;
-    let mut rig = Rig::start(&folder, resumed_game(&folder.0), true);
+    let mut rig = Rig::start(&folder, resumed_game(&folder), true);
     rig.settle().await;
     let words = vec![
         Announcement::GameRecovered,
@@ -1658,7 +1636,7 @@ async fn a_resumed_game_tells_the_last_move_with_the_recovery_words() {
     );
     rig.stop().await;
     // `tactus run` prints the same words.
-    let again = resumed_game(&folder.0);
+    let again = resumed_game(&folder);
     assert_eq!(
         recovery_words(again.table.arbiter(), &BTreeMap::new()),
         words
@@ -1670,7 +1648,7 @@ async fn a_resumed_game_tells_the_last_move_with_the_recovery_words() {
 /// cuts it between parts; `stop` silences the part being said when nothing of the game is.
 #[tokio::test(start_paused = true)]
 async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it() {
-    let folder = Folder::new("reply-parts");
+    let folder = crate::store::scratch("reply-parts");
     let mut rig = Rig::new(&folder, Setup::default());
     let e4_id = start_and_play_e4(&mut rig).await;
     rig.finished(e4_id).await;
@@ -1783,7 +1761,7 @@ async fn a_long_reply_is_said_part_by_part_and_a_stop_or_a_new_request_cuts_it()
 /// harmless, refused to nobody.
 #[tokio::test(start_paused = true)]
 async fn the_table_clock_shows_the_official_clock_and_its_lever_is_the_press_of_its_side() {
-    let folder = Folder::new("table-clock");
+    let folder = crate::store::scratch("table-clock");
     let mut rig = Rig::new(
         &folder,
         Setup {
@@ -1860,7 +1838,7 @@ async fn the_table_clock_shows_the_official_clock_and_its_lever_is_the_press_of_
 
 #[tokio::test(start_paused = true)]
 async fn play_starts_only_at_the_arbiters_start_once_the_board_shows_the_position() {
-    let folder = Folder::new("start");
+    let folder = crate::store::scratch("start");
     let mut rig = Rig::new(&folder, Setup::default());
     rig.board_ready().await;
     // Ready, but nobody has started it: no clock runs, and no start is journaled.
@@ -1919,7 +1897,7 @@ async fn play_starts_only_at_the_arbiters_start_once_the_board_shows_the_positio
 
 #[tokio::test(start_paused = true)]
 async fn a_board_set_up_wrong_is_guided_and_start_waits_for_it_unless_anyway() {
-    let folder = Folder::new("setup-wrong");
+    let folder = crate::store::scratch("setup-wrong");
     let mut rig = Rig::new(&folder, Setup::default());
     rig.link(LinkEvent::Connected {
         info: "test board".into(),
@@ -1982,7 +1960,7 @@ async fn a_board_set_up_wrong_is_guided_and_start_waits_for_it_unless_anyway() {
     rig.stop().await;
 
     // A sensor that cannot be mended before the round: `start anyway`, noted for the record.
-    let folder = Folder::new("setup-anyway");
+    let folder = crate::store::scratch("setup-anyway");
     let mut rig = Rig::new(&folder, Setup::default());
     rig.link(LinkEvent::Connected {
         info: "test board".into(),
@@ -2076,7 +2054,7 @@ fn sheets_journaled(rig: &Rig) -> Vec<(tactus_core::journal::ColorRecord, Vec<St
 #[tokio::test(start_paused = true)]
 async fn f8_a_braille_scoresheet_is_read_at_the_console() {
     use Square::*;
-    let folder = Folder::new("braille-sheet");
+    let folder = crate::store::scratch("braille-sheet");
     let mut rig = Rig::new(&folder, Setup::default());
     rig.start_play().await;
     play_pairs(
@@ -2175,7 +2153,7 @@ async fn f8_a_braille_scoresheet_is_read_at_the_console() {
 /// the journal note them, and a resumed game keeps them.
 #[tokio::test(start_paused = true)]
 async fn art_12_3_a_the_arbiter_switches_off_material_requests() {
-    let folder = Folder::new("requests-off");
+    let folder = crate::store::scratch("requests-off");
     let mut rig = Rig::new(&folder, Setup::default());
     start_and_play_e4(&mut rig).await;
     // While every request is on, `status` does not mention them; `requests` says so.
@@ -2285,7 +2263,7 @@ async fn art_12_3_a_the_arbiter_switches_off_material_requests() {
 
     // A restart: the game comes back from its journal with material still off.
     rig.stop().await;
-    let begin = resumed_game(&folder.0);
+    let begin = resumed_game(&folder);
     assert_eq!(
         begin.table.requests_off(),
         &BTreeSet::from([Switchable::Material])
@@ -2317,7 +2295,7 @@ async fn art_12_3_a_the_arbiter_switches_off_material_requests() {
 /// the transcript, the log and the consoles escaped, never raw.
 #[tokio::test(start_paused = true)]
 async fn a_boards_fault_text_reaches_the_transcript_escaped() {
-    let folder = Folder::new("fault-escape");
+    let folder = crate::store::scratch("fault-escape");
     let rig = Rig::new(&folder, Setup::default());
     rig.board_ready().await;
     rig.link(LinkEvent::BoardFault {
@@ -2344,7 +2322,7 @@ async fn a_boards_fault_text_reaches_the_transcript_escaped() {
 #[tokio::test(start_paused = true)]
 async fn a_training_engine_gone_is_said_once_with_the_clocks_stopping_and_its_return() {
     use crate::daemon::engine::{EngineEvent, EngineRequest};
-    let folder = Folder::new("engine-gone");
+    let folder = crate::store::scratch("engine-gone");
     let setup = Setup {
         engine: true,
         ..Setup::default()
@@ -2392,7 +2370,7 @@ async fn a_training_engine_gone_is_said_once_with_the_clocks_stopping_and_its_re
     );
     rig.stop().await;
 
-    let read = journal::read(&folder.0.join(JOURNAL_FILE)).unwrap();
+    let read = journal::read(&folder.join(JOURNAL_FILE)).unwrap();
     let rules = journaled_rules(&read);
     assert!(
         rules.iter().any(|r| r == "PauseFor { reason: Opponent }")
@@ -2431,9 +2409,9 @@ async fn a_training_engine_gone_is_said_once_with_the_clocks_stopping_and_its_re
 #[tokio::test(start_paused = true)]
 async fn no_move_counts_that_is_not_on_disk_play_halts_and_goes_on_when_it_is_written() {
     use std::sync::{Arc, atomic::AtomicUsize};
-    let folder = Folder::new("halt");
-    let mut begin = new_game(&folder.0, Setup::default());
-    let path = folder.0.join(JOURNAL_FILE);
+    let folder = crate::store::scratch("halt");
+    let mut begin = new_game(&folder, Setup::default());
+    let path = folder.join(JOURNAL_FILE);
     // The disk takes every line, then none (full) until it takes every line again.
     let room = Arc::new(AtomicUsize::new(usize::MAX));
     begin.journal = Journal::append_with(
@@ -2565,9 +2543,9 @@ impl journal::Sink for RationedDisk {
 #[tokio::test(start_paused = true)]
 async fn a_halt_whose_resumption_the_journal_refuses_ends_once() {
     use std::sync::{Arc, atomic::AtomicUsize};
-    let folder = Folder::new("halt-twice");
-    let mut begin = new_game(&folder.0, Setup::default());
-    let path = folder.0.join(JOURNAL_FILE);
+    let folder = crate::store::scratch("halt-twice");
+    let mut begin = new_game(&folder, Setup::default());
+    let path = folder.join(JOURNAL_FILE);
     let left = Arc::new(AtomicUsize::new(usize::MAX));
     begin.journal = Journal::append_with(
         &journal::read(&path).unwrap(),
@@ -2654,9 +2632,9 @@ impl journal::Sink for StallingDisk {
 #[tokio::test(start_paused = true)]
 async fn a_stalled_disk_does_not_freeze_the_table() {
     use std::sync::{Arc, Condvar, Mutex};
-    let folder = Folder::new("stall");
-    let mut begin = new_game(&folder.0, Setup::default());
-    let path = folder.0.join(JOURNAL_FILE);
+    let folder = crate::store::scratch("stall");
+    let mut begin = new_game(&folder, Setup::default());
+    let path = folder.join(JOURNAL_FILE);
     let gate = Arc::new((Mutex::new(false), Condvar::new()));
     begin.journal = Journal::append_with(
         &journal::read(&path).unwrap(),
@@ -2752,11 +2730,11 @@ async fn a_stalled_disk_does_not_freeze_the_table() {
 /// is then read whole again.
 #[tokio::test(start_paused = true)]
 async fn a_chattering_board_is_cut_down_before_the_journal() {
-    let folder = Folder::new("chatter");
+    let folder = crate::store::scratch("chatter");
     let mut rig = Rig::new(&folder, Setup::default());
     rig.start_play().await;
     let journaled = || {
-        journal::read(&folder.0.join(JOURNAL_FILE))
+        journal::read(&folder.join(JOURNAL_FILE))
             .unwrap()
             .entries
             .len()
