@@ -13,7 +13,7 @@
 //!
 //! Pure: bytes and values in, bytes and verdicts out.
 
-use super::format::Entry;
+use super::lines::Entry;
 
 /// `"c":"` + 8 hex digits + `",`: the checksum field as it stands in a line.
 const FIELD_LEN: usize = 15;
@@ -96,7 +96,7 @@ pub fn hex(check: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::{format::Entry, test_header};
+    use crate::journal::{lines::Entry, test_header};
 
     #[test]
     fn crc32c_is_castagnoli() {

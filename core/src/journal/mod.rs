@@ -6,21 +6,25 @@
 //! it stood, which is how a restarted daemon resumes a game and how `tactus replay` prints one
 //! without any hardware.
 //!
-//! Three parts: [`mod@format`], the file format (JSON lines: a header with everything that fixes
-//! the game's rules and boards, then one line per input, and an end line when the game is over)
-//! and the serialisable mirrors of `arbiter::Input` and `game::Input` (moves as UCI, squares as
-//! names, pieces as FEN letters); [`mod@parse`], reading a journal's bytes back with every kind of
-//! damage named; [`mod@replay`], the replay loop. None of them speaks, touches a file or reads a
-//! clock (the caller passes the bytes and the times).
+//! Its parts, from the top: [`mod@lines`], the file's lines (JSON lines: a header with
+//! everything that fixes the game's rules and boards, then one line per input, and an end line
+//! when the game is over); [`mod@table`], what the table received (format 3's lines);
+//! [`mod@format`], the serialisable mirrors of `arbiter::Input` and `game::Input` (format 2's
+//! lines, and parts of format 3's: moves as UCI, squares as names, pieces as FEN letters);
+//! [`mod@parse`] and [`mod@check`], reading a journal's bytes back with every kind of damage named;
+//! [`mod@replay`], the replay loop; [`mod@mark`], the record's mark. None of them speaks, touches a
+//! file or reads a clock (the caller passes the bytes and the times).
 
 pub mod check;
 pub mod format;
+pub mod lines;
 pub mod mark;
 pub mod parse;
 pub mod replay;
 pub mod table;
 
 pub use format::*;
+pub use lines::*;
 pub use mark::{MARK_FILE, RecordAhead, RecordMark, check_mark};
 pub use parse::{Damage, JournalFile, NothingPlayed, Parser, parse};
 pub use replay::{Replayed, Step, replay, replay_steps};

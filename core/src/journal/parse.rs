@@ -24,7 +24,7 @@ use serde::Deserialize;
 
 use super::{
     check::split_check,
-    format::{Entry, FORMAT_VERSION, Header},
+    lines::{Entry, FORMAT_VERSION, Header},
 };
 use crate::rules::Millis;
 

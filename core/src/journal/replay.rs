@@ -9,7 +9,8 @@ use shakmaty::ByColor;
 
 use super::{
     JournalFile,
-    format::{Entry, InputRecord, RequestRecord},
+    format::{InputRecord, RequestRecord},
+    lines::Entry,
 };
 use crate::{
     announce::{Wording, voice::VoicePack},

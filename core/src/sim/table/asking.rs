@@ -6,11 +6,7 @@
 
 use shakmaty::{Color, Position};
 
-use super::{
-    Action, World,
-    people::Act,
-    play::{BUTTONS, Origin},
-};
+use super::{Action, World, origin::Origin, people::Act, play::BUTTONS};
 use crate::{console::Role, rules::Millis};
 
 /// The requests a blind player types at his keypad, as his role writes them.

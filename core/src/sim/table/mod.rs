@@ -41,6 +41,7 @@
 
 mod asking;
 mod boards;
+mod origin;
 mod people;
 mod play;
 mod setup;

@@ -9,7 +9,7 @@ use super::{
     boards::{apply, next_sample},
     setup::Behaviour,
 };
-use super::{Traced, play::Origin};
+use super::{Traced, origin::Origin};
 use crate::{
     announce::{Announcement, MoveWords},
     board::{Sensing, SensorEvent, session::LinkEvent},
