@@ -1,5 +1,5 @@
 //! Why a console line was refused ([`ConsoleError`]): nothing was done, and the text says what
-//! to type instead. The blind player hears his refusals in his words ([`super::player_refusal`]).
+//! to type instead. The blind player hears his refusals in his words (`table::KeypadRefusal`).
 
 use shakmaty::Color;
 

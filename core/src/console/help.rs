@@ -1,12 +1,9 @@
 //! What the consoles are shown of the commands: `help` for a role ([`help_lines`]), the blind
-//! player's own commands in his words ([`player_help`], only what he may do at his table), and a
-//! refusal told to him in his words and voice ([`player_refusal`]).
+//! player's own commands in his words ([`player_help`], only what he may do at his table). How a
+//! refusal is told to him is the table's (`table::keypad`).
 
-use super::{Command, ConsoleError, error::needs_words, parse};
-use crate::{
-    announce::Refusal,
-    commands::{self, COMMANDS, Role, Spec, Words},
-};
+use super::{Command, error::needs_words, parse};
+use crate::commands::{self, COMMANDS, Role, Spec, Words};
 
 /// Whether a command is a training game's (refused in a game against a person).
 pub fn is_training(spec: &Spec) -> bool {
@@ -40,40 +37,6 @@ pub fn player_help(words: &Words, training: bool, topic: Option<&Spec>) -> Vec<S
     match topic {
         Some(spec) => vec![line(spec)],
         None => his_commands(training).map(line).collect(),
-    }
-}
-
-/// How a refusal is told to the blind player: what he hears (in his voice: a keypad without
-/// a display is never met with silence), and what follows it on his console, in his words:
-/// the word he typed and the closest command of his (`asdf (hilfe)`, `zet (zeit?)`), the command
-/// that is not his, the usage of his command (`feld FELD`).
-pub fn player_refusal(error: &ConsoleError, words: &Words, training: bool) -> (Refusal, String) {
-    let usage = |command: &str| {
-        commands::lookup(command).map_or_else(|| command.to_string(), |spec| words.usage(spec))
-    };
-    match error {
-        ConsoleError::Unknown { word, .. } => {
-            let mine = |s: &Spec| commands::is_his(s) && (training || !is_training(s));
-            let hint = match words.suggestion(word, mine) {
-                Some(closest) => format!("{closest}?"),
-                None => commands::lookup("help")
-                    .map_or("help", |h| words.name(h))
-                    .to_string(),
-            };
-            (Refusal::Unknown, format!("{word} ({hint})"))
-        }
-        ConsoleError::BrailleLine => (Refusal::Unknown, String::new()),
-        ConsoleError::NotAllowed { command, .. } => (Refusal::NotAllowed, command.to_string()),
-        ConsoleError::RoleStays { .. } | ConsoleError::SeatStays { .. } => {
-            (Refusal::NotAllowed, "role".to_string())
-        }
-        ConsoleError::BadToken { .. } | ConsoleError::NoToken => {
-            (Refusal::NotAllowed, "login".to_string())
-        }
-        ConsoleError::Usage { command, .. } | ConsoleError::Move { command, .. } => {
-            (Refusal::BadEntry, usage(command))
-        }
-        _ => (Refusal::BadEntry, String::new()),
     }
 }
 

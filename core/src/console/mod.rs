@@ -22,8 +22,9 @@
 //!
 //! The blind player types in his voice pack's language as well ([`Words`], given to the
 //! [`Session`] as [`Keypads`]): his words are read as the table's English ones ([`parse_in`]).
-//! His `help` ([`player_help`]) lists only what he may do, in his words, and a refusal is told to
-//! him in his words and voice ([`player_refusal`]: what he hears, what his console prints).
+//! His `help` ([`player_help`]) lists only what he may do, in his words; the table tells him a
+//! refusal in his words and voice (`table::KeypadRefusal`: what he hears, what his console
+//! prints).
 
 pub mod answer;
 mod command;
@@ -43,7 +44,7 @@ pub use command::{
     Action, ClaimKind, Command, Line, Paste, Penalty, Request, Side, Switchable, Training,
 };
 pub use error::ConsoleError;
-pub use help::{help_lines, his_commands, is_training, player_help, player_refusal};
+pub use help::{help_lines, his_commands, is_training, player_help};
 pub use input::{is_braille, to_input};
 pub use parse::{parse, parse_in, request_names};
 pub use session::{Keypads, Session};

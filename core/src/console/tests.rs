@@ -2118,48 +2118,6 @@ fn his_help_lists_only_what_he_may_do_in_his_words() {
     );
 }
 
-/// A refusal is told to him in his words: what he hears, and the word he typed or his usage.
-#[test]
-fn a_refusal_is_told_to_him_in_his_words() {
-    use crate::announce::Refusal;
-    let de = his_words("de-fide");
-    let refusal = |line: &str| {
-        let error = parse_in(line, Role::Player, &de).unwrap_err();
-        player_refusal(&error, &de, false)
-    };
-    assert_eq!(refusal("asdf"), (Refusal::Unknown, "asdf (hilfe)".into()));
-    assert_eq!(refusal("zet"), (Refusal::Unknown, "zet (zeit?)".into()));
-    assert_eq!(refusal("tme"), (Refusal::Unknown, "tme (zeit?)".into()));
-    assert_eq!(refusal("press"), (Refusal::NotAllowed, "press".into()));
-    assert_eq!(refusal("pr"), (Refusal::NotAllowed, "press".into()));
-    assert_eq!(
-        refusal("takeback 4"),
-        (Refusal::NotAllowed, "takeback".into())
-    );
-    assert_eq!(refusal("feld x9"), (Refusal::BadEntry, "feld FELD".into()));
-    assert_eq!(refusal("zeit jetzt"), (Refusal::BadEntry, "zeit".into()));
-    assert_eq!(
-        refusal("figuren"),
-        (
-            Refusal::BadEntry,
-            "figuren [weiß|schwarz|meine|seine] [ART]".into()
-        )
-    );
-    let role = Session::new(Role::Player, None)
-        .parse("role assistant")
-        .unwrap_err();
-    assert_eq!(
-        player_refusal(&role, &de, false),
-        (Refusal::NotAllowed, "role".into())
-    );
-    // A training command is no suggestion in a game against a person.
-    assert_eq!(refusal("tip"), (Refusal::Unknown, "tip (hilfe)".into()));
-    assert_eq!(
-        player_refusal(&parse_in("tip", Role::Player, &de).unwrap_err(), &de, true),
-        (Refusal::Unknown, "tip (tipp?)".into())
-    );
-}
-
 /// A pack's words for his console are checked when it is read: each names a command of his or
 /// an argument word, and no word means two things.
 #[test]

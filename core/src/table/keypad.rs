@@ -227,3 +227,53 @@ impl Table {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refusal is told to him in his words: what he hears, and the word he typed or his usage.
+    #[test]
+    fn a_refusal_is_told_to_him_in_his_words() {
+        use crate::console::{Session, parse_in};
+        let de = crate::announce::voice::VoicePack::builtin("de-fide")
+            .unwrap()
+            .commands()
+            .clone();
+        let refusal = |line: &str| {
+            let error = parse_in(line, Role::Player, &de).unwrap_err();
+            KeypadRefusal::of(&error).told(&de, false)
+        };
+        assert_eq!(refusal("asdf"), (Refusal::Unknown, "asdf (hilfe)".into()));
+        assert_eq!(refusal("zet"), (Refusal::Unknown, "zet (zeit?)".into()));
+        assert_eq!(refusal("tme"), (Refusal::Unknown, "tme (zeit?)".into()));
+        assert_eq!(refusal("press"), (Refusal::NotAllowed, "press".into()));
+        assert_eq!(refusal("pr"), (Refusal::NotAllowed, "press".into()));
+        assert_eq!(
+            refusal("takeback 4"),
+            (Refusal::NotAllowed, "takeback".into())
+        );
+        assert_eq!(refusal("feld x9"), (Refusal::BadEntry, "feld FELD".into()));
+        assert_eq!(refusal("zeit jetzt"), (Refusal::BadEntry, "zeit".into()));
+        assert_eq!(
+            refusal("figuren"),
+            (
+                Refusal::BadEntry,
+                "figuren [weiß|schwarz|meine|seine] [ART]".into()
+            )
+        );
+        let role = Session::new(Role::Player, None)
+            .parse("role assistant")
+            .unwrap_err();
+        assert_eq!(
+            KeypadRefusal::of(&role).told(&de, false),
+            (Refusal::NotAllowed, "role".into())
+        );
+        // A training command is no suggestion in a game against a person.
+        assert_eq!(refusal("tip"), (Refusal::Unknown, "tip (hilfe)".into()));
+        assert_eq!(
+            KeypadRefusal::of(&parse_in("tip", Role::Player, &de).unwrap_err()).told(&de, true),
+            (Refusal::Unknown, "tip (tipp?)".into())
+        );
+    }
+}

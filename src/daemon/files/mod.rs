@@ -61,11 +61,6 @@ pub use tactus_core::folder::{
     WAV_FILE,
 };
 
-/// The cue list of the audio scoresheet (`blind-score.cues.txt`).
-pub fn cues_file() -> String {
-    ScoreFiles::of(None).cues()
-}
-
 /// A blind player's own scoresheets (F.5): the Braille score for an embosser (`.brf`) and for a
 /// display (`.txt`), and the audio recording (`.wav`) with its cue list. `blind-score.*` at a
 /// table with one blind player; with two, `blind-score-white.*` and `blind-score-black.*`. The
