@@ -2,7 +2,7 @@
 //! (Appendix F of the 2001 Laws) at a table with two boards.
 //!
 //! Nothing here does I/O, reads a clock or needs a runtime: time comes in as an argument, results
-//! go out as values (DESIGN §2). The compiler guards it: this crate does not depend on tokio,
+//! go out as values (`docs/architecture.md`). The compiler guards it: this crate does not depend on tokio,
 //! serial ports, audio or the command line, and `clippy.toml` forbids clock reads and `std::fs`.
 //! The `tactus` crate is the shell around it. The modules, from the bottom up: a module uses only
 //! those before it in this list (its tests may use any: they stand above everything), and

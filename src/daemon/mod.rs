@@ -1,10 +1,10 @@
-//! The daemon: the tokio shell around the pure core (DESIGN §2).
+//! The daemon: the tokio shell around the pure core (`docs/architecture.md`).
 //!
 //! ```text
-//!  serial port ── link task ─┐                                ┌─> speech task (clips/tts, transcript)
-//!  serial port ── link task ─┼─ HubMsg ─> hub: Arbiter::handle ┼─> link commands (board dumps)
-//!  console socket ── conn ───┤          (journal every input)  ├─> record writer (PGN, BRF, WAV, text)
-//!  speech events, verdicts ──┘                                 └─> console lines, touches, notes
+//!  serial port ── link task ─┐                               ┌─> speech task (clips/tts, transcript)
+//!  serial port ── link task ─┼─ HubMsg ─> hub: Table::handle ┼─> link commands (board dumps, clock)
+//!  console socket ── conn ───┤        (journal every input)  ├─> record writer (PGN, BRF, WAV, text)
+//!  speech, verdicts, engine ─┘                               └─> console lines, touches, the page
 //! ```
 //!
 //! This module owns a run ([`run`]): the configuration resolved once into the [`Settings`] the
