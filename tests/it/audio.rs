@@ -20,7 +20,6 @@ use std::{
     fs,
     path::{Path, PathBuf},
     process::{Command, Stdio},
-    sync::atomic::{AtomicUsize, Ordering},
     time::{Duration, Instant},
 };
 
@@ -45,8 +44,6 @@ const WORDS: [(&str, &str); 4] = [
     ("check", "Schach"),
 ];
 
-static SEQ: AtomicUsize = AtomicUsize::new(0);
-
 /// Where ALSA's default output goes.
 #[derive(Clone, Copy)]
 enum Sink {
@@ -66,12 +63,7 @@ impl AudioEnv {
     /// `speechd_output`: give speech-dispatcher an ALSA output (else it has the stock, pulse-only
     /// configuration and no pulse server: utterances never finish).
     fn new(name: &str, speechd_output: bool, sink: Sink) -> AudioEnv {
-        let dir = std::env::temp_dir().join(format!(
-            "tactus-audio-{name}-{}-{}",
-            std::process::id(),
-            SEQ.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&dir);
+        let dir = crate::support::table::temp_dir(&format!("audio-{name}"));
         fs::create_dir_all(dir.join("clips")).unwrap();
         fs::create_dir_all(dir.join("xdg/speech-dispatcher")).unwrap();
         fs::create_dir_all(dir.join("run")).unwrap();

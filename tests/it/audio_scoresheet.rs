@@ -17,13 +17,7 @@ use tactus_core::{
 };
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "tactus-audio-scoresheet-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::table::temp_dir(&format!("audio-scoresheet-{name}"))
 }
 
 fn score_of(sans: &str) -> Score {

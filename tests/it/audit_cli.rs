@@ -179,8 +179,7 @@ fn unreadable_files_are_a_clear_error() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("cannot read /nonexistent/games.pgn"), "{err}");
 
-    let dir = std::env::temp_dir().join(format!("tactus-audit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::table::temp_dir("audit");
     let bad = dir.join("bad.pgn");
     std::fs::write(&bad, "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n").unwrap();
     let (games, status) = audit_json(&bad);
@@ -192,8 +191,7 @@ fn unreadable_files_are_a_clear_error() {
 
 /// Runs `tactus audit ARGS` on a file holding `text`: (exit code, stdout, stderr).
 fn audit_text(name: &str, text: &str, args: &[&str]) -> (i32, String, String) {
-    let dir = std::env::temp_dir().join(format!("tactus-audit-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::table::temp_dir(&format!("audit-{name}"));
     let path = dir.join(format!("{name}.pgn"));
     std::fs::write(&path, text).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_tactus"))

@@ -84,9 +84,7 @@ struct Pty {
 
 impl Pty {
     fn new(tag: &str) -> Pty {
-        let dir = std::env::temp_dir().join(format!("tactus-e2e-{}-{tag}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = crate::support::table::temp_dir(&format!("e2e-{tag}"));
         let mut pty = Pty {
             a: dir.join("A"),
             b: dir.join("B"),

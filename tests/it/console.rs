@@ -7,10 +7,7 @@ use std::{
     os::unix::net::{UnixListener, UnixStream},
     path::{Path, PathBuf},
     process::Command as Process,
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicUsize, Ordering},
-    },
+    sync::{Arc, Mutex},
     thread,
     time::Duration,
 };
@@ -333,14 +330,7 @@ impl Drop for Server {
 }
 
 fn temp_dir() -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "tactus-console-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::table::temp_dir("console")
 }
 
 fn server(behaviour: Behaviour) -> Server {
@@ -716,9 +706,7 @@ fn tactus_console_says_what_is_wrong_before_connecting() {
 /// again by itself, says so, and sends its preamble (the arbiter's login) anew.
 #[test]
 fn the_console_connects_again_by_itself_when_the_daemon_restarts() {
-    let dir = std::env::temp_dir().join(format!("tactus-reconnect-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::table::temp_dir("reconnect");
     let path = dir.join("console.sock");
     let first = UnixListener::bind(&path).unwrap();
     let server_path = path.clone();

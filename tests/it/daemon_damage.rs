@@ -40,9 +40,7 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("tactus-damage-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = crate::support::table::temp_dir(&format!("damage-{name}"));
         // The output folder's parent must not be writable by others either (the temp dir is).
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
         Scratch(dir)

@@ -549,10 +549,7 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("tactus-scoresheet-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = crate::support::table::temp_dir(&format!("scoresheet-{name}"));
         TempDir(dir)
     }
 

@@ -22,9 +22,13 @@ pub const TIME_CONTROL: &str = "5400+30";
 pub const INCREMENT_MS: i64 = 30_000;
 pub const INITIAL_MS: i64 = 5_400_000;
 
-/// A fresh folder under the system's temporary folder, removed by the caller on success.
+/// A fresh folder under the system's temporary folder, removed by the caller on success (kept
+/// for a look when the test fails). The one way the shell's tests make a folder: a new name at
+/// every call, so that tests running at once never share one.
 pub fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactus-{tag}-{}", std::process::id()));
+    static FOLDERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = FOLDERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("tactus-{tag}-{}-{n}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir
