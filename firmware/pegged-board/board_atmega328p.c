@@ -41,8 +41,23 @@ ISR(USART_RX_vect)
     rx_head = next;
 }
 
-/* Only wakes the main loop when the UART can take a byte. */
-ISR(USART_UDRE_vect) { UCSR0B &= (uint8_t)~_BV(UDRIE0); }
+static volatile uint8_t led;
+
+/* The UART can take a byte: the next one of the core's lines. The queue is safe between this
+ * interrupt and the main loop: single-byte indices, each written by one side only. */
+ISR(USART_UDRE_vect)
+{
+    int b = peg_tx_next(&core);
+    if (b < 0) {
+        UCSR0B &= (uint8_t)~_BV(UDRIE0);
+        return;
+    }
+    UDR0 = (uint8_t)b;
+    if (b == '\n') {
+        PORTB |= _BV(PB5);
+        led = 20;
+    }
+}
 
 /* Drive rank r (0..7) low, or none when r < 0; all others float. */
 static void drive_rank(int8_t r)
@@ -87,7 +102,7 @@ static void scan(peg_scan_t *s)
 int main(void)
 {
     DDRB = _BV(PB0) | _BV(PB1) | _BV(PB5);
-    PORTB = _BV(PB0) | _BV(PB2);
+    PORTB = _BV(PB0); /* SH/LD idle high; QH is driven by the 165, no pull-up */
     DDRC = 0;
     PORTC = 0x3C; /* button pull-ups */
     drive_rank(-1);
@@ -105,7 +120,6 @@ int main(void)
     peg_scan_t s;
     scan(&s);
     peg_init(&core, &s);
-    uint8_t led = 0;
     sei();
     for (;;) {
         if (tick) {
@@ -124,17 +138,8 @@ int main(void)
             rx_lost = 0;
             peg_rx_overrun(&core);
         }
-        if ((UCSR0A & _BV(UDRE0)) && peg_tx_pending(&core)) {
-            int b = peg_tx_next(&core);
-            UDR0 = (uint8_t)b;
-            if (b == '\n') {
-                PORTB |= _BV(PB5);
-                led = 20;
-            }
-        }
+        UCSR0B |= _BV(UDRIE0); /* the interrupt sends what is queued, then masks itself */
         cli();
-        if (peg_tx_pending(&core))
-            UCSR0B |= _BV(UDRIE0); /* wake when the UART can take the next byte */
         if (!tick && rx_tail == rx_head) {
             sleep_enable();
             sei();

@@ -13,7 +13,7 @@ static int occ(const uint8_t b[8], int rank, int file) { return (b[rank] >> file
 
 static uint16_t tx_free(const peg_core_t *c)
 {
-    return (uint16_t)(PEG_TX_SIZE - 1 - ((c->tx_head - c->tx_tail + PEG_TX_SIZE) % PEG_TX_SIZE));
+    return (uint16_t)(PEG_TX_SIZE - 1 - (uint8_t)(c->tx_head - c->tx_tail));
 }
 
 /* Queue one line (CR LF added); a line that does not fit is lost and said so later. */
@@ -24,11 +24,10 @@ static void emit(peg_core_t *c, const char *line)
         c->tx_lost = 1;
         return;
     }
-    for (size_t i = 0; i < n + 2; i++) {
-        uint8_t b = i < n ? (uint8_t)line[i] : (i == n ? '\r' : '\n');
-        c->tx[c->tx_head] = b;
-        c->tx_head = (uint16_t)((c->tx_head + 1) % PEG_TX_SIZE);
-    }
+    uint8_t head = c->tx_head;
+    for (size_t i = 0; i < n + 2; i++)
+        c->tx[head++] = i < n ? (uint8_t)line[i] : (i == n ? '\r' : '\n');
+    c->tx_head = head; /* the whole line at once, after its bytes */
 }
 
 static void square_name(char *out, int sq)
@@ -95,7 +94,7 @@ static void check_ground(peg_core_t *c, uint8_t idle)
             if (c->ground_count[f] < 255)
                 c->ground_count[f]++;
             if (c->ground_count[f] == PEG_GROUND_SCANS && !(c->grounded & bit)) {
-                char line[96] = "E file # grounded: it reads closed with no rank driven; #1-#8 "
+                char line[128] = "E file # grounded: it reads closed with no rank driven; #1-#8 "
                                 "cannot be sensed until it is fixed";
                 fill(line, (char)('a' + f));
                 c->grounded |= bit;
@@ -153,7 +152,7 @@ static void debounce_squares(peg_core_t *c, const uint8_t raw[8])
             if (c->flips[sq] < 255)
                 c->flips[sq]++;
             if (c->flips[sq] == PEG_CHATTER_FLIPS && !(c->chattering[r] & bit)) {
-                char line[64] = "E sensor a1 chatters: no change is reported until it settles";
+                char line[80] = "E sensor a1 chatters: no change is reported until it settles";
                 square_name(line + 9, sq);
                 line[11] = ' ';
                 c->chattering[r] |= bit;
@@ -310,6 +309,6 @@ int peg_tx_next(peg_core_t *c)
     if (c->tx_head == c->tx_tail)
         return -1;
     uint8_t b = c->tx[c->tx_tail];
-    c->tx_tail = (uint16_t)((c->tx_tail + 1) % PEG_TX_SIZE);
+    c->tx_tail = (uint8_t)(c->tx_tail + 1);
     return b;
 }

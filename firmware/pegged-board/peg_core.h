@@ -23,8 +23,9 @@
 #define PEG_GROUND_SCANS 3
 /* A host line longer than this (without CR LF) is refused with an E line. */
 #define PEG_HOST_LINE_MAX 32
-/* Bytes waiting for the UART: room for a line per square of a full scan (64 x 6). */
-#define PEG_TX_SIZE 400
+/* Bytes waiting for the UART (256: the indices are single bytes, so that the UART's interrupt
+ * may take bytes while the core adds lines, each side writing only its own index). */
+#define PEG_TX_SIZE 256
 #define PEG_BUTTONS 4
 
 /* One scan of the matrix: raw[rank] has bit f set when the sensor of file f (a = bit 0) in that
@@ -54,7 +55,7 @@ typedef struct {
     uint8_t rx_skip; /* discarding an over-long line up to its LF */
     /* lines to send */
     uint8_t tx[PEG_TX_SIZE];
-    uint16_t tx_head, tx_tail;
+    volatile uint8_t tx_head, tx_tail;
     uint8_t tx_lost;    /* a line did not fit: say so and send a snapshot when there is room */
     uint8_t rx_overrun; /* the board file lost host bytes */
     uint8_t resync[8];  /* per file: scans until a repaired file is reported again */

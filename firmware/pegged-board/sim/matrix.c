@@ -14,8 +14,10 @@ void matrix_init(matrix_t *m, uint64_t occupancy)
 {
     memset(m, 0, sizeof *m);
     m->bounce_scale = 100;
-    for (int sq = 0; sq < 64; sq++)
+    for (int sq = 0; sq < 64; sq++) {
         m->target[sq] = (occupancy >> sq) & 1;
+        m->since_us[sq] = MATRIX_SETTLED;
+    }
 }
 
 void matrix_set(matrix_t *m, int sq, int present, uint64_t t_us)
@@ -31,6 +33,8 @@ int matrix_contact(const matrix_t *m, int sq, uint64_t t_us)
     if (t_us < m->chatter_until_us[sq])
         return (int)((t_us / 1500) & 1);
     int target = m->target[sq];
+    if (m->since_us[sq] == MATRIX_SETTLED)
+        return target;
     if (t_us < m->since_us[sq])
         return !target;
     uint64_t dt = t_us - m->since_us[sq];

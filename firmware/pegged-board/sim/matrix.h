@@ -11,6 +11,9 @@
 
 #include "../peg_core.h"
 
+/* since_us of a peg that has stood (or an aperture that has been empty) since power-up */
+#define MATRIX_SETTLED UINT64_MAX
+
 typedef struct {
     uint8_t target[64];     /* 1 while a peg stands in the aperture */
     uint64_t since_us[64];  /* when the peg last arrived or left (its bounce starts there) */

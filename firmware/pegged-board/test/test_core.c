@@ -74,7 +74,7 @@ static const case_t CASES[] = {
     {"the board lost host bytes", "start", "h?;O;h\n;w2;h?\n", "E input overrun*|S " START},
     {"the output overruns and recovers", "start", "n;h?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n"
      "?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n?\n;N",
-     "S " START "{19}|E output overrun*|S " START},
+     "S " START "{12}|E output overrun*|S " START},
     {"button 1 once per press", "start", "b1;w200;r1", "B 1"},
     {"a bouncing button is one press", "start", "b2;w1;r2;w1;b2;w2;r2;w1;b2;w200;r2;w50",
      "B 2"},
