@@ -463,19 +463,21 @@ fn play_game(tag: &str, moves: &[Move]) -> Vec<(f64, f64)> {
         !transcript.contains("board reports"),
         "{tag}: a fault noted\n{transcript}"
     );
-    // Every blind move's lift of his own piece is a touch, on its square.
+    // Every blind move's lift of his own piece is a touch, on its square, in order (the
+    // touches of his executing the opponent's moves are there too, as black pieces).
     let touches = fs::read_to_string(folder.join(TOUCHES_FILE)).unwrap();
+    let lines: Vec<&str> = touches.lines().collect();
+    let mut at = 0;
     let mut p = Chess::default();
     for &m in moves {
         if p.turn() == Color::White {
             let from = m.from().unwrap();
-            let piece = p.board().piece_at(from).unwrap();
-            let wanted = from.to_string();
-            assert!(
-                touches.lines().any(|l| l.contains(&wanted)),
-                "{tag}: no touch of the {:?} on {wanted}:\n{touches}",
-                piece.role
-            );
+            let role = p.board().role_at(from).unwrap();
+            let wanted = format!("tactile {from} white {role:?}").to_lowercase();
+            match lines[at..].iter().position(|l| l.ends_with(&wanted)) {
+                Some(i) => at += i + 1,
+                None => panic!("{tag}: no touch '{wanted}' in order:\n{touches}"),
+            }
         }
         p.play_unchecked(m);
     }
@@ -582,6 +584,112 @@ fn an_80_half_move_game_with_castling_and_en_passant_on_the_simulated_firmware()
     let (tag, moves) = games().remove(2);
     assert!(moves.iter().any(|m| m.is_en_passant()) && moves.iter().any(|m| m.is_castle()));
     play_game(tag, &moves);
+}
+
+/// Faults in the simulated matrix, on a game played on: the firmware's `E` lines reach the
+/// arbiter's notes, and nothing a fault does is taken for a move.
+#[test]
+fn faults_come_out_as_e_lines_never_as_moves() {
+    if !tools_or_skip() {
+        return;
+    }
+    // The diode under c3 was never fitted: harmless while c3 is empty.
+    let mut t = Table::start("faults", &["diode c3 off"]);
+    let moves = support::games::moves_of("e4 e5 Nf3 Nc6 Bc4 Nf6 Nc3 Bc5");
+    let mut pos = Chess::default();
+    let mut play = |t: &mut Table, pos: &mut Chess, ply: usize| {
+        let m = moves[ply];
+        if ply % 2 == 0 {
+            t.blind_move(pos, m, ply);
+        } else {
+            t.sighted_move(pos, m, ply);
+        }
+        pos.play_unchecked(m);
+    };
+    play(&mut t, &mut pos, 0);
+    play(&mut t, &mut pos, 1);
+    play(&mut t, &mut pos, 2);
+    // Black thinks; the reed under h2 chatters: an E line, and no lift of h2.
+    let from = t.mcu.len();
+    t.mcu.send("chatter h2 400\n");
+    t.mcu.wait_line(
+        from,
+        "E sensor h2 chatters: no change is reported until it settles",
+    );
+    t.wait_transcript("note tactile board reports: sensor h2 chatters");
+    thread::sleep(Duration::from_millis(600));
+    assert!(t.mcu.find(from, |e| e.ends_with(" line L h2")).is_none());
+    assert_eq!(t.ply(), 3, "a chattering switch made a move");
+    play(&mut t, &mut pos, 3);
+    // The reed under f1 is stuck closed: the bishop's lift is not seen, and its placement on c4
+    // is one peg more, which is no move. Freed, the switch opens: the move is made.
+    t.mcu.send("stuck f1 closed\n");
+    let from = t.mcu.len();
+    t.hands(&pos, moves[4], false);
+    t.mcu.wait_line(from, "P c4");
+    thread::sleep(Duration::from_millis(1000));
+    assert_eq!(t.ply(), 4, "a stuck switch made a move");
+    t.mcu.send("stuck f1 off\n");
+    t.mcu.wait_line(from, "L f1");
+    t.wait_ply(5);
+    pos.play_unchecked(moves[4]);
+    play(&mut t, &mut pos, 5);
+    // The d-file's wire touches ground, and is repaired: E lines, and not one line of the
+    // d-file's eight squares, which all read closed meanwhile.
+    let from = t.mcu.len();
+    t.mcu.send("ground d on\nwait 500\nground d off\n");
+    t.mcu.wait_line(
+        from,
+        "E file d grounded: it reads closed with no rank driven; d1-d8 cannot be sensed until it is fixed",
+    );
+    t.mcu.wait_line(from, "E file d works again");
+    t.wait_transcript("note tactile board reports: file d grounded");
+    thread::sleep(Duration::from_millis(300));
+    assert!(
+        t.mcu
+            .find(from, |e| e.contains(" line P d") || e.contains(" line L d"))
+            .is_none(),
+        "{}",
+        t.mcu.events()[from..].join("\n")
+    );
+    assert_eq!(t.ply(), 6, "a grounded file made a move");
+    // 4.Nc3 with the diode of c3 missing: the c-file's pegs now reach the third rank, and
+    // through Nf3 the f-file: f1 (empty since 3.Bc4) and f4 close with c3. The firmware names
+    // them in an E line and reports none of them as a placement.
+    let from = t.mcu.len();
+    t.hands(&pos, moves[6], false);
+    t.mcu.wait_line(from, "L b1");
+    t.mcu.wait_line(
+        from,
+        "E ghost: f1 c3 f4 changed in one scan, as a missing diode makes them; \
+         check the diodes of their rectangle",
+    );
+    t.wait_transcript("note tactile board reports: ghost: f1 c3 f4");
+    thread::sleep(Duration::from_millis(1000));
+    assert_eq!(t.ply(), 6, "a ghost made a move");
+    // The diode is fitted: the ghosts go, and the firmware sends the truth as a snapshot.
+    t.mcu.send("diode c3 on\n");
+    t.mcu.wait_line(from, "E ghost gone: snapshot follows");
+    t.mcu.wait_line(from, "S BDEF24101424EF9D");
+    thread::sleep(Duration::from_millis(500));
+    assert_eq!(t.ply(), 6, "a snapshot made a move");
+    // The knight, put into its aperture again, is seen: the move counts.
+    t.mcu.send(&format!("lift c3\nwait {HAND_MS}\nplace c3\n"));
+    t.wait_ply(7);
+    pos.play_unchecked(moves[6]);
+    play(&mut t, &mut pos, 7);
+    let folder = t.stop();
+    let pgn = read_game_file(&folder.join(PGN_FILE));
+    assert_eq!(
+        sans(&Chess::default(), &pgn.moves),
+        sans(&Chess::default(), &moves)
+    );
+    // No move nobody made, and every fault on the firmware's line only as E.
+    let transcript = fs::read_to_string(folder.join(TRANSCRIPT_FILE)).unwrap();
+    if let Err(e) = find_move_announcements(&transcript_bodies(&transcript), &moves, Color::White)
+    {
+        panic!("{e}\n{transcript}");
+    }
 }
 
 /// p-th percentile (0..=100) of sorted values.
