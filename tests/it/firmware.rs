@@ -390,6 +390,33 @@ fn hands(pos: &Chess, m: Move, captured_first: bool) -> (String, String) {
     (script, last)
 }
 
+/// The hands' changes in pegsim's event log, as the lines that report them (`P e4`, `L e2`).
+fn changes_made(events: &[String]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| {
+            let (_, what) = e.split_once(' ')?;
+            if let Some(square) = what.strip_prefix("place ") {
+                Some(format!("P {square}"))
+            } else {
+                what.strip_prefix("lift ").map(|square| format!("L {square}"))
+            }
+        })
+        .collect()
+}
+
+/// The firmware's `L` and `P` lines in pegsim's event log.
+fn lines_of_changes(events: &[String]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| {
+            let (_, what) = e.split_once(' ')?;
+            let line = what.strip_prefix("line ")?;
+            (line.starts_with("L ") || line.starts_with("P ")).then(|| line.to_string())
+        })
+        .collect()
+}
+
 /// From the firmware's event log: for every placement, the simulated milliseconds to its `P`
 /// line starting out of the UART, and to that line's end on the wire (when tactus has it and
 /// counts the move it completes).
@@ -452,8 +479,15 @@ fn play_game(tag: &str, moves: &[Move]) -> Vec<(f64, f64)> {
     if let Err(e) = find_move_announcements(&bodies, moves, Color::White) {
         panic!("{tag}: {e}\n{transcript}");
     }
-    // The firmware said nothing of faults, and tactus noted none.
+    // The firmware sent one line per change the hands made, in their order: no bounce, no
+    // rocking peg reached tactus (section 2.5: debounced, in the order they happened).
     let events = t.mcu.events();
+    assert_eq!(
+        lines_of_changes(&events),
+        changes_made(&events),
+        "{tag}: the firmware's L/P lines are not the hands' changes"
+    );
+    // The firmware said nothing of faults, and tactus noted none.
     assert!(
         !events.iter().any(|e| e.contains(" line E ")),
         "{tag}: the firmware reported a fault:\n{}",
