@@ -449,9 +449,12 @@ fn placement_latencies(events: &[String]) -> Vec<(Square, f64, f64)> {
 }
 
 /// Play `moves` through a table, blind White on the firmware; check the PGN, the announcements
-/// and the touches. Returns the placement latencies (simulated ms: to the `P` line, to counted)
-/// of the blind player's own moves.
-fn play_game(tag: &str, moves: &[Move]) -> Vec<(f64, f64)> {
+/// and the touches. Returns the placement latencies (simulated ms: to the `P` line, to its end
+/// on the wire): of every placement, and of the last placement of each of the blind player's
+/// own moves (the one that completes it: the move counted).
+type Latencies = (Vec<(f64, f64)>, Vec<(f64, f64)>);
+
+fn play_game(tag: &str, moves: &[Move]) -> Latencies {
     let mut t = Table::start(tag, &[]);
     let mut pos = Chess::default();
     let mut own_placements = Vec::new();
@@ -533,7 +536,8 @@ fn play_game(tag: &str, moves: &[Move]) -> Vec<(f64, f64)> {
             own.push((p, c));
         }
     }
-    own
+    let all = latencies.iter().map(|&(_, p, c)| (p, c)).collect();
+    (all, own)
 }
 
 fn corpus_moves(file: &str, n: usize, plies: usize) -> Vec<Move> {
@@ -741,20 +745,21 @@ fn latency_bench() {
     let mut to_line = Vec::new();
     let mut to_counted = Vec::new();
     for (tag, moves) in games() {
-        for (p, c) in play_game(tag, &moves) {
-            to_line.push(p);
-            to_counted.push(c);
-        }
+        let (all, own) = play_game(tag, &moves);
+        to_line.extend(all.iter().map(|&(p, _)| p));
+        to_counted.extend(own.iter().map(|&(_, c)| c));
     }
     to_line.sort_by(f64::total_cmp);
     to_counted.sort_by(f64::total_cmp);
     println!(
-        "placements {}: placement -> P line p50 {:.2} ms p99 {:.2} ms max {:.2} ms; \
-         placement -> move counted p50 {:.2} ms p99 {:.2} ms max {:.2} ms (simulated time)",
+        "{} placements: placement -> P line p50 {:.2} ms p99 {:.2} ms max {:.2} ms; \
+         {} blind moves: placement -> move counted p50 {:.2} ms p99 {:.2} ms max {:.2} ms \
+         (simulated time)",
         to_line.len(),
         percentile(&to_line, 50.0),
         percentile(&to_line, 99.0),
         to_line.last().unwrap(),
+        to_counted.len(),
         percentile(&to_counted, 50.0),
         percentile(&to_counted, 99.0),
         to_counted.last().unwrap(),
