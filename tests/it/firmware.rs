@@ -298,7 +298,7 @@ impl Table {
 
     /// White (blind) moves; it counts once tactus has recognised it.
     fn blind_move(&mut self, pos: &Chess, m: Move, ply: usize) {
-        self.hands(pos, m, ply % 4 == 0);
+        self.hands(pos, m, ply.is_multiple_of(4));
         self.wait_ply(ply + 1);
     }
 
@@ -399,7 +399,8 @@ fn changes_made(events: &[String]) -> Vec<String> {
             if let Some(square) = what.strip_prefix("place ") {
                 Some(format!("P {square}"))
             } else {
-                what.strip_prefix("lift ").map(|square| format!("L {square}"))
+                what.strip_prefix("lift ")
+                    .map(|square| format!("L {square}"))
             }
         })
         .collect()
@@ -545,9 +546,13 @@ fn corpus_moves(file: &str, n: usize, plies: usize) -> Vec<Move> {
     let game = corpus_game(&data, file, n);
     assert_eq!(game.moves.len(), plies, "{file} game {n}");
     assert!(
-        game.moves
-            .iter()
-            .all(|m| !matches!(m, Move::Normal { promotion: Some(_), .. })),
+        game.moves.iter().all(|m| !matches!(
+            m,
+            Move::Normal {
+                promotion: Some(_),
+                ..
+            }
+        )),
         "no promotions"
     );
     game.moves
@@ -593,7 +598,10 @@ fn the_core_on_the_host_and_the_image_on_a_simulated_atmega328p() {
         .map(|n| n.parse().unwrap())
         .collect();
     assert!(numbers[0] + numbers[1] < 30 * 1024, "{text}");
-    assert!(numbers[1] + numbers[2] < 1700, "RAM, leaving room for the stack: {text}");
+    assert!(
+        numbers[1] + numbers[2] < 1700,
+        "RAM, leaving room for the stack: {text}"
+    );
 }
 
 #[test]
@@ -635,9 +643,9 @@ fn faults_come_out_as_e_lines_never_as_moves() {
     let mut t = Table::start("faults", &["diode c3 off"]);
     let moves = support::games::moves_of("e4 e5 Nf3 Nc6 Bc4 Nf6 Nc3 Bc5");
     let mut pos = Chess::default();
-    let mut play = |t: &mut Table, pos: &mut Chess, ply: usize| {
+    let play = |t: &mut Table, pos: &mut Chess, ply: usize| {
         let m = moves[ply];
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             t.blind_move(pos, m, ply);
         } else {
             t.sighted_move(pos, m, ply);
@@ -724,8 +732,7 @@ fn faults_come_out_as_e_lines_never_as_moves() {
     );
     // No move nobody made, and every fault on the firmware's line only as E.
     let transcript = fs::read_to_string(folder.join(TRANSCRIPT_FILE)).unwrap();
-    if let Err(e) = find_move_announcements(&transcript_bodies(&transcript), &moves, Color::White)
-    {
+    if let Err(e) = find_move_announcements(&transcript_bodies(&transcript), &moves, Color::White) {
         panic!("{e}\n{transcript}");
     }
 }
