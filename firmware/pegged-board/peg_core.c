@@ -8,6 +8,7 @@
 #define BIT(sq) ((uint8_t)(1u << ((sq) & 7)))
 #define RANK(sq) ((sq) >> 3)
 #define FILE_OF(sq) ((sq) & 7)
+#define PEND_PLACED 0x80 /* in c->pend: the square was placed (else lifted) */
 
 static int occ(const uint8_t b[8], int rank, int file) { return (b[rank] >> file) & 1; }
 
@@ -85,6 +86,18 @@ static void fill(char *line, char file)
             *line = file;
 }
 
+/* Whether every square of file f has read the same for the debounce time, and its state says so
+ * (a file repaired mid-scan reads open in its ranks a scan after its idle read). */
+static int file_settled(const peg_core_t *c, int f)
+{
+    for (int r = 0; r < 8; r++) {
+        int sq = 8 * r + f;
+        if (c->stable[sq] < PEG_DEBOUNCE_MS || ((c->cand[r] ^ c->state[r]) & BIT(sq)))
+            return 0;
+    }
+    return 1;
+}
+
 static void check_ground(peg_core_t *c, uint8_t idle)
 {
     for (int f = 0; f < 8; f++) {
@@ -106,7 +119,9 @@ static void check_ground(peg_core_t *c, uint8_t idle)
             c->ground_count[f] = 0;
             if ((c->grounded & bit) && c->resync[f] == 0)
                 c->resync[f] = PEG_DEBOUNCE_MS + 2;
-            if (c->resync[f] && --c->resync[f] == 0) {
+            if (c->resync[f] && --c->resync[f] == 0 && !file_settled(c, f)) {
+                c->resync[f] = 1; /* a square of it still settles: the next scan, again */
+            } else if (c->resync[f] == 0 && (c->grounded & bit)) {
                 char line[40] = "E file # works again";
                 fill(line, (char)('a' + f));
                 c->grounded &= (uint8_t)~bit;
@@ -138,15 +153,69 @@ static int ghost_pair(const uint8_t st[8], int a, int b)
     return 0;
 }
 
+/* Report the changes held in c->pend: the ghosts among them as one E line (the placed ones
+ * withheld), the others as L and P lines in the order they were decided. */
+static void flush_changes(peg_core_t *c)
+{
+    uint8_t n = c->pend_n;
+    uint64_t ghost = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            uint8_t a = c->pend[i], b = c->pend[j];
+            if (((a ^ b) & PEND_PLACED) == 0 && ghost_pair(c->state, a & 63, b & 63))
+                ghost |= (1ull << i) | (1ull << j);
+        }
+    if (ghost) {
+        char line[160] = "E ghost:";
+        size_t len = strlen(line);
+        for (int i = 0; i < n; i++) {
+            int sq = c->pend[i] & 63;
+            if (!((ghost >> i) & 1))
+                continue;
+            if (c->pend[i] & PEND_PLACED)
+                c->withheld[RANK(sq)] |= BIT(sq);
+            if (len + 4 < 64) {
+                line[len++] = ' ';
+                square_name(line + len, sq);
+                len += 2;
+            }
+        }
+        strcpy(line + len, " changed together, as a missing diode makes them; "
+                           "check the diodes of their rectangle");
+        emit(c, line);
+    }
+    for (int i = 0; i < n; i++)
+        if (!((ghost >> i) & 1))
+            emit_square(c, (c->pend[i] & PEND_PLACED) ? 'P' : 'L', c->pend[i] & 63);
+    c->pend_n = 0;
+    c->pend_age = 0;
+}
+
+/* Whether a sensor not yet decided began to change within a scan of a held change. */
+static int companion_settling(const peg_core_t *c)
+{
+    for (int sq = 0; sq < 64; sq++) {
+        if (c->stable[sq] >= PEG_DEBOUNCE_MS)
+            continue; /* settled (decided, or back where it was) */
+        for (int i = 0; i < c->pend_n; i++) {
+            uint16_t d = (uint16_t)(c->began[sq] - c->began[c->pend[i] & 63]);
+            if (d <= 1 || d >= 0xFFFF)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static void debounce_squares(peg_core_t *c, const uint8_t raw[8])
 {
-    uint8_t changed[64], n = 0;
     int released = 0;
     for (int sq = 0; sq < 64; sq++) {
         int r = RANK(sq);
         uint8_t bit = BIT(sq);
         uint8_t now = raw[r] & bit;
         if (now != (c->cand[r] & bit)) {
+            if (!((c->cand[r] ^ c->state[r]) & bit) && c->stable[sq] >= PEG_DEBOUNCE_MS)
+                c->began[sq] = c->scan_no; /* a change begins (not a bounce within one) */
             c->cand[r] ^= bit;
             c->stable[sq] = 0;
             if (c->flips[sq] < 255)
@@ -173,39 +242,23 @@ static void debounce_squares(peg_core_t *c, const uint8_t raw[8])
                         released = 1;
                     }
                 } else {
-                    changed[n++] = (uint8_t)sq;
+                    if (c->pend_n == sizeof c->pend)
+                        flush_changes(c);
+                    c->pend[c->pend_n++] =
+                        (uint8_t)(sq | ((c->state[r] & bit) ? PEND_PLACED : 0));
                 }
             }
         }
     }
-    /* the ghosts a missing diode makes: squares that changed together with another square */
-    uint64_t ghost = 0;
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) {
-            int a = changed[i], b = changed[j];
-            if (!!(c->state[RANK(a)] & BIT(a)) == !!(c->state[RANK(b)] & BIT(b)) &&
-                ghost_pair(c->state, a, b)) {
-                ghost |= (1ull << i) | (1ull << j);
-            }
-        }
-    if (ghost) {
-        char line[160] = "E ghost:";
-        size_t len = strlen(line);
-        for (int i = 0; i < n; i++)
-            if (((ghost >> i) & 1) && len + 4 < 64) {
-                line[len++] = ' ';
-                square_name(line + len, changed[i]);
-                len += 2;
-                if (c->state[RANK(changed[i])] & BIT(changed[i]))
-                    c->withheld[RANK(changed[i])] |= BIT(changed[i]);
-            }
-        strcpy(line + len, " changed in one scan, as a missing diode makes them; "
-                           "check the diodes of their rectangle");
-        emit(c, line);
+    /* A ghost begins to change in the same scan as the peg that makes it (or the next, when
+     * the magnet arrives between the reading of their ranks), but the two may settle scans
+     * apart: a rank read during a bounce sees it, another does not. So the changes decided
+     * are held while a sensor that began with them still settles, and judged together. */
+    if (c->pend_n) {
+        c->pend_age++;
+        if (released || c->pend_age >= PEG_GROUP_SCANS || !companion_settling(c))
+            flush_changes(c);
     }
-    for (int i = 0; i < n; i++)
-        if (!((ghost >> i) & 1))
-            emit_square(c, (c->state[RANK(changed[i])] & BIT(changed[i])) ? 'P' : 'L', changed[i]);
     if (released) {
         /* the pattern is broken: what stands now is the truth */
         for (int r = 0; r < 8; r++)
@@ -246,6 +299,7 @@ void peg_scan(peg_core_t *c, const peg_scan_t *s)
         c->rx_overrun = 0;
         emit(c, "E input overrun: bytes from the host were lost");
     }
+    c->scan_no++;
     check_ground(c, s->idle);
     debounce_squares(c, s->raw);
     debounce_buttons(c, s->buttons);

@@ -21,6 +21,9 @@
 #define PEG_CHATTER_FLIPS 24
 /* Scans a file must read closed with no rank driven before it is reported grounded. */
 #define PEG_GROUND_SCANS 3
+/* A change is held while another sensor that began to change within a scan of it still
+ * settles (a ghost and the peg that makes it), at most this many scans. */
+#define PEG_GROUP_SCANS 40
 /* A host line longer than this (without CR LF) is refused with an E line. */
 #define PEG_HOST_LINE_MAX 32
 /* Bytes waiting for the UART (256: the indices are single bytes, so that the UART's interrupt
@@ -59,6 +62,10 @@ typedef struct {
     uint8_t tx_lost;    /* a line did not fit: say so and send a snapshot when there is room */
     uint8_t rx_overrun; /* the board file lost host bytes */
     uint8_t resync[8];  /* per file: scans until a repaired file is reported again */
+    uint8_t pend[64];   /* changes decided, not yet reported: square | 0x80 when placed */
+    uint8_t pend_n, pend_age;
+    uint16_t scan_no;   /* scans since power-up (wrapping) */
+    uint16_t began[64]; /* the scan in which a sensor's reading first left its decided state */
 } peg_core_t;
 
 /* Power-up: the first scan is the truth; queues the greeting and the snapshot. */

@@ -12,7 +12,10 @@
 //!   blind move is a touch, and each placement reaches tactus within 30 ms of simulated time.
 //! - Faults in the simulated matrix (a chattering switch, a switch stuck closed, a diode missing
 //!   since assembly, a grounded file) come out as the firmware's `E` lines, which tactus notes
-//!   for the arbiter, and never as a move nobody made.
+//!   for the arbiter naming the squares, and never as a move nobody made; a bouncing button is
+//!   one request.
+//! - The maker's acceptance test: `tactus board-test` on the simulated board sees every lift as
+//!   a touch and every move, castling included, and nothing else.
 //! - `latency_bench` (ignored; `cargo test --release -p tactus --test it firmware::latency_bench
 //!   -- --ignored --nocapture`) measures placement -> `P` line and placement -> move counted in
 //!   simulated time, p50 and p99, for BENCHMARKS.md.
@@ -707,7 +710,7 @@ fn faults_come_out_as_e_lines_never_as_moves() {
     t.mcu.wait_line(from, "L b1");
     t.mcu.wait_line(
         from,
-        "E ghost: f1 c3 f4 changed in one scan, as a missing diode makes them; \
+        "E ghost: f1 c3 f4 changed together, as a missing diode makes them; \
          check the diodes of their rectangle",
     );
     t.wait_transcript("note tactile board reports: ghost: f1 c3 f4");
@@ -724,6 +727,24 @@ fn faults_come_out_as_e_lines_never_as_moves() {
     t.wait_ply(7);
     pos.play_unchecked(moves[6]);
     play(&mut t, &mut pos, 7);
+    // The blind player presses button 3 on his board (it bounces): one `B 3`, and he hears the
+    // move count (F.9 d), once.
+    let from = t.mcu.len();
+    t.mcu
+        .send("press 3\nwait 2\nrelease 3\nwait 1\npress 3\nwait 150\nrelease 3\n");
+    t.mcu.wait_line(from, "B 3");
+    let answer = "blind Weiß: vier Züge, Schwarz: vier Züge";
+    let heard = t.wait_transcript(answer);
+    assert!(heard.contains("note request 'count' by button 3 of the tactile board"));
+    thread::sleep(Duration::from_millis(300));
+    assert_eq!(t.transcript().matches(answer).count(), 1);
+    assert_eq!(
+        t.mcu.events()[from..]
+            .iter()
+            .filter(|e| e.contains(" line B "))
+            .count(),
+        1
+    );
     let folder = t.stop();
     let pgn = read_game_file(&folder.join(PGN_FILE));
     assert_eq!(
@@ -735,6 +756,90 @@ fn faults_come_out_as_e_lines_never_as_moves() {
     if let Err(e) = find_move_announcements(&transcript_bodies(&transcript), &moves, Color::White) {
         panic!("{e}\n{transcript}");
     }
+}
+
+/// The maker's acceptance test (the guide's last step): `tactus board-test` on the simulated
+/// board shows every lift as a touch and every move as its move, both sides moving on it, and
+/// nothing more.
+#[test]
+fn board_test_the_makers_acceptance_test_sees_every_lift_and_move() {
+    if !tools_or_skip() {
+        return;
+    }
+    let dir = temp_dir("firmware-board-test");
+    let mut mcu = Mcu::start(&dir, &[]);
+    let moves = support::games::moves_of("e4 d5 exd5 Nf6 Nf3 Nxd5 Be2 e6 O-O Be7");
+    let mut child = Command::new(support::process::TACTUS)
+        .args(["board-test", "--json", "--profile", "pegged-line", "--port"])
+        .arg(&mcu.port)
+        .args(["--moves", &moves.len().to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("board-test starts");
+    let stdout = child.stdout.take().unwrap();
+    let events = Arc::new(Mutex::new(Vec::<serde_json::Value>::new()));
+    let sink = events.clone();
+    let reader = thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            sink.lock()
+                .unwrap()
+                .push(serde_json::from_str(&line).unwrap());
+        }
+    });
+    let seen = |kind: &str| {
+        events
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|e| e["event"] == kind)
+            .count()
+    };
+    assert!(wait_until(LIMIT, || seen("board") == 1), "no board shown");
+    let mut pos = Chess::default();
+    for (ply, &m) in moves.iter().enumerate() {
+        let (script, _) = hands(&pos, m, ply.is_multiple_of(3));
+        mcu.send(&script);
+        assert!(
+            wait_until(LIMIT, || seen("move") == ply + 1),
+            "move {} not seen\n{:?}",
+            ply + 1,
+            events.lock().unwrap()
+        );
+        pos.play_unchecked(m);
+    }
+    let status = Guard(Some(child)).wait_limit(LIMIT);
+    assert!(status.success());
+    reader.join().unwrap();
+    let events = events.lock().unwrap();
+    let of = |kind: &str| -> Vec<&serde_json::Value> {
+        events.iter().filter(|e| e["event"] == kind).collect()
+    };
+    assert_eq!(of("board")[0]["matches"], true, "{events:?}");
+    let played: Vec<String> = of("move")
+        .iter()
+        .map(|e| e["san"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(played, sans(&Chess::default(), &moves));
+    // Every lift is a touch, once: the mover's pieces (castling: the king, then the rook) and,
+    // as both sides move on this one board, the captured pieces as they are taken off.
+    let touched: Vec<String> = of("touched")
+        .iter()
+        .map(|e| e["square"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        touched,
+        [
+            "e2", "d7", "e4", "d5", "g8", "g1", "f6", "d5", "f1", "e7", "e1", "h1", "f8"
+        ],
+        "{events:?}"
+    );
+    for kind in ["board_fault", "garbage", "rejected", "unknown", "differs"] {
+        assert!(of(kind).is_empty(), "{kind}: {events:?}");
+    }
+    drop(mcu);
+    let _ = fs::remove_dir_all(&dir);
 }
 
 /// p-th percentile (0..=100) of sorted values.

@@ -75,9 +75,10 @@ uint8_t matrix_read(const matrix_t *m, uint8_t driven, uint64_t t_us)
 
 void matrix_scan(const matrix_t *m, uint64_t t_us, uint8_t buttons, peg_scan_t *out)
 {
+    /* the ranks one after the other, 15 us apart, as the firmware reads them; then no rank */
     for (int r = 0; r < 8; r++)
-        out->raw[r] = matrix_read(m, (uint8_t)(1u << r), t_us);
-    out->idle = matrix_read(m, 0, t_us);
+        out->raw[r] = matrix_read(m, (uint8_t)(1u << r), t_us + 15u * (unsigned)r);
+    out->idle = matrix_read(m, 0, t_us + 135);
     out->buttons = buttons;
 }
 

@@ -32,7 +32,7 @@ void matrix_set(matrix_t *m, int sq, int present, uint64_t t_us);
 int matrix_contact(const matrix_t *m, int sq, uint64_t t_us);
 /* The files read closed (bit f) while the ranks in `driven` (bit r) are driven low. */
 uint8_t matrix_read(const matrix_t *m, uint8_t driven, uint64_t t_us);
-/* One whole scan as the board file makes it: each rank alone, then no rank. */
+/* One whole scan as the board file makes it: each rank alone (15 us apart), then no rank. */
 void matrix_scan(const matrix_t *m, uint64_t t_us, uint8_t buttons, peg_scan_t *out);
 /* "e4" -> 28; -1 when it is no square. */
 int matrix_square(const char *name);
