@@ -138,8 +138,11 @@ int main(void)
             rx_lost = 0;
             peg_rx_overrun(&core);
         }
-        UCSR0B |= _BV(UDRIE0); /* the interrupt sends what is queued, then masks itself */
         cli();
+        /* the interrupt sends what is queued, then masks itself; unmasked only when there is
+         * something to send, or it would wake the CPU at once, again and again */
+        if (peg_tx_pending(&core))
+            UCSR0B |= _BV(UDRIE0);
         if (!tick && rx_tail == rx_head) {
             sleep_enable();
             sei();

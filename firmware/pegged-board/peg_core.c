@@ -212,6 +212,10 @@ static void debounce_squares(peg_core_t *c, const uint8_t raw[8])
     for (int sq = 0; sq < 64; sq++) {
         int r = RANK(sq);
         uint8_t bit = BIT(sq);
+        if ((sq & 7) == 0 && !((raw[r] ^ c->cand[r]) | c->busy[r])) {
+            sq += 7; /* a quiet rank: nothing flips, nothing is being timed */
+            continue;
+        }
         uint8_t now = raw[r] & bit;
         if (now != (c->cand[r] & bit)) {
             if (!((c->cand[r] ^ c->state[r]) & bit) && c->stable[sq] >= PEG_DEBOUNCE_MS)
@@ -230,6 +234,10 @@ static void debounce_squares(peg_core_t *c, const uint8_t raw[8])
         } else if (c->stable[sq] < 255) {
             c->stable[sq]++;
         }
+        if (c->stable[sq] < PEG_DEBOUNCE_MS)
+            c->busy[r] |= bit;
+        else
+            c->busy[r] &= (uint8_t)~bit;
         if (c->stable[sq] >= PEG_DEBOUNCE_MS) {
             c->flips[sq] = 0;
             c->chattering[r] &= (uint8_t)~bit;

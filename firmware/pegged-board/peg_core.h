@@ -46,6 +46,7 @@ typedef struct {
     uint8_t cand[8];       /* raw reading being timed */
     uint8_t stable[64];    /* scans the raw reading has held (saturating) */
     uint8_t flips[64];     /* raw flips since the last settled reading */
+    uint8_t busy[8];       /* squares still being timed (read the same for less than 20 ms) */
     uint8_t chattering[8]; /* squares reported chattering, until they settle */
     uint8_t withheld[8];   /* squares whose changes are not reported (ghosts, grounded files) */
     uint8_t grounded;      /* files reported grounded */
