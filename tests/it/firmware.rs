@@ -838,6 +838,9 @@ fn board_test_the_makers_acceptance_test_sees_every_lift_and_move() {
     for kind in ["board_fault", "garbage", "rejected", "unknown", "differs"] {
         assert!(of(kind).is_empty(), "{kind}: {events:?}");
     }
+    // The board's own lines: one per change the hands made.
+    let log = mcu.events();
+    assert_eq!(lines_of_changes(&log), changes_made(&log));
     drop(mcu);
     let _ = fs::remove_dir_all(&dir);
 }
