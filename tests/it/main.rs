@@ -7,6 +7,8 @@
 //! - The one-shot commands: [`audit_cli`], [`check_config`], [`cli_output`], [`closed_pipe`],
 //!   [`scoresheet`], [`train`].
 //! - The boards over real pseudo-terminals: [`board_e2e`].
+//! - The open pegged board's firmware on a simulated ATmega328P against `tactus run`:
+//!   [`firmware`].
 //! - The console: [`console`] (client and language), [`console_abuse`], [`console_security`].
 //! - The daemon through the real binary: [`daemon`], [`daemon_games`], [`daemon_recovery`],
 //!   [`daemon_stop_resume`], [`daemon_table`].
@@ -44,6 +46,7 @@ mod daemon_recovery;
 mod daemon_requests;
 mod daemon_stop_resume;
 mod daemon_table;
+mod firmware;
 mod no_sound_card;
 mod purity;
 mod record_trust;
