@@ -2,8 +2,10 @@
 //! daemon keeps `table.json` (its [`TableView`], written atomically) and `game.pgn` in its game
 //! folder; the hall reads them as they are written and serves `/games.pgn` (a game per table,
 //! with `Round` and `Board` tags, for a broadcast) and a page listing every table with its
-//! state, its clocks and a warning where a table's boards differ from the game or a claim waits
-//! for the arbiter. It never writes into a game folder.
+//! state, its last move, its clocks and a warning where a table's boards differ from the game or
+//! a claim waits for the arbiter. A table whose tactus is gone (stopped or crashed: nobody holds
+//! its game folder's lock) is shown stopped, with a warning, whatever its last status said. It
+//! never writes into a game folder, and takes no lock.
 
 use std::{
     fs,
@@ -12,7 +14,7 @@ use std::{
     time::Duration,
 };
 
-use tactus_core::folder::{PGN_FILE, TABLE_FILE};
+use tactus_core::folder::{LOCK_FILE, PGN_FILE, TABLE_FILE};
 use tokio::{net::TcpListener, sync::watch};
 use tokio_util::sync::CancellationToken;
 
@@ -36,6 +38,33 @@ pub struct HallTable {
     pub view: Option<TableView>,
     /// The game's PGN: the status file's, else `game.pgn`'s.
     pub pgn: String,
+    /// Whether a tactus plays this game now (it holds the game folder's lock); `None` where the
+    /// hall cannot tell (no lock file, or no `/proc/locks`).
+    pub playing: Option<bool>,
+}
+
+/// Whether a process holds the lock of the game folder `folder` (`tactus run` holds it while it
+/// plays the game, and the lock goes with the process, however it ends). Read from the
+/// kernel's list of locks (`/proc/locks`, by the lock file's device and inode): the hall takes
+/// no lock itself, so that it can never make a daemon starting at that instant think another
+/// one plays the game.
+pub fn lock_held(folder: &Path) -> Option<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata(folder.join(LOCK_FILE)).ok()?;
+    let locks = fs::read_to_string("/proc/locks").ok()?;
+    let dev = meta.dev();
+    let file = format!(
+        "{:02x}:{:02x}:{}",
+        nix::sys::stat::major(dev),
+        nix::sys::stat::minor(dev),
+        meta.ino()
+    );
+    // `1: FLOCK  ADVISORY  WRITE 1234 fe:00:10010962 0 EOF` (a waiting lock is `-> FLOCK ...`).
+    Some(
+        locks
+            .lines()
+            .any(|line| !line.contains("->") && line.split_whitespace().any(|field| field == file)),
+    )
 }
 
 /// The game folder for `dir`: `dir` itself when it holds a game (`table.json` or `game.pgn`),
@@ -71,6 +100,7 @@ pub fn read_tables(dirs: &[PathBuf]) -> Vec<HallTable> {
             };
             HallTable {
                 board: i + 1,
+                playing: lock_held(&folder),
                 folder,
                 view,
                 pgn,
@@ -142,22 +172,31 @@ pub fn warnings(view: &TableView) -> Vec<String> {
 /// The list of tables, an HTML fragment.
 pub fn tables_html(tables: &[HallTable]) -> String {
     let mut out = String::from(
-        "<table><thead><tr><th scope=\"col\">Board</th><th scope=\"col\">White</th><th scope=\"col\">Black</th><th scope=\"col\">State</th><th scope=\"col\">Clocks</th><th scope=\"col\">Warnings</th></tr></thead><tbody>",
+        "<table><thead><tr><th scope=\"col\">Board</th><th scope=\"col\">White</th><th scope=\"col\">Black</th><th scope=\"col\">State</th><th scope=\"col\">Last move</th><th scope=\"col\">Clocks</th><th scope=\"col\">Warnings</th></tr></thead><tbody>",
     );
     for t in tables {
         let Some(v) = &t.view else {
             out.push_str(&format!(
-                "<tr><td>{}</td><td colspan=\"5\">no status yet in {}</td></tr>",
+                "<tr><td>{}</td><td colspan=\"6\">no status yet in {}</td></tr>",
                 t.board,
                 escape(&t.folder.display().to_string())
             ));
             continue;
         };
+        // A game not over whose tactus is gone (stopped, or crashed) is stopped, whatever its
+        // last status said: its clocks do not run, and the arbiter must know.
+        let stopped = t.playing == Some(false) && v.result == "*";
+        let state = if stopped {
+            format!("stopped: tactus is not running (last: {})", v.state)
+        } else {
+            v.state.clone()
+        };
+        let last = v.last.last().map_or("none", |m| m.san.as_str());
         let clocks = v.clocks.as_ref().map_or_else(
             || "none".to_string(),
             |c| {
                 let mark = |side: &str| {
-                    if c.running.as_deref() == Some(side) {
+                    if !stopped && c.running.as_deref() == Some(side) {
                         " (running)"
                     } else {
                         ""
@@ -172,9 +211,16 @@ pub fn tables_html(tables: &[HallTable]) -> String {
                 )
             },
         );
-        let warnings = warnings(v);
+        let mut warnings = warnings(v);
+        if stopped {
+            warnings.insert(
+                0,
+                "tactus stopped at this table: start it again (`tactus run` resumes the game)"
+                    .into(),
+            );
+        }
         out.push_str(&format!(
-            "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             if warnings.is_empty() {
                 ""
             } else {
@@ -183,7 +229,8 @@ pub fn tables_html(tables: &[HallTable]) -> String {
             t.board,
             escape(v.tag("White")),
             escape(v.tag("Black")),
-            escape(&v.state),
+            escape(&state),
+            escape(last),
             escape(&clocks),
             if warnings.is_empty() {
                 "none".to_string()

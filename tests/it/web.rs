@@ -528,11 +528,27 @@ fn the_hall_serves_each_table_with_its_board_number() {
         "{page}"
     );
     assert!(page.contains("1:30:"), "{page}");
+    assert!(page.contains("1... e5"), "each table's last move: {page}");
+    assert!(!page.contains("stopped"), "{page}");
+    // The table's tactus stops (Ctrl-C): the hall shows the table stopped, its clocks not
+    // running, and warns the arbiter; its last status still said "in play".
+    table.stop();
+    let t = Instant::now();
+    let page = loop {
+        let page = get_when_up(hall_port, "/");
+        if page.contains("stopped: tactus is not running") {
+            break page;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "{page}");
+        thread::sleep(Duration::from_millis(100));
+    };
+    assert!(!page.contains("(running)"), "{page}");
+    assert!(page.contains("tactus stopped at this table"), "{page}");
+    assert!(page.contains("1... e5"), "{page}");
     // The hall ends on SIGTERM (systemd's stop), as on Ctrl-C.
     hall.signal("-TERM");
     let status = hall.wait_limit(Duration::from_secs(10));
     assert!(status.success(), "{status:?}");
-    table.stop();
     let _ = fs::remove_dir_all(&dir);
 }
 

@@ -124,7 +124,8 @@ impl Arbiter {
                 // recording and a training engine gone have words of their own, which say that
                 // the clocks stand too.
                 let words = match reason {
-                    PauseReason::Arbiter => Announcement::ClocksPaused,
+                    // A claim was said with the words of the claim (`offer_penalty`).
+                    PauseReason::Arbiter | PauseReason::Claim => Announcement::ClocksPaused,
                     PauseReason::Recording => Announcement::RecordingHalted,
                     PauseReason::Opponent => Announcement::OpponentAway,
                 };
@@ -134,7 +135,7 @@ impl Arbiter {
                 // The end of the cause is said first: the recording works again, the engine
                 // answers again, so the clocks run.
                 let cause_ended = match reason {
-                    PauseReason::Arbiter => None,
+                    PauseReason::Arbiter | PauseReason::Claim => None,
                     PauseReason::Recording => Some(Announcement::RecordingRestored),
                     PauseReason::Opponent => Some(Announcement::OpponentBack),
                 };

@@ -284,8 +284,14 @@ pub struct Arbiter {
 enum Proposal {
     /// F.8: retrace to `to_ply`, offered when the record had `record_plies`.
     Retrace { to_ply: usize, record_plies: usize },
-    /// A penalty: the input that imposes it, offered after `ply` half-moves.
-    Penalty { input: game::Input, ply: usize },
+    /// A penalty: the input that imposes it, offered after `ply` half-moves; `clocks_stopped`:
+    /// a claim that stopped both clocks while it waits (9.5), which run again when the arbiter
+    /// decides.
+    Penalty {
+        input: game::Input,
+        ply: usize,
+        clocks_stopped: bool,
+    },
 }
 
 impl Arbiter {
@@ -392,7 +398,7 @@ impl Arbiter {
             Input::Scoresheet { side, sans } => self.scoresheet(side, &sans, now, &mut out),
             Input::ConfirmClocks => self.confirm_clocks(now, &mut out),
             Input::Confirm => self.confirm(now, &mut out),
-            Input::Cancel => self.cancel(&mut out),
+            Input::Cancel => self.cancel(now, &mut out),
             Input::Undo => self.undo_retrace(now, &mut out),
             Input::Penalty(input) => self.propose_penalty(input, now, &mut out),
             Input::Rules(claim @ game::Input::Claim { .. }) => {

@@ -7,11 +7,14 @@
 use shakmaty::Color;
 
 use super::{Arbiter, Effect, Proposal};
-use crate::rules::{
-    Millis,
-    game::{self, Event},
-    pgn::format_clk,
-    time_control::duration_words,
+use crate::{
+    announce::{Announcement, Audience},
+    rules::{
+        Millis,
+        game::{self, Event, PauseReason},
+        pgn::format_clk,
+        time_control::duration_words,
+    },
 };
 
 impl Arbiter {
@@ -34,7 +37,7 @@ impl Arbiter {
             }
         };
         match self.penalty_words(&events, now) {
-            Some(words) => self.offer_penalty(input, words, out),
+            Some(words) => self.offer_penalty(input, words, now, out),
             // Nothing a player loses (in blitz an illegal move only opens the opponent's claim).
             None => {
                 self.rules(input, now, out);
@@ -42,14 +45,64 @@ impl Arbiter {
         }
     }
 
-    fn offer_penalty(&mut self, input: game::Input, words: String, out: &mut Vec<Effect>) {
+    fn offer_penalty(
+        &mut self,
+        input: game::Input,
+        words: String,
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) {
+        self.drop_proposal(now, out);
+        let mut clocks_stopped = false;
+        if let game::Input::Claim { by, claim } = &input {
+            // 9.5: the claimant stops both clocks and the arbiter decides; both players hear
+            // that a claim was made (the sighted player reads it on a DGT 3000 too) and that
+            // the clocks stand, and no time runs on while the arbiter checks the claim.
+            self.say(
+                Audience::Both,
+                Announcement::ClaimMade {
+                    by: *by,
+                    article: claim.article(),
+                },
+                out,
+            );
+            if self.game.clock().is_some_and(|c| c.running().is_some()) {
+                clocks_stopped = self.rules(game::Input::Pause(PauseReason::Claim), now, out);
+            }
+        }
         self.proposal = Some(Proposal::Penalty {
             input,
             ply: self.game.ply(),
+            clocks_stopped,
         });
+        let clocks = if clocks_stopped {
+            "; both clocks stand until then (9.5)"
+        } else {
+            ""
+        };
         out.push(Effect::Note(format!(
-            "{words}; `confirm` applies it, `cancel` drops it (typed in error)"
+            "{words}; `confirm` applies it, `cancel` drops it (typed in error){clocks}"
         )));
+    }
+
+    /// What waited for `confirm` is dropped without being applied (another decision takes its
+    /// place): clocks a claim stopped run again.
+    pub(super) fn drop_proposal(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        if let Some(Proposal::Penalty {
+            clocks_stopped: true,
+            ..
+        }) = self.proposal.take()
+        {
+            self.restart_after_claim(now, out);
+        }
+    }
+
+    /// The clocks a waiting claim stopped run again (if nobody else paused them since, the
+    /// player to move's: the claimant's).
+    fn restart_after_claim(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        if self.game.clock().is_some_and(|c| c.is_paused()) && !self.game.is_over() {
+            self.rules(game::Input::Resume(PauseReason::Claim), now, out);
+        }
     }
 
     /// What a penalty would change, in words naming its article; `None` when the events hold
@@ -129,6 +182,7 @@ impl Arbiter {
         &mut self,
         input: game::Input,
         ply: usize,
+        clocks_stopped: bool,
         now: Millis,
         out: &mut Vec<Effect>,
     ) {
@@ -136,20 +190,28 @@ impl Arbiter {
             out.push(Effect::Refused(
                 "not applied: a move was made since it was offered; type it again".into(),
             ));
-            return;
+        } else {
+            // A claim's penalty is applied to the times as they stood when it was made: the
+            // clocks stood since.
+            self.rules(input, now, out);
         }
-        self.rules(input, now, out);
+        if clocks_stopped {
+            self.restart_after_claim(now, out);
+        }
     }
 
     /// The arbiter drops what was offered to him.
-    pub(super) fn cancel(&mut self, out: &mut Vec<Effect>) {
+    pub(super) fn cancel(&mut self, now: Millis, out: &mut Vec<Effect>) {
         match self.proposal.take() {
             None => out.push(Effect::Refused("nothing waits for `confirm`".into())),
             Some(Proposal::Retrace { .. }) => out.push(Effect::Note(
                 "the retrace is not done; the boards are put right instead (F.8)".into(),
             )),
-            Some(Proposal::Penalty { .. }) => {
-                out.push(Effect::Note("dropped: no penalty is applied".into()))
+            Some(Proposal::Penalty { clocks_stopped, .. }) => {
+                out.push(Effect::Note("dropped: no penalty is applied".into()));
+                if clocks_stopped {
+                    self.restart_after_claim(now, out);
+                }
             }
         }
     }

@@ -78,6 +78,7 @@ impl Arbiter {
             ))),
             (Some(&agree), Some(_), true) => {
                 // The arbiter's decision: offered with what it would do, done on `confirm`.
+                self.drop_proposal(now, out);
                 self.proposal = Some(Proposal::Retrace {
                     to_ply: agree,
                     record_plies: record.len(),
@@ -142,7 +143,11 @@ impl Arbiter {
                     }
                 }
             }
-            Some(Proposal::Penalty { input, ply }) => self.apply_penalty(input, ply, now, out),
+            Some(Proposal::Penalty {
+                input,
+                ply,
+                clocks_stopped,
+            }) => self.apply_penalty(input, ply, clocks_stopped, now, out),
         }
     }
 

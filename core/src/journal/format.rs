@@ -299,6 +299,7 @@ pub enum PauseReasonRecord {
     Arbiter,
     Recording,
     Opponent,
+    Claim,
 }
 
 impl From<PauseReason> for PauseReasonRecord {
@@ -307,6 +308,7 @@ impl From<PauseReason> for PauseReasonRecord {
             PauseReason::Arbiter => PauseReasonRecord::Arbiter,
             PauseReason::Recording => PauseReasonRecord::Recording,
             PauseReason::Opponent => PauseReasonRecord::Opponent,
+            PauseReason::Claim => PauseReasonRecord::Claim,
         }
     }
 }
@@ -317,6 +319,7 @@ impl From<PauseReasonRecord> for PauseReason {
             PauseReasonRecord::Arbiter => PauseReason::Arbiter,
             PauseReasonRecord::Recording => PauseReason::Recording,
             PauseReasonRecord::Opponent => PauseReason::Opponent,
+            PauseReasonRecord::Claim => PauseReason::Claim,
         }
     }
 }

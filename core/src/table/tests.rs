@@ -1086,3 +1086,69 @@ fn the_engines_seat_stops_the_clocks_while_it_is_away() {
     assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
     assert!(table.progress().paused);
 }
+
+/// 9.2 a / 9.3 a: the intended move of a claim is read in the claimant's own notation, as his
+/// scoresheet and his sealed move are. The German player's assistant types his `Sf3` (Springer)
+/// as he said it; the English player's `Nf6` reads as before. (`Sf3` was refused: the console
+/// reads English letters.)
+#[test]
+fn a9_2_a_a_claims_intended_move_is_read_in_the_claimants_notation() {
+    let mut table = {
+        let mut seats = two_blind(ByColor::new_with(|_| TACTILE));
+        seats.white.notation = crate::rules::notation::letters_of("de");
+        seats.black.notation = crate::rules::notation::letters_of("en");
+        let cfg = ArbiterConfig {
+            rules: rules(),
+            seats,
+            guidance_repeat_ms: 5_000,
+            say_own_move: true,
+            correction_window_ms: 0,
+        };
+        Table::new(TableParts {
+            arbiter: Arbiter::new(cfg, Chess::default()),
+            settings: TableSettings {
+                links: ByColor::new_with(|_| true),
+                sensors: ByColor::new_with(|_| true),
+                ..TableSettings::default()
+            },
+            tags: Vec::new(),
+            wording: ByColor {
+                white: pack("de-fide"),
+                black: pack("en"),
+            },
+            braille: crate::record::braille::Profile::named(
+                crate::record::braille::DEFAULT_PROFILE,
+            )
+            .unwrap(),
+            requests_off: BTreeSet::new(),
+        })
+    };
+    board_ready(&mut table, Color::White, 10);
+    board_ready(&mut table, Color::Black, 10);
+    let (_, effects) = command(&mut table, Role::Arbiter, None, "start", 20);
+    hear_all(&mut table, &effects, 30);
+    let (reply, effects) = command(
+        &mut table,
+        Role::Assistant,
+        Some(Color::White),
+        "claim white repetition Sf3",
+        1_000,
+    );
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    let told = format!("{reply:?} {effects:?}");
+    assert!(
+        told.contains("white's claim under 9.2a is incorrect") && told.contains("white must play Nf3"),
+        "read as Nf3, the claim is judged (and is incorrect at move 1): {told}"
+    );
+    let (reply, _) = command(&mut table, Role::Arbiter, None, "cancel", 2_000);
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    // A move no notation reads as legal here: refused with the console's reasons.
+    let (reply, _) = command(
+        &mut table,
+        Role::Assistant,
+        Some(Color::White),
+        "claim white repetition Qf3",
+        3_000,
+    );
+    assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
+}

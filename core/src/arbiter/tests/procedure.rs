@@ -329,7 +329,19 @@ fn a9_5_b_an_incorrect_claims_penalty_waits_for_the_arbiter_and_its_amount_is_sa
                 && n.contains("`confirm` applies it")),
         "{out:?}"
     );
-    assert!(said(&out).is_empty(), "nothing happens yet: {out:?}");
+    // No penalty yet: both players hear that a claim was made and that the clocks stand (9.5).
+    assert_eq!(
+        both(&out),
+        [
+            Announcement::ClaimMade {
+                by: Color::White,
+                article: crate::rules::game::Article::A9_3b
+            },
+            Announcement::ClocksPaused
+        ],
+        "{out:?}"
+    );
+    assert_eq!(said(&out).len(), 2, "nothing else is said: {out:?}");
     // Dropped: no penalty.
     a.handle(Input::Cancel, 1_500);
     assert_eq!(
@@ -657,4 +669,73 @@ fn a6_13_the_move_counter_set_and_clock_changes_are_in_the_pgn_where_they_happen
     let note = body.find("black's clock set to").expect("the note is kept");
     let e5 = body.find("e5").unwrap();
     assert!(note > e5, "after 1... e5, not before move 1: {body}");
+}
+
+/// 9.5: a claim stops both clocks until the arbiter decides. A claimant with six seconds left
+/// does not lose on time while the arbiter checks his claim, the penalty of an incorrect one
+/// is taken from the time he had when he claimed, and his clock runs again at the decision
+/// (`confirm` or `cancel`), not before. (It ran on, and his flag fell before `confirm`.)
+#[test]
+fn a9_5_a_claim_stops_both_clocks_until_the_arbiter_decides() {
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    a.handle(
+        Input::Rules(game::Input::SetClock {
+            side: Color::White,
+            remaining_ms: 6_000,
+        }),
+        0,
+    );
+    let claim = game::Input::Claim {
+        by: Color::White,
+        claim: game::DrawClaim::Repetition { intended: None },
+    };
+    a.handle(Input::Rules(claim.clone()), 1_000);
+    let clock = |a: &Arbiter, t| ByColor::new_with(|c| a.game().clock().unwrap().remaining(c, t));
+    let at_claim = clock(&a, 1_000);
+    assert_eq!(at_claim.white, 5_000);
+    // The arbiter walks over and checks the score sheets for a minute: nothing runs, no flag.
+    for t in (2_000..=61_000).step_by(1_000) {
+        a.handle(Input::Tick, t);
+    }
+    assert!(!a.game().is_over(), "no flag fell while the claim waited");
+    assert_eq!(clock(&a, 61_000), at_claim, "both clocks stood");
+    // Incorrect, confirmed: 9.5 b on the time he had (less than a minute: unchanged, 2001), and
+    // his clock runs again from the decision.
+    let out = a.handle(Input::Confirm, 61_000);
+    let after = clock(&a, 61_000);
+    assert_eq!(after.white, 5_000, "{out:?}");
+    assert_eq!(after.black, at_claim.black + 180_000);
+    assert_eq!(a.game().clock().unwrap().running(), Some(Color::White));
+    assert!(
+        both(&out).contains(&Announcement::ClocksResumed),
+        "both hear that the clocks run: {out:?}"
+    );
+    assert_eq!(clock(&a, 62_000).white, 4_000);
+
+    // Typed in error and cancelled: the clocks run again at `cancel`, nothing changed.
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    a.handle(Input::Rules(claim.clone()), 10_000);
+    let at_claim = clock(&a, 10_000);
+    a.handle(Input::Tick, 40_000);
+    let out = a.handle(Input::Cancel, 40_000);
+    assert_eq!(clock(&a, 40_000), at_claim);
+    assert_eq!(
+        a.game().clock().unwrap().running(),
+        Some(Color::White),
+        "{out:?}"
+    );
+    assert!(both(&out).contains(&Announcement::ClocksResumed), "{out:?}");
+
+    // The arbiter had paused the clocks himself: the claim leaves them to him.
+    let mut a = Arbiter::new(config(None, Completion::ClockPress), Chess::default());
+    a.handle(Input::Start, 0);
+    a.handle(
+        Input::Rules(game::Input::Pause(game::PauseReason::Arbiter)),
+        5_000,
+    );
+    a.handle(Input::Rules(claim), 6_000);
+    a.handle(Input::Cancel, 7_000);
+    assert!(a.game().clock().unwrap().is_paused(), "still his pause");
 }

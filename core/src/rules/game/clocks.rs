@@ -23,6 +23,9 @@ pub enum PauseReason {
     /// Training: the engine that plays the other side stopped answering; the game waits for its
     /// opponent until a new engine answers.
     Opponent,
+    /// 9.5: a claim under 9.2 or 9.3 waits for the arbiter's decision; both clocks stand until
+    /// he decides (neither player's time runs on while the arbiter checks).
+    Claim,
 }
 
 impl Game {
