@@ -21,6 +21,8 @@ use std::{
     io::{BufRead, BufReader, Write},
     os::unix::net::UnixStream,
     path::PathBuf,
+    thread,
+    time::Duration,
 };
 
 use shakmaty::{Chess, Color, Piece, Position, Role as Kind, Square};
@@ -918,10 +920,21 @@ fn the_assistants_commands_carry_out_his_duties() {
                 "white's claim under 9.2b is incorrect: 9.5 b adds 3 minutes to black's clock, \
                  takes white's from"
             )
-            && offered[0].ends_with("`confirm` applies it, `cancel` drops it (typed in error)"),
+            && offered[0].ends_with(
+                "`confirm` applies it, `cancel` drops it (typed in error); both clocks stand \
+                 until then (9.5)"
+            ),
         "{offered:?}"
     );
-    assert_eq!(clocks_of(&assistant.ok("status")).1, black_before);
+    // 9.5: the claim stops both clocks while the arbiter decides; both players hear it.
+    let standing = clocks_of(&assistant.ok("status"));
+    assert_eq!(standing.1, black_before);
+    thread::sleep(Duration::from_millis(1_200));
+    assert_eq!(
+        clocks_of(&assistant.ok("status")),
+        standing,
+        "both clocks stand"
+    );
     let mut arbiter = table.arbiter();
     assert_eq!(
         arbiter.ok("confirm"),
@@ -933,11 +946,18 @@ fn the_assistants_commands_carry_out_his_duties() {
         white_after <= white_before - 180 && white_after > white_before - 360,
         "White loses three minutes: {white_before} -> {white_after}"
     );
+    let article = tactus_core::rules::game::DrawClaim::Repetition { intended: None }.article();
     assert_eq!(
-        table.said_after("both", both_before, 1),
-        [words(&Announcement::ClaimRejected {
-            article: tactus_core::rules::game::DrawClaim::Repetition { intended: None }.article(),
-        })]
+        table.said_after("both", both_before, 4),
+        [
+            words(&Announcement::ClaimMade {
+                by: Color::White,
+                article
+            }),
+            words(&Announcement::ClocksPaused),
+            words(&Announcement::ClaimRejected { article }),
+            words(&Announcement::ClocksResumed),
+        ]
     );
     // The blind player (Black) hears that his clock changed and by how much (not his time:
     // F.9 d), and the offer the claim counts as.

@@ -14,7 +14,7 @@ use crate::{
     arbiter::Input,
     console::{self, Action, Command, Role, wire::Reply},
     record::braille::BrailleFormat,
-    rules::{Millis, game::Game},
+    rules::{Millis, game::Game, notation},
 };
 
 use super::requests::AskedBy;
@@ -143,6 +143,8 @@ impl Table {
         {
             return Reply::error(refused);
         }
+        let claim = self.claim_in_his_notation(command, me);
+        let command = claim.as_ref().unwrap_or(command);
         match console::to_input(command, self.arbiter.game(), me, &self.braille) {
             Err(e) => Reply::error(e.to_string()),
             Ok(None) => Reply::error("not a game command; nothing was done"),
@@ -191,4 +193,31 @@ fn braille_read(side: Color, format: BrailleFormat, game: &Game, sans: &[String]
         count(sans.len(), "half-move", "half-moves"),
         text.join(" ")
     )
+}
+
+impl Table {
+    /// A claim's intended move (9.2 a, 9.3 a) read as the claimant writes it: in his own
+    /// notation first (a German player's `Sf3` is his knight's move), as his scoresheet and his
+    /// sealed move are read; the command with that move in the console's letters, or `None` when
+    /// his notation does not read it as one legal move (then it is read as typed, and refused
+    /// with the console's reasons if it reads as none).
+    fn claim_in_his_notation(&self, command: &Command, me: Option<Color>) -> Option<Command> {
+        let Command::Game(Action::Claim {
+            by,
+            kind,
+            intended: Some(text),
+        }) = command
+        else {
+            return None;
+        };
+        let claimant = by.color(me).ok()?;
+        let own = self.arbiter.config().seats[claimant].notation.as_ref()?;
+        let position = self.arbiter.game().position();
+        let intended = notation::read_sealed(position, text, Some(own)).ok()?;
+        Some(Command::Game(Action::Claim {
+            by: *by,
+            kind: *kind,
+            intended: Some(notation::san(position, intended)),
+        }))
+    }
 }

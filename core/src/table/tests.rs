@@ -1137,7 +1137,8 @@ fn a9_2_a_a_claims_intended_move_is_read_in_the_claimants_notation() {
     assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
     let told = format!("{reply:?} {effects:?}");
     assert!(
-        told.contains("white's claim under 9.2a is incorrect") && told.contains("white must play Nf3"),
+        told.contains("white's claim under 9.2a is incorrect")
+            && told.contains("white must play Nf3"),
         "read as Nf3, the claim is judged (and is incorrect at move 1): {told}"
     );
     let (reply, _) = command(&mut table, Role::Arbiter, None, "cancel", 2_000);
