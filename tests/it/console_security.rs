@@ -40,8 +40,7 @@ use tokio_util::sync::CancellationToken;
 const TOKEN: &str = "3fa107c29e5510d86b2ce4817a0fb346";
 
 fn temp_dir() -> PathBuf {
-    let dir = crate::support::table::temp_dir("security");
-    dir
+    crate::support::table::temp_dir("security")
 }
 
 /// A folder everybody may create files in, sticky as /tmp is: where another user can squat.
