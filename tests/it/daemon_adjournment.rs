@@ -176,7 +176,19 @@ fn an_illegal_sealed_move_loses_the_game() {
     // White seals a move no piece of his can make.
     let mut arbiter = table.arbiter();
     arbiter.ok("seal Qd1-d5");
+    // Opening it is the arbiter's ruling: offered, with the transcription, before anything is
+    // said or ends; confirmed, the game ends.
     let reply = arbiter.send("open");
+    assert!(reply.end.is_ok(), "{reply:?}");
+    assert!(
+        reply.body.iter().any(|n| n.starts_with(
+            "the sealed move as transcribed, 'Qd1-d5', is not one legal move here: the game ends: \
+             white loses"
+        )),
+        "{reply:?}"
+    );
+    assert_eq!(ply_of(&arbiter.ok("status")), 2);
+    let reply = arbiter.send("confirm");
     assert!(reply.end.is_ok(), "{reply:?}");
     assert!(
         reply

@@ -1,11 +1,12 @@
 //! Adjourned games at the table: a move is sealed only while no move waits to count on a board,
 //! and only once it reads as one legal move in its writer's notation (the one sealing is told
 //! the readings of one that does not, and chooses); when the envelope is opened the sealed move
-//! is said to both players and made on both boards.
+//! is said to both players and made on both boards. A sealed move that is not valid loses the
+//! game for its writer only at the arbiter's `confirm`: he rules on the envelope's own sheet.
 
 use shakmaty::Color;
 
-use super::{Arbiter, Effect};
+use super::{Arbiter, Effect, Proposal};
 use crate::{
     announce::{Announcement, Audience, MoveWords},
     board::recognize::Mode,
@@ -76,6 +77,53 @@ impl Arbiter {
     /// Resumption: the envelope is opened. The sealed move is said to both players and made on
     /// both boards (the position before it was set up on them); an invalid one loses.
     pub(super) fn open_envelope(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        // A sealed move that is not valid loses the game for the one who sealed it. That is
+        // the arbiter's ruling, on the envelope's sheet, not on its transcription: offered to
+        // him first, opened at his `confirm`.
+        let mut trial = self.game.clone();
+        if trial.apply(game::Input::OpenEnvelope, now).is_ok()
+            && trial.is_over()
+            && trial.ply() == self.game.ply()
+        {
+            let ends = match (trial.end(), trial.ending_pending()) {
+                (Some(end), _) => Some(format!(
+                    "the game ends {} ({})",
+                    end.outcome,
+                    end.reason.describe()
+                )),
+                (None, Some((loser, reason))) => Some(format!(
+                    "the game ends: {loser} loses ({}), or it is drawn if {} cannot mate",
+                    reason.describe(),
+                    !loser
+                )),
+                (None, None) => None,
+            };
+            self.drop_proposal(now, out);
+            self.proposal = Some(Proposal::Penalty {
+                input: game::Input::OpenEnvelope,
+                ply: self.game.ply(),
+                clocks_stopped: false,
+            });
+            let sealed = self
+                .game
+                .adjournment()
+                .map(|a| format!(", '{}',", a.sealed))
+                .unwrap_or_default();
+            out.push(Effect::Note(format!(
+                "the sealed move as transcribed{sealed} is not one legal move here: {}; compare the \
+                 envelope's own scoresheet with the transcription before ruling: `confirm` opens \
+                 the envelope and the game ends so; `cancel` leaves it closed, for his own \
+                 ruling (`result`)",
+                ends.unwrap_or_else(|| "the game ends".into())
+            )));
+            return;
+        }
+        self.open_confirmed(now, out);
+    }
+
+    /// The envelope opened (at once, or at the arbiter's `confirm` of a sealed move that is not
+    /// valid).
+    pub(super) fn open_confirmed(&mut self, now: Millis, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
         let ply = self.game.ply();
         let mut consequences = Vec::new();

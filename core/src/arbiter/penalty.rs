@@ -11,7 +11,7 @@ use crate::{
     announce::{Announcement, Audience},
     rules::{
         Millis,
-        game::{self, Event, PauseReason},
+        game::{self, EndReason, Event, PauseReason},
         pgn::format_clk,
         time_control::duration_words,
     },
@@ -36,7 +36,12 @@ impl Arbiter {
                 return;
             }
         };
-        match self.penalty_words(&events, now) {
+        // A penalty that ends the game once a search has said whether the winner can still mate
+        // (the 2009 text's third illegal move) ends it all the same: the arbiter confirms it.
+        let ending = trial
+            .ending_pending()
+            .filter(|_| self.game.ending_pending().is_none());
+        match self.penalty_words(&events, ending, now) {
             Some(words) => self.offer_penalty(input, words, now, out),
             // Nothing a player loses (in blitz an illegal move only opens the opponent's claim).
             None => {
@@ -107,9 +112,21 @@ impl Arbiter {
 
     /// What a penalty would change, in words naming its article; `None` when the events hold
     /// no penalty.
-    fn penalty_words(&self, events: &[Event], now: Millis) -> Option<String> {
+    fn penalty_words(
+        &self,
+        events: &[Event],
+        ending: Option<(Color, EndReason)>,
+        now: Millis,
+    ) -> Option<String> {
         let clock = |side: Color| self.game.clock().map(|c| c.remaining(side, now));
         let mut parts = Vec::new();
+        if let Some((loser, reason)) = ending {
+            parts.push(format!(
+                "the game ends: {loser} loses ({}), or it is drawn if {} cannot mate",
+                reason.describe(),
+                !loser
+            ));
+        }
         for event in events {
             match event {
                 Event::ClaimRejected {
@@ -190,6 +207,8 @@ impl Arbiter {
             out.push(Effect::Refused(
                 "not applied: a move was made since it was offered; type it again".into(),
             ));
+        } else if input == game::Input::OpenEnvelope {
+            self.open_confirmed(now, out);
         } else {
             // A claim's penalty is applied to the times as they stood when it was made: the
             // clocks stood since.

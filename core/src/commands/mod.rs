@@ -292,8 +292,8 @@ pub const COMMANDS: &[Spec] = &[
         "go",
         Assistant,
         "[anyway]",
-        "start play and the clocks once both boards show the position (anyway: although a \
-         board still differs)",
+        "start play and the clocks once both boards show the position (anyway, the arbiter's \
+         ruling: although a board still differs)",
         "start",
     ),
     spec(

@@ -88,7 +88,8 @@ impl Table {
     }
 
     /// The console's `start` (the arbiter's or the assistant's): refused while a board is not
-    /// ready, unless `start anyway`, so that no clock runs over a board set up wrongly. `None`:
+    /// ready, unless the arbiter's `start anyway`, so that no clock runs over a board set up
+    /// wrongly unless the arbiter rules so. `None`:
     /// not a start; the command goes to the arbiter as any other.
     pub(super) fn start_command(
         &mut self,
@@ -109,8 +110,17 @@ impl Table {
         }
         if !anyway {
             return Some(Reply::error(format!(
-                "play does not start yet: {}; the board is guided to the position (or `start \
-                 anyway` starts it as it stands)",
+                "play does not start yet: {}; the board is guided to the position (or the \
+                 arbiter's `start anyway` starts it as it stands)",
+                blockers.join("; ")
+            )));
+        }
+        if role < Role::Arbiter {
+            // Starting the clocks over a position a board does not show is a ruling: a player
+            // could then be told his first move is not possible for a set-up he did not make.
+            return Some(Reply::error(format!(
+                "only the arbiter starts play over a board that differs ({}); ask him, or let \
+                 the board be set up",
                 blockers.join("; ")
             )));
         }

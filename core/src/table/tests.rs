@@ -314,7 +314,8 @@ fn the_start_waits_for_the_boards_and_the_arbiter() {
             .any(|(a, w)| *a == Audience::Both && matches!(w, Announcement::GameStarted { .. }))
     );
 
-    // `start anyway` over a board that differs: play starts, and the staff's note says over what.
+    // The arbiter's `start anyway` over a board that differs: play starts, and the staff's note
+    // says over what. The assistant's is refused: starting over a wrong set-up is a ruling.
     let mut table = one_blind_table(None, Completion::ClockPress, tactile_only());
     table.handle(
         link(
@@ -332,6 +333,12 @@ fn the_start_waits_for_the_boards_and_the_arbiter() {
         ),
         20,
     );
+    let (reply, _) = command(&mut table, Role::Assistant, None, "start anyway", 25);
+    assert!(
+        matches!(&reply.end, End::Error(e) if e.starts_with("only the arbiter starts play over a board that differs")),
+        "{reply:?}"
+    );
+    assert!(!table.arbiter().started());
     let (reply, effects) = command(&mut table, Role::Arbiter, None, "start anyway", 30);
     assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
     assert!(table.arbiter().started());

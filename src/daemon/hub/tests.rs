@@ -1932,7 +1932,8 @@ async fn a_board_set_up_wrong_is_guided_and_start_waits_for_it_unless_anyway() {
         reply.end,
         End::Error(
             "play does not start yet: the tactile board differs from the position on 1 square: \
-             a1; the board is guided to the position (or `start anyway` starts it as it stands)"
+             a1; the board is guided to the position (or the arbiter's `start anyway` starts it \
+             as it stands)"
                 .into()
         )
     );

@@ -79,10 +79,38 @@ fn adjournment_a_sealed_move_that_reads_two_ways_is_asked_about_when_sealed_neve
     );
     assert!(a.game().adjournment().is_none());
     // A move written clearly that no piece can make is sealed as written: the Laws decide it
-    // when the envelope is opened (it loses).
+    // when the envelope is opened (it loses), at the arbiter's ruling: `open` offers it to him
+    // (he compares the envelope's own sheet with the transcription), `confirm` rules it.
     assert!(refusal(&seal(&mut a, "Qd1-h8", 10_000)).is_none());
-    a.handle(Input::Rules(game::Input::OpenEnvelope), 20_000);
-    assert!(a.game().is_over());
+    let out = a.handle(Input::Rules(game::Input::OpenEnvelope), 20_000);
+    assert!(!a.game().is_over(), "{out:?}");
+    assert!(
+        notes(&out).iter().any(|n| n.starts_with(
+            "the sealed move as transcribed, 'Qd1-h8', is not one legal move here: the game \
+             ends: white \
+             loses (white's sealed move was ambiguous or illegal)"
+        ) && n.contains("`confirm` opens the envelope")),
+        "{out:?}"
+    );
+    assert!(
+        said(&out).is_empty(),
+        "nothing is said before the ruling: {out:?}"
+    );
+    // Cancelled: the envelope stays closed; opened again and confirmed: White loses.
+    a.handle(Input::Cancel, 21_000);
+    assert!(!a.game().is_over() && a.game().adjournment().is_some());
+    a.handle(Input::Rules(game::Input::OpenEnvelope), 22_000);
+    let out = a.handle(Input::Confirm, 23_000);
+    assert!(a.game().is_over(), "{out:?}");
+    assert_eq!(
+        a.game().ending_pending().map(|(loser, _)| loser),
+        Some(Color::White),
+        "{out:?}"
+    );
+    assert!(
+        both(&out).contains(&Announcement::EnvelopeOpened),
+        "both hear the envelope opened: {out:?}"
+    );
 }
 
 #[test]
@@ -738,4 +766,50 @@ fn a9_5_a_claim_stops_both_clocks_until_the_arbiter_decides() {
     a.handle(Input::Rules(claim), 6_000);
     a.handle(Input::Cancel, 7_000);
     assert!(a.game().clock().unwrap().is_paused(), "still his pause");
+}
+
+/// 7.4 b (2009): the third illegal move loses unless the opponent cannot mate; the game waits
+/// for the search. Typed by the arbiter (`illegal white`), it is offered like any penalty and
+/// ends nothing until he confirms it: a mistyped side must not lose the wrong player the game.
+/// (It ended the game at once, with no offer, `cancel` or `undo`.)
+#[test]
+fn a7_4_b_2009_the_third_illegal_move_is_offered_before_it_ends_the_game() {
+    let mut cfg = config(None, Completion::ClockPress);
+    cfg.rules.edition = crate::rules::Edition::Fide2009;
+    let mut a = Arbiter::new(cfg, Chess::default());
+    a.handle(Input::Start, 0);
+    let illegal = || Input::Penalty(game::Input::IllegalMove { by: Color::White });
+    for t in [1_000, 2_000] {
+        a.handle(illegal(), t);
+        a.handle(Input::Confirm, t + 100);
+    }
+    assert!(!a.game().is_over());
+    let out = a.handle(illegal(), 3_000);
+    assert!(
+        notes(&out).iter().any(|n| n.contains(
+            "the game ends: white loses (third illegal move by white), or it is drawn if black \
+             cannot mate"
+        ) && n.contains("`confirm` applies it")),
+        "{out:?}"
+    );
+    assert!(
+        !out.iter().any(|e| matches!(e, Effect::Analyse { .. })),
+        "no search before the arbiter confirms: {out:?}"
+    );
+    assert!(a.game().ending_pending().is_none() && !a.game().is_over());
+    // Typed for the wrong player: dropped, the game goes on.
+    a.handle(Input::Cancel, 3_500);
+    assert!(a.game().ending_pending().is_none() && !a.game().is_over());
+    assert_eq!(a.game().clock().unwrap().running(), Some(Color::White));
+    // Confirmed: the search decides (Black has all his pieces: White loses).
+    a.handle(illegal(), 4_000);
+    let out = a.handle(Input::Confirm, 4_100);
+    assert!(
+        out.iter().any(|e| matches!(e, Effect::Analyse { .. })),
+        "{out:?}"
+    );
+    assert_eq!(
+        a.game().ending_pending().map(|(loser, _)| loser),
+        Some(Color::White)
+    );
 }

@@ -55,6 +55,12 @@ impl Game {
     }
 
     /// The analyses the game is waiting for.
+    /// The result the game waits to give (a search, or the arbiter, says whether the winner can
+    /// still mate): who loses unless he cannot, and why.
+    pub fn ending_pending(&self) -> Option<(Color, EndReason)> {
+        self.pending_end.as_ref().map(|p| (p.loser, p.reason))
+    }
+
     pub fn pending_queries(&self) -> Vec<(u64, Query)> {
         let mut out = Vec::new();
         if let Some(p) = self.pending_end.as_ref().filter(|p| !p.awaiting_arbiter) {
