@@ -472,7 +472,7 @@ impl Arbiter {
 
     /// The board holds the game's position (guided if it differs) until it shows it again; its
     /// player then moves as before.
-    fn put_back(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
+    pub(super) fn put_back(&mut self, seat: Color, now: Millis, out: &mut Vec<Effect>) {
         let position = self.game.position().clone();
         let Some(r) = self.recognizer(seat) else {
             return;

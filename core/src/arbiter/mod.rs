@@ -453,6 +453,15 @@ impl Arbiter {
         }
         self.refresh_modes(now, out);
         for seat in self.seats() {
+            // Play started over a board set up wrongly (the arbiter's `start anyway`): it is
+            // guided to the position and holds it; its player moves once it shows it. What it
+            // shows is never taken for a move of his (a knight set up on h3 was read as Nh3).
+            if self.board(seat).is_some_and(|r| !r.shows_expected())
+                && self.game.ply() == 0
+                && self.pending.is_none()
+            {
+                self.put_back(seat, now, out);
+            }
             if self.boards[seat].is_some() {
                 out.push(Effect::RequestSnapshot { seat });
             }

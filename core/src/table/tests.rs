@@ -1160,3 +1160,107 @@ fn a9_2_a_a_claims_intended_move_is_read_in_the_claimants_notation() {
     );
     assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
 }
+
+/// Issue 37, point 3: play started over a board set up wrongly (the arbiter's `start anyway`:
+/// White's knight set up on h3) is never a move nobody made. The board was read as White's
+/// Nh3, counted and announced; now it holds the position and its player is guided ("Springer
+/// steht auf Hector drei, gehört auf Gustav eins"), and once it shows the position he moves
+/// as at any start.
+#[test]
+fn a_set_up_corrected_after_start_anyway_is_no_move() {
+    let mut table = two_blind_table();
+    board_ready(&mut table, Color::Black, 10);
+    table.handle(
+        link(
+            Color::White,
+            LinkEvent::Connected {
+                info: "test".into(),
+            },
+        ),
+        10,
+    );
+    let mut occupied = Chess::default().board().occupied();
+    occupied.discard(Square::G1);
+    occupied.add(Square::H3);
+    table.handle(
+        sensor(
+            Color::White,
+            SensorEvent::Snapshot(Sensed::Occupancy(occupied)),
+        ),
+        20,
+    );
+    let (reply, effects) = command(&mut table, Role::Arbiter, None, "start anyway", 30);
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    let mut heard = said(&effects);
+    let effects = table.handle(
+        sensor(
+            Color::White,
+            SensorEvent::Snapshot(Sensed::Occupancy(occupied)),
+        ),
+        40,
+    );
+    heard.extend(said(&hear_all(&mut table, &effects, 50)));
+    heard.extend(said(&run_until(&mut table, 10_000)));
+    let misplaced = Announcement::Guidance(crate::announce::Guidance::Misplaced {
+        piece: shakmaty::Piece {
+            color: Color::White,
+            role: shakmaty::Role::Knight,
+        },
+        found: Square::H3,
+        belongs: Square::G1,
+    });
+    assert!(
+        heard.contains(&(Audience::Player(Color::White), misplaced)),
+        "{heard:?}"
+    );
+    assert!(
+        !heard.iter().any(|(_, a)| matches!(
+            a,
+            Announcement::Move(_) | Announcement::OwnMove(_) | Announcement::IllegalMove
+        )),
+        "no move, and no move refused: {heard:?}"
+    );
+    assert_eq!(table.arbiter().game().ply(), 0);
+    // Put right: he moves as at any start.
+    table.handle(
+        sensor(Color::White, SensorEvent::Lift { square: Square::H3 }),
+        11_000,
+    );
+    table.handle(
+        sensor(
+            Color::White,
+            SensorEvent::Place {
+                square: Square::G1,
+                piece: None,
+            },
+        ),
+        11_500,
+    );
+    table.handle(
+        sensor(Color::White, SensorEvent::Lift { square: Square::E2 }),
+        13_000,
+    );
+    let effects = table.handle(
+        sensor(
+            Color::White,
+            SensorEvent::Place {
+                square: Square::E4,
+                piece: None,
+            },
+        ),
+        13_500,
+    );
+    let mut effects = effects;
+    effects.extend(run_until(&mut table, 16_000));
+    hear_all(&mut table, &effects, 16_000);
+    assert_eq!(
+        table
+            .arbiter()
+            .game()
+            .moves()
+            .first()
+            .map(|m| m.san.to_string())
+            .as_deref(),
+        Some("e4")
+    );
+}
