@@ -38,11 +38,12 @@ pub const DEFAULT_VOICE: &str = "de-fide";
 /// The packs compiled into the binary (their `voice.toml`; clips stay on disk).
 pub const BUILTIN: &[&str] = &["de-fide", "es-fide", "en"];
 
-/// Below this much time, a duration is said with its seconds ("zwei Minuten fünfzehn Sekunden");
-/// from here on in hours and minutes only. Under a minute it is seconds alone. Ten minutes because
-/// that is where a player starts to count seconds, and a player who asks then must not have to
-/// ask twice.
-pub const SECONDS_SAID_BELOW_MS: i64 = 10 * 60_000;
+/// Below this much time, a duration is said with its seconds ("vierzehn Minuten neunundvierzig
+/// Sekunden"); from here on in hours and minutes only. Under a minute it is seconds alone. An
+/// hour, because a player who asks how much he has left in the last hour plans his moves by it:
+/// "vierzehn Minuten" with 14:49 left was not enough (issue 37, point 9; screen-reader chess
+/// players ask for "5 minutes 10 seconds"), and a player who asks must not have to ask twice.
+pub const SECONDS_SAID_BELOW_MS: i64 = 60 * 60_000;
 
 /// How moves are worded.
 #[derive(
