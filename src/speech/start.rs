@@ -254,7 +254,10 @@ impl Builder<'_> {
             Ok(tts) => spec.speakers.push(Box::new(tts)),
             Err(e) => match unless_cancelled(&cancel, self.probe(fallback)).await? {
                 Ok(()) => {
-                    warn!(audience = ?spec.audience, "{e}; speaking with the clips instead");
+                    warn!(
+                        "speech for {}: {e}; speaking with the clips instead",
+                        spec.audience
+                    );
                     let _ = self.events.send(SpeechEvent::Degraded {
                         audience: spec.audience,
                         message: format!("{e}; speaking with the clips instead"),

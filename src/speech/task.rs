@@ -205,7 +205,7 @@ impl SpeechTask {
             });
             if let Some(reason) = &spec.no_output {
                 let message = format!("{NO_AUDIO_OUTPUT} ({reason})");
-                warn!(audience = ?spec.audience, "{message}");
+                warn!("speech for {}: {message}", spec.audience);
                 task.emit(SpeechEvent::Degraded {
                     audience: spec.audience,
                     message,
@@ -508,7 +508,7 @@ impl SpeechTask {
             output.speakers[output.active].describe()
         );
         let audience = output.audience;
-        warn!(?audience, "{message}");
+        warn!("speech for {audience}: {message}");
         self.emit(SpeechEvent::Degraded { audience, message });
         true
     }
@@ -525,7 +525,7 @@ impl SpeechTask {
                 None => reason,
             };
             let audience = output.audience;
-            warn!(?audience, "{message}");
+            warn!("speech for {audience}: {message}");
             self.emit(SpeechEvent::Degraded { audience, message });
         }
         self.outputs[index].queue.finished(Outcome::Failed)

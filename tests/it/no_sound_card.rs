@@ -108,6 +108,13 @@ fn without_a_sound_card_speech_is_off_with_one_message_and_the_transcript_keeps_
         stderr.contains("no sound card"),
         "the message says why: {stderr}"
     );
+    // In words, for the arbiter at the terminal: whose speech, not a Debug field (issue 37,
+    // point 12: `audience=Both`).
+    assert!(
+        speech_lines[0].contains("speech for both players:")
+            && !speech_lines[0].contains("audience="),
+        "{speech_lines:?}"
+    );
 
     // On the terminal too, once, and before the first move is announced: the output was probed
     // at start.

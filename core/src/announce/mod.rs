@@ -30,6 +30,17 @@ pub enum Audience {
     Both,
 }
 
+/// Who hears it, in words for the log and the consoles ("white's player", "both players"),
+/// never a Debug field.
+impl std::fmt::Display for Audience {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Audience::Player(c) => write!(f, "{c}'s player"),
+            Audience::Both => f.write_str("both players"),
+        }
+    }
+}
+
 impl Audience {
     /// Whether `player` hears it.
     pub fn includes(self, player: Color) -> bool {

@@ -217,10 +217,16 @@ impl Table {
     pub(super) fn clock_note_taken(&self, note: &ClockNote) -> bool {
         match note {
             ClockNote::Drift { left_ms, right_ms } => {
+                // Said in words: the arbiter reads this line at the terminal.
+                let side = |ms: &i64| {
+                    let (sign, ms) = if *ms < 0 { ("-", -ms) } else { ("+", *ms) };
+                    format!("{sign}{}", crate::rules::pgn::format_clk(ms))
+                };
                 tracing::warn!(
-                    left_ms,
-                    right_ms,
-                    "the DGT clock drifted from the official clock; set right"
+                    "the DGT clock drifted from the official clock (left {}, right {}); set \
+                     right",
+                    side(left_ms),
+                    side(right_ms)
                 );
                 false
             }

@@ -649,9 +649,15 @@ fn german_times_and_move_counts() {
         // Below an hour minutes and seconds: 14:49 left is not "vierzehn Minuten" (issue 37,
         // point 9).
         (10 * MIN + 30_000, "zehn Minuten dreißig Sekunden"),
-        (14 * MIN + 49_999, "vierzehn Minuten neunundvierzig Sekunden"),
+        (
+            14 * MIN + 49_999,
+            "vierzehn Minuten neunundvierzig Sekunden",
+        ),
         (21 * MIN, "einundzwanzig Minuten"),
-        (59 * MIN + 59_000, "neunundfünfzig Minuten neunundfünfzig Sekunden"),
+        (
+            59 * MIN + 59_000,
+            "neunundfünfzig Minuten neunundfünfzig Sekunden",
+        ),
         (HOUR, "eine Stunde"),
         (HOUR + MIN, "eine Stunde eine Minute"),
         (
