@@ -172,7 +172,7 @@ fn braille_options(args: &ScoresheetArgs, config: Option<&Config>) -> Result<Bra
     let profile_name = args
         .profile
         .clone()
-        .or_else(|| record.map(|r| r.braille_profile.clone()))
+        .or_else(|| config.map(Config::braille_profile))
         .unwrap_or_else(|| braille::DEFAULT_PROFILE.to_owned());
     let profile = Profile::named(&profile_name).context("--profile")?;
     let cells = args

@@ -266,6 +266,15 @@ impl Config {
     fn describe_files_and_console(&self, lines: &mut Vec<String>) {
         lines.push(format!("games: {}", self.record_dir().display()));
         lines.push(format!(
+            "Braille score: profile {} ({})",
+            self.braille_profile(),
+            if self.record.braille_profile.is_some() {
+                "record.braille_profile"
+            } else {
+                "the blind player's language; record.braille_profile sets another"
+            }
+        ));
+        lines.push(format!(
             "console: {} ({}), the arbiter's token in {}",
             self.socket_path().display(),
             match &self.console.group {

@@ -194,6 +194,30 @@ impl Config {
         Ok(out)
     }
 
+    /// The Braille chess notation of the blind player's score: `record.braille_profile`, else
+    /// the one of his voice pack's language (a German voice gets the German Braille chess
+    /// notation, not the English one), else the default. One profile writes and reads the
+    /// table's Braille: two blind players of two languages get the default (each his own is
+    /// not done yet).
+    pub fn braille_profile(&self) -> String {
+        if let Some(profile) = &self.record.braille_profile {
+            return profile.clone();
+        }
+        let blind = self.blind_seats();
+        let packs = self.voice.packs(blind);
+        let mut languages: Vec<&str> = Color::ALL
+            .into_iter()
+            .filter(|&c| blind[c])
+            .map(|c| packs[c].split('-').next().unwrap_or_default())
+            .collect();
+        languages.dedup();
+        let known = tactus_core::record::braille::Profile::names().unwrap_or_default();
+        match languages.as_slice() {
+            [one] if known.iter().any(|name| name == one) => (*one).to_string(),
+            _ => tactus_core::record::braille::DEFAULT_PROFILE.to_string(),
+        }
+    }
+
     /// Each seat's board as the file gives it, with its key.
     pub fn seat_boards(&self) -> ByColor<SeatBoard> {
         self.boards.seats(self.game.blind)

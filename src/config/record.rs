@@ -12,9 +12,10 @@ pub struct RecordSection {
     /// The output folder; each game gets a folder of its own inside it.
     #[serde(default = "default_record_dir")]
     pub dir: PathBuf,
-    /// The Braille chess notation profile (see `tactus scoresheet --help`), default "ukaaf".
-    #[serde(default = "default_braille_profile")]
-    pub braille_profile: String,
+    /// The Braille chess notation profile (see `tactus scoresheet --help`); absent: the one of
+    /// the blind player's language ([`Config::braille_profile`](super::Config::braille_profile)).
+    #[serde(default)]
+    pub braille_profile: Option<String>,
     /// The Braille page: cells per line and lines per page (embosser page, default 40 x 25).
     #[serde(default = "default_page_cells")]
     pub page_cells: usize,
@@ -24,9 +25,6 @@ pub struct RecordSection {
 
 fn default_record_dir() -> PathBuf {
     PathBuf::from("played")
-}
-fn default_braille_profile() -> String {
-    tactus_core::record::braille::DEFAULT_PROFILE.to_string()
 }
 fn default_page_cells() -> usize {
     40
@@ -39,7 +37,7 @@ impl Default for RecordSection {
     fn default() -> Self {
         RecordSection {
             dir: default_record_dir(),
-            braille_profile: default_braille_profile(),
+            braille_profile: None,
             page_cells: default_page_cells(),
             page_lines: default_page_lines(),
         }
@@ -49,8 +47,10 @@ impl Default for RecordSection {
 impl RecordSection {
     /// `[record]`: a Braille profile tactus knows, a page an embosser can take.
     pub fn check(&self, origin: &str) -> Result<()> {
-        tactus_core::record::braille::Profile::named(&self.braille_profile)
-            .map_err(|e| anyhow!("{origin}: key record.braille_profile: {e}"))?;
+        if let Some(profile) = &self.braille_profile {
+            tactus_core::record::braille::Profile::named(profile)
+                .map_err(|e| anyhow!("{origin}: key record.braille_profile: {e}"))?;
+        }
         if self.page_cells < 20 || self.page_lines < 5 {
             bail!(
                 "{origin}: record.page_cells = {}, record.page_lines = {}: a Braille page needs at \

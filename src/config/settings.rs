@@ -108,7 +108,7 @@ impl Settings {
             voice: config.voice.clone(),
             record_dir: config.record_dir(),
             braille: braille_options(
-                &record.braille_profile,
+                &config.braille_profile(),
                 record.page_cells,
                 record.page_lines,
             )

@@ -477,3 +477,29 @@ fn art_12_3_a_requests_off_is_a_list_of_material_and_pieces() {
         }
     }
 }
+
+/// Issue 37, point 10: the Braille score follows the blind player's voice: a German voice gets
+/// the German Braille chess notation (it got the English one), a profile set in `[record]`
+/// stays, a language without a profile of its own gets the default; check-config says which.
+#[test]
+fn the_braille_profile_follows_the_blind_players_voice() {
+    let profile = |text: &str| Config::parse(text, "c.toml").unwrap().braille_profile();
+    assert_eq!(profile(""), "de", "the default voice is German");
+    assert_eq!(profile("[voice]\npack = \"en\"\n"), "ukaaf");
+    assert_eq!(profile("[voice]\npack = \"es-fide\"\n"), "ukaaf");
+    assert_eq!(
+        profile("[record]\nbraille_profile = \"ukaaf\"\n"),
+        "ukaaf",
+        "a profile set stays"
+    );
+    let config = Config::parse("", "c.toml").unwrap();
+    let settings = Settings::resolve(&config, "c.toml").unwrap();
+    assert_eq!(settings.braille.profile.name, "de");
+    let lines = config.describe("c.toml", None).unwrap();
+    assert!(
+        lines.iter().any(|l| l
+            == "Braille score: profile de (the blind player's language; record.braille_profile \
+                sets another)"),
+        "{lines:#?}"
+    );
+}

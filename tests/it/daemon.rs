@@ -151,11 +151,30 @@ fn the_demo_plays_appendix_e_with_every_file_and_exits_0() {
     let transcript = fs::read_to_string(folder.join(files::TRANSCRIPT_FILE)).unwrap();
     let pack = VoicePack::builtin("de-fide").unwrap();
     assert_the_demo_ends_in_a_draw(&transcript, &pack, "blind");
-    // His Braille score is headed in German, the language he hears.
+    // His Braille score is headed in German, the language he hears, and written in the
+    // German Braille chess notation (his voice is German, no profile is set).
     let brf = fs::read_to_string(folder.join(files::BRF_FILE)).unwrap();
     assert!(
-        brf.contains(",TURNIER3") && brf.contains(",WEISS3") && !brf.contains(",EVENT3"),
+        brf.contains("TURNIER3") && brf.contains("SCHWARZ3") && !brf.contains("EVENT3"),
         "{brf}"
+    );
+    let read = |profile: &str| {
+        tactus_core::record::braille::read_score(
+            brf.as_bytes(),
+            tactus_core::record::braille::BrailleFormat::Brf,
+            &tactus_core::record::braille::Profile::named(profile).unwrap(),
+            Chess::default(),
+        )
+        .map(|score| score.moves.iter().map(|m| m.mv).collect::<Vec<_>>())
+    };
+    assert_eq!(
+        read("de").unwrap(),
+        demo::demo_moves(),
+        "German Braille chess notation"
+    );
+    assert!(
+        read("ukaaf").map_or(true, |moves| moves != demo::demo_moves()),
+        "not the English one"
     );
     let mut pos = Chess::default();
     let mut lines = transcript.lines();
