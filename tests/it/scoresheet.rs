@@ -880,10 +880,14 @@ fn the_braille_header_is_in_the_voice_packs_language() {
         "{spanish}"
     );
     assert!(brf(&["--voice", "en"]).contains(",EVENT3"));
-    // The shipped configuration's pack is de-fide.
+    // The shipped configuration's pack is de-fide, and it sets no Braille profile: the German
+    // one follows the voice (no capital signs).
     let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("config.toml");
     let configured = brf(&["--config", config.to_str().unwrap()]);
-    assert!(configured.contains(",TURNIER3"), "{configured}");
+    assert!(
+        configured.contains("TURNIER3") && !configured.contains(",TURNIER3"),
+        "{configured}"
+    );
     // A pack that does not exist is refused by name.
     let (code, _, stderr) = tactus(&[pgn_arg, "--format", "brf", "--voice", "xx-nope"]);
     assert_eq!(code, 2);
