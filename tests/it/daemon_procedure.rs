@@ -26,129 +26,56 @@ use std::{
 
 use shakmaty::{Chess, Square};
 use support::{
-    console::{ask, ply_of, read_reply},
-    games::sans,
-    pegged::PeggedBoard,
-    process::{Guard, ask_when_up, show, spawn, wait_until},
-    pty::socat_or_skip,
-    record::{game_folder, read_game_file},
-    table::{TIME_CONTROL, fast_profile, temp_dir},
+    console::read_reply, games::sans, line_table::LineTable, pegged::PeggedBoard,
+    pty::socat_or_skip, record::read_game_file, table::temp_dir,
 };
-use tactus::daemon::files::{PGN_FILE, TRANSCRIPT_FILE};
-
-const LIMIT: Duration = Duration::from_secs(30);
+use tactus::daemon::files::PGN_FILE;
 
 /// A table: blind White on the test's pegged board, sighted Black on a plain board.
 struct Table {
-    dir: PathBuf,
     board: PeggedBoard,
-    daemon: Option<Guard>,
+    run: LineTable,
 }
 
 impl Table {
     fn start(tag: &str) -> Table {
         let dir = temp_dir(&format!("procedure-{tag}"));
         let board = PeggedBoard::new(&dir, &Chess::default());
-        let pegged = fast_profile(
-            &dir,
-            "pegged-line.toml",
-            &[
-                ("name = \"pegged-line\"", "name = \"fast-pegged-line\""),
-                ("bounce_ms = 40", "bounce_ms = 20"),
-            ],
-        );
-        let config = format!(
-            "[game]\nwhite = \"White\"\nblack = \"Black\"\nblind = \"white\"\n\
-             time_control = \"{TIME_CONTROL}\"\nguidance_repeat_ms = 60000\n\
-             [boards.blind]\nprofile = \"{pegged}\"\nport = \"{}\"\n\
-             [boards.sighted]\nprofile = \"manual\"\n\
-             [voice]\npack = \"en\"\nstyle = \"san\"\nspeaker = \"none\"\n\
-             [record]\ndir = \"played\"\n\
-             [console]\nsocket = \"console.sock\"\ntoken_file = \"arbiter.token\"\n",
-            board.port().display()
-        );
-        fs::write(dir.join("config.toml"), config).unwrap();
-        let daemon = spawn(
-            &["run", "--config", "config.toml", "--new"],
-            &dir,
-            "run",
-            &[],
-        );
-        let mut table = Table {
-            dir,
-            board,
-            daemon: Some(daemon),
-        };
-        // Play starts at the arbiter's `start`, once the board has been read.
-        assert!(
-            wait_until(LIMIT, || table
-                .arbiter("start")
-                .last()
-                .is_some_and(|l| l.starts_with("ok"))),
-            "start refused\n{}",
-            table.transcript()
-        );
-        table
-    }
-
-    fn socket(&self) -> PathBuf {
-        self.dir.join("console.sock")
+        let run = LineTable::start(dir, board.port(), "en");
+        Table { board, run }
     }
 
     /// A command at the assistant's console (the arbiter's when only he may type it).
     fn assistant(&mut self, command: &str) -> Vec<String> {
-        let (socket, dir) = (self.socket(), self.dir.clone());
-        ask_when_up(
-            &socket,
-            "status",
-            self.daemon.as_mut().unwrap(),
-            &dir,
-            "run",
-            LIMIT,
-        );
-        ask(&socket, command).unwrap_or_else(|e| panic!("{command}: {e}"))
+        self.run.console(command)
     }
 
     /// A command at the arbiter's console (logged in with the token).
     fn arbiter(&mut self, command: &str) -> Vec<String> {
-        let (socket, dir) = (self.socket(), self.dir.clone());
-        ask_when_up(
-            &socket,
-            "status",
-            self.daemon.as_mut().unwrap(),
-            &dir,
-            "run",
-            LIMIT,
-        );
+        let socket = self.run.console_up();
         as_arbiter(&socket, command)
     }
 
     fn ply(&mut self) -> usize {
-        ply_of(&self.assistant("status"))
+        self.run.ply()
     }
 
     fn wait_ply(&mut self, ply: usize) {
-        let reached = wait_until(LIMIT, || self.ply() == ply);
+        let reached = self.run.reaches_ply(ply);
         assert!(reached, "ply {ply} not reached\n{}", self.transcript());
     }
 
     fn transcript(&self) -> String {
-        fs::read_to_string(game_folder(&self.dir.join("played")).join(TRANSCRIPT_FILE))
-            .unwrap_or_default()
+        self.run.transcript()
     }
 
     fn wait_transcript(&self, text: &str) -> String {
-        let mut last = String::new();
-        let found = wait_until(LIMIT, || {
-            last = self.transcript();
-            last.contains(text)
-        });
-        assert!(
-            found,
-            "{text:?} not in the transcript:\n{last}\n{}",
-            show(&self.dir, "run")
-        );
-        last
+        self.run.transcript_with(text).unwrap_or_else(|last| {
+            panic!(
+                "{text:?} not in the transcript:\n{last}\n{}",
+                self.run.log()
+            )
+        })
     }
 
     /// How often `text` is in the transcript.
@@ -174,22 +101,7 @@ impl Table {
     }
 
     fn stop(&mut self) -> PathBuf {
-        let mut daemon = self.daemon.take().unwrap();
-        daemon.signal("-TERM");
-        assert!(
-            daemon.wait_limit(LIMIT).success(),
-            "{}",
-            show(&self.dir, "run")
-        );
-        game_folder(&self.dir.join("played"))
-    }
-}
-
-impl Drop for Table {
-    fn drop(&mut self) {
-        if !thread::panicking() && std::env::var_os("TACTUS_KEEP_TABLE").is_none() {
-            let _ = fs::remove_dir_all(&self.dir);
-        }
+        self.run.stop()
     }
 }
 

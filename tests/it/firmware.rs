@@ -37,17 +37,16 @@ use std::{
 
 use shakmaty::{Chess, Color, Move, Position, Square};
 use support::{
-    console::{ask, ply_of},
     corpus::{chess_data, corpus_game},
     games::sans,
-    process::{Guard, ask_when_up, show, spawn, wait_until},
-    record::{find_move_announcements, game_folder, read_game_file, transcript_bodies},
-    table::{TIME_CONTROL, fast_profile, temp_dir},
+    line_table::{LIMIT, LineTable},
+    process::{Guard, wait_until},
+    record::{find_move_announcements, read_game_file, transcript_bodies},
+    table::temp_dir,
 };
 use tactus::daemon::files::{PGN_FILE, TOUCHES_FILE, TRANSCRIPT_FILE};
 
 const FIRMWARE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/firmware/pegged-board");
-const LIMIT: Duration = Duration::from_secs(30);
 /// Simulated milliseconds between one hand's actions (a lift, a placement): a quick hand, well
 /// above the firmware's 20 ms debounce and the profile's bounce window.
 const HAND_MS: u64 = 200;
@@ -193,102 +192,48 @@ impl Drop for Mcu {
 /// A table: blind White on the simulated firmware's board, sighted Black on a plain board whose
 /// moves the assistant types, speech off (announcements go to the transcript).
 struct Table {
-    dir: PathBuf,
     mcu: Mcu,
-    daemon: Option<Guard>,
+    run: LineTable,
 }
 
 impl Table {
     fn start(tag: &str, before_power_up: &[&str]) -> Table {
         let dir = temp_dir(&format!("firmware-{tag}"));
         let mcu = Mcu::start(&dir, before_power_up);
-        let pegged = fast_profile(
-            &dir,
-            "pegged-line.toml",
-            &[
-                ("name = \"pegged-line\"", "name = \"fast-pegged-line\""),
-                ("bounce_ms = 40", "bounce_ms = 20"),
-            ],
-        );
-        let config = format!(
-            "[game]\nwhite = \"White\"\nblack = \"Black\"\nblind = \"white\"\n\
-             time_control = \"{TIME_CONTROL}\"\nguidance_repeat_ms = 60000\n\
-             [boards.blind]\nprofile = \"{pegged}\"\nport = \"{}\"\n\
-             [boards.sighted]\nprofile = \"manual\"\n\
-             [voice]\npack = \"de-fide\"\nstyle = \"san\"\nspeaker = \"none\"\n\
-             [record]\ndir = \"played\"\n\
-             [console]\nsocket = \"console.sock\"\ntoken_file = \"arbiter.token\"\n",
-            mcu.port.display()
-        );
-        fs::write(dir.join("config.toml"), config).unwrap();
-        let daemon = spawn(
-            &["run", "--config", "config.toml", "--new"],
-            &dir,
-            "run",
-            &[],
-        );
-        let mut table = Table {
-            dir,
-            mcu,
-            daemon: Some(daemon),
-        };
-        // Play starts at the arbiter's `start`, once the board has been read.
-        let started = wait_until(LIMIT, || {
-            table
-                .console("start")
-                .last()
-                .is_some_and(|l| l.starts_with("ok"))
-        });
-        assert!(started, "start refused\n{}", table.transcript());
-        table
+        let run = LineTable::start(dir, &mcu.port, "de-fide");
+        Table { mcu, run }
     }
 
     fn console(&mut self, command: &str) -> Vec<String> {
-        let socket = self.dir.join("console.sock");
-        let dir = self.dir.clone();
-        ask_when_up(
-            &socket,
-            "status",
-            self.daemon.as_mut().unwrap(),
-            &dir,
-            "run",
-            LIMIT,
-        );
-        ask(&socket, command).unwrap_or_else(|e| panic!("{command}: {e}"))
+        self.run.console(command)
     }
 
     fn ply(&mut self) -> usize {
-        ply_of(&self.console("status"))
+        self.run.ply()
     }
 
     fn wait_ply(&mut self, ply: usize) {
-        let reached = wait_until(LIMIT, || self.ply() == ply);
+        let reached = self.run.reaches_ply(ply);
         assert!(
             reached,
             "ply {ply} not reached\n{}\n--- firmware\n{}\n{}",
             self.transcript(),
             self.mcu.events().join("\n"),
-            show(&self.dir, "run")
+            self.run.log()
         );
     }
 
     fn transcript(&self) -> String {
-        fs::read_to_string(game_folder(&self.dir.join("played")).join(TRANSCRIPT_FILE))
-            .unwrap_or_default()
+        self.run.transcript()
     }
 
     fn wait_transcript(&self, text: &str) -> String {
-        let mut last = String::new();
-        let found = wait_until(LIMIT, || {
-            last = self.transcript();
-            last.contains(text)
-        });
-        assert!(
-            found,
-            "{text:?} not in the transcript:\n{last}\n--- firmware\n{}",
-            self.mcu.events().join("\n")
-        );
-        last
+        self.run.transcript_with(text).unwrap_or_else(|last| {
+            panic!(
+                "{text:?} not in the transcript:\n{last}\n--- firmware\n{}",
+                self.mcu.events().join("\n")
+            )
+        })
     }
 
     /// The blind player makes `m` on his board with his hands: each change a separate command
@@ -319,22 +264,7 @@ impl Table {
     }
 
     fn stop(&mut self) -> PathBuf {
-        let mut daemon = self.daemon.take().unwrap();
-        daemon.signal("-TERM");
-        assert!(
-            daemon.wait_limit(LIMIT).success(),
-            "{}",
-            show(&self.dir, "run")
-        );
-        game_folder(&self.dir.join("played"))
-    }
-}
-
-impl Drop for Table {
-    fn drop(&mut self) {
-        if !thread::panicking() && std::env::var_os("TACTUS_KEEP_TABLE").is_none() {
-            let _ = fs::remove_dir_all(&self.dir);
-        }
+        self.run.stop()
     }
 }
 

@@ -14,6 +14,8 @@
 //! - [`journal`]: what a game's journal replays to: the arbiter's inputs, the requests.
 //! - [`pty`]: a linked pseudo-terminal pair made by socat, and skipping where socat is missing.
 //! - [`pegged`]: a pegged tactile board the test plays itself, over a real pty pair.
+//! - [`line_table`]: a real `tactus run` whose blind player's line-protocol board is on a port
+//!   the test provides (its pegged board, the simulated firmware), the sighted player's typed.
 //! - [`nobody`]: commands run as a second user (`nobody`), for the tests about trust.
 //!
 //! One test binary (`tests/it/main.rs`) compiles all of it, so a helper nobody uses is dead code
@@ -24,6 +26,7 @@ pub mod corpus;
 pub mod games;
 pub mod inproc;
 pub mod journal;
+pub mod line_table;
 pub mod nobody;
 pub mod pegged;
 pub mod process;
