@@ -48,10 +48,11 @@ pub struct HallTable {
 /// kernel's list of locks (`/proc/locks`, by the lock file's device and inode): the hall takes
 /// no lock itself, so that it can never make a daemon starting at that instant think another
 /// one plays the game.
-pub fn lock_held(folder: &Path) -> Option<bool> {
+/// `locks`: the text of `/proc/locks`, read once for all the tables.
+pub fn lock_held(folder: &Path, locks: Option<&str>) -> Option<bool> {
     use std::os::unix::fs::MetadataExt;
+    let locks = locks?;
     let meta = fs::metadata(folder.join(LOCK_FILE)).ok()?;
-    let locks = fs::read_to_string("/proc/locks").ok()?;
     let dev = meta.dev();
     let file = format!(
         "{:02x}:{:02x}:{}",
@@ -87,6 +88,7 @@ pub fn game_folder(dir: &Path) -> PathBuf {
 
 /// Read every table's files now.
 pub fn read_tables(dirs: &[PathBuf]) -> Vec<HallTable> {
+    let locks = fs::read_to_string("/proc/locks").ok();
     dirs.iter()
         .enumerate()
         .map(|(i, dir)| {
@@ -100,7 +102,7 @@ pub fn read_tables(dirs: &[PathBuf]) -> Vec<HallTable> {
             };
             HallTable {
                 board: i + 1,
-                playing: lock_held(&folder),
+                playing: lock_held(&folder, locks.as_deref()),
                 folder,
                 view,
                 pgn,

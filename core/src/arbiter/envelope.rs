@@ -91,11 +91,7 @@ impl Arbiter {
                     end.outcome,
                     end.reason.describe()
                 )),
-                (None, Some((loser, reason))) => Some(format!(
-                    "the game ends: {loser} loses ({}), or it is drawn if {} cannot mate",
-                    reason.describe(),
-                    !loser
-                )),
+                (None, Some((loser, reason))) => Some(super::penalty::ending_words(loser, reason)),
                 (None, None) => None,
             };
             self.drop_proposal(now, out);

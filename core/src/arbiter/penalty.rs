@@ -121,11 +121,7 @@ impl Arbiter {
         let clock = |side: Color| self.game.clock().map(|c| c.remaining(side, now));
         let mut parts = Vec::new();
         if let Some((loser, reason)) = ending {
-            parts.push(format!(
-                "the game ends: {loser} loses ({}), or it is drawn if {} cannot mate",
-                reason.describe(),
-                !loser
-            ));
+            parts.push(ending_words(loser, reason));
         }
         for event in events {
             match event {
@@ -234,4 +230,13 @@ impl Arbiter {
             }
         }
     }
+}
+
+/// A result that waits for the search: `loser` loses unless his opponent cannot mate.
+pub(super) fn ending_words(loser: Color, reason: EndReason) -> String {
+    format!(
+        "the game ends: {loser} loses ({}), or it is drawn if {} cannot mate",
+        reason.describe(),
+        !loser
+    )
 }
