@@ -250,3 +250,54 @@ fn f8_a_retrace_is_confirmed_by_the_arbiter_and_undone_end_to_end() {
     let sans = sans(&Chess::default(), &pgn.moves);
     assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bc4"]);
 }
+
+/// 4.6, F.7: a blind player pushes his pawn to h8, lets go, then lifts it again and puts it on
+/// g7. Nothing counts; he is told at once that the move is not possible and guided back, the
+/// arbiter is told what the board shows, and a `promote` typed for a pawn no longer on the last
+/// rank is refused with the reason. Back on h7, he promotes properly and it counts.
+#[test]
+fn a4_6_a_pawn_released_on_the_last_rank_and_moved_on_is_guided_back_end_to_end() {
+    if !socat_or_skip() {
+        return;
+    }
+    let mut t = Table::start("promotion-moved-on");
+    t.white(Square::H2, Square::H4);
+    t.black("g5", Square::G7, Square::G5);
+    t.white(Square::H4, Square::G5);
+    t.black("h6", Square::H7, Square::H6);
+    t.white(Square::G5, Square::H6);
+    t.black("Nf6", Square::G8, Square::F6);
+    t.white(Square::H6, Square::H7);
+    t.black("Rg8", Square::H8, Square::G8);
+    assert_eq!(t.ply(), 8);
+    // White pushes to h8 and lets go of the pawn (the piece is asked for) ...
+    t.board.shift(Square::H7, Square::H8);
+    t.wait_transcript("note promotion on h8");
+    // ... then lifts it again and puts it on g7.
+    t.board.shift(Square::H8, Square::G7);
+    t.wait_transcript("blind Move not possible");
+    t.wait_transcript("blind Pawn stands on Gustav seven, belongs on Hector seven");
+    t.wait_transcript("illegal move on the tactile board by white (7.4): it stands on g7 h7");
+    let said = t.assistant("promote q");
+    assert!(
+        said.last()
+            .is_some_and(|l| l.contains("no promotion is waiting for its piece")),
+        "{said:?}"
+    );
+    assert_eq!(t.ply(), 8);
+    // Guided back, he plays the promotion again and says his queen: it counts.
+    t.board.shift(Square::G7, Square::H7);
+    thread::sleep(Duration::from_millis(300));
+    t.board.shift(Square::H7, Square::H8);
+    let asked_again = support::process::wait_until(support::line_table::LIMIT, || {
+        t.count("note promotion on h8: the player announces the piece") == 2
+    });
+    assert!(asked_again, "{}", t.transcript());
+    let said = t.assistant("promote q");
+    assert!(said.last().is_some_and(|l| l.starts_with("ok")), "{said:?}");
+    t.wait_ply(9);
+    let folder = t.stop();
+    let pgn = read_game_file(&folder.join(PGN_FILE));
+    let sans = sans(&Chess::default(), &pgn.moves);
+    assert_eq!(sans.last().map(String::as_str), Some("h8=Q"));
+}
