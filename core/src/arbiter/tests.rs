@@ -1869,3 +1869,50 @@ fn a_fallen_flag_is_said_to_both_and_in_blitz_the_game_goes_on_until_it_is_claim
 
 /// Issue 24's procedure: each point named after its article.
 mod procedure;
+
+/// F.7 on a DGT board: the sighted player, before executing White's e4, moves his queen to d6 and
+/// hears what is wrong; he puts it back (the events come, or only a full reading of the board
+/// does). The board now shows the position before e4, which is where it should be until he
+/// executes it: nothing is wrong any more, and the queen is not described again.
+#[test]
+fn f7_guidance_names_only_squares_still_wrong_after_the_board_is_read_again() {
+    let q = Piece::from_char('q').unwrap();
+    for read_again in [false, true] {
+        let mut a = after_e4(Some(DGT));
+        sighted(&mut a, lift(Square::D8), 4_000);
+        sighted(&mut a, put_piece(Square::D6, q), 4_200);
+        let out = run(&mut a, 8_000);
+        let told = heard(&out, SIGHTED);
+        assert!(
+            told.iter().any(|w| matches!(w, Announcement::Guidance(_))),
+            "{out:?}"
+        );
+        let mut out = if read_again {
+            // The events were lost; the board is read again.
+            let shown = Chess::default().board().clone();
+            sighted(
+                &mut a,
+                SensorEvent::Snapshot(crate::board::Sensed::Pieces(shown)),
+                9_000,
+            )
+        } else {
+            sighted(&mut a, lift(Square::D6), 9_000);
+            sighted(&mut a, put_piece(Square::D8, q), 9_200)
+        };
+        out.extend(run(&mut a, 70_000));
+        let told = heard(&out, SIGHTED);
+        assert!(
+            !told.iter().any(|w| matches!(w, Announcement::Guidance(_))),
+            "read again: {read_again}: {told:?}"
+        );
+        // He executes e4: it counts, and Black is to move.
+        sighted(&mut a, lift(Square::E2), 71_000);
+        let p = Piece::from_char('P').unwrap();
+        sighted(&mut a, put_piece(Square::E4, p), 71_200);
+        run(&mut a, 75_000);
+        assert_eq!(
+            sighted_board(&a).map(|b| b.mode()),
+            Some(crate::board::recognize::Mode::Move)
+        );
+    }
+}

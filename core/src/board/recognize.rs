@@ -152,7 +152,8 @@ pub enum Recognized {
     Executed,
     /// The board rests in a state that is neither expected nor on the way to a legal move.
     Differs(BoardDiff),
-    /// After a [`Recognized::Differs`], the board shows what it should again.
+    /// After a [`Recognized::Differs`], the board no longer rests on a wrong position: it shows
+    /// what it should again, or is on its way to the move it must make.
     Matches,
     /// A full reading showed squares that differ from what the events had built (events were
     /// missed, e.g. while the board was disconnected).
@@ -1088,13 +1089,16 @@ impl Recognizer {
             self.out_of_turn = shown;
             out.push(Recognized::OutOfTurn { mv: shown });
         }
+        // A difference told is over once the board no longer rests on a wrong position: put
+        // right, or on its way to the move it must make. Guidance names only what is still
+        // wrong (F.7), so nothing already put right is described again.
+        if !matches!(reading, Reading::Wrong) && self.reported.take().is_some() {
+            out.push(Recognized::Matches);
+        }
         match reading {
             Reading::Expected => {
                 self.candidate = None;
                 self.differs_pending = false;
-                if self.reported.take().is_some() {
-                    out.push(Recognized::Matches);
-                }
             }
             Reading::Counts(candidate) => {
                 self.differs_pending = false;
