@@ -542,6 +542,7 @@ fn terminal_escapes_reach_no_console_raw() {
             origin: None,
             text: "Fehler \u{1b}]0;title\u{7}\u{1b}[2J\u{9b}1m".to_string(),
             to: Views::Everyone,
+            keypad: None,
         })
         .unwrap();
     let event = line(&mut reader);

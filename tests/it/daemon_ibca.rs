@@ -31,7 +31,7 @@ use tactus::{
 };
 use tactus_core::{
     announce::{
-        Announcement, Guidance, MoveWords,
+        Announcement, Guidance, MoveWords, ResultWords,
         voice::{Style, VoicePack},
     },
     journal::RequestRecord,
@@ -278,4 +278,55 @@ fn two_blind_players_play_a_whole_game_on_two_tactile_boards() {
         );
     }
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// F.9 at a table of two blind players of two languages: each keypad (his Braille display)
+/// shows what its player heard, in his own language and nothing else: the move of the other
+/// said in his words, the result said to both in each one's language, no staff's prefix
+/// ("said to both: ...") and not the other player's words (issue 37, point 7).
+#[test]
+fn f9_each_keypad_shows_what_its_player_heard_in_his_own_language() {
+    let dir = temp_dir("ibca-keypads");
+    write_config_two_blind(&dir, PACKS);
+    let game = moves_of(GAME);
+    let sim = SimSettings {
+        moves: game.clone(),
+        speed: 4.0,
+        ..SimSettings::default()
+    };
+    let table = Table::start_sim(&dir, sim, true);
+    table.wait_started();
+    let mut keypads = Color::ALL.map(|seat| table.player_at(seat));
+    let status = table.wait_status("the mate", |s| result_of(s).is_some());
+    assert_eq!(ply_of(&status), game.len(), "{status:?}");
+    // Read what came since (events arrive with the next reply).
+    for keypad in &mut keypads {
+        keypad.ok("help");
+    }
+    let result = Announcement::Result(ResultWords::BlackWins);
+    for (seat, keypad) in Color::ALL.into_iter().zip(&keypads) {
+        let (his, other) = (pack_of(seat), pack_of(!seat));
+        let events = &keypad.events;
+        assert!(
+            events.contains(&render(&his, &result)),
+            "{seat}'s keypad: no result in his words: {events:?}"
+        );
+        assert!(
+            !events.contains(&render(&other, &result)),
+            "{seat}'s keypad shows the other's words: {events:?}"
+        );
+        assert!(
+            !events.iter().any(|e| e.starts_with("said to")),
+            "{seat}'s keypad shows the staff's line: {events:?}"
+        );
+        // The last move, said to White (the mate is Black's): in White's words.
+        let mut before = Chess::default();
+        for m in &game[..game.len() - 1] {
+            before.play_unchecked(*m);
+        }
+        let last = Announcement::Move(MoveWords::new(&before, game[game.len() - 1]));
+        if seat == Color::White {
+            assert!(events.contains(&render(&his, &last)), "{events:?}");
+        }
+    }
 }

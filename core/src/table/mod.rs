@@ -282,6 +282,29 @@ pub struct Broadcast {
     pub text: String,
     /// Which consoles see it.
     pub to: Views,
+    /// What a blind player's own keypad shows instead of `text` (his Braille display): what his
+    /// ear heard, in his own language and nothing else; the staff's line names who heard it, in
+    /// the staff's words. None: one line for everyone.
+    pub keypad: Option<KeypadLine>,
+}
+
+/// A line of what was said, as each blind player's keypad shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeypadLine {
+    /// The words for a keypad that named its seat.
+    pub words: ByColor<String>,
+    /// The seat of a keypad that named none (the blind player's, at a table with one).
+    pub seatless: Color,
+}
+
+impl Broadcast {
+    /// The line a console in `role`, speaking for `seat` if it named one, shows.
+    pub fn text_for(&self, role: Role, seat: Option<Color>) -> &str {
+        match &self.keypad {
+            Some(k) if role == Role::Player => &k.words[seat.unwrap_or(k.seatless)],
+            _ => &self.text,
+        }
+    }
 }
 
 /// Which consoles an event is for. A player's console (his keypad, his Braille display) shows
@@ -700,6 +723,7 @@ impl Table {
             origin,
             text,
             to: views,
+            keypad: None,
         }));
     }
 

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use shakmaty::{ByColor, Color};
 
-use super::{Table, TableEffect, Views};
+use super::{Broadcast, KeypadLine, Table, TableEffect, Views};
 use crate::{
     announce::{Announcement, Audience},
     arbiter::Input,
@@ -257,7 +257,18 @@ impl Table {
                 Audience::Player(seat) if names.is_blind(seat) => self.his_views(seat),
                 Audience::Player(_) => Views::Staff,
             };
-            self.broadcast(line, None, views, out);
+            // His keypad shows what his ear heard, in his words: at a table with two blind
+            // players, what is said to both is said to each in his own language.
+            let keypad = names.blind_seats().next().map(|seatless| KeypadLine {
+                words: ByColor::new_with(|seat| self.wording[seat].text(&announcement)),
+                seatless,
+            });
+            out.push(TableEffect::Broadcast(Broadcast {
+                origin: None,
+                text: line,
+                to: views,
+                keypad,
+            }));
         }
         out.push(TableEffect::Say {
             id,

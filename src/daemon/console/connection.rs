@@ -200,7 +200,8 @@ impl Connection {
                 if b.origin != Some(self.id)
                     && b.to.reach(self.session.role(), self.session.seat()) =>
             {
-                wire::encode_event(&escape_controls(&b.text))
+                let text = b.text_for(self.session.role(), self.session.seat());
+                wire::encode_event(&escape_controls(text))
             }
             Ok(_) => return true,
             Err(broadcast::error::RecvError::Lagged(n)) => wire::encode_event(&format!(

@@ -242,6 +242,7 @@ impl Hub {
             origin,
             text,
             to: Views::Staff,
+            keypad: None,
         });
     }
 
