@@ -468,9 +468,18 @@ fn the_blind_players_requests_are_printed_and_said_to_him_only_when_asked() {
     // Time: printed as said (the clock's arithmetic is the console's unit tests').
     let before = table.said_to("blind").len();
     let body = player.ok("time");
-    assert_eq!(body.len(), 1, "{body:?}");
+    assert_eq!(body.len(), 2, "{body:?}");
     let heard = table.said_after("blind", before, 1);
-    assert_eq!(heard, body, "printed as heard");
+    assert_eq!(heard, body[..1], "printed as heard");
+    // ... and in digits, left on White's clock and on Black's, for his Braille display.
+    let digits: Vec<&str> = body[1].split(" / ").collect();
+    assert!(
+        digits.len() == 2
+            && digits
+                .iter()
+                .all(|d| d.len() == 7 && d.as_bytes()[1] == b':'),
+        "{body:?}"
+    );
     assert!(
         heard[0].starts_with("Weiß: verbraucht ") && heard[0].contains("; Schwarz: verbraucht "),
         "{heard:?}"

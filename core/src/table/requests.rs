@@ -20,7 +20,7 @@ use crate::{
         self, Answer, Command, Request, Role, Switchable,
         wire::{End, Reply},
     },
-    rules::Millis,
+    rules::{Millis, pgn::format_clk},
 };
 
 /// The requests the arbiter has switched off (12.3 a).
@@ -230,6 +230,23 @@ impl Table {
         // the ear hears.
         let wording = &self.wording[seat];
         let mut body: Vec<String> = said.iter().map(|a| wording.text(a)).collect();
+        // The times in digits too, left on White's clock then Black's, as the line above says
+        // them: a Braille display reads "1:14:49" in 7 cells where the words take a line, and
+        // near the end he wants the seconds at a glance.
+        for a in &said {
+            if let Announcement::Times {
+                white_left_ms,
+                black_left_ms,
+                ..
+            } = a
+            {
+                body.push(format!(
+                    "{} / {}",
+                    format_clk(*white_left_ms),
+                    format_clk(*black_left_ms)
+                ));
+            }
+        }
         if body.is_empty() {
             body = match &answer {
                 Answer::RepeatLast => vec!["nothing has been said yet".to_string()],

@@ -1264,3 +1264,25 @@ fn a_set_up_corrected_after_start_anyway_is_no_move() {
         Some("e4")
     );
 }
+
+/// F.9 d: the time he asks for at his keypad is printed as he hears it, and in digits below,
+/// seconds included (a Braille display reads "0:04:50" in a glance; the words take a line).
+#[test]
+fn f9_d_the_time_asked_at_the_keypad_is_printed_in_digits_too() {
+    let mut table = one_blind_table(None, Completion::ClockPress, tactile_only());
+    let t = started(&mut table);
+    // White's clock (the sighted player's) has run since the start, 9.1 s.
+    let (reply, effects) = command(&mut table, Role::Player, None, "time", t + 9_000);
+    let heard: Vec<String> = effects
+        .iter()
+        .filter_map(|e| match e {
+            TableEffect::Say { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(heard.len(), 1, "{effects:?}");
+    assert_eq!(
+        reply.body,
+        [heard[0].clone(), "0:04:50 / 0:05:00".to_string()]
+    );
+}
