@@ -32,7 +32,7 @@
 use shakmaty::Color;
 
 use crate::announce::{
-    Announcement, MoveWords,
+    Announcement, MoveWords, ResultWords,
     numbers::{self, Form, NumberLanguage},
     voice::{PAUSE, Style, Utterance, VoicePack, Word},
 };
@@ -177,26 +177,49 @@ pub struct ScoresheetEntry {
 
 /// The audio scoresheet of `score` in `pack`'s words and `style` (F.5): one entry per move, in
 /// order. The first move of every move number begins with the number, said as the pack says
-/// it ([`move_number`]), and a pause. Pure.
+/// it ([`move_number`]), and a pause. A draw offered with a move (9.1 b, the `(=)` of the
+/// written scoresheet) is an entry of its own after it, and a finished game ends with its
+/// result, as he heard them at the table: the recording holds what his scoresheet holds. Each
+/// is appended after what is already recorded, never said inside another entry. Pure.
 pub fn scoresheet(score: &Score, pack: &VoicePack, style: Style) -> Vec<ScoresheetEntry> {
-    score
-        .plies()
-        .map(|p| {
-            let said = pack.render(
-                &Announcement::Move(MoveWords::new(&p.before, p.entry.mv)),
-                style,
-            );
-            let (label, utterance) = match p.side {
-                Color::White => (format!("{}.", p.number), numbered(pack, p.number, said)),
-                // A record that starts with Black's move (a set-up position) numbers it too.
-                Color::Black if p.ply == 1 => {
-                    (format!("{}...", p.number), numbered(pack, p.number, said))
-                }
-                Color::Black => (format!("{}...", p.number), said),
-            };
-            ScoresheetEntry { label, utterance }
-        })
-        .collect()
+    let mut entries = Vec::new();
+    for p in score.plies() {
+        let said = pack.render(
+            &Announcement::Move(MoveWords::new(&p.before, p.entry.mv)),
+            style,
+        );
+        let (label, utterance) = match p.side {
+            Color::White => (format!("{}.", p.number), numbered(pack, p.number, said)),
+            // A record that starts with Black's move (a set-up position) numbers it too.
+            Color::Black if p.ply == 1 => {
+                (format!("{}...", p.number), numbered(pack, p.number, said))
+            }
+            Color::Black => (format!("{}...", p.number), said),
+        };
+        entries.push(ScoresheetEntry {
+            label: label.clone(),
+            utterance,
+        });
+        if p.entry.draw_offer {
+            entries.push(ScoresheetEntry {
+                label: format!("{label} (=)"),
+                utterance: pack.render(&Announcement::DrawOffered { by: p.side }, style),
+            });
+        }
+    }
+    let result = match score.result.as_str() {
+        "1-0" => Some(ResultWords::WhiteWins),
+        "0-1" => Some(ResultWords::BlackWins),
+        "1/2-1/2" => Some(ResultWords::Draw),
+        _ => None,
+    };
+    if let Some(result) = result {
+        entries.push(ScoresheetEntry {
+            label: score.result.clone(),
+            utterance: pack.render(&Announcement::Result(result), style),
+        });
+    }
+    entries
 }
 
 /// `said` after its move number and a pause: "Zug eins, Bauer Eva vier".
@@ -589,6 +612,44 @@ mod tests {
                 "Springer Cesar sechs",
             ]
         );
+    }
+
+    /// Issue 37, point 10: the recording holds what his written scoresheet holds: a draw
+    /// offered with a move (9.1 b, the `(=)`), as he heard it, after that move; the result at
+    /// the end, in his words. An unfinished game has no result.
+    #[test]
+    fn f5_the_recording_holds_the_draw_offers_and_the_result() {
+        let de = pack("de-fide");
+        let mut game = score(None, "e4 e5 Nf3");
+        game.moves[1].draw_offer = true;
+        let labels = |score: &Score| -> Vec<String> {
+            scoresheet(score, &de, Style::San)
+                .into_iter()
+                .map(|e| e.label)
+                .collect()
+        };
+        assert_eq!(labels(&game), ["1.", "1...", "1... (=)", "2."]);
+        game.result = "1/2-1/2".into();
+        let entries = scoresheet(&game, &de, Style::San);
+        assert_eq!(
+            entries.iter().map(|e| e.label.as_str()).collect::<Vec<_>>(),
+            ["1.", "1...", "1... (=)", "2.", "1/2-1/2"]
+        );
+        let heard = |a: &Announcement| de.render(a, Style::San);
+        assert_eq!(
+            entries[2].utterance,
+            heard(&Announcement::DrawOffered { by: Color::Black })
+        );
+        assert_eq!(
+            entries[4].utterance,
+            heard(&Announcement::Result(ResultWords::Draw))
+        );
+        // Every clip of them is a word of the pack: nothing silent where they belong.
+        for entry in &entries {
+            for clip in entry.utterance.clips.iter().filter(|c| *c != PAUSE) {
+                assert!(de.words().contains_key(clip), "{}: {clip}", entry.label);
+            }
+        }
     }
 
     #[test]
