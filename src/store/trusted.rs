@@ -193,6 +193,12 @@ fn trusted_owner(uid: u32, me: u32) -> bool {
     uid == me || uid == 0
 }
 
+/// Whether a file of user `uid` may be trusted by the daemon: its own user's or root's (another
+/// user could write in it whatever he likes).
+pub fn trusted_user(uid: u32) -> bool {
+    trusted_owner(uid, me())
+}
+
 /// One folder of a walk: its owner and who may write to it. `last`: the rule for the last
 /// folder of the path (`None`: a folder on the way).
 fn check_dir(path: &Path, meta: &Metadata, me: u32, last: Option<Last>) -> Result<(), Untrusted> {
@@ -444,6 +450,38 @@ impl TrustedDir {
         let meta = dir.metadata()?;
         Ok(TrustedDir {
             path: self.path.join(name),
+            dir,
+            id: (meta.dev(), meta.ino()),
+        })
+    }
+
+    /// The folder `name` in this folder, held open when it is trusted as a folder of the daemon's
+    /// own files ([`Last::Private`]: the daemon's user's or root's, closed to other users); never
+    /// through a symbolic link.
+    pub fn open_dir(&self, name: &str) -> Result<TrustedDir, Untrusted> {
+        let path = self.path.join(name);
+        if name.is_empty() || name == "." || name == ".." || name.as_bytes().contains(&b'/') {
+            return Err(untrusted(&path, "is no folder name"));
+        }
+        let fd = openat(
+            &self.dir,
+            name,
+            OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| match e {
+            nix::errno::Errno::ELOOP | nix::errno::Errno::ENOTDIR => {
+                untrusted(&path, "is not a folder (a symbolic link is not followed)")
+            }
+            e => untrusted(&path, format!("cannot be opened ({e})")),
+        })?;
+        let dir = File::from(fd);
+        let meta = dir
+            .metadata()
+            .map_err(|e| untrusted(&path, format!("cannot be looked at ({e})")))?;
+        check_dir(&path, &meta, me(), Some(Last::Private))?;
+        Ok(TrustedDir {
+            path,
             dir,
             id: (meta.dev(), meta.ino()),
         })
