@@ -28,6 +28,23 @@ pub struct HallArgs {
     /// for every site): sent as Access-Control-Allow-Origin. None by default.
     #[arg(long, value_name = "ORIGIN", value_parser = origin)]
     allow_origin: Option<String>,
+    /// A user (name or number) whose folders and files the hall trusts as its own (repeatable):
+    /// the tables' user, when the hall runs as another and reads their folders through a shared
+    /// or mounted folder. Otherwise only the hall's own user's and root's are read.
+    #[arg(long = "trust-user", value_name = "USER", value_parser = user_id)]
+    trust_users: Vec<u32>,
+}
+
+fn user_id(text: &str) -> Result<u32, String> {
+    if let Ok(uid) = text.parse::<u32>() {
+        return Ok(uid);
+    }
+    match nix::unistd::User::from_name(text) {
+        Ok(Some(user)) => Ok(user.uid.as_raw()),
+        _ => Err(format!(
+            "{text:?} is no user of this computer: give a user name from /etc/passwd or a number"
+        )),
+    }
 }
 
 fn host_name(text: &str) -> Result<String, String> {
@@ -72,7 +89,9 @@ pub fn run(args: HallArgs) -> Result<ExitCode> {
             names: args.names,
             allow_origin: args.allow_origin,
         };
-        crate::web::hall::serve_hall(listener, args.dirs, access, cancel).await;
+        let mut users = vec![nix::unistd::geteuid().as_raw()];
+        users.extend(args.trust_users);
+        crate::web::hall::serve_hall(listener, args.dirs, users, access, cancel).await;
         Ok(ExitCode::SUCCESS)
     });
     // A reading of a folder that hangs (a network file system) must not hold the end: the

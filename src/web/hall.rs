@@ -25,7 +25,7 @@ use super::{
     page::escape,
     view::{PageAddress, TableView, clock_text},
 };
-use crate::store::trusted::{TrustedDir, trusted_user, who};
+use crate::store::trusted::{TrustedDir, who};
 
 /// How often the hall reads the folders again.
 pub const READ_INTERVAL: Duration = Duration::from_millis(500);
@@ -83,10 +83,11 @@ pub fn lock_held(folder: &TrustedDir, locks: Option<&str>) -> Option<bool> {
 /// `game.pgn`), else its newest sub-folder that does (a table's record folder has one per game).
 /// Every folder must be trusted as the daemon trusts a game folder
 /// ([`crate::store::trusted::check_folder`], [`Last`](crate::store::trusted::Last)`::Private`):
-/// the hall's user's or root's, closed to other users, reached through no link another user
-/// could point elsewhere. Else why not.
-pub fn game_folder(dir: &Path) -> Result<TrustedDir, String> {
-    let held = TrustedDir::open(dir).map_err(|e| format!("{e:#}"))?;
+/// the hall's user's (or of one of `users`, the hall's and those it was told to trust) or
+/// root's, closed to other users, reached through no link another user could point elsewhere.
+/// Else why not.
+pub fn game_folder(dir: &Path, users: &[u32]) -> Result<TrustedDir, String> {
+    let held = TrustedDir::open_trusting(dir, users).map_err(|e| format!("{e:#}"))?;
     let holds_game = |d: &TrustedDir| d.at().is_file(TABLE_FILE) || d.at().is_file(PGN_FILE);
     if holds_game(&held) {
         return Ok(held);
@@ -122,7 +123,7 @@ pub fn game_folder(dir: &Path) -> Result<TrustedDir, String> {
 }
 
 /// The file `name` of the game folder held as `folder`, when the hall may read it: a regular
-/// file (not a link, a pipe or a device), of the hall's user or root, at most [`MAX_FILE`]
+/// file (not a link, a pipe or a device), of a user the folder is trusted for, at most [`MAX_FILE`]
 /// bytes. `Ok(None)`: there is none (yet); `Err`: why it was not read.
 pub fn read_file(folder: &TrustedDir, name: &str) -> Result<Option<Vec<u8>>, String> {
     use std::io::Read;
@@ -158,7 +159,7 @@ pub fn read_file(folder: &TrustedDir, name: &str) -> Result<Option<Vec<u8>>, Str
     let meta = file
         .metadata()
         .map_err(|e| format!("{} cannot be looked at ({e})", path.display()))?;
-    if !trusted_user(meta.uid()) {
+    if !folder.trusts(meta.uid()) {
         return Err(format!(
             "{} belongs to {}, who can write in it whatever he likes",
             path.display(),
@@ -186,16 +187,16 @@ pub fn read_file(folder: &TrustedDir, name: &str) -> Result<Option<Vec<u8>>, Str
     Ok(Some(bytes))
 }
 
-/// Read every table's files now.
-pub fn read_tables(dirs: &[PathBuf]) -> Vec<HallTable> {
+/// Read every table's files now, trusting the folders and files of `users` (and root).
+pub fn read_tables(dirs: &[PathBuf], users: &[u32]) -> Vec<HallTable> {
     let locks = fs::read_to_string("/proc/locks").ok();
     dirs.iter()
         .enumerate()
-        .map(|(i, dir)| read_table(i + 1, dir, locks.as_deref()))
+        .map(|(i, dir)| read_table(i + 1, dir, users, locks.as_deref()))
         .collect()
 }
 
-fn read_table(board: usize, dir: &Path, locks: Option<&str>) -> HallTable {
+fn read_table(board: usize, dir: &Path, users: &[u32], locks: Option<&str>) -> HallTable {
     let mut table = HallTable {
         board,
         folder: dir.to_path_buf(),
@@ -204,7 +205,7 @@ fn read_table(board: usize, dir: &Path, locks: Option<&str>) -> HallTable {
         playing: None,
         skipped: Vec::new(),
     };
-    let folder = match game_folder(dir) {
+    let folder = match game_folder(dir, users) {
         Ok(folder) => folder,
         Err(why) => {
             table.skipped.push(why);
@@ -458,14 +459,17 @@ struct Hall {
 /// Serve the hall of `dirs` on `listener` until `cancel`, reading the folders every
 /// [`READ_INTERVAL`] (in the blocking pool: a reading that hangs holds neither the page nor the
 /// end on `cancel`). The page is served once the folders were first read.
+/// `users`: the users (besides root) whose folders and files the hall trusts: its own, and the
+/// tables' users it was told to trust.
 pub async fn serve_hall(
     listener: TcpListener,
     dirs: Vec<PathBuf>,
+    users: Vec<u32>,
     access: http::Access,
     cancel: CancellationToken,
 ) {
     let mut said: Vec<Vec<String>> = Vec::new();
-    let Some(first) = read_round(&dirs, &mut said, &cancel).await else {
+    let Some(first) = read_round(&dirs, &users, &mut said, &cancel).await else {
         return;
     };
     let (events_tx, events) = watch::channel(Arc::new(event(&first)));
@@ -481,7 +485,7 @@ pub async fn serve_hall(
                     _ = cancel.cancelled() => return,
                     _ = tokio::time::sleep(READ_INTERVAL) => {}
                 }
-                let Some(read) = read_round(&dirs, &mut said, &cancel).await else {
+                let Some(read) = read_round(&dirs, &users, &mut said, &cancel).await else {
                     return;
                 };
                 if hall_tx.borrow().tables != read {
@@ -515,11 +519,12 @@ pub async fn serve_hall(
 /// (`said`: the reasons last said, by table).
 async fn read_round(
     dirs: &[PathBuf],
+    users: &[u32],
     said: &mut Vec<Vec<String>>,
     cancel: &CancellationToken,
 ) -> Option<Vec<HallTable>> {
-    let owned = dirs.to_vec();
-    let mut reading = tokio::task::spawn_blocking(move || read_tables(&owned));
+    let (owned, users) = (dirs.to_vec(), users.to_vec());
+    let mut reading = tokio::task::spawn_blocking(move || read_tables(&owned, &users));
     let read = tokio::select! {
         _ = cancel.cancelled() => return None,
         read = &mut reading => read,

@@ -203,6 +203,15 @@ fn the_hall_reads_no_link_no_pipe_no_device_no_file_of_another_user_and_nothing_
     hall.signal("-TERM");
     let status = hall.wait_limit(Duration::from_secs(10));
     assert!(status.success(), "{status:?}");
+    // Told to trust the tables' user (a folder mounted from the tables' computer), it reads
+    // his folder and his file.
+    if other {
+        let port = free_port();
+        let _trusting = self::hall(&dir, port, &["--trust-user", "nobody"], &dirs[5..]);
+        let games = body_when_up(port, "/games.pgn");
+        let read = read_pgn(games.as_bytes()).unwrap_or_else(|e| panic!("{e}:\n{games}"));
+        assert_eq!(read.len(), 2, "{games}");
+    }
     let _ = fs::remove_dir_all(&dir);
 }
 
