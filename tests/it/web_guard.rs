@@ -80,6 +80,19 @@ fn body_when_up(port: u16, path: &str) -> String {
     }
 }
 
+/// The body of `GET path` once it contains `text`.
+fn body_containing(port: u16, path: &str, text: &str) -> String {
+    let t = Instant::now();
+    loop {
+        let body = body_when_up(port, path);
+        if body.contains(text) {
+            return body;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "{path}: {body}");
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// `tactus hall --listen 127.0.0.1:port ARGS DIRS` in `dir` (logs `hall.out`, `hall.err`).
 fn hall(dir: &Path, port: u16, args: &[&str], dirs: &[PathBuf]) -> Guard {
     let listen = format!("127.0.0.1:{port}");
@@ -132,6 +145,11 @@ fn the_hall_reads_no_link_no_pipe_no_device_no_file_of_another_user_and_nothing_
     big.set_len(2 * 1024 * 1024).unwrap();
     let t5 = table_dir(&dir, 5);
     fs::write(t5.join("game.pgn"), GAME).unwrap();
+    // 8: a table folder every user may write to.
+    let t8 = dir.join("t8");
+    fs::create_dir(&t8).unwrap();
+    fs::write(t8.join("game.pgn"), GAME).unwrap();
+    fs::set_permissions(&t8, fs::Permissions::from_mode(0o777)).unwrap();
     let mut dirs = vec![t1, t2, t3, t4, t5];
     // 6: a table folder of another user; 7: the daemon's folder, but a game.pgn of another user.
     let other = root();
@@ -145,7 +163,10 @@ fn the_hall_reads_no_link_no_pipe_no_device_no_file_of_another_user_and_nothing_
         dirs.extend([t6, t7]);
     } else {
         skipped("the hall skips a folder and a file of another user");
+        // Boards 6 and 7 stand empty: a folder of the hall's own with nothing in it yet.
+        dirs.extend([table_dir(&dir, 6), table_dir(&dir, 7)]);
     }
+    dirs.push(t8);
     let port = free_port();
     let mut hall = hall(&dir, port, &[], &dirs);
 
@@ -173,6 +194,7 @@ fn the_hall_reads_no_link_no_pipe_no_device_no_file_of_another_user_and_nothing_
         (2, "table.json is a symbolic link".to_string()),
         (3, "table.json is not a regular file".to_string()),
         (4, "game.pgn is larger than the 1024 kB".to_string()),
+        (8, "t8 is writable by every user (mode 0777)".to_string()),
     ];
     if other {
         why.push((6, "t6 belongs to user 65534 (nobody)".to_string()));
@@ -207,7 +229,7 @@ fn the_hall_reads_no_link_no_pipe_no_device_no_file_of_another_user_and_nothing_
     // his folder and his file.
     if other {
         let port = free_port();
-        let _trusting = self::hall(&dir, port, &["--trust-user", "nobody"], &dirs[5..]);
+        let _trusting = self::hall(&dir, port, &["--trust-user", "nobody"], &dirs[5..7]);
         let games = body_when_up(port, "/games.pgn");
         let read = read_pgn(games.as_bytes()).unwrap_or_else(|e| panic!("{e}:\n{games}"));
         assert_eq!(read.len(), 2, "{games}");
@@ -335,6 +357,55 @@ fn the_hall_answers_only_its_own_names_and_no_other_site_reads_it_unless_allowed
     );
     let _ = body_when_up(port, "/games.pgn");
     let response = get_as(port, "/games.pgn", "hall.example.lan").unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(
+        head(&response).contains("Access-Control-Allow-Origin: https://broadcast.example"),
+        "{response}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_tables_page_answers_only_its_own_names_and_no_other_site_reads_it() {
+    let dir = temp_dir("run-names");
+    let port = free_port();
+    let config = config_with(&dir, &format!("[web]\nlisten = \"127.0.0.1:{port}\"\n"));
+    let mut run = spawn(
+        &["run", "--new", "--config", config.to_str().unwrap()],
+        &dir,
+        "run",
+        &[],
+    );
+    body_containing(port, "/game.pgn", "Weiss Sehend");
+    let rebound = get_as(port, "/game.pgn", "rebind.attacker.example").expect("an answer");
+    assert!(rebound.starts_with("HTTP/1.1 421"), "{rebound}");
+    assert!(!rebound.contains("Weiss"), "{rebound}");
+    for path in ["/", "/game.pgn", "/table.json"] {
+        let response = get_as(port, path, &format!("127.0.0.1:{port}")).expect("an answer");
+        assert!(response.starts_with("HTTP/1.1 200"), "{path}: {response}");
+        assert!(
+            !head(&response).contains("Access-Control-Allow-Origin"),
+            "{path}: {response}"
+        );
+    }
+    run.signal("-TERM");
+    assert!(run.wait_limit(Duration::from_secs(20)).success());
+    // Unless the file says which site may.
+    let config = config_with(
+        &dir,
+        &format!(
+            "[web]\nlisten = \"127.0.0.1:{port}\"\nnames = [\"table1.hall.lan\"]\n\
+             allow_origin = \"https://broadcast.example\"\n"
+        ),
+    );
+    let _run = spawn(
+        &["run", "--config", config.to_str().unwrap()],
+        &dir,
+        "run-again",
+        &[],
+    );
+    body_containing(port, "/game.pgn", "Weiss Sehend");
+    let response = get_as(port, "/game.pgn", "table1.hall.lan").expect("an answer");
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(
         head(&response).contains("Access-Control-Allow-Origin: https://broadcast.example"),
