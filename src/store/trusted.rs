@@ -7,9 +7,10 @@
 //! every symbolic link on the way belongs to the daemon's user or root, and a folder of the
 //! daemon's own files cannot be written by others at all ([`Last::Private`]: sticky or not, they
 //! could put a game in it to resume). [`check_folder`] walks a path so, link by link. The output
-//! folder, the game folders, and the folders of the console socket and the token file are
-//! checked with it by `check-config`, at the start, and the game folder again before every
-//! record is written: another user who could re-point a folder on the way could make a daemon
+//! folder, the game folders, the broadcast folder, and the folders of the console socket and the
+//! token file are checked with it by `check-config`, at the start, and the game folder again
+//! before every record is written (`tactus hall` holds the tables' folders so too, before it
+//! reads them): another user who could re-point a folder on the way could make a daemon
 //! running as root write `game.pgn` and the scoresheets wherever he likes.
 //!
 //! [`TrustedDir`] is a game folder held open from the moment it is made or found trusted: its lock,

@@ -4,8 +4,14 @@
 //! with `Round` and `Board` tags, for a broadcast) and a page listing every table with its
 //! state, its last move, its clocks and a warning where a table's boards differ from the game or
 //! a claim waits for the arbiter. A table whose tactus is gone (stopped or crashed: nobody holds
-//! its game folder's lock) is shown stopped, with a warning, whatever its last status said. It
-//! never writes into a game folder, and takes no lock.
+//! its game folder's lock) is shown stopped, with a warning, whatever its last status said. Each
+//! table links to its own page when its status file says where the page is. It never writes
+//! into a game folder, and takes no lock.
+//!
+//! It trusts no path and no size: each table's folder is held as the daemon holds a game folder
+//! ([`TrustedDir`]: the same rules, the hall's user's, root's or a user it was told to trust),
+//! and of it only regular files of such a user, of at most [`MAX_FILE`], are read, never through
+//! a link, never a pipe or a device. What it does not read is named on its page and in its log.
 
 use std::{
     fs,
