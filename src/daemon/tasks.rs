@@ -353,6 +353,11 @@ impl Tasks {
                     .context("cannot serve the table's page")?;
             if let Ok(addr) = addr {
                 crate::output::say_line(&format!("tactus: the table's page on http://{addr}/"));
+                if !addr.ip().is_loopback() {
+                    crate::output::say_line(
+                        "tactus: the page is open to everyone on that network (read only)",
+                    );
+                }
                 page = Some(crate::web::view::PageAddress::of(
                     addr,
                     crate::web::http::own_name().as_deref(),
