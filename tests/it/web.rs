@@ -648,3 +648,58 @@ fn the_hall_links_each_table_to_its_own_page_or_says_it_knows_none() {
     table.stop();
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_broadcast_folder_re_pointed_mid_game_gets_no_write_through_the_new_path() {
+    let dir = temp_dir("web-broadcast-repoint");
+    let port = free_port();
+    write_config(&dir, port);
+    let game = moves_of(SCHOLARS);
+    let table = Table::start(&dir, &game, 4.0, true);
+    table.wait_started();
+    let mut assistant = table.connect();
+    assistant.ok("move e4");
+    assistant.ok("press");
+    table.wait_ply(2);
+    let broadcast = dir.join("broadcast");
+    let games = |folder: &Path| {
+        read_pgn(
+            fs::read_to_string(folder.join("games.pgn"))
+                .unwrap_or_default()
+                .as_bytes(),
+        )
+        .ok()
+        .and_then(|g| g.first().map(|g| g.moves.len()))
+    };
+    let t = Instant::now();
+    while games(&broadcast) != Some(2) {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "games.pgn never at 2"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    // The folder renamed and a link to elsewhere put in its place: a write by path would land
+    // there, where the broadcaster now reads.
+    let moved = dir.join("moved");
+    let elsewhere = dir.join("elsewhere");
+    fs::rename(&broadcast, &moved).unwrap();
+    fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &broadcast).unwrap();
+    assistant.ok("move Bc4");
+    assistant.ok("press");
+    table.wait_ply(4);
+    pgn_at(port, 4);
+    thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !elsewhere.join("games.pgn").exists(),
+        "games.pgn was written through the new path"
+    );
+    assert_eq!(
+        games(&moved),
+        Some(2),
+        "the folder held keeps the last game trusted"
+    );
+    table.stop();
+    let _ = fs::remove_dir_all(&dir);
+}
