@@ -24,7 +24,6 @@ use std::{
 use tactus_core::folder::{LOCK_FILE, PGN_FILE, TABLE_FILE};
 use tokio::{net::TcpListener, sync::watch};
 use tokio_util::sync::CancellationToken;
-use tracing::warn;
 
 use super::{
     http::{self, Response, Update},
@@ -520,15 +519,13 @@ pub async fn serve_hall(
     tokio::join!(reader, http::serve(listener, route, access, cancel.clone()));
 }
 
-/// Read every table once, in the blocking pool; `None` on `cancel`. A reading past
-/// [`READ_DEADLINE`] is said; each table skipped is said once, and again when the reason changes
-/// (`said`: the reasons last said, by table).
-async fn read_round(
+/// One reading of every table in the blocking pool: `None` on `cancel`, the reading or why it
+/// failed. One past [`READ_DEADLINE`] is said.
+async fn read_once(
     dirs: &[PathBuf],
     users: &[u32],
-    said: &mut Vec<Vec<String>>,
     cancel: &CancellationToken,
-) -> Option<Vec<HallTable>> {
+) -> Option<Result<Vec<HallTable>, tokio::task::JoinError>> {
     let (owned, users) = (dirs.to_vec(), users.to_vec());
     let mut reading = tokio::task::spawn_blocking(move || read_tables(&owned, &users));
     let read = tokio::select! {
@@ -540,7 +537,6 @@ async fn read_round(
                  a network file system that hangs?); the page shows them as last read",
                 READ_DEADLINE.as_secs()
             );
-            warn!("{line}");
             crate::output::say_error_line(&line);
             tokio::select! {
                 _ = cancel.cancelled() => return None,
@@ -548,8 +544,34 @@ async fn read_round(
             }
         }
     };
-    // A reading that panicked: nothing read this time.
-    let read = read.unwrap_or_default();
+    Some(read)
+}
+
+/// Read every table once, in the blocking pool; `None` on `cancel`. A reading past
+/// [`READ_DEADLINE`] is said; each table skipped is said once, and again when the reason changes
+/// (`said`: the reasons last said, by table).
+async fn read_round(
+    dirs: &[PathBuf],
+    users: &[u32],
+    said: &mut Vec<Vec<String>>,
+    cancel: &CancellationToken,
+) -> Option<Vec<HallTable>> {
+    let read = loop {
+        match read_once(dirs, users, cancel).await? {
+            Ok(read) => break read,
+            // A reading that panicked: said, and tried again a moment later (the page keeps
+            // the tables as last read).
+            Err(e) => {
+                crate::output::say_error_line(&format!(
+                    "tactus hall: reading the tables' folders failed ({e}); trying again"
+                ));
+                tokio::select! {
+                    _ = cancel.cancelled() => return None,
+                    _ = tokio::time::sleep(READ_INTERVAL) => {}
+                }
+            }
+        }
+    };
     for t in &read {
         if !t.skipped.is_empty() && said.get(t.board - 1) != Some(&t.skipped) {
             let line = format!(
@@ -557,7 +579,6 @@ async fn read_round(
                 t.board,
                 t.skipped.join("; ")
             );
-            warn!("{line}");
             crate::output::say_error_line(&line);
         }
     }
