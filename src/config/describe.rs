@@ -303,6 +303,40 @@ impl Config {
             None => "page of the table: none; nothing listens on the network (key web.listen)"
                 .to_string(),
         });
+        if let Some(addr) = self.web.listen_addr("").ok().flatten() {
+            if !addr.ip().is_loopback() {
+                lines.push(
+                    "the page is open to everyone on that network: anyone there can watch the \
+                     game (read only; key web.listen)"
+                        .to_string(),
+                );
+            }
+            let mut names = vec![
+                "localhost".to_string(),
+                "its addresses".to_string(),
+                match super::own_name() {
+                    Some(own) => format!("this computer's name ({own}, {own}.local)"),
+                    None => "this computer's name".to_string(),
+                },
+            ];
+            names.extend(self.web.names.iter().cloned());
+            lines.push(format!(
+                "the page answers to {} only (key web.names); {}",
+                names.join(", "),
+                match &self.web.allow_origin {
+                    None => "no other site may read it from a browser (key web.allow_origin)"
+                        .to_string(),
+                    Some(o) if o == "*" => {
+                        "every other site may read it from a browser (key web.allow_origin)"
+                            .to_string()
+                    }
+                    Some(o) => format!(
+                        "no other site may read it from a browser but {o} (key web.allow_origin)"
+                    ),
+                }
+            ));
+            lines.push(super::limits_words());
+        }
         if let Some(dir) = self.broadcast_dir() {
             lines.push(format!(
                 "broadcast: games.pgn kept in {} after every move (key web.broadcast_dir)",

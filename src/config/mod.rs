@@ -54,7 +54,10 @@ pub use game::{BlindName, DEFAULT_GUIDANCE_REPEAT_MS, GameSection, SideName, Sta
 pub use opponent::{DEFAULT_ENGINE, OpponentSection, start_from_fen};
 pub use record::RecordSection;
 pub use settings::{Settings, braille_options};
-pub use web::WebSection;
+pub use web::{
+    Access, HEAD_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS, STREAM_LIFETIME, WRITE_TIMEOUT,
+    WebSection, check_host_name, check_origin, limits_words, own_name,
+};
 
 /// The whole configuration file.
 #[derive(Debug, Clone, Default, Deserialize)]

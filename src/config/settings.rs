@@ -62,6 +62,8 @@ pub struct Settings {
     pub requests_off: BTreeSet<Switchable>,
     /// `[web] listen`: where the table's page listens (none by default).
     pub web_listen: Option<std::net::SocketAddr>,
+    /// `[web] names` and `allow_origin`: whom the page answers.
+    pub web_access: super::Access,
     /// `[web] broadcast_dir`: where `games.pgn` is kept for a broadcaster.
     pub broadcast_dir: Option<PathBuf>,
     /// The folder the file's relative paths are resolved against (a training start's PGN).
@@ -122,6 +124,7 @@ impl Settings {
             opponent: config.opponent.clone(),
             requests_off: config.game.requests_off.iter().copied().collect(),
             web_listen: config.web.listen_addr(origin)?,
+            web_access: config.web.access(),
             broadcast_dir: config.broadcast_dir(),
             base: config.base.clone(),
         })

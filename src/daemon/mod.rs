@@ -75,6 +75,13 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     let socket = bind_console(&settings)?;
     // The page's address too: a busy port is said now, not after the game has begun.
     let web_listener = bind_web(&settings)?;
+    // The broadcast folder, trusted as the game folder is, held open from now on.
+    let broadcast = settings
+        .broadcast_dir
+        .as_deref()
+        .map(files::open_broadcast_dir)
+        .transpose()
+        .with_context(|| settings.origin.clone())?;
     // The table's devices and habits of the day (a resumed game's table is told them as it
     // starts; a new game's header keeps them).
     let table_settings = setup::table_settings(&settings, opts.sim.speed);
@@ -163,10 +170,15 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     let views = (settings.web_listen.is_some() || settings.broadcast_dir.is_some())
         .then(|| watch::channel(std::sync::Arc::new(crate::web::view::TableView::default())));
     if let Some((_, views)) = &views {
+        let folder = opened
+            .held
+            .try_clone()
+            .with_context(|| format!("cannot hold the game folder {}", opened.folder.display()))?;
         tasks.web(
             web_listener,
-            &opened.folder,
-            settings.broadcast_dir.clone(),
+            settings.web_access.clone(),
+            folder,
+            broadcast,
             views,
         )?;
     }

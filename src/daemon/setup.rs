@@ -186,6 +186,9 @@ pub fn check_new_game(settings: &Settings, voices_dir: &Path) -> Result<NewGame>
     // A training game's set-up position (a PGN file is read once, here).
     let start = settings.start_position()?;
     probe_record_dir(&settings.record_dir, origin)?;
+    if let Some(dir) = &settings.broadcast_dir {
+        files::trusted_broadcast_dir(dir).with_context(|| origin.to_owned())?;
+    }
     Ok(NewGame { pack, start })
 }
 

@@ -335,28 +335,41 @@ impl Tasks {
     }
 
     /// The table's page on `listener` (when `[web] listen` is set), `games.pgn` in the
-    /// broadcast folder and `table.json` in the game folder, all from the hub's latest view.
+    /// broadcast folder and `table.json` in the game folder (both held open), all from the hub's
+    /// latest view.
     pub(super) fn web(
         &mut self,
         listener: Option<std::net::TcpListener>,
-        folder: &Path,
-        broadcast_dir: Option<PathBuf>,
+        access: crate::web::http::Access,
+        folder: TrustedDir,
+        broadcast: Option<TrustedDir>,
         views: &watch::Receiver<std::sync::Arc<crate::web::view::TableView>>,
     ) -> Result<()> {
+        let mut page = None;
         if let Some(listener) = listener {
             let addr = listener.local_addr();
             let served =
-                crate::web::serve_table_apart(listener, views.clone(), self.cancel.clone())
+                crate::web::serve_table_apart(listener, views.clone(), access, self.cancel.clone())
                     .context("cannot serve the table's page")?;
             if let Ok(addr) = addr {
                 crate::output::say_line(&format!("tactus: the table's page on http://{addr}/"));
+                if !addr.ip().is_loopback() {
+                    crate::output::say_line(
+                        "tactus: the page is open to everyone on that network (read only)",
+                    );
+                }
+                page = Some(crate::web::view::PageAddress::of(
+                    addr,
+                    crate::web::http::own_name().as_deref(),
+                ));
             }
             self.spawn(served);
         }
         self.spawn(crate::web::keep_files(
             views.clone(),
-            folder.to_path_buf(),
-            broadcast_dir,
+            folder,
+            broadcast,
+            page,
             self.cancel.clone(),
         ));
         Ok(())

@@ -7,9 +7,10 @@
 //! every symbolic link on the way belongs to the daemon's user or root, and a folder of the
 //! daemon's own files cannot be written by others at all ([`Last::Private`]: sticky or not, they
 //! could put a game in it to resume). [`check_folder`] walks a path so, link by link. The output
-//! folder, the game folders, and the folders of the console socket and the token file are
-//! checked with it by `check-config`, at the start, and the game folder again before every
-//! record is written: another user who could re-point a folder on the way could make a daemon
+//! folder, the game folders, the broadcast folder, and the folders of the console socket and the
+//! token file are checked with it by `check-config`, at the start, and the game folder again
+//! before every record is written (`tactus hall` holds the tables' folders so too, before it
+//! reads them): another user who could re-point a folder on the way could make a daemon
 //! running as root write `game.pgn` and the scoresheets wherever he likes.
 //!
 //! [`TrustedDir`] is a game folder held open from the moment it is made or found trusted: its lock,
@@ -99,7 +100,13 @@ pub fn check_folder(path: &Path, last: Last) -> Result<Walked, Untrusted> {
 /// [`check_folder`] as user `user` would trust it (`user` and root may own the folders and links
 /// on the way): the console client trusts a socket's folder owned by the daemon's user so.
 pub fn check_folder_of(path: &Path, last: Last, user: u32) -> Result<Walked, Untrusted> {
-    let me = user;
+    check_folder_of_users(path, last, &[user])
+}
+
+/// [`check_folder`] trusting the folders and links of any of `users` (and root): `tactus hall`
+/// running as one user trusts the tables' user too when it is told so.
+pub fn check_folder_of_users(path: &Path, last: Last, users: &[u32]) -> Result<Walked, Untrusted> {
+    let me = users;
     let absolute = std::path::absolute(path)
         .map_err(|e| untrusted(path, format!("cannot be made absolute ({e})")))?;
     let mut todo = parts(&absolute);
@@ -189,13 +196,18 @@ fn parts(path: &Path) -> VecDeque<OsString> {
         .collect()
 }
 
-fn trusted_owner(uid: u32, me: u32) -> bool {
-    uid == me || uid == 0
+fn trusted_owner(uid: u32, me: &[u32]) -> bool {
+    uid == 0 || me.contains(&uid)
 }
 
 /// One folder of a walk: its owner and who may write to it. `last`: the rule for the last
 /// folder of the path (`None`: a folder on the way).
-fn check_dir(path: &Path, meta: &Metadata, me: u32, last: Option<Last>) -> Result<(), Untrusted> {
+fn check_dir(
+    path: &Path,
+    meta: &Metadata,
+    me: &[u32],
+    last: Option<Last>,
+) -> Result<(), Untrusted> {
     if !trusted_owner(meta.uid(), me) {
         return Err(untrusted(
             path,
@@ -325,12 +337,21 @@ pub struct TrustedDir {
     dir: File,
     /// Device and inode: what [`TrustedDir::verify`] expects the path to lead to.
     id: (u64, u64),
+    /// The users (besides root) whose folders and links it was trusted through: the daemon's
+    /// own, or those `tactus hall` was told to trust.
+    users: Vec<u32>,
 }
 
 impl TrustedDir {
     /// Check `path` (an existing folder, [`Last::Private`]) and hold it open.
     pub fn open(path: &Path) -> Result<TrustedDir> {
-        let walked = check_folder(path, Last::Private).map_err(|e| anyhow!("{e}"))?;
+        TrustedDir::open_trusting(path, &[me()])
+    }
+
+    /// [`TrustedDir::open`] trusting the folders and links of any of `users` (and root).
+    pub fn open_trusting(path: &Path, users: &[u32]) -> Result<TrustedDir> {
+        let walked =
+            check_folder_of_users(path, Last::Private, users).map_err(|e| anyhow!("{e}"))?;
         let Some(id) = walked.id else {
             bail!("the folder {} does not exist", path.display());
         };
@@ -347,6 +368,7 @@ impl TrustedDir {
             path: path.to_owned(),
             dir,
             id,
+            users: users.to_vec(),
         };
         held.check_identity()
             .map_err(|e| anyhow!("{e}; it was changed while it was opened"))?;
@@ -375,6 +397,7 @@ impl TrustedDir {
             path: self.path.clone(),
             dir: self.dir.try_clone()?,
             id: self.id,
+            users: self.users.clone(),
         })
     }
 
@@ -397,7 +420,7 @@ impl TrustedDir {
     /// error names what changed (a folder on the way another user could now change, or the
     /// folder moved and something else in its place).
     pub fn verify(&self) -> Result<(), Untrusted> {
-        let walked = check_folder(&self.path, Last::Private)?;
+        let walked = check_folder_of_users(&self.path, Last::Private, &self.users)?;
         if walked.id == Some(self.id) {
             return Ok(());
         }
@@ -446,7 +469,47 @@ impl TrustedDir {
             path: self.path.join(name),
             dir,
             id: (meta.dev(), meta.ino()),
+            users: self.users.clone(),
         })
+    }
+
+    /// The folder `name` in this folder, held open when it is trusted as a folder of the daemon's
+    /// own files ([`Last::Private`]: the daemon's user's or root's, closed to other users); never
+    /// through a symbolic link.
+    pub fn open_dir(&self, name: &str) -> Result<TrustedDir, Untrusted> {
+        let path = self.path.join(name);
+        if name.is_empty() || name == "." || name == ".." || name.as_bytes().contains(&b'/') {
+            return Err(untrusted(&path, "is no folder name"));
+        }
+        let fd = openat(
+            &self.dir,
+            name,
+            OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| match e {
+            nix::errno::Errno::ELOOP | nix::errno::Errno::ENOTDIR => {
+                untrusted(&path, "is not a folder (a symbolic link is not followed)")
+            }
+            e => untrusted(&path, format!("cannot be opened ({e})")),
+        })?;
+        let dir = File::from(fd);
+        let meta = dir
+            .metadata()
+            .map_err(|e| untrusted(&path, format!("cannot be looked at ({e})")))?;
+        check_dir(&path, &meta, &self.users, Some(Last::Private))?;
+        Ok(TrustedDir {
+            path,
+            dir,
+            id: (meta.dev(), meta.ino()),
+            users: self.users.clone(),
+        })
+    }
+
+    /// Whether a file of user `uid` in this folder may be trusted: root's, or of a user the
+    /// folder was trusted through (another user could write in it whatever he likes).
+    pub fn trusts(&self, uid: u32) -> bool {
+        trusted_owner(uid, &self.users)
     }
 
     /// The held folder itself (to change its group or mode through it, say).

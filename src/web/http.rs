@@ -3,10 +3,24 @@
 //! each connection only what changed since it last sent (an [`Update`]'s parts): while a
 //! player thinks, an update is a few bytes of clock, not the whole page again. Enough for a browser, a
 //! broadcaster polling a PGN and `curl`; nothing a viewer sends can change the game (there is no
-//! route that takes anything). Connections are limited in number, a request must arrive within
-//! a few seconds, and every loop ends on the cancellation.
+//! route that takes anything). Every loop ends on the cancellation.
+//!
+//! Trust no one ([`Access`]): a request is answered only when its `Host` is a name the page
+//! serves (the names configured, loopback, this computer's own name, the address the viewer
+//! connected to), so that a web page elsewhere cannot read the table through DNS rebinding; no
+//! other origin may read it from a browser unless a key says which (`Access-Control-Allow-Origin`
+//! only then). And no viewer shuts out the others: connections are limited in number and per
+//! address (an IPv6 /64 is one address), a request's head must arrive within
+//! [`HEAD_TIMEOUT`], a write that waits more than [`WRITE_TIMEOUT`] (a viewer who does not read)
+//! ends the connection, and an event stream ends after [`STREAM_LIFETIME`] (a browser comes back
+//! by itself a second later, and is sent everything again).
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    collections::HashMap,
+    net::{IpAddr, Ipv6Addr},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
@@ -18,11 +32,11 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
 
 use super::view::{ClocksView, Made};
+pub use crate::config::{
+    Access, HEAD_TIMEOUT, MAX_CONNECTIONS, MAX_PER_ADDRESS, STREAM_LIFETIME, WRITE_TIMEOUT,
+    limits_words, own_name,
+};
 
-/// Connections served at once; more are told to come back (503).
-pub const MAX_CONNECTIONS: usize = 512;
-/// A request's head must arrive within this.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest request head read.
 const MAX_HEAD: usize = 8 * 1024;
 /// A comment on an idle event stream, so that proxies and browsers keep it open.
@@ -86,6 +100,94 @@ impl Update {
     }
 }
 
+/// The page's rule on `Host` (here, with the server that keeps it).
+impl Access {
+    /// Whether a request for `host` (its `Host` header, the port left on) that came to the
+    /// address `local` is for a name this page serves.
+    pub fn serves(&self, host: &str, local: Option<IpAddr>) -> bool {
+        let name = host_name(host);
+        if name.is_empty() {
+            return false;
+        }
+        if let Ok(ip) = name.parse::<IpAddr>() {
+            let ip = ip.to_canonical();
+            return ip.is_loopback() || local.is_some_and(|l| l.to_canonical() == ip);
+        }
+        let name = name.trim_end_matches('.').to_ascii_lowercase();
+        if name == "localhost" || name.ends_with(".localhost") {
+            return true;
+        }
+        if let Some(own) = own_name()
+            && (name == own || name == format!("{own}.local"))
+        {
+            return true;
+        }
+        self.names
+            .iter()
+            .any(|n| n.trim_end_matches('.').eq_ignore_ascii_case(&name))
+    }
+}
+
+/// The host of a `Host` header: `name`, `1.2.3.4` or `::1` without its port and brackets.
+fn host_name(host: &str) -> &str {
+    let host = host.trim();
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or("");
+    }
+    host.split(':').next().unwrap_or("")
+}
+
+/// The key an address is counted under: itself, or its /64 for IPv6 (one machine commonly has a
+/// whole /64).
+fn address_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => {
+            let mut seg = v6.segments();
+            seg[4..].fill(0);
+            IpAddr::V6(Ipv6Addr::from(seg))
+        }
+        v4 => v4,
+    }
+}
+
+/// Connections open per address.
+#[derive(Default)]
+struct PerAddress(Mutex<HashMap<IpAddr, usize>>);
+
+/// A place of one address, given back when dropped.
+struct AddressPlace {
+    table: Arc<PerAddress>,
+    key: IpAddr,
+}
+
+impl PerAddress {
+    fn take(self: &Arc<Self>, ip: IpAddr) -> Option<AddressPlace> {
+        let key = address_key(ip);
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = map.entry(key).or_insert(0);
+        if *n >= MAX_PER_ADDRESS {
+            return None;
+        }
+        *n += 1;
+        Some(AddressPlace {
+            table: self.clone(),
+            key,
+        })
+    }
+}
+
+impl Drop for AddressPlace {
+    fn drop(&mut self) {
+        let mut map = self.table.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = map.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.key);
+            }
+        }
+    }
+}
+
 impl Response {
     pub fn ok(content_type: &'static str, body: String) -> Response {
         Response::Full {
@@ -104,13 +206,16 @@ impl Response {
     }
 }
 
-/// Serve `listener` until `cancel`, answering each request's path with `route`.
-pub async fn serve<R>(listener: TcpListener, route: R, cancel: CancellationToken)
+/// Serve `listener` until `cancel`, answering each request's path with `route`, to the names
+/// and origins `access` allows.
+pub async fn serve<R>(listener: TcpListener, route: R, access: Access, cancel: CancellationToken)
 where
     R: Fn(&str) -> Response + Send + Sync + 'static,
 {
     let route = Arc::new(route);
+    let access = Arc::new(access);
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let per_address = Arc::new(PerAddress::default());
     loop {
         let (stream, peer) = tokio::select! {
             _ = cancel.cancelled() => break,
@@ -125,13 +230,21 @@ where
             },
         };
         let _ = stream.set_nodelay(true);
+        // One address over its share is closed at once: no write to wait on, no place held.
+        let Some(place) = per_address.take(peer.ip()) else {
+            debug!(%peer, "web: too many connections from this address");
+            drop(stream);
+            continue;
+        };
         let permit = permits.clone().try_acquire_owned().ok();
         let route = route.clone();
+        let access = access.clone();
         let cancel = cancel.clone();
         tokio::spawn(async move {
+            let _place = place;
             let result = match permit {
-                Some(_permit) => connection(stream, &*route, &cancel).await,
-                None => busy(stream).await,
+                Some(_permit) => connection(stream, &*route, &access, &cancel).await,
+                None => timed(busy(&mut { stream })).await,
             };
             if let Err(e) = result {
                 debug!(%peer, "web connection ended: {e}");
@@ -140,41 +253,82 @@ where
     }
 }
 
-async fn busy(mut stream: TcpStream) -> std::io::Result<()> {
-    let body = "too many viewers; try again shortly\n";
+/// `io` within [`WRITE_TIMEOUT`]: a viewer who does not read is let go.
+async fn timed<T>(io: impl Future<Output = std::io::Result<T>>) -> std::io::Result<T> {
+    tokio::time::timeout(WRITE_TIMEOUT, io)
+        .await
+        .unwrap_or_else(|_| {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the viewer does not read",
+            ))
+        })
+}
+
+async fn busy(stream: &mut TcpStream) -> std::io::Result<()> {
+    plain(stream, 503, "too many viewers; try again shortly\n", None).await
+}
+
+/// A short plain-text answer, then the connection ends.
+async fn plain(
+    stream: &mut TcpStream,
+    status: u16,
+    body: &str,
+    allow_origin: Option<&str>,
+) -> std::io::Result<()> {
     write_head(
-        &mut stream,
-        503,
+        stream,
+        status,
         "text/plain; charset=utf-8",
         Some(body.len()),
+        allow_origin,
     )
     .await?;
-    stream.write_all(body.as_bytes()).await
+    stream.write_all(body.as_bytes()).await?;
+    stream.shutdown().await
 }
 
 /// One request: read its head, answer it.
 async fn connection(
     mut stream: TcpStream,
     route: &(dyn Fn(&str) -> Response + Send + Sync),
+    access: &Access,
     cancel: &CancellationToken,
 ) -> std::io::Result<()> {
-    let head = match tokio::time::timeout(REQUEST_TIMEOUT, read_head(&mut stream)).await {
+    let head = match tokio::time::timeout(HEAD_TIMEOUT, read_head(&mut stream)).await {
         Ok(head) => head?,
         Err(_) => return Ok(()),
     };
-    let mut words = head.lines().next().unwrap_or("").split_whitespace();
+    let mut lines = head.lines();
+    let mut words = lines.next().unwrap_or("").split_whitespace();
     let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     let path = target.split(['?', '#']).next().unwrap_or("");
-    if method != "GET" && method != "HEAD" {
-        let body = "read-only: only GET\n";
-        write_head(
+    let host = lines
+        .take_while(|l| !l.is_empty())
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.trim()
+                .eq_ignore_ascii_case("host")
+                .then(|| value.trim())
+        })
+        .unwrap_or("");
+    let origin = access.allow_origin.as_deref();
+    let local = stream.local_addr().ok().map(|a| a.ip());
+    if !access.serves(host, local) {
+        // A name this page does not serve: a web page elsewhere reaching it by DNS rebinding,
+        // say. It is told nothing of the table.
+        debug!(host, "web: a request for a name this page does not serve");
+        return timed(plain(
             &mut stream,
-            405,
-            "text/plain; charset=utf-8",
-            Some(body.len()),
-        )
-        .await?;
-        return stream.write_all(body.as_bytes()).await;
+            421,
+            "this page does not answer to that host name; use its address, localhost, this \
+             computer's name or a name in [web] names\n",
+            None,
+        ))
+        .await;
+    }
+    if method != "GET" && method != "HEAD" {
+        return timed(plain(&mut stream, 405, "read-only: only GET\n", origin)).await;
     }
     match route(path) {
         Response::Full {
@@ -182,29 +336,41 @@ async fn connection(
             content_type,
             body,
         } => {
-            write_head(&mut stream, status, content_type, Some(body.len())).await?;
-            if method == "GET" {
-                stream.write_all(body.as_bytes()).await?;
-            }
-            stream.shutdown().await
+            timed(async {
+                write_head(&mut stream, status, content_type, Some(body.len()), origin).await?;
+                if method == "GET" {
+                    stream.write_all(body.as_bytes()).await?;
+                }
+                stream.shutdown().await
+            })
+            .await
         }
         Response::Events(mut events) => {
-            write_head(&mut stream, 200, "text/event-stream", None).await?;
+            timed(write_head(
+                &mut stream,
+                200,
+                "text/event-stream",
+                None,
+                origin,
+            ))
+            .await?;
             if method == "HEAD" {
                 return Ok(());
             }
-            stream.write_all(b"retry: 1000\n\n").await?;
+            timed(stream.write_all(b"retry: 1000\n\n")).await?;
+            let end = tokio::time::sleep(STREAM_LIFETIME);
+            tokio::pin!(end);
             let mut sent = Vec::new();
             loop {
                 let update = events.borrow_and_update().clone();
                 if let Some(data) = update.changes(&mut sent, Instant::now()) {
-                    stream
-                        .write_all(format!("data: {data}\n\n").as_bytes())
-                        .await?;
+                    timed(stream.write_all(format!("data: {data}\n\n").as_bytes())).await?;
                 }
                 loop {
                     tokio::select! {
                         _ = cancel.cancelled() => return Ok(()),
+                        // The browser comes back by itself and is sent everything again.
+                        _ = &mut end => return timed(stream.shutdown()).await,
                         changed = events.changed() => {
                             if changed.is_err() {
                                 return Ok(());
@@ -212,7 +378,7 @@ async fn connection(
                             break;
                         }
                         _ = tokio::time::sleep(KEEP_ALIVE) => {
-                            stream.write_all(b": still here\n\n").await?;
+                            timed(stream.write_all(b": still here\n\n")).await?;
                         }
                     }
                 }
@@ -242,18 +408,23 @@ async fn write_head(
     status: u16,
     content_type: &str,
     length: Option<usize>,
+    allow_origin: Option<&str>,
 ) -> std::io::Result<()> {
     let reason = match status {
         200 => "OK",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        421 => "Misdirected Request",
         503 => "Service Unavailable",
         _ => "",
     };
     let mut head = format!(
         "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nCache-Control: no-store\r\n\
-         X-Content-Type-Options: nosniff\r\nAccess-Control-Allow-Origin: *\r\n"
+         X-Content-Type-Options: nosniff\r\n"
     );
+    if let Some(origin) = allow_origin {
+        head.push_str(&format!("Access-Control-Allow-Origin: {origin}\r\n"));
+    }
     match length {
         Some(n) => head.push_str(&format!("Content-Length: {n}\r\nConnection: close\r\n")),
         None => head.push_str("Connection: keep-alive\r\n"),
@@ -265,6 +436,55 @@ async fn write_head(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_answers_its_own_names_only() {
+        let access = Access {
+            names: vec!["hall.example.lan".into()],
+            allow_origin: None,
+        };
+        let local: Option<IpAddr> = Some("192.168.1.5".parse().unwrap());
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:8080",
+            "[::1]:8080",
+            "192.168.1.5:8080",
+            "HALL.example.lan",
+            "hall.example.lan.:8090",
+        ] {
+            assert!(access.serves(host, local), "{host}");
+        }
+        for host in [
+            "",
+            "evil.example",
+            "192.168.1.6:8080",
+            "hall.example.lan.evil.example",
+            "localhost.evil.example",
+        ] {
+            assert!(!access.serves(host, local), "{host}");
+        }
+        if let Some(own) = own_name() {
+            assert!(access.serves(&format!("{own}:8080"), local));
+            assert!(access.serves(&format!("{own}.local"), local));
+            assert!(!access.serves(&format!("{own}.evil.example"), local));
+        }
+    }
+
+    #[test]
+    fn an_address_has_its_share_of_places_and_an_ipv6_64_is_one_address() {
+        let places = Arc::new(PerAddress::default());
+        let a: IpAddr = "2001:db8::1".parse().unwrap();
+        let b: IpAddr = "2001:db8::ffff:2".parse().unwrap();
+        let held: Vec<AddressPlace> = (0..MAX_PER_ADDRESS)
+            .map(|i| places.take(if i % 2 == 0 { a } else { b }).unwrap())
+            .collect();
+        assert!(places.take(a).is_none(), "the /64 has used its share");
+        assert!(places.take("2001:db8:0:1::1".parse().unwrap()).is_some());
+        assert!(places.take("::ffff:10.0.0.1".parse().unwrap()).is_some());
+        drop(held);
+        assert!(places.take(a).is_some(), "given back when dropped");
+    }
 
     #[test]
     fn a_connection_is_sent_only_what_changed_since_it_last_sent() {

@@ -14,11 +14,7 @@ pub mod http;
 pub mod page;
 pub mod view;
 
-use std::{
-    path::{Path, PathBuf},
-    sync::Arc,
-    time::Duration,
-};
+use std::{sync::Arc, time::Duration};
 
 use tokio::{net::TcpListener, sync::watch};
 use tokio_util::sync::CancellationToken;
@@ -28,6 +24,7 @@ use self::{
     http::{Response, Update},
     view::TableView,
 };
+use crate::store::trusted::TrustedDir;
 
 /// Updates to the page's viewers are at most this often (a burst of sensor events is one).
 const EVENT_INTERVAL: Duration = Duration::from_millis(100);
@@ -42,6 +39,7 @@ const TABLE_FILE_INTERVAL: Duration = Duration::from_secs(1);
 pub async fn serve_table(
     listener: TcpListener,
     views: watch::Receiver<Arc<TableView>>,
+    access: http::Access,
     cancel: CancellationToken,
 ) {
     let (events_tx, events) = watch::channel(Arc::new(page::update(&views.borrow())));
@@ -64,7 +62,7 @@ pub async fn serve_table(
             _ => Response::not_found(),
         }
     };
-    tokio::join!(relay, http::serve(listener, route, cancel.clone()));
+    tokio::join!(relay, http::serve(listener, route, access, cancel.clone()));
 }
 
 /// The latest view as it stands now (its running clock run on since the hub made it).
@@ -78,6 +76,7 @@ fn as_it_stands(views: &watch::Receiver<Arc<TableView>>) -> TableView {
 pub fn serve_table_apart(
     listener: std::net::TcpListener,
     views: watch::Receiver<Arc<TableView>>,
+    access: http::Access,
     cancel: CancellationToken,
 ) -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
     listener.set_nonblocking(true)?;
@@ -92,7 +91,7 @@ pub fn serve_table_apart(
             {
                 Ok(runtime) => runtime.block_on(async move {
                     match TcpListener::from_std(listener) {
-                        Ok(listener) => serve_table(listener, views, cancel).await,
+                        Ok(listener) => serve_table(listener, views, access, cancel).await,
                         Err(e) => warn!("web: cannot serve the table's page: {e}"),
                     }
                 }),
@@ -140,22 +139,18 @@ async fn relay_events(
     }
 }
 
-/// Keep `games.pgn` in `dir` (a broadcaster's folder) and `table.json` in the game `folder`
-/// as the views change, each written atomically; until `cancel`.
+/// Keep `games.pgn` in the broadcast folder (a broadcaster's, held open) and `table.json` in the
+/// game folder (held open), each written atomically in the folder held, as the views change;
+/// until `cancel`. `page`: where the table's page is, for the hall (in `table.json`).
 pub async fn keep_files(
     mut views: watch::Receiver<Arc<TableView>>,
-    folder: PathBuf,
-    broadcast_dir: Option<PathBuf>,
+    folder: TrustedDir,
+    broadcast: Option<TrustedDir>,
+    page: Option<view::PageAddress>,
     cancel: CancellationToken,
 ) {
-    if let Some(dir) = &broadcast_dir
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        warn!(
-            "web: cannot create the broadcast folder {}: {e}",
-            dir.display()
-        );
-    }
+    let folder = Arc::new(folder);
+    let broadcast = broadcast.map(Arc::new);
     let mut written_pgn = String::new();
     let mut written_view: Option<Arc<TableView>> = None;
     let mut last_status = tokio::time::Instant::now() - TABLE_FILE_INTERVAL;
@@ -169,11 +164,11 @@ pub async fn keep_files(
             }
             continue;
         }
-        if let Some(dir) = &broadcast_dir
+        if let Some(dir) = &broadcast
             && view.pgn != written_pgn
+            && write(dir, GAMES_FILE, view.pgn.clone().into_bytes()).await
         {
             written_pgn = view.pgn.clone();
-            write(&dir.join(GAMES_FILE), written_pgn.clone().into_bytes()).await;
         }
         // The status file: at once when anything but the clocks changed, else once a second.
         let only_clocks = written_view.as_ref().is_some_and(|w| {
@@ -185,8 +180,12 @@ pub async fn keep_files(
         let due = last_status.elapsed() >= TABLE_FILE_INTERVAL;
         if written_view.as_ref() != Some(&view) && (!only_clocks || due) {
             // As it stands when written: the hall reads the running clock from here.
-            if let Ok(json) = serde_json::to_vec(&view.as_of(tokio::time::Instant::now())) {
-                write(&folder.join(TABLE_FILE), json).await;
+            let status = TableView {
+                page: page.clone(),
+                ..view.as_of(tokio::time::Instant::now())
+            };
+            if let Ok(json) = serde_json::to_vec(&status) {
+                write(&folder, TABLE_FILE, json).await;
             }
             written_view = Some(view.clone());
             last_status = tokio::time::Instant::now();
@@ -200,13 +199,24 @@ pub async fn keep_files(
     }
 }
 
-async fn write(path: &Path, bytes: Vec<u8>) {
-    let path = path.to_path_buf();
+/// Write `name` in the folder held as `dir`, atomically, if its path still leads to it through
+/// trusted folders (else the broadcaster, who reads by the path, would read what another user
+/// put there: said in the log, as the record's outage is). Whether it was written.
+async fn write(dir: &Arc<TrustedDir>, name: &'static str, bytes: Vec<u8>) -> bool {
+    let dir = dir.clone();
     let result = tokio::task::spawn_blocking(move || {
-        crate::store::atomic::write_atomically(&path, &bytes).map_err(|e| (path, e))
+        dir.verify()
+            .map_err(|e| (dir.file_path(name), e.to_string()))?;
+        dir.write_atomically(name, &bytes)
+            .map_err(|e| (dir.file_path(name), e.to_string()))
     })
     .await;
-    if let Ok(Err((path, e))) = result {
-        warn!("web: cannot write {}: {e}", path.display());
+    match result {
+        Ok(Ok(())) => true,
+        Ok(Err((path, e))) => {
+            warn!("web: {} NOT WRITTEN: {e}", path.display());
+            false
+        }
+        Err(_) => false,
     }
 }

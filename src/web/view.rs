@@ -39,10 +39,49 @@ pub struct TableView {
     pub state: String,
     /// The result as PGN writes it (`*` while the game goes on).
     pub result: String,
+    /// Where the table's own page is, as the table's daemon knows it: written in `table.json`
+    /// for the hall's link (none in the hub's views, and where the table has no page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageAddress>,
     /// When the view was made, so that its running clock can be brought up to the moment it is
     /// served. Not part of what is seen: two views that show the same are equal.
     #[serde(skip)]
     pub made: Made,
+}
+
+/// Where a table's page listens (`[web] listen`), and the address a viewer elsewhere can open
+/// it at, when the table knows one.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageAddress {
+    /// The address listened on, as `[web] listen` gave it (`0.0.0.0:8080`).
+    pub listen: String,
+    /// The page's address: `http://ADDRESS:PORT/` for an address of its own, or
+    /// `http://NAME:PORT/` with this computer's name when it listens on every address; none
+    /// when that name is not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+impl PageAddress {
+    /// The page of a table that listens on `addr`, on a computer named `host` (if known).
+    pub fn of(addr: std::net::SocketAddr, host: Option<&str>) -> PageAddress {
+        let url = if addr.ip().is_unspecified() {
+            host.map(|h| format!("http://{h}:{}/", addr.port()))
+        } else {
+            Some(format!("http://{addr}/"))
+        };
+        PageAddress {
+            listen: addr.to_string(),
+            url,
+        }
+    }
+
+    /// Whether the page answers on this computer only (it listens on loopback).
+    pub fn loopback(&self) -> bool {
+        self.listen
+            .parse::<std::net::SocketAddr>()
+            .is_ok_and(|a| a.ip().is_loopback())
+    }
 }
 
 /// The instant a [`TableView`] was made (none for a view read from a file or built in a test).
@@ -200,6 +239,7 @@ impl TableView {
             result: game
                 .end()
                 .map_or_else(|| "*".to_string(), |e| e.outcome.to_string()),
+            page: None,
             made: Made(Some(made)),
         }
     }
@@ -371,5 +411,21 @@ mod tests {
         assert_eq!(clock_text(3_600_000), "1:00:00");
         assert_eq!(clock_text(61_500), "1:01");
         assert_eq!(clock_text(-5), "0:00");
+    }
+
+    #[test]
+    fn a_page_listening_everywhere_is_named_by_the_computer_or_not_at_all() {
+        let everywhere: std::net::SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        assert_eq!(
+            PageAddress::of(everywhere, Some("table1")).url.as_deref(),
+            Some("http://table1:8080/")
+        );
+        assert_eq!(PageAddress::of(everywhere, None).url, None);
+        let own = PageAddress::of("192.168.1.5:8080".parse().unwrap(), Some("table1"));
+        assert_eq!(own.url.as_deref(), Some("http://192.168.1.5:8080/"));
+        assert!(!own.loopback());
+        let here = PageAddress::of("[::1]:8080".parse().unwrap(), None);
+        assert_eq!(here.url.as_deref(), Some("http://[::1]:8080/"));
+        assert!(here.loopback());
     }
 }

@@ -848,18 +848,22 @@ fn run_to_end_viewed(
         let mut text = fs::read_to_string(&config).unwrap();
         text.push_str(&format!("\n[web]\nlisten = \"127.0.0.1:{port}\"\n"));
         fs::write(&config, text).unwrap();
-        for _ in 0..viewers {
+        for i in 0..viewers {
             let stop = stop.clone();
             readers.push(thread::spawn(move || {
                 use std::io::{Read, Write};
                 let mut total = 0usize;
+                // Each viewer from an address of his own, as in a hall (the page limits the
+                // connections of one address).
+                let from =
+                    std::net::Ipv4Addr::new(127, 0, 1 + (i / 250) as u8, 1 + (i % 250) as u8);
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+                    let Some(mut s) = support::net::connect_from(from, port) else {
                         thread::sleep(Duration::from_millis(100));
                         continue;
                     };
                     let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
-                    let _ = s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n");
+                    let _ = s.write_all(b"GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n");
                     let mut buf = [0u8; 8192];
                     loop {
                         match s.read(&mut buf) {

@@ -16,6 +16,8 @@
 //!   [`daemon_console`], [`daemon_damage`], [`daemon_dispute`], [`daemon_ibca`] (two blind
 //!   players), [`daemon_requests`].
 //! - The game's files against another user (issue 25, point 1): [`record_trust`].
+//! - The page and the hall against planted files, other sites and stalled viewers (issue 39):
+//!   [`web_guard`].
 //! - The house's rules the compiler cannot check: [`purity`].
 //!
 //! [`support`] is shared by all of them; with one binary, every helper in it has a user.
@@ -55,3 +57,4 @@ mod scoresheet;
 mod train;
 mod voices;
 mod web;
+mod web_guard;

@@ -42,7 +42,7 @@ fn config_with_record_dir(dir: &Path, record: &Path) -> PathBuf {
 
 /// `tactus check-config` and `tactus run` with `config` both refuse; their error output. A `run`
 /// that starts a game anyway is stopped after a while and fails the test.
-fn both_refuse(config: &Path) -> [String; 2] {
+pub(crate) fn both_refuse(config: &Path) -> [String; 2] {
     let out = Command::new(TACTUS)
         .arg("check-config")
         .arg(config)

@@ -586,3 +586,120 @@ fn check_config_says_where_the_page_is_and_refuses_an_address_taken() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_hall_links_each_table_to_its_own_page_or_says_it_knows_none() {
+    let dir = temp_dir("web-hall-link");
+    let port = free_port();
+    write_config(&dir, port);
+    let game = moves_of(SCHOLARS);
+    let table = Table::start(&dir, &game, 4.0, true);
+    table.wait_started();
+    // The table's daemon says in table.json where its page is.
+    let t = Instant::now();
+    let status = loop {
+        let text = fs::read_to_string(table.folder().join("table.json")).unwrap_or_default();
+        if text.contains("\"page\"") {
+            break text;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "no page in {text}");
+        thread::sleep(Duration::from_millis(50));
+    };
+    // A second table whose status file says nothing of a page (a tactus of before, say).
+    let other = dir.join("other");
+    fs::create_dir(&other).unwrap();
+    let mut view: serde_json::Value = serde_json::from_str(&status).unwrap();
+    view.as_object_mut().unwrap().remove("page");
+    fs::write(other.join("table.json"), view.to_string()).unwrap();
+    let hall_port = free_port();
+    let listen = format!("127.0.0.1:{hall_port}");
+    let played = dir.join("played");
+    let _hall = support::process::spawn(
+        &[
+            "hall",
+            "--listen",
+            &listen,
+            played.to_str().unwrap(),
+            other.to_str().unwrap(),
+        ],
+        &dir,
+        "hall",
+        &[],
+    );
+    let page = get_when_up(hall_port, "/");
+    let rows: Vec<&str> = page
+        .split("<tr")
+        .skip(2)
+        .map(|row| row.split("</tr>").next().unwrap_or(""))
+        .collect();
+    assert_eq!(rows.len(), 2, "{page}");
+    let url = format!("http://127.0.0.1:{port}/");
+    assert!(
+        rows[0].contains(&format!(
+            "<a href=\"{url}\">{url}</a> (on the table's computer only)"
+        )),
+        "{}",
+        rows[0]
+    );
+    assert!(rows[1].contains("none known"), "{}", rows[1]);
+    assert!(!rows[1].contains("<a href"), "{}", rows[1]);
+    // And the link leads to the table's page.
+    assert!(get(port, "/").1.contains("Weiss Sehend"));
+    table.stop();
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_broadcast_folder_re_pointed_mid_game_gets_no_write_through_the_new_path() {
+    let dir = temp_dir("web-broadcast-repoint");
+    let port = free_port();
+    write_config(&dir, port);
+    let game = moves_of(SCHOLARS);
+    let table = Table::start(&dir, &game, 4.0, true);
+    table.wait_started();
+    let mut assistant = table.connect();
+    assistant.ok("move e4");
+    assistant.ok("press");
+    table.wait_ply(2);
+    let broadcast = dir.join("broadcast");
+    let games = |folder: &Path| {
+        read_pgn(
+            fs::read_to_string(folder.join("games.pgn"))
+                .unwrap_or_default()
+                .as_bytes(),
+        )
+        .ok()
+        .and_then(|g| g.first().map(|g| g.moves.len()))
+    };
+    let t = Instant::now();
+    while games(&broadcast) != Some(2) {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "games.pgn never at 2"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    // The folder renamed and a link to elsewhere put in its place: a write by path would land
+    // there, where the broadcaster now reads.
+    let moved = dir.join("moved");
+    let elsewhere = dir.join("elsewhere");
+    fs::rename(&broadcast, &moved).unwrap();
+    fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &broadcast).unwrap();
+    assistant.ok("move Bc4");
+    assistant.ok("press");
+    table.wait_ply(4);
+    pgn_at(port, 4);
+    thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !elsewhere.join("games.pgn").exists(),
+        "games.pgn was written through the new path"
+    );
+    assert_eq!(
+        games(&moved),
+        Some(2),
+        "the folder held keeps the last game trusted"
+    );
+    table.stop();
+    let _ = fs::remove_dir_all(&dir);
+}

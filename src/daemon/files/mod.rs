@@ -224,6 +224,42 @@ pub fn trusted_record_dir(dir: &Path) -> Result<()> {
     })
 }
 
+/// The broadcast folder (key web.broadcast_dir) as far as it exists, trusted as the output
+/// folder is ([`check_folder`], [`Last::Private`]): another user who could re-point it, or write
+/// in it, could have tactus write `games.pgn` where he likes, or swap in a game of his for the
+/// broadcaster to show.
+pub fn trusted_broadcast_dir(dir: &Path) -> Result<()> {
+    check_folder(dir, Last::Private).map(drop).map_err(|e| {
+        anyhow::anyhow!(
+            "the broadcast folder {} (key web.broadcast_dir) cannot be trusted: {e}. Another \
+             user could then make tactus write games.pgn where he likes, or put a game of his in \
+             its place for the broadcast; use a folder of the daemon's user whose every folder \
+             on the way belongs to it or to root and cannot be written by other users (a sticky \
+             one like /tmp may be on the way), as for [record] dir",
+            dir.display()
+        )
+    })
+}
+
+/// The broadcast folder (key web.broadcast_dir), made if need be ([`trusted_broadcast_dir`]
+/// before and after) and held open: `games.pgn` is written in it, never through its path.
+pub fn open_broadcast_dir(dir: &Path) -> Result<TrustedDir> {
+    trusted_broadcast_dir(dir)?;
+    std::fs::create_dir_all(dir).with_context(|| {
+        format!(
+            "cannot create the broadcast folder {} (key web.broadcast_dir)",
+            dir.display()
+        )
+    })?;
+    trusted_broadcast_dir(dir)?;
+    TrustedDir::open(dir).with_context(|| {
+        format!(
+            "cannot open the broadcast folder {} (key web.broadcast_dir)",
+            dir.display()
+        )
+    })
+}
+
 /// Make a new game folder under `dir`: `2026-11-30_143005_White-Black`, mode 0700 (0750 and
 /// the group `group` when one is given: the console's group may read the record). It is made
 /// in the output folder held open ([`TrustedDir::make_dir`]) after [`check_record_dir`], and its

@@ -17,6 +17,7 @@
 //! - [`line_table`]: a real `tactus run` whose blind player's line-protocol board is on a port
 //!   the test provides (its pegged board, the simulated firmware), the sighted player's typed.
 //! - [`nobody`]: commands run as a second user (`nobody`), for the tests about trust.
+//! - [`net`]: connections from an address of their own (a crowd on one, viewers on another).
 //!
 //! One test binary (`tests/it/main.rs`) compiles all of it, so a helper nobody uses is dead code
 //! and the compiler says so.
@@ -27,6 +28,7 @@ pub mod games;
 pub mod inproc;
 pub mod journal;
 pub mod line_table;
+pub mod net;
 pub mod nobody;
 pub mod pegged;
 pub mod process;
