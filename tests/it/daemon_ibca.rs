@@ -241,6 +241,8 @@ fn two_blind_players_play_a_whole_game_on_two_tactile_boards() {
             draw_offer: false,
         })
         .collect();
+    // The game ended 0-1: the result is on the scoresheet, and in the recording (issue 37).
+    score.result = "0-1".into();
     assert!(!folder.join("blind-score.brf").exists());
     for seat in Color::ALL {
         let files = ScoreFiles::of(Some(seat));
@@ -255,7 +257,8 @@ fn two_blind_players_play_a_whole_game_on_two_tactile_boards() {
             assert_eq!(moves, game, "{file}");
             assert_eq!(back.result, "0-1", "{file}");
         }
-        // The audio scoresheet: one cue per move, in his language, within the recording.
+        // The audio scoresheet: one cue per move and the result, in his language, within the
+        // recording.
         let wav_path = folder.join(files.wav());
         let reader = hound::WavReader::open(&wav_path)
             .unwrap_or_else(|e| panic!("{}: {e}", wav_path.display()));

@@ -109,7 +109,7 @@ fn requests_f9_d_reach_his_ear_only_at_his_request() {
             format!("request 'count' by the arbiter, {console_only}"),
             format!(
                 "request 'time' by the arbiter, answered on the console only: {}",
-                time.join("; ")
+                time[0]
             ),
             format!(
                 "request 'last' by the assistant, said to the blind player: {}",

@@ -230,23 +230,21 @@ impl Table {
         // the ear hears.
         let wording = &self.wording[seat];
         let mut body: Vec<String> = said.iter().map(|a| wording.text(a)).collect();
-        // The times in digits too, left on White's clock then Black's, as the line above says
-        // them: a Braille display reads "1:14:49" in 7 cells where the words take a line, and
-        // near the end he wants the seconds at a glance.
-        for a in &said {
-            if let Announcement::Times {
+        // The times in digits too, left on White's clock then Black's, as the words say them:
+        // a Braille display reads "1:14:49" in 7 cells where the words take a line, and near
+        // the end he wants the seconds at a glance. Printed, not said (nor noted as said).
+        let digits = said.iter().find_map(|a| match a {
+            Announcement::Times {
                 white_left_ms,
                 black_left_ms,
                 ..
-            } = a
-            {
-                body.push(format!(
-                    "{} / {}",
-                    format_clk(*white_left_ms),
-                    format_clk(*black_left_ms)
-                ));
-            }
-        }
+            } => Some(format!(
+                "{} / {}",
+                format_clk(*white_left_ms),
+                format_clk(*black_left_ms)
+            )),
+            _ => None,
+        });
         if body.is_empty() {
             body = match &answer {
                 Answer::RepeatLast => vec!["nothing has been said yet".to_string()],
@@ -264,6 +262,7 @@ impl Table {
             }
             self.say_reply(seat, said.into(), out);
         }
+        body.extend(digits);
         Reply::ok(body)
     }
 
