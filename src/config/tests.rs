@@ -60,9 +60,16 @@ fn the_blind_boards_buttons_ask_his_requests() {
     let e = bad("{ x = \"time\" }");
     assert!(e.contains("\"x\" is not a button number"), "{e}");
     // A button is his own keypad: no assistant's or arbiter's command, no typo.
-    let e = bad("{ 1 = \"resign\" }");
+    let e = bad("{ 1 = \"offer\" }");
     assert!(
         e.contains("boards.blind.buttons.1") && e.contains("for the assistant"),
+        "{e}"
+    );
+    // His resignation is typed twice at his keypad, never a button's one press.
+    let e = bad("{ 1 = \"resign\" }");
+    assert!(
+        e.contains("boards.blind.buttons.1")
+            && e.contains("a button asks one of the blind player's requests"),
         "{e}"
     );
     let e = bad("{ 1 = \"help\" }");

@@ -250,9 +250,17 @@ fn console_lines_play_and_question_a_game() {
         hub_line(&mut player, &mut a, "p mine king", 6_000).unwrap(),
         ["black king: e8"]
     );
-    // The player's keypad cannot resign, pause or enter moves.
-    let e = hub_line(&mut player, &mut a, "resign", 6_000).unwrap_err();
+    // The player's keypad cannot offer for him, pause or enter moves; `resign` there is his
+    // own game, without a side (the table asks him to type it again before it counts).
+    let e = hub_line(&mut player, &mut a, "offer", 6_000).unwrap_err();
     assert!(e.contains("assistant"), "{e}");
+    assert!(matches!(
+        player.parse("resign"),
+        Ok(Command::Game(tactus_core::console::Action::Resign(
+            tactus_core::console::Side::Blind
+        )))
+    ));
+    assert!(player.parse("resign sighted").is_err());
     assert!(hub_line(&mut player, &mut a, "move e5", 6_000).is_err());
     // The assistant cannot pause; the arbiter, logged in, can, and sets a clock.
     assert!(
@@ -462,7 +470,7 @@ fn one_shot_logs_in_first_and_stops_on_a_wrong_token() {
     let log = s.log.lock().unwrap().clone();
     assert_eq!(log.iter().filter(|l| *l == "pause").count(), 1, "{log:?}");
     // A role switch before the command.
-    let (ok, _, err) = one_shot(&s, &["role player".into()], "resign", SHORT);
+    let (ok, _, err) = one_shot(&s, &["role player".into()], "offer", SHORT);
     assert!(!ok);
     assert!(err.contains("player role"), "{err}");
 }
@@ -643,7 +651,7 @@ fn tactus_console_c_exits_0_when_done_and_1_when_refused() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "Game(Pause)\nok\n");
     let (code, _, err) = tactus(&[
-        "console", "--socket", socket, "--role", "player", "-c", "resign",
+        "console", "--socket", socket, "--role", "player", "-c", "offer",
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("player role"), "{err}");

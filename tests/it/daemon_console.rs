@@ -336,7 +336,8 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
     );
 
     // The assistant's console becomes the player's keypad, and stays it: a keypad that could
-    // become the assistant's could resign his game (issue 15).
+    // become the assistant's could offer a draw or resign for him (issue 15). His own
+    // resignation is his, asked again first; his opponent's never.
     assert_eq!(assistant.ok_summary("role player"), "role player");
     assert_eq!(assistant.refused("status"), format!("{not_his}: status"));
     assert_eq!(assistant.ok("turn"), ["Weiß am Zug"]);
@@ -345,8 +346,13 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
         format!("{not_his}: role")
     );
     assert_eq!(
-        assistant.refused("resign blind"),
-        format!("{not_his}: resign")
+        assistant.refused("offer blind"),
+        format!("{not_his}: offer")
+    );
+    // (In his words: not an entry of his; his is `aufgeben`.)
+    assert_eq!(
+        assistant.refused("resign sighted"),
+        "Eingabe ungültig: aufgeben"
     );
     assert_eq!(assistant.ok("amzug"), ["Weiß am Zug"]);
     let mut assistant = table.connect();

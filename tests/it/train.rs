@@ -443,6 +443,45 @@ fn training_requests_hint_eval_and_takeback() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// 5.1 b at home: nobody else is there to type `resign`; he resigns at his own keypad, in his
+/// words (`aufgeben`), and is asked aloud to type it again: once is no resignation, twice ends
+/// the game 0-1 with the result said and written (issue 37, point 8).
+#[test]
+fn a5_1_b_at_home_he_resigns_at_his_keypad_by_typing_it_twice() {
+    if !have_stockfish() {
+        return;
+    }
+    let dir = temp_dir("train-resign");
+    let config = write_config(&dir, "skill = 0\nmove_time_ms = 50", "");
+    let mut guard = start(&dir, &config, &["--sim-moves", "e4"]);
+    let socket = dir.join("console.sock");
+    ask_when_up(&socket, "status", &mut guard, &dir, "train", LIMIT);
+    let ply = || ask(&socket, "status").map(|s| ply_of(&s)).unwrap_or(0);
+    assert!(wait_until(LIMIT, || ply() == 2), "{}", show(&dir, "train"));
+    let reply = player_ok(&socket, "aufgeben");
+    assert!(
+        reply
+            .iter()
+            .any(|l| l == "Zum Aufgeben noch einmal eingeben"),
+        "{reply:?}"
+    );
+    wait_said(
+        &dir,
+        "blind Zum Aufgeben noch einmal eingeben",
+        "not asked aloud",
+    );
+    let status = ask(&socket, "status").unwrap();
+    assert!(support::console::result_of(&status).is_none(), "{status:?}");
+    player_ok(&socket, "aufgeben");
+    wait_said(&dir, "both Schwarz gewinnt", "the result not said");
+    let exit = guard.wait_limit(LIMIT);
+    assert!(exit.success(), "{exit}\n{}", show(&dir, "train"));
+    let folder = game_folder(&dir.join("played"));
+    let pgn = fs::read_to_string(folder.join(PGN_FILE)).unwrap();
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A game against a person: the training requests are refused, on the console with why, and
 /// aloud to the blind player when his keypad asked.
 #[test]

@@ -382,6 +382,9 @@ pub enum Announcement {
     OpponentBack,
     /// A training request (hint, takeback, eval, review) in a game against a person.
     TrainingOnly,
+    /// He typed `resign` at his keypad: typed again, it resigns his game (a stray keystroke
+    /// must not end it).
+    ResignAsked,
     /// The review after a training game: at his move `number` he played `played`; the engine
     /// preferred `better` (he lost material, or missed a mate).
     ReviewMoment {

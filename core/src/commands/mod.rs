@@ -352,13 +352,15 @@ pub const COMMANDS: &[Spec] = &[
         "decline the draw offer",
         "decline",
     ),
-    // The side is never assumed: a stray `rs` must not end the blind player's game.
+    // The side is never assumed at the staff's consoles: a stray `rs` must not end the blind
+    // player's game. At his own keypad it is his game, and he types it twice.
     spec(
         "resign",
         "rs",
-        Assistant,
+        Player,
         "SIDE",
-        "SIDE resigns the game (the side is required: resign blind, resign sighted)",
+        "SIDE resigns the game (the side is required: resign blind, resign sighted); at his \
+         keypad, his own game, typed twice",
         "resign blind",
     ),
     spec(

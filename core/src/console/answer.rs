@@ -386,6 +386,7 @@ pub fn format_announcement(a: &Announcement) -> String {
         A::OpponentAway => "the engine does not answer; clocks paused".into(),
         A::OpponentBack => "the engine is back".into(),
         A::TrainingOnly => "only in a training game".into(),
+        A::ResignAsked => "resign? typed again, it resigns his game".into(),
         A::ReviewMoment {
             number,
             played,

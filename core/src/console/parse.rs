@@ -60,6 +60,10 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
             needs: spec.role,
         });
     }
+    if spec.name == "resign" && role == Role::Player && rest.is_empty() {
+        // At his own keypad `resign` is his own game; the table asks him to type it again.
+        return Ok(Command::Game(Action::Resign(Side::Blind)));
+    }
     let mut args = Args {
         spec,
         words: rest,
@@ -67,6 +71,10 @@ pub fn parse(line: &str, role: Role) -> Result<Command, ConsoleError> {
     };
     let command = command(spec, &mut args)?;
     args.end()?;
+    if role == Role::Player && command == Command::Game(Action::Resign(Side::Sighted)) {
+        // Never his opponent's game (a colour is checked against his seat at the table).
+        return args.usage("at his keypad a player resigns his own game only, typed twice".into());
+    }
     if matches!(command, Command::Game(Action::TakeBack { .. })) && role < Role::Arbiter {
         // One name, two commands: a player's `takeback` (training) is his; a takeback to a
         // half-move is the arbiter's power in any game.

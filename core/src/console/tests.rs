@@ -110,9 +110,9 @@ fn a_refused_command_says_which_role_it_needs_and_how_to_get_it() {
         e.contains("player role") && e.contains("login TOKEN"),
         "{e}"
     );
-    let e = err("rs", Role::Player);
+    let e = err("of", Role::Player);
     assert!(
-        e.contains("'resign' is for the assistant and the arbiter"),
+        e.contains("'offer' is for the assistant and the arbiter"),
         "{e}"
     );
     assert!(e.contains("at the assistant's console"), "{e}");
@@ -650,7 +650,9 @@ fn help_lists_each_roles_commands() {
     assert!(player[0].contains("player role"));
     assert!(player.iter().any(|l| l.starts_with("time (t): ")));
     assert!(player.iter().any(|l| l.starts_with("square SQUARE (s): ")));
-    assert!(!player.iter().any(|l| l.starts_with("resign")));
+    assert!(!player.iter().any(|l| l.starts_with("offer")));
+    // His own resignation is his (typed twice at the table: `table::keypad`).
+    assert!(player.iter().any(|l| l.starts_with("resign SIDE (rs): ")));
     assert!(
         assistant
             .iter()
@@ -704,14 +706,14 @@ fn a_session_switches_roles_and_needs_the_token_for_the_arbiter() {
             seat: None
         })
     );
-    assert!(s.parse("resign blind").is_err());
+    assert!(s.parse("offer blind").is_err());
     assert!(s.parse("time").is_ok());
     // The keypad stays the player's (issue 15): `role` does not raise it, only a login does.
     assert_eq!(
         s.parse("role assistant"),
         Err(ConsoleError::RoleStays { role: Role::Player })
     );
-    assert!(s.parse("resign blind").is_err());
+    assert!(s.parse("offer blind").is_err());
     assert_eq!(s.role(), Role::Player);
     // A refused line does not change the role either.
     assert!(s.parse("role arbiter").is_err());
@@ -1483,6 +1485,14 @@ fn resign_5_1_b_needs_the_side_explicitly() {
                 "{line}: {e}"
             );
             assert!(e.ends_with("write: resign SIDE"), "{e}");
+        }
+        // At his own keypad `resign` alone is his own game; the table asks him to type it
+        // again before it counts.
+        for line in ["resign", "rs", "RESIGN"] {
+            assert_eq!(
+                ok(line, Role::Player),
+                Command::Game(Action::Resign(Side::Blind))
+            );
         }
         assert!(err("resign me", role).contains("'me' is not a side"));
         assert!(err("resign blind now", role).contains("'now' is one word too many"));

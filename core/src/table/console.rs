@@ -40,6 +40,12 @@ impl Table {
             return Reply::error(reason);
         }
         let his_keypad = me.filter(|&c| role == Role::Player && self.arbiter.config().is_blind(c));
+        // A `resign` waits to be typed again with nothing between.
+        if let Some(him) = his_keypad
+            && !matches!(command, Command::Game(Action::Resign(_)))
+        {
+            self.resigning[him] = None;
+        }
         let heard = his_keypad.map(|c| self.said.told(c));
         let reply = match command {
             Command::Help(topic) if role == Role::Player => self.player_help(me, topic, out),
@@ -87,6 +93,9 @@ impl Table {
             },
             Command::Training(request) => self.training(conn, role, request, now, out),
             Command::Requests(switch) => self.switch_requests(conn, switch, out),
+            Command::Game(Action::Resign(side)) if role == Role::Player => {
+                self.resign_at_keypad(conn, me, side, now, out)
+            }
             Command::Game(_) => self.game_command(conn, role, me, &command, now, out),
             // The connection answers these itself.
             Command::Help(_)
@@ -126,7 +135,7 @@ impl Table {
     }
 
     /// A game command typed at the console: the arbiter's input, or why it is none.
-    fn game_command(
+    pub(super) fn game_command(
         &mut self,
         conn: u64,
         role: Role,

@@ -11,13 +11,17 @@ use shakmaty::Color;
 
 use super::{Table, TableEffect};
 use crate::{
-    announce::{Announcement, Refusal},
+    announce::{Announcement, Audience, Refusal},
     commands::{self, Role, Spec, Words, lookup},
     console::{
-        self, ConsoleError,
+        self, Action, Command, ConsoleError, Side,
         wire::{End, Reply},
     },
+    rules::Millis,
 };
+
+/// How long a `resign` typed at his keypad waits to be typed again.
+pub const RESIGN_CONFIRM_MS: Millis = 30_000;
 
 /// A line of a player's keypad that its session refused, as much of it as telling him needs:
 /// what kind of refusal he hears, what his console prints after it, and why (for the
@@ -216,6 +220,43 @@ impl Table {
         Reply::error(format!(
             "{seat}'s player is sighted: the requests are the blind player's (F.9 d)"
         ))
+    }
+
+    /// `resign` at `me`'s own keypad (5.1 b: a player may resign at any time): the first asks
+    /// him, aloud, to type it again; typed again within [`RESIGN_CONFIRM_MS`], with nothing else
+    /// typed between, it resigns his game as the staff's `resign SIDE` does. A stray keystroke
+    /// ends no game, and he never resigns his opponent's.
+    pub(super) fn resign_at_keypad(
+        &mut self,
+        conn: u64,
+        me: Option<Color>,
+        side: Side,
+        now: Millis,
+        out: &mut Vec<TableEffect>,
+    ) -> Reply {
+        let Some(me) = me else {
+            return Self::which_player();
+        };
+        if side.color(Some(me)).ok() != Some(me) {
+            return Reply::error("at his keypad a player resigns his own game only: resign");
+        }
+        if self.arbiter.game().is_over() {
+            return Reply::error("the game is over; nothing was done");
+        }
+        let asked = self.resigning[me].take();
+        if asked.is_none_or(|at| now.saturating_sub(at) > RESIGN_CONFIRM_MS) {
+            self.resigning[me] = Some(now);
+            let words = self.wording[me].text(&Announcement::ResignAsked);
+            self.say_own(Audience::Player(me), Announcement::ResignAsked, false, out);
+            self.note(
+                format!("{me} typed resign at his keypad; typed again, it resigns his game"),
+                Some(conn),
+                out,
+            );
+            return Reply::ok(vec![words]);
+        }
+        let command = Command::Game(Action::Resign(Side::Blind));
+        self.game_command(conn, Role::Player, Some(me), &command, now, out)
     }
 
     /// At a table with two blind players a request from a console that speaks for neither must

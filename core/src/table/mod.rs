@@ -69,7 +69,7 @@ use crate::{
 
 pub use boards::Admission;
 pub use halt::RETRY_MS;
-pub use keypad::{KeypadError, KeypadRefusal};
+pub use keypad::{KeypadError, KeypadRefusal, RESIGN_CONFIRM_MS};
 pub use recovery::{Recovery, recovery_words, worth_repeating};
 pub use requests::{Asked, AskedBy, switch_note};
 pub use status::Progress;
@@ -378,6 +378,8 @@ pub struct Table {
     opponent: Option<training::Opponent>,
     clock: Option<clock::TableClock>,
     halt: Option<halt::Halt>,
+    /// When each blind player typed `resign` at his keypad, waiting to be typed again.
+    resigning: ByColor<Option<Millis>>,
     /// Mateability searches asked for and not answered yet, by ticket.
     analyses: BTreeMap<u64, Query>,
     /// The arbiter inputs applied, kept only while tracing (a replay's steps, the tests).
@@ -403,6 +405,7 @@ impl Table {
             requests: requests::Requests::new(parts.requests_off),
             start: start::StartGate::default(),
             halt: None,
+            resigning: ByColor::default(),
             analyses: BTreeMap::new(),
             applied: None,
             inputs: 0,

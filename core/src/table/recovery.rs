@@ -67,6 +67,7 @@ pub fn worth_repeating(announcement: &Announcement) -> bool {
         | OpponentAway
         | OpponentBack
         | TrainingOnly
+        | ResignAsked
         | ReviewMoment { .. }
         | ReviewEnd
         | RequestSwitchedOff

@@ -1286,3 +1286,75 @@ fn f9_d_the_time_asked_at_the_keypad_is_printed_in_digits_too() {
         [heard[0].clone(), "0:04:50 / 0:05:00".to_string()]
     );
 }
+
+/// 5.1 b at his keypad: `resign` (in his words, `aufgeben`) asks him aloud to type it again; typed
+/// again it resigns his own game, and the result is said to both. Anything typed between, or
+/// the wait past its time, and the first is forgotten: a stray keystroke ends no game. He never
+/// resigns his opponent's.
+#[test]
+fn a5_1_b_he_resigns_at_his_own_keypad_by_typing_it_twice() {
+    let mut table = one_blind_table(None, Completion::ClockPress, tactile_only());
+    let t = started(&mut table);
+    let keypad = |table: &mut Table, line: &str, at: Millis| {
+        let command = crate::console::parse_in(
+            line,
+            Role::Player,
+            &pack("de-fide").pack().commands().clone(),
+        )
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let effects = table.handle(
+            TableInput::Console {
+                conn: CONN,
+                role: Role::Player,
+                seat: None,
+                command,
+            },
+            at,
+        );
+        let reply = effects
+            .iter()
+            .find_map(|e| match e {
+                TableEffect::Reply { reply, .. } => Some(reply.clone()),
+                _ => None,
+            })
+            .expect("a reply");
+        (reply, effects)
+    };
+    // Never his opponent's game.
+    let (reply, _) = keypad(&mut table, "resign white", t + 100);
+    assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
+    // Once: asked aloud, in his words; the game goes on.
+    let (reply, effects) = keypad(&mut table, "aufgeben", t + 1_000);
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    let asked = said(&effects);
+    assert_eq!(
+        asked,
+        [(Audience::Player(Color::Black), Announcement::ResignAsked)]
+    );
+    assert_eq!(reply.body, ["Zum Aufgeben noch einmal eingeben"]);
+    hear_all(&mut table, &effects, t + 1_500);
+    // Something else typed between: the first is forgotten.
+    keypad(&mut table, "zeit", t + 2_000);
+    let (_, effects) = keypad(&mut table, "aufgeben", t + 3_000);
+    assert!(!table.arbiter().game().is_over());
+    hear_all(&mut table, &effects, t + 3_500);
+    // Too late: asked again.
+    let (_, effects) = keypad(&mut table, "aufgeben", t + 3_000 + RESIGN_CONFIRM_MS + 1);
+    assert!(!table.arbiter().game().is_over());
+    assert_eq!(
+        said(&effects),
+        [(Audience::Player(Color::Black), Announcement::ResignAsked)]
+    );
+    hear_all(&mut table, &effects, t + 34_000);
+    // Typed again in time: his game is resigned, and both hear the result.
+    let (reply, effects) = keypad(&mut table, "aufgeben", t + 40_000);
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    assert!(table.arbiter().game().is_over());
+    assert!(
+        said(&effects).contains(&(
+            Audience::Both,
+            Announcement::Result(crate::announce::ResultWords::WhiteWins)
+        )),
+        "{effects:?}"
+    );
+}

@@ -133,6 +133,7 @@ pub(in crate::announce) const TEMPLATES: &[TemplateSpec] = &[
     t("opponent_away", &[]),
     t("opponent_back", &[]),
     t("training_only", &[]),
+    t("resign_asked", &[]),
     t("review_lost_material", &["n", "played", "better"]),
     t("review_missed_mate", &["n", "played", "better"]),
     t("review_end", &[]),

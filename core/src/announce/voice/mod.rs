@@ -463,6 +463,7 @@ impl VoicePack {
             A::OpponentAway => self.fill("opponent_away", &[]),
             A::OpponentBack => self.fill("opponent_back", &[]),
             A::TrainingOnly => self.fill("training_only", &[]),
+            A::ResignAsked => self.fill("resign_asked", &[]),
             A::ReviewMoment {
                 number,
                 played,

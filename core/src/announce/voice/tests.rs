@@ -1039,6 +1039,10 @@ fn german_guidance_and_replies() {
         ),
         (Announcement::TrainingOnly, "Nur im Training"),
         (
+            Announcement::ResignAsked,
+            "Zum Aufgeben noch einmal eingeben",
+        ),
+        (
             Announcement::ReviewMoment {
                 number: 4,
                 played: words_of(START, "e4"),
@@ -1376,6 +1380,7 @@ fn every_announcement() -> Vec<Announcement> {
         Announcement::OpponentAway,
         Announcement::OpponentBack,
         Announcement::TrainingOnly,
+        Announcement::ResignAsked,
         Announcement::ReviewEnd,
         Announcement::RequestSwitchedOff,
         Announcement::RecordingHalted,
@@ -1458,7 +1463,7 @@ fn every_announcement_renders_completely_in_every_pack() {
     );
 }
 
-const VARIANTS: usize = 53;
+const VARIANTS: usize = 54;
 
 /// The index of an announcement's variant. The match is exhaustive, so a new variant does not
 /// compile until it is numbered here, and the coverage test then fails until it is in the list.
@@ -1518,6 +1523,7 @@ fn variant(a: &Announcement) -> usize {
         A::RecordingRestored => 50,
         A::Refused(_) => 51,
         A::ButtonUnassigned { .. } => 52,
+        A::ResignAsked => 53,
     }
 }
 
