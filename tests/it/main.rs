@@ -11,7 +11,7 @@
 //!   [`firmware`].
 //! - The console: [`console`] (client and language), [`console_abuse`], [`console_security`].
 //! - The daemon through the real binary: [`daemon`], [`daemon_games`], [`daemon_recovery`],
-//!   [`daemon_stop_resume`], [`daemon_table`].
+//!   [`daemon_stop_resume`], [`daemon_table`]; a disk that refuses writes: [`daemon_outage`].
 //! - The daemon in the test's own process: [`daemon_adjournment`], [`daemon_buttons`],
 //!   [`daemon_console`], [`daemon_damage`], [`daemon_dispute`], [`daemon_ibca`] (two blind
 //!   players), [`daemon_requests`].
@@ -41,6 +41,7 @@ mod daemon_damage;
 mod daemon_dispute;
 mod daemon_games;
 mod daemon_ibca;
+mod daemon_outage;
 mod daemon_procedure;
 mod daemon_recovery;
 mod daemon_requests;
