@@ -669,3 +669,45 @@ fn a_journal_shorter_than_its_record_is_refused_and_the_record_kept() {
         }
     }
 }
+
+/// Issue 39, point 11: a symbolic link as a game folder, or as a game's journal, in the output
+/// folder was passed over with a WARN while a new game began beside it; the game it leads to
+/// may be the one to resume. Refused, naming the link, the reason and the choices: no new game,
+/// and the game behind the link left as it was.
+#[test]
+fn a_symbolic_link_as_a_game_folder_or_journal_is_refused_with_the_choices() {
+    for case in ["folder", "journal"] {
+        let scratch = Scratch::new(&format!("link-{case}"));
+        let dir = &scratch.0;
+        write_config(dir);
+        let (folder, lines) = game_folder(dir, 3);
+        // The game (or its journal) moved elsewhere, a link left in its place.
+        let elsewhere = dir.join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        let (link, journal) = if case == "folder" {
+            let moved = elsewhere.join("game");
+            fs::rename(&folder, &moved).unwrap();
+            std::os::unix::fs::symlink(&moved, &folder).unwrap();
+            (folder.clone(), moved.join(JOURNAL_FILE))
+        } else {
+            let moved = elsewhere.join(JOURNAL_FILE);
+            fs::rename(folder.join(JOURNAL_FILE), &moved).unwrap();
+            std::os::unix::fs::symlink(&moved, folder.join(JOURNAL_FILE)).unwrap();
+            (folder.join(JOURNAL_FILE), moved)
+        };
+        let stderr = refused_run(dir, &[]);
+        assert!(
+            stderr.contains(&link.display().to_string()) && stderr.contains("symbolic link"),
+            "{case}: names the link and why: {stderr}"
+        );
+        assert!(
+            stderr.contains("--resume") && stderr.contains("--new"),
+            "{case}: gives the choices: {stderr}"
+        );
+        assert_eq!(
+            fs::read_to_string(&journal).unwrap(),
+            lines.concat(),
+            "{case}: the game behind the link is left as it was"
+        );
+    }
+}
