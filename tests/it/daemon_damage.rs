@@ -641,6 +641,7 @@ fn a_journal_shorter_than_its_record_is_refused_and_the_record_kept() {
             check: check::hex(*read.checks.last().unwrap()),
             half_moves: 0,
             finished: false,
+            t: None,
         };
         fs::write(folder.join(MARK_FILE), mark.to_bytes()).unwrap();
         let pgn = "[Event \"the record\"]\n\n*\n";
@@ -710,4 +711,120 @@ fn a_symbolic_link_as_a_game_folder_or_journal_is_refused_with_the_choices() {
             "{case}: the game behind the link is left as it was"
         );
     }
+}
+
+/// Issue 39, point 4: another game's journal put in a game folder, with its own `record.json`
+/// or none, was resumed in place and overwrote the folder's `game.pgn` (there 16 moves) with
+/// its own fewer moves. A game folder holds one game: the journal is held against the record
+/// itself, and one of another game is refused with the choices, as damage is; the record is
+/// kept.
+#[test]
+fn another_games_journal_in_a_game_folder_is_refused_and_the_record_kept() {
+    use tactus_core::journal::{MARK_FILE, RecordMark, check};
+    for with_mark in [true, false] {
+        let scratch = Scratch::new(if with_mark {
+            "other-marked"
+        } else {
+            "other-unmarked"
+        });
+        let dir = &scratch.0;
+        write_config(dir);
+        // The other game: begun, no move yet; the folder's record: six half-moves.
+        let (folder, _) = game_folder(dir, 6);
+        let pgn = "[Event \"?\"]\n[White \"Weiss\"]\n[Black \"Schwarz\"]\n\n\
+                   1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
+        fs::write(folder.join(files::PGN_FILE), pgn).unwrap();
+        if with_mark {
+            // Its own mark, brought with it: it matches its journal.
+            let read = journal::read(&folder.join(JOURNAL_FILE)).unwrap();
+            let mark = format!(
+                "{{\"game\":{:?},\"entries\":{},\"check\":\"{}\",\"half_moves\":0,\
+                 \"finished\":false}}\n",
+                read.header.game,
+                read.entries.len(),
+                check::hex(*read.checks.last().unwrap())
+            );
+            RecordMark::from_bytes(mark.as_bytes()).unwrap();
+            fs::write(folder.join(MARK_FILE), mark).unwrap();
+        }
+        for extra in [&[][..], &["--resume", folder.to_str().unwrap()][..]] {
+            let stderr = refused_run(dir, extra);
+            assert!(
+                stderr.contains("is not of the game the record")
+                    && stderr.contains("game.pgn holds 6 half-moves")
+                    && stderr.contains(&folder.display().to_string()),
+                "mark {with_mark} {extra:?}: names the folder and what differs: {stderr}"
+            );
+            assert!(
+                stderr.contains("--resume") && stderr.contains("--new"),
+                "gives the choices: {stderr}"
+            );
+            assert_eq!(
+                fs::read_to_string(folder.join(files::PGN_FILE)).unwrap(),
+                pgn,
+                "the record is kept"
+            );
+        }
+    }
+}
+
+/// Issue 39, point 4: the clock's ticks journaled after the record's mark (the record was
+/// written at the last move) could be cut off the journal's end at a line boundary, and the
+/// game resumed in silence with the clock that much fuller. A stop writes the record's mark
+/// over the whole journal, so a journal cut short of it is refused, saying what was lost: how
+/// many inputs and how much of the game's time.
+#[test]
+fn ticks_cut_off_the_journal_after_a_stop_are_refused_saying_what_was_lost() {
+    use crate::support::{line_table::LineTable, pegged::PeggedBoard, pty::socat_or_skip};
+    use shakmaty::Square;
+    if !socat_or_skip() {
+        return;
+    }
+    let dir = crate::support::table::temp_dir("damage-ticks-cut");
+    let board = PeggedBoard::new(&dir, &Chess::default());
+    let mut run = LineTable::start(dir.clone(), board.port(), "en");
+    board.shift(Square::E2, Square::E4);
+    assert!(run.reaches_ply(1), "{}", run.transcript());
+    run.console("move e5");
+    run.console("press");
+    assert!(run.reaches_ply(2), "{}", run.transcript());
+    board.shift(Square::E7, Square::E5);
+    // White thinks: his clock runs, and its ticks are journaled.
+    let journal_path = crate::support::record::game_folder(&dir.join("played")).join(JOURNAL_FILE);
+    let lines = || fs::read_to_string(&journal_path).unwrap_or_default();
+    let at_move = lines().lines().count();
+    let ticking = crate::support::process::wait_until(Duration::from_secs(60), || {
+        lines().lines().count() >= at_move + 8
+    });
+    assert!(ticking, "no ticks journaled:\n{}", lines());
+    let folder = run.stop();
+    let text = lines();
+    let mut kept: Vec<&str> = text.split_inclusive('\n').collect();
+    // The ticks at the end (each a line with the tick input), cut at a line boundary.
+    let ticks = kept
+        .iter()
+        .rev()
+        .take_while(|l| l.contains("\"tick\""))
+        .count();
+    assert!(ticks >= 5, "ticks at the journal's end:\n{text}");
+    kept.truncate(kept.len() - 5);
+    fs::write(&journal_path, kept.concat()).unwrap();
+    let pgn = fs::read_to_string(folder.join(files::PGN_FILE)).unwrap();
+
+    for extra in [&[][..], &["--resume", folder.to_str().unwrap()][..]] {
+        let stderr = refused_run(&dir, extra);
+        assert!(
+            stderr.contains("5 fewer than the record")
+                && stderr.contains("the last 5 inputs of the game are lost")
+                && stderr.contains("of play after"),
+            "{extra:?}: says what was lost: {stderr}"
+        );
+        assert!(stderr.contains("--new"), "{stderr}");
+        assert_eq!(
+            fs::read_to_string(folder.join(files::PGN_FILE)).unwrap(),
+            pgn,
+            "the record is kept"
+        );
+    }
+    drop(board);
 }

@@ -172,14 +172,15 @@ impl Hub {
         self.record_dirty = false;
         if let Some(record) = &self.record {
             let game = self.table.game();
+            let now = self.clock.now();
             let mark = self
                 .journal
                 .as_ref()
-                .map(|j| j.mark(game.moves().len(), game.is_over()));
+                .map(|j| j.mark(game.moves().len(), game.is_over()).at(now));
             record.write(RecordSnapshot {
                 game: game.clone(),
                 tags: self.table.tags().to_vec(),
-                now: self.clock.now(),
+                now,
                 mark,
             });
         }

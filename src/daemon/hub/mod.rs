@@ -229,9 +229,10 @@ impl Hub {
 
     fn shutdown(mut self) -> HubEnd {
         info!("hub stops; writing the game's files");
-        if self.record_dirty {
-            self.write_record();
-        }
+        // Written even when no move changed it: its mark then covers the journal to its end
+        // (the clock's ticks since the last move too), so a journal later cut short of it is
+        // refused, saying what was lost, rather than resumed with the clocks fuller.
+        self.write_record();
         if let Some(record) = self.record.take() {
             record.finish();
         }
