@@ -9,7 +9,8 @@
 //! - The boards over real pseudo-terminals: [`board_e2e`].
 //! - The open pegged board's firmware on a simulated ATmega328P against `tactus run`:
 //!   [`firmware`].
-//! - The console: [`console`] (client and language), [`console_abuse`], [`console_security`].
+//! - The console: [`console`] (client and language), [`console_abuse`], [`console_security`],
+//!   [`console_flood`] (a flooding keypad, the arbiter's places).
 //! - The daemon through the real binary: [`daemon`], [`daemon_games`], [`daemon_recovery`],
 //!   [`daemon_stop_resume`], [`daemon_table`]; a disk that refuses writes: [`daemon_outage`].
 //! - The daemon in the test's own process: [`daemon_adjournment`], [`daemon_buttons`],
@@ -32,6 +33,7 @@ mod clip_phonemes;
 mod closed_pipe;
 mod console;
 mod console_abuse;
+mod console_flood;
 mod console_security;
 mod daemon;
 mod daemon_adjournment;
