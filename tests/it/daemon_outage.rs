@@ -231,3 +231,215 @@ fn a_file_size_limit_halts_play_and_kills_neither_the_run_nor_a_restart() {
     assert_eq!(journal_ply(&path), ply, "nothing lost by the restart");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Set the file size limit of the running process `pid` (`prlimit --pid`; `None`: unlimited).
+fn set_file_limit(pid: u32, bytes: Option<u64>) {
+    // The soft limit only: raising a hard one needs CAP_SYS_RESOURCE, which a container's root
+    // may lack.
+    let limit = bytes.map_or("unlimited:".to_string(), |b| format!("{b}:"));
+    let ok = Command::new("prlimit")
+        .args(["--pid", &pid.to_string(), &format!("--fsize={limit}")])
+        .status()
+        .expect("prlimit (util-linux) runs")
+        .success();
+    assert!(ok, "prlimit --pid {pid} --fsize={limit}");
+}
+
+/// Whether `prlimit` is there to set a running daemon's limits; SKIPPED (said) where not.
+fn prlimit_or_skip(test: &str) -> bool {
+    let ok = Command::new("prlimit")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("SKIPPED {test}: prlimit (util-linux) is not installed");
+    }
+    ok
+}
+
+/// Two blind players (IBCA), each on a pegged board the test plays itself over a pty pair,
+/// speech off (announcements go to the transcript), the arbiter's token beside the socket.
+struct IbcaTable {
+    dir: PathBuf,
+    white: crate::support::pegged::PeggedBoard,
+    black: crate::support::pegged::PeggedBoard,
+    daemon: crate::support::process::Guard,
+}
+
+impl IbcaTable {
+    fn start(tag: &str) -> IbcaTable {
+        use crate::support::{pegged::PeggedBoard, process::spawn, table::fast_profile};
+        let dir = temp_dir(tag);
+        let (w, b) = (dir.join("white"), dir.join("black"));
+        std::fs::create_dir_all(&w).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let white = PeggedBoard::new(&w, &shakmaty::Chess::default());
+        let black = PeggedBoard::new(&b, &shakmaty::Chess::default());
+        let pegged = fast_profile(
+            &dir,
+            "pegged-line.toml",
+            &[
+                ("name = \"pegged-line\"", "name = \"fast-pegged-line\""),
+                ("bounce_ms = 40", "bounce_ms = 20"),
+            ],
+        );
+        let config = format!(
+            "[game]\nwhite = \"Anna\"\nblack = \"Bert\"\nblind = \"both\"\n\
+             time_control = \"5400+30\"\nguidance_repeat_ms = 60000\n\
+             [boards.white]\nprofile = \"{pegged}\"\nport = \"{}\"\n\
+             [boards.black]\nprofile = \"{pegged}\"\nport = \"{}\"\n\
+             [voice]\npack = \"en\"\nstyle = \"san\"\nspeaker = \"none\"\n\
+             [record]\ndir = \"played\"\n\
+             [console]\nsocket = \"console.sock\"\ntoken_file = \"arbiter.token\"\n",
+            white.port().display(),
+            black.port().display()
+        );
+        std::fs::write(dir.join("config.toml"), config).unwrap();
+        let daemon = spawn(
+            &["run", "--config", "config.toml", "--new"],
+            &dir,
+            "run",
+            &[],
+        );
+        let table = IbcaTable {
+            dir,
+            white,
+            black,
+            daemon,
+        };
+        let started = wait_until(LIMIT, || {
+            ask(&table.socket(), "start")
+                .ok()
+                .and_then(|r| r.last().cloned())
+                .is_some_and(|l| l.starts_with("ok"))
+        });
+        assert!(started, "start refused\n{}", table.log());
+        table
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.dir.join("console.sock")
+    }
+
+    fn log(&self) -> String {
+        format!(
+            "{}\n--- transcript\n{}",
+            crate::support::process::show(&self.dir, "run"),
+            self.transcript()
+        )
+    }
+
+    fn transcript(&self) -> String {
+        std::fs::read_to_string(
+            crate::support::record::game_folder(&self.dir.join("played"))
+                .join(tactus::daemon::files::TRANSCRIPT_FILE),
+        )
+        .unwrap_or_default()
+    }
+
+    fn status(&self) -> Vec<String> {
+        ask(&self.socket(), "status").unwrap_or_default()
+    }
+
+    fn reaches_ply(&self, ply: usize) -> bool {
+        wait_until(LIMIT, || {
+            let status = self.status();
+            !status.is_empty() && ply_of(&status) == ply
+        })
+    }
+
+    /// A move on the mover's board, then executed by his opponent on his own, at a hand's pace.
+    fn play(&self, mover: shakmaty::Color, from: shakmaty::Square, to: shakmaty::Square) {
+        let (own, other) = match mover {
+            shakmaty::Color::White => (&self.white, &self.black),
+            shakmaty::Color::Black => (&self.black, &self.white),
+        };
+        own.shift(from, to);
+        std::thread::sleep(Duration::from_millis(300));
+        other.shift(from, to);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
+    /// The disk full for the journal (a file size limit at its size), until play halts.
+    fn fill_disk(&mut self) -> usize {
+        let size = std::fs::metadata(journal_of(&self.dir)).unwrap().len();
+        set_file_limit(self.daemon.pid(), Some(size));
+        let mut status = Vec::new();
+        let halted = wait_until(LIMIT, || {
+            status = self.status();
+            status.iter().any(|l| l.starts_with("PLAY HALTED"))
+        });
+        assert!(halted, "play never halted: {status:?}\n{}", self.log());
+        ply_of(&status)
+    }
+
+    fn free_disk(&mut self) {
+        set_file_limit(self.daemon.pid(), None);
+        let mut status = Vec::new();
+        let going = wait_until(LIMIT, || {
+            status = self.status();
+            !status.is_empty() && !status.iter().any(|l| l.starts_with("PLAY HALTED"))
+        });
+        assert!(going, "play never went on: {status:?}\n{}", self.log());
+    }
+}
+
+/// Issue 39, point 3: moves made on the boards while the disk was full (play halted) were in
+/// one run counted in order once the disk was free, in another guided back: the inputs that
+/// waited were applied all at once, so that a move made after the opponent's had been said
+/// came before that move could count (its announcement had not ended) and was taken for a move
+/// out of turn. One behaviour, the one the README promised: what the boards report while play
+/// is halted waits, and counts in order once the journal takes lines again, at the pace of the
+/// table (each waited input once the announcements before it have ended). Both ways: three moves
+/// made during a halt count (nobody is guided back), and a halt with none made changes nothing.
+#[test]
+fn moves_made_while_the_disk_is_full_count_in_order_once_it_is_free() {
+    use crate::support::pty::socat_or_skip;
+    use shakmaty::{Color::*, Square::*};
+    if !socat_or_skip() || !prlimit_or_skip("moves_made_while_the_disk_is_full") {
+        return;
+    }
+    let mut t = IbcaTable::start("outage-halt-moves");
+    t.play(White, E2, E4);
+    assert!(t.reaches_ply(1), "{}", t.log());
+    t.play(Black, E7, E5);
+    assert!(t.reaches_ply(2), "{}", t.log());
+
+    // Three moves while the disk is full, each executed on the other board.
+    assert_eq!(t.fill_disk(), 2);
+    t.play(White, G1, F3);
+    t.play(Black, B8, C6);
+    t.play(White, F1, B5);
+    let status = t.status();
+    assert_eq!(
+        ply_of(&status),
+        2,
+        "nothing counts during the halt: {status:?}"
+    );
+    let before = t.transcript().len();
+    t.free_disk();
+    assert!(t.reaches_ply(5), "the three moves count\n{}", t.log());
+    let after = t.transcript()[before..].to_string();
+    assert!(
+        !after.contains("belongs on") && !after.contains("Not your move"),
+        "nobody is guided back or told it is not his move:\n{after}"
+    );
+    let status = t.status();
+    assert!(status.iter().any(|l| l == "last move Bb5"), "{status:?}");
+
+    // A halt with no move made: play goes on where it stood.
+    assert_eq!(t.fill_disk(), 5);
+    let before = t.transcript().len();
+    t.free_disk();
+    t.play(Black, A7, A6);
+    assert!(t.reaches_ply(6), "{}", t.log());
+    let after = t.transcript()[before..].to_string();
+    assert!(!after.contains("belongs on"), "{after}");
+    let status = t.status();
+    assert!(status.iter().any(|l| l == "last move a6"), "{status:?}");
+    let folder = crate::support::record::game_folder(&t.dir.join("played"));
+    drop(t);
+    // The journal replays to the same game.
+    assert_eq!(journal_ply(&folder.join(JOURNAL_FILE)), 6);
+}

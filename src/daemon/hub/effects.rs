@@ -47,6 +47,7 @@ impl Hub {
         work: &mut VecDeque<TableInput>,
         reply: &mut Option<Reply>,
     ) {
+        let mut waited = Vec::new();
         for effect in effects {
             match effect {
                 TableEffect::Say {
@@ -63,6 +64,9 @@ impl Hub {
                         None => Err("no speech task".into()),
                     };
                     debug!(id, audience = word, "announcement handed to speech");
+                    if sent.is_ok() {
+                        self.speaking.push((id, now));
+                    }
                     if let Err(e) = sent {
                         warn!(
                             id,
@@ -118,8 +122,12 @@ impl Hub {
                         warn!("{e:#}");
                     }
                 }
-                TableEffect::Resubmit(input) => work.push_back(input),
+                TableEffect::Resubmit(input) => waited.push(input),
             }
+        }
+        // What waited while play was halted comes before anything that waited behind it.
+        for input in waited.into_iter().rev() {
+            self.waited.push_front(input);
         }
     }
 
