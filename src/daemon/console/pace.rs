@@ -12,8 +12,10 @@ use tokio::time::Instant;
 
 use tactus_core::console::Role;
 
-/// The blind player's keypad: a person pressing keys asks a few things a second at most.
-pub const KEYPAD_BURST: u32 = 20;
+/// The blind player's keypad: a person pressing keys asks a few things a second at most; the
+/// burst leaves room for a script that tries every command at a keypad (the tests do), and
+/// bounds a flood to a few dozen kilobytes before the pace bites.
+pub const KEYPAD_BURST: u32 = 80;
 pub const KEYPAD_PER_SECOND: u32 = 5;
 /// The assistant's and the arbiter's consoles: a script may enter a game's moves at once.
 pub const STAFF_BURST: u32 = 100;
@@ -132,7 +134,7 @@ mod tests {
             Verdict::Go
         );
         // Quiet long enough, the bucket is full again and a new flood is told again.
-        let later = t0 + Duration::from_secs(10);
+        let later = t0 + Duration::from_secs(u64::from(KEYPAD_BURST / KEYPAD_PER_SECOND) + 1);
         for _ in 0..KEYPAD_BURST {
             assert_eq!(pace.take(Role::Player, later), Verdict::Go);
         }

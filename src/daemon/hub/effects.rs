@@ -65,6 +65,9 @@ impl Hub {
                     };
                     debug!(id, audience = word, "announcement handed to speech");
                     if sent.is_ok() {
+                        // Those long over are not waited for (see `replay_waited`): never kept.
+                        self.speaking
+                            .retain(|(_, at)| now.saturating_sub(*at) < super::SPEECH_WAIT);
                         self.speaking.push((id, now));
                     }
                     if let Err(e) = sent {

@@ -19,7 +19,7 @@ use tactus_core::{console::wire::Reply, rules::Millis, table::TableInput};
 
 /// How long an announcement is waited for before what waited during a halt goes on without its
 /// end: far longer than any announcement.
-const SPEECH_WAIT: Millis = 30_000;
+pub(super) const SPEECH_WAIT: Millis = 30_000;
 
 use super::Hub;
 

@@ -31,6 +31,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 pub use self::effects::ANALYSIS_DEADLINE;
+use self::journaling::SPEECH_WAIT;
 use super::{
     files::{self, LineLog, RecordWriter},
     journal::Journal,
