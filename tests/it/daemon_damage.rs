@@ -828,3 +828,67 @@ fn ticks_cut_off_the_journal_after_a_stop_are_refused_saying_what_was_lost() {
     }
     drop(board);
 }
+
+/// Issue 39, point 4, after a crash: the record's mark was written at the last move only, so a
+/// crash, then the clock's ticks since that move cut off the journal at a line boundary, resumed
+/// the game in silence with the thinking player's clock that much fuller (however long he had
+/// thought). While the journal grows, the mark is brought up to it every 10 s of the game: a
+/// cut short of it is refused, saying what was lost.
+#[test]
+fn ticks_cut_off_the_journal_after_a_crash_are_refused_saying_what_was_lost() {
+    use crate::support::{line_table::LineTable, pegged::PeggedBoard, pty::socat_or_skip};
+    use shakmaty::Square;
+    use tactus_core::journal::{MARK_FILE, RecordMark};
+    if !socat_or_skip() {
+        return;
+    }
+    let dir = crate::support::table::temp_dir("damage-ticks-crash");
+    let board = PeggedBoard::new(&dir, &Chess::default());
+    let mut run = LineTable::start(dir.clone(), board.port(), "en");
+    board.shift(Square::E2, Square::E4);
+    assert!(run.reaches_ply(1), "{}", run.transcript());
+    run.console("move e5");
+    run.console("press");
+    assert!(run.reaches_ply(2), "{}", run.transcript());
+    let folder = crate::support::record::game_folder(&dir.join("played"));
+    let mark =
+        || RecordMark::from_bytes(&fs::read(folder.join(MARK_FILE)).unwrap_or_default()).ok();
+    // The record of the last move, and its mark.
+    let mut at_move = None;
+    let written = crate::support::process::wait_until(Duration::from_secs(30), || {
+        at_move = mark().filter(|m| m.half_moves == 2);
+        at_move.is_some()
+    });
+    assert!(written, "the record of 1. e4 e5");
+    let at_move = at_move.unwrap();
+    board.shift(Square::E7, Square::E5);
+    // White thinks: his clock's ticks are journaled for well over 10 s of the game.
+    let journal_path = folder.join(JOURNAL_FILE);
+    let lines = || fs::read_to_string(&journal_path).unwrap_or_default();
+    let ticking = crate::support::process::wait_until(Duration::from_secs(60), || {
+        lines().lines().count() as u64 > at_move.entries + 30
+    });
+    assert!(ticking, "no ticks journaled:\n{}", lines());
+    // A crash (the record's mark is whatever was last written), then the journal cut at a line
+    // boundary one entry after the move's record: no move lost, the ticks since gone.
+    run.kill();
+    let text = lines();
+    let kept: Vec<&str> = text
+        .split_inclusive('\n')
+        .take(at_move.entries as usize + 2)
+        .collect();
+    fs::write(&journal_path, kept.concat()).unwrap();
+    let pgn = fs::read_to_string(folder.join(files::PGN_FILE)).unwrap();
+
+    let stderr = refused_run(&dir, &[]);
+    assert!(
+        stderr.contains("fewer than the record") && stderr.contains("of play after"),
+        "says what was lost: {stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(folder.join(files::PGN_FILE)).unwrap(),
+        pgn,
+        "the record is kept"
+    );
+    drop(board);
+}

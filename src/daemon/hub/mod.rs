@@ -30,7 +30,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-pub use self::effects::ANALYSIS_DEADLINE;
+pub use self::effects::{ANALYSIS_DEADLINE, MARK_EVERY};
 use self::journaling::SPEECH_WAIT;
 use super::{
     files::{self, LineLog, RecordWriter},
@@ -139,6 +139,9 @@ pub struct Hub {
     engine: Option<mpsc::Sender<EngineRequest>>,
     record: Option<RecordWriter>,
     record_dirty: bool,
+    /// The journal entries on the disk and the game time when the record was last written: its
+    /// mark is brought up to the journal every [`effects::MARK_EVERY`] while it grows.
+    marked: (u64, Millis),
     touches: LineLog,
     notes: LineLog,
     broadcast: broadcast::Sender<Broadcast>,
@@ -172,6 +175,7 @@ impl Hub {
             engine: parts.engine,
             record: Some(parts.record),
             record_dirty: true,
+            marked: (0, 0),
             broadcast: parts.broadcast,
             progress: parts.progress,
             messages: parts.messages,
