@@ -13,7 +13,9 @@
 //!
 //! Every line is numbered and checksummed, chained to the line before
 //! (`tactus_core::journal::check`); [`read_against_record`] also holds the journal against the
-//! record's mark (`record.json`), so a journal cut, emptied, deleted or swapped is refused. The file is opened without following
+//! record's mark (`record.json`), so a journal cut, emptied, deleted or swapped is refused, and
+//! [`check_record_at`] holds it against the record itself (`game.pgn`), so that another game's
+//! journal brought with its own mark, or without one, is refused too. The file is opened without following
 //! symbolic links and created with mode 0600: it holds the sealed move. The daemon's journal is
 //! created, continued and written back relative to the game folder it holds open
 //! ([`Journal::create_in`], [`Journal::append_in`]): a folder on the way re-pointed under the
@@ -29,7 +31,7 @@ use std::{
 
 use anyhow::{Context, Result, anyhow, bail};
 use shakmaty::{ByColor, Color};
-use tracing::{error, info};
+use tracing::{error, info, warn};
 
 mod behind;
 mod mark;
@@ -49,15 +51,19 @@ use nix::fcntl::OFlag;
 use tactus_core::{
     announce::Wording,
     arbiter::Input,
-    folder::{JOURNAL_FILE, MARK_FILE},
+    folder::{JOURNAL_FILE, MARK_FILE, PGN_FILE},
     journal::{
         Entry, Header, JournalFile, NothingPlayed, Parser, RecordAhead, RecordMark, Replayed,
         TableRecord,
         check::{self, encode_line},
-        check_mark, replay,
+        check_mark, check_record, replay,
     },
     record::date::civil,
-    rules::{Millis, game::GameEnd},
+    rules::{
+        Millis,
+        game::{Game, GameEnd},
+        pgn::read_pgn,
+    },
     table::TableInput,
 };
 
@@ -143,7 +149,7 @@ pub fn read_against_record_at(at: At<'_>) -> Result<JournalFile> {
         anyhow::Error::new(RecordAhead {
             path: path.clone(),
             what: what.into(),
-            mark: mark.clone(),
+            mark: Box::new(mark.clone()),
         })
     };
     if !at.exists(JOURNAL_FILE) {
@@ -171,6 +177,37 @@ pub fn read_against_record_at(at: At<'_>) -> Result<JournalFile> {
         check_mark(&read, mark)?;
     }
     Ok(read)
+}
+
+/// Whether the record in the game folder `at` (its `game.pgn`) is of the game its journal,
+/// `read`, replays to (`game`): a journal of another game put in the folder, with its own mark or
+/// none, is refused ([`tactus_core::journal::check_record`], the error's root an
+/// [`OtherGame`]), never resumed over the record. No `game.pgn` is nothing to overwrite; one
+/// that does not read as PGN is damage to the record, which the journal writes anew (said).
+pub fn check_record_at(at: At<'_>, read: &JournalFile, game: &Game) -> Result<()> {
+    if !at.exists(PGN_FILE) {
+        return Ok(());
+    }
+    let path = at.file_path(PGN_FILE);
+    let bytes = read_no_follow(at, OsStr::new(PGN_FILE))
+        .with_context(|| format!("cannot read the record {}", path.display()))?;
+    let record = match read_pgn(&bytes) {
+        Ok(games) => match games.into_iter().next() {
+            Some(record) => record,
+            None => return Ok(()),
+        },
+        Err(e) => {
+            warn!(
+                "{} does not read as PGN ({e}); it is written anew from the journal",
+                path.display()
+            );
+            return Ok(());
+        }
+    };
+    let mark = read_mark_at(at, MARK_FILE)?;
+    let played: Vec<shakmaty::Move> = game.moves().iter().map(|m| m.mv).collect();
+    check_record(read, mark.as_ref(), &record, &played)?;
+    Ok(())
 }
 
 /// How much of a journal's end [`ends_finished`] reads: far more than any end line.
@@ -505,6 +542,7 @@ impl Journal {
             check: check::hex(self.on_disk.1),
             half_moves,
             finished,
+            t: None,
         }
     }
 

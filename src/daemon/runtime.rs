@@ -66,6 +66,7 @@ pub fn runtime_logging(
         }
         None => None,
     };
+    ignore_file_size_signal();
     let _ = tracing_subscriber::registry()
         .with(stderr_layer)
         .with(file_layer)
@@ -75,6 +76,19 @@ pub fn runtime_logging(
         .enable_all()
         .build()
         .context("cannot start the async runtime")
+}
+
+/// Ignore SIGXFSZ: a write past the file size limit (`ulimit -f`, `RLIMIT_FSIZE`) then fails
+/// with `EFBIG` instead of killing the process. Killed, the daemon said nothing, and every
+/// restart died again at its first write; a refused write is an outage like a full disk: the
+/// journal's halts play (both players hear why), the record's is reported, nothing is lost.
+pub fn ignore_file_size_signal() {
+    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler and touches no
+    // memory; it is done before any thread of ours could be writing a file.
+    let previous = unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
+    if previous == libc::SIG_ERR {
+        tracing::warn!("cannot ignore SIGXFSZ: a write past the file size limit would end tactus");
+    }
 }
 
 /// How long a shutdown may take after the first signal before the process ends anyway: the

@@ -462,6 +462,9 @@ impl OpenedGame {
             ));
         };
         let replayed = replay(read, wording, |_, _| {})?;
+        // The folder's record must be of this game: another game's journal put in its place
+        // (with its own mark, or none) would overwrite it.
+        journal::check_record_at(self.held.at(), read, replayed.table.game())?;
         for skipped in &replayed.skipped {
             warn!(
                 "{}: skipped an input that cannot be read back: {skipped}",

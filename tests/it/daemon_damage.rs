@@ -641,6 +641,7 @@ fn a_journal_shorter_than_its_record_is_refused_and_the_record_kept() {
             check: check::hex(*read.checks.last().unwrap()),
             half_moves: 0,
             finished: false,
+            t: None,
         };
         fs::write(folder.join(MARK_FILE), mark.to_bytes()).unwrap();
         let pgn = "[Event \"the record\"]\n\n*\n";
@@ -668,4 +669,226 @@ fn a_journal_shorter_than_its_record_is_refused_and_the_record_kept() {
             );
         }
     }
+}
+
+/// Issue 39, point 11: a symbolic link as a game folder, or as a game's journal, in the output
+/// folder was passed over with a WARN while a new game began beside it; the game it leads to
+/// may be the one to resume. Refused, naming the link, the reason and the choices: no new game,
+/// and the game behind the link left as it was.
+#[test]
+fn a_symbolic_link_as_a_game_folder_or_journal_is_refused_with_the_choices() {
+    for case in ["folder", "journal"] {
+        let scratch = Scratch::new(&format!("link-{case}"));
+        let dir = &scratch.0;
+        write_config(dir);
+        let (folder, lines) = game_folder(dir, 3);
+        // The game (or its journal) moved elsewhere, a link left in its place.
+        let elsewhere = dir.join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        let (link, journal) = if case == "folder" {
+            let moved = elsewhere.join("game");
+            fs::rename(&folder, &moved).unwrap();
+            std::os::unix::fs::symlink(&moved, &folder).unwrap();
+            (folder.clone(), moved.join(JOURNAL_FILE))
+        } else {
+            let moved = elsewhere.join(JOURNAL_FILE);
+            fs::rename(folder.join(JOURNAL_FILE), &moved).unwrap();
+            std::os::unix::fs::symlink(&moved, folder.join(JOURNAL_FILE)).unwrap();
+            (folder.join(JOURNAL_FILE), moved)
+        };
+        let stderr = refused_run(dir, &[]);
+        assert!(
+            stderr.contains(&link.display().to_string()) && stderr.contains("symbolic link"),
+            "{case}: names the link and why: {stderr}"
+        );
+        assert!(
+            stderr.contains("--resume") && stderr.contains("--new"),
+            "{case}: gives the choices: {stderr}"
+        );
+        assert_eq!(
+            fs::read_to_string(&journal).unwrap(),
+            lines.concat(),
+            "{case}: the game behind the link is left as it was"
+        );
+    }
+}
+
+/// Issue 39, point 4: another game's journal put in a game folder, with its own `record.json`
+/// or none, was resumed in place and overwrote the folder's `game.pgn` (there 16 moves) with
+/// its own fewer moves. A game folder holds one game: the journal is held against the record
+/// itself, and one of another game is refused with the choices, as damage is; the record is
+/// kept.
+#[test]
+fn another_games_journal_in_a_game_folder_is_refused_and_the_record_kept() {
+    use tactus_core::journal::{MARK_FILE, RecordMark, check};
+    for with_mark in [true, false] {
+        let scratch = Scratch::new(if with_mark {
+            "other-marked"
+        } else {
+            "other-unmarked"
+        });
+        let dir = &scratch.0;
+        write_config(dir);
+        // The other game: begun, no move yet; the folder's record: six half-moves.
+        let (folder, _) = game_folder(dir, 6);
+        let pgn = "[Event \"?\"]\n[White \"Weiss\"]\n[Black \"Schwarz\"]\n\n\
+                   1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
+        fs::write(folder.join(files::PGN_FILE), pgn).unwrap();
+        if with_mark {
+            // Its own mark, brought with it: it matches its journal.
+            let read = journal::read(&folder.join(JOURNAL_FILE)).unwrap();
+            let mark = format!(
+                "{{\"game\":{:?},\"entries\":{},\"check\":\"{}\",\"half_moves\":0,\
+                 \"finished\":false}}\n",
+                read.header.game,
+                read.entries.len(),
+                check::hex(*read.checks.last().unwrap())
+            );
+            RecordMark::from_bytes(mark.as_bytes()).unwrap();
+            fs::write(folder.join(MARK_FILE), mark).unwrap();
+        }
+        for extra in [&[][..], &["--resume", folder.to_str().unwrap()][..]] {
+            let stderr = refused_run(dir, extra);
+            assert!(
+                stderr.contains("is not of the game the record")
+                    && stderr.contains("game.pgn holds 6 half-moves")
+                    && stderr.contains(&folder.display().to_string()),
+                "mark {with_mark} {extra:?}: names the folder and what differs: {stderr}"
+            );
+            assert!(
+                stderr.contains("--resume") && stderr.contains("--new"),
+                "gives the choices: {stderr}"
+            );
+            assert_eq!(
+                fs::read_to_string(folder.join(files::PGN_FILE)).unwrap(),
+                pgn,
+                "the record is kept"
+            );
+        }
+    }
+}
+
+/// Issue 39, point 4: the clock's ticks journaled after the record's mark (the record was
+/// written at the last move) could be cut off the journal's end at a line boundary, and the
+/// game resumed in silence with the clock that much fuller. A stop writes the record's mark
+/// over the whole journal, so a journal cut short of it is refused, saying what was lost: how
+/// many inputs and how much of the game's time.
+#[test]
+fn ticks_cut_off_the_journal_after_a_stop_are_refused_saying_what_was_lost() {
+    use crate::support::{line_table::LineTable, pegged::PeggedBoard, pty::socat_or_skip};
+    use shakmaty::Square;
+    if !socat_or_skip() {
+        return;
+    }
+    let dir = crate::support::table::temp_dir("damage-ticks-cut");
+    let board = PeggedBoard::new(&dir, &Chess::default());
+    let mut run = LineTable::start(dir.clone(), board.port(), "en");
+    board.shift(Square::E2, Square::E4);
+    assert!(run.reaches_ply(1), "{}", run.transcript());
+    run.console("move e5");
+    run.console("press");
+    assert!(run.reaches_ply(2), "{}", run.transcript());
+    board.shift(Square::E7, Square::E5);
+    // White thinks: his clock runs, and its ticks are journaled.
+    let journal_path = crate::support::record::game_folder(&dir.join("played")).join(JOURNAL_FILE);
+    let lines = || fs::read_to_string(&journal_path).unwrap_or_default();
+    let at_move = lines().lines().count();
+    let ticking = crate::support::process::wait_until(Duration::from_secs(60), || {
+        lines().lines().count() >= at_move + 8
+    });
+    assert!(ticking, "no ticks journaled:\n{}", lines());
+    let folder = run.stop();
+    let text = lines();
+    let mut kept: Vec<&str> = text.split_inclusive('\n').collect();
+    // The ticks at the end (each a line with the tick input), cut at a line boundary.
+    let ticks = kept
+        .iter()
+        .rev()
+        .take_while(|l| l.contains("\"tick\""))
+        .count();
+    assert!(ticks >= 5, "ticks at the journal's end:\n{text}");
+    kept.truncate(kept.len() - 5);
+    fs::write(&journal_path, kept.concat()).unwrap();
+    let pgn = fs::read_to_string(folder.join(files::PGN_FILE)).unwrap();
+
+    for extra in [&[][..], &["--resume", folder.to_str().unwrap()][..]] {
+        let stderr = refused_run(&dir, extra);
+        assert!(
+            stderr.contains("5 fewer than the record")
+                && stderr.contains("the last 5 inputs of the game are lost")
+                && stderr.contains("of play after"),
+            "{extra:?}: says what was lost: {stderr}"
+        );
+        assert!(stderr.contains("--new"), "{stderr}");
+        assert_eq!(
+            fs::read_to_string(folder.join(files::PGN_FILE)).unwrap(),
+            pgn,
+            "the record is kept"
+        );
+    }
+    drop(board);
+}
+
+/// Issue 39, point 4, after a crash: the record's mark was written at the last move only, so a
+/// crash, then the clock's ticks since that move cut off the journal at a line boundary, resumed
+/// the game in silence with the thinking player's clock that much fuller (however long he had
+/// thought). While the journal grows, the mark is brought up to it every 10 s of the game: a
+/// cut short of it is refused, saying what was lost.
+#[test]
+fn ticks_cut_off_the_journal_after_a_crash_are_refused_saying_what_was_lost() {
+    use crate::support::{line_table::LineTable, pegged::PeggedBoard, pty::socat_or_skip};
+    use shakmaty::Square;
+    use tactus_core::journal::{MARK_FILE, RecordMark};
+    if !socat_or_skip() {
+        return;
+    }
+    let dir = crate::support::table::temp_dir("damage-ticks-crash");
+    let board = PeggedBoard::new(&dir, &Chess::default());
+    let mut run = LineTable::start(dir.clone(), board.port(), "en");
+    board.shift(Square::E2, Square::E4);
+    assert!(run.reaches_ply(1), "{}", run.transcript());
+    run.console("move e5");
+    run.console("press");
+    assert!(run.reaches_ply(2), "{}", run.transcript());
+    let folder = crate::support::record::game_folder(&dir.join("played"));
+    let mark =
+        || RecordMark::from_bytes(&fs::read(folder.join(MARK_FILE)).unwrap_or_default()).ok();
+    // The record of the last move, and its mark.
+    let mut at_move = None;
+    let written = crate::support::process::wait_until(Duration::from_secs(30), || {
+        at_move = mark().filter(|m| m.half_moves == 2);
+        at_move.is_some()
+    });
+    assert!(written, "the record of 1. e4 e5");
+    let at_move = at_move.unwrap();
+    board.shift(Square::E7, Square::E5);
+    // White thinks: his clock's ticks are journaled for well over 10 s of the game.
+    let journal_path = folder.join(JOURNAL_FILE);
+    let lines = || fs::read_to_string(&journal_path).unwrap_or_default();
+    let ticking = crate::support::process::wait_until(Duration::from_secs(60), || {
+        lines().lines().count() as u64 > at_move.entries + 30
+    });
+    assert!(ticking, "no ticks journaled:\n{}", lines());
+    // A crash (the record's mark is whatever was last written), then the journal cut at a line
+    // boundary one entry after the move's record: no move lost, the ticks since gone.
+    run.kill();
+    let text = lines();
+    let kept: Vec<&str> = text
+        .split_inclusive('\n')
+        .take(at_move.entries as usize + 2)
+        .collect();
+    fs::write(&journal_path, kept.concat()).unwrap();
+    let pgn = fs::read_to_string(folder.join(files::PGN_FILE)).unwrap();
+
+    let stderr = refused_run(&dir, &[]);
+    assert!(
+        stderr.contains("fewer than the record") && stderr.contains("of play after"),
+        "says what was lost: {stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(folder.join(files::PGN_FILE)).unwrap(),
+        pgn,
+        "the record is kept"
+    );
+    drop(board);
 }

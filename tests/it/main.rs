@@ -9,9 +9,10 @@
 //! - The boards over real pseudo-terminals: [`board_e2e`].
 //! - The open pegged board's firmware on a simulated ATmega328P against `tactus run`:
 //!   [`firmware`].
-//! - The console: [`console`] (client and language), [`console_abuse`], [`console_security`].
+//! - The console: [`console`] (client and language), [`console_abuse`], [`console_security`],
+//!   [`console_flood`] (a flooding keypad, the arbiter's places).
 //! - The daemon through the real binary: [`daemon`], [`daemon_games`], [`daemon_recovery`],
-//!   [`daemon_stop_resume`], [`daemon_table`].
+//!   [`daemon_stop_resume`], [`daemon_table`]; a disk that refuses writes: [`daemon_outage`].
 //! - The daemon in the test's own process: [`daemon_adjournment`], [`daemon_buttons`],
 //!   [`daemon_console`], [`daemon_damage`], [`daemon_dispute`], [`daemon_ibca`] (two blind
 //!   players), [`daemon_requests`].
@@ -34,6 +35,7 @@ mod clip_phonemes;
 mod closed_pipe;
 mod console;
 mod console_abuse;
+mod console_flood;
 mod console_security;
 mod daemon;
 mod daemon_adjournment;
@@ -43,6 +45,7 @@ mod daemon_damage;
 mod daemon_dispute;
 mod daemon_games;
 mod daemon_ibca;
+mod daemon_outage;
 mod daemon_procedure;
 mod daemon_recovery;
 mod daemon_requests;

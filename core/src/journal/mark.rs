@@ -4,7 +4,10 @@
 //! ([`super::check`]), for which game, and how many half-moves the record holds. A journal cut
 //! at a line boundary, emptied, or replaced by another game's reads cleanly but cannot match the
 //! mark: [`check_mark`] refuses it, so a game is never resumed shorter than its record, and the
-//! record is never overwritten with fewer moves.
+//! record is never overwritten with fewer moves. A journal that came with its own mark (another
+//! game's, put in the folder with its `record.json`), or whose mark is gone, is held against the
+//! record itself: [`check_record`] refuses a journal whose game is not the one `game.pgn` shows
+//! ([`OtherGame`]), since a game folder belongs to one game.
 //!
 //! Apart from the line checksums: the mark holds a journal as read ([`JournalFile`]) against the
 //! record, and the reader needs the checksums, so the reader stands between the two.
@@ -16,6 +19,7 @@ use std::{fmt, path::PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{check::hex, parse::JournalFile};
+use crate::rules::{Millis, pgn::PgnGame};
 
 /// The record mark's file name in a game folder (named with the folder's other files).
 pub use crate::folder::MARK_FILE;
@@ -33,6 +37,10 @@ pub struct RecordMark {
     pub half_moves: usize,
     /// Whether the record is of a finished game.
     pub finished: bool,
+    /// The game time the record was written at (None: a mark of an earlier version): what a
+    /// journal cut short of the mark lost of the game's time is said from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t: Option<Millis>,
 }
 
 impl RecordMark {
@@ -46,6 +54,12 @@ impl RecordMark {
     /// A mark read back, or what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<RecordMark, String> {
         serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    }
+
+    /// This mark, of a record written at `t` on the game's time line.
+    pub fn at(mut self, t: Millis) -> RecordMark {
+        self.t = Some(t);
+        self
     }
 
     /// Whether a record written from `self` may be replaced by one written from `newer`: only
@@ -64,7 +78,8 @@ pub struct RecordAhead {
     /// The journal's path.
     pub path: PathBuf,
     pub what: String,
-    pub mark: RecordMark,
+    /// Boxed: the error stays small on the `Ok` path of every check.
+    pub mark: Box<RecordMark>,
 }
 
 impl fmt::Display for RecordAhead {
@@ -98,7 +113,7 @@ pub fn check_mark(journal: &JournalFile, mark: &RecordMark) -> Result<(), Record
     let ahead = |what: String| RecordAhead {
         path: journal.path.clone(),
         what,
-        mark: mark.clone(),
+        mark: Box::new(mark.clone()),
     };
     if journal.header.game != mark.game {
         return Err(ahead(format!(
@@ -109,9 +124,21 @@ pub fn check_mark(journal: &JournalFile, mark: &RecordMark) -> Result<(), Record
     }
     let held = journal.entries.len() as u64;
     if held < mark.entries {
+        let lost = match mark.t {
+            Some(t) if t > journal.last_time() => format!(
+                ": the last {} input{} of the game are lost, up to {} of play after {} on the \
+                 game's time line (the clocks would stand that much fuller, and whatever was \
+                 done then would be undone)",
+                mark.entries - held,
+                if mark.entries - held == 1 { "" } else { "s" },
+                duration(t - journal.last_time()),
+                duration(journal.last_time()),
+            ),
+            _ => String::new(),
+        };
         return Err(ahead(format!(
             "the journal holds {held} entr{}, {} fewer than the record was written from (lines \
-             were cut off its end)",
+             were cut off its end{lost})",
             if held == 1 { "y" } else { "ies" },
             mark.entries - held
         )));
@@ -128,6 +155,111 @@ pub fn check_mark(journal: &JournalFile, mark: &RecordMark) -> Result<(), Record
         )));
     }
     Ok(())
+}
+
+/// A game folder's record (`game.pgn`) that is not of the game its journal replays to: another
+/// game's journal was put in the folder, with its own mark (`record.json`) or none. A game
+/// folder belongs to one game: resuming the other would overwrite the record with another game.
+/// The message says what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct OtherGame {
+    /// The journal's path.
+    pub path: PathBuf,
+    pub what: String,
+}
+
+impl fmt::Display for OtherGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let folder = self
+            .path
+            .parent()
+            .map_or_else(|| ".".into(), |p| p.display().to_string());
+        write!(
+            f,
+            "the journal {} is not of the game the record in {folder} shows: {}. A game folder \
+             holds one game: tactus resumes no other game's journal in it and overwrites no \
+             record with another game. Put the folder's own journal back (a \
+             `journal.jsonl.damaged-*` file beside it, or a backup) and run `tactus run --resume \
+             {folder}`; to go on with the other game, move its journal (with its record.json, if \
+             it has one) into a folder of its own under the output folder and give that folder \
+             to `tactus run --resume`; or start a new game with `tactus run --new` (this folder \
+             is kept as it is)",
+            self.path.display(),
+            self.what,
+        )
+    }
+}
+
+/// Whether the record in a game folder (`record`: its `game.pgn` read) is of the game its
+/// journal replays to (`journal`, replayed to the moves `played`), as the record's mark alone
+/// cannot tell when the mark came with the journal (or is gone): the players must be the
+/// header's, and the record's moves the journal's first moves, or (a takeback, a retrace
+/// since the record was written) as many as the mark, checked against the same journal, says
+/// the record holds. A record of more or other moves would be overwritten with another game.
+pub fn check_record(
+    journal: &JournalFile,
+    mark: Option<&RecordMark>,
+    record: &PgnGame,
+    played: &[shakmaty::Move],
+) -> Result<(), OtherGame> {
+    let other = |what: String| OtherGame {
+        path: journal.path.clone(),
+        what,
+    };
+    let tag = |tags: &[(String, String)], name: &str| {
+        tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    };
+    for name in ["White", "Black"] {
+        if let (Some(ours), Some(theirs)) = (
+            tag(&journal.header.tags, name),
+            record.tag(name).map(str::to_string),
+        ) && ours != theirs
+        {
+            return Err(other(format!(
+                "game.pgn is of a game whose {name} is {theirs:?}, the journal's game's is \
+                 {ours:?}"
+            )));
+        }
+    }
+    let shown = record.moves.len();
+    if played.starts_with(&record.moves) || mark.is_some_and(|m| m.half_moves == shown) {
+        return Ok(());
+    }
+    let parts = played
+        .iter()
+        .zip(&record.moves)
+        .take_while(|(a, b)| a == b)
+        .count();
+    Err(other(format!(
+        "game.pgn holds {shown} half-move{}, the journal's game holds {} of them (it has {} in all){}",
+        if shown == 1 { "" } else { "s" },
+        if parts == 0 {
+            "none".to_string()
+        } else {
+            format!("only the first {parts}")
+        },
+        played.len(),
+        match mark {
+            Some(m) => format!(
+                ", and the record's mark (record.json, game {}) says {} half-moves: it came with \
+                 the journal, not with the record",
+                shown_id(&m.game),
+                m.half_moves
+            ),
+            None => ", and record.json, which says what the record was written from, is missing"
+                .to_string(),
+        }
+    )))
+}
+
+/// A span of game time as people say it: `25 s`, `3 min 5 s`, `1 h 2 min 3 s`.
+fn duration(ms: Millis) -> String {
+    let s = ms / 1000;
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, s) => format!("{s} s"),
+        (0, m, s) => format!("{m} min {s} s"),
+        (h, m, s) => format!("{h} h {m} min {s} s"),
+    }
 }
 
 fn shown_id(id: &str) -> String {
@@ -153,6 +285,7 @@ mod tests {
             check: "00000000".into(),
             half_moves: 3,
             finished: false,
+            t: None,
         };
         assert!(mark(10).may_be_replaced_by(&mark(10)));
         assert!(mark(10).may_be_replaced_by(&mark(11)));

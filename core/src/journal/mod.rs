@@ -25,7 +25,7 @@ pub mod table;
 
 pub use format::*;
 pub use lines::*;
-pub use mark::{MARK_FILE, RecordAhead, RecordMark, check_mark};
+pub use mark::{MARK_FILE, OtherGame, RecordAhead, RecordMark, check_mark, check_record};
 pub use parse::{Damage, JournalFile, NothingPlayed, Parser, parse};
 pub use replay::{Replayed, Step, replay, replay_steps};
 pub use table::TableRecord;

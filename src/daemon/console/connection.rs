@@ -5,13 +5,16 @@
 //! before the hub hears of it; at the blind player's keypad the hub then tells him (aloud, in his
 //! words), and answers his `help`. Wrong logins are answered ever more slowly, then the connection is
 //! closed; a sealed move never reaches the log; every line written has its control characters
-//! escaped. A rude client only costs its own task.
+//! escaped; commands beyond the console's pace ([`Pace`]) are refused before the hub hears of
+//! them, so a flooding keypad grows neither the journal nor the transcript. A rude client only
+//! costs its own task.
 //!
 //! A connection that has not said who it is (`role` or `login`) is closed after
 //! [`ConsoleTimes::idle`](super::ConsoleTimes) without a whole line: forgotten or half-open
 //! connections give their places back. One in a place kept for the arbiter
 //! ([`Place::KeptForArbiter`]) takes nothing but `login`, within
-//! [`ConsoleTimes::arbiter_login`](super::ConsoleTimes), once.
+//! [`ConsoleTimes::arbiter_login`](super::ConsoleTimes), once, and gives the place up to a newer
+//! connection while the login has not come ([`super::WAITING_FOR_ARBITER`]).
 
 use std::{
     sync::{Arc, Mutex},
@@ -25,11 +28,12 @@ use tokio::{
     time::Instant,
 };
 use tokio_util::sync::CancellationToken;
-use tracing::{debug, info};
+use tracing::{debug, info, warn};
 
 use super::{
-    Conn, LOGIN_DELAY, MAX_LOGIN_FAILURES, Place,
+    Conn, KeptPlace, LOGIN_DELAY, MAX_LOGIN_FAILURES, Place,
     lines::{BadLine, LineReader},
+    pace::{Pace, Verdict},
     refusals::{Refusals, lock},
 };
 use crate::{
@@ -70,6 +74,12 @@ pub(super) async fn connection(
     let (read, write) = stream.into_split();
     let mut lines = LineReader::new(read);
     let times = place.times;
+    // Cancelled when a newer connection is given this place kept for the arbiter before his
+    // login came (never, in an open place).
+    let taken = place
+        .kept
+        .as_ref()
+        .map_or_else(CancellationToken::new, |k| k.taken.clone());
     let mut conn = Connection {
         id: place.id,
         place: place.place,
@@ -80,6 +90,8 @@ pub(super) async fn connection(
         cancel: cancel.clone(),
         failed_logins: 0,
         identified: false,
+        pace: Pace::new(Instant::now()),
+        kept: place.kept,
     };
     let greeting = match conn.place {
         Place::Open => format!(
@@ -108,6 +120,15 @@ pub(super) async fn connection(
             _ = cancel.cancelled() => break,
             () = tokio::time::sleep_until(deadline), if !conn.identified => {
                 conn.timed_out(times).await;
+                break;
+            }
+            () = taken.cancelled(), if !conn.identified => {
+                lock(&conn.refusals).closed_silent();
+                let reply = Reply::error(
+                    "closed: every place for consoles is taken, and this one, kept for the \
+                     arbiter, was given to a newer connection before a login came here",
+                );
+                let _ = write_all(&mut conn.write, &clean(reply).encode()).await;
                 break;
             }
             event = events.recv() => {
@@ -161,6 +182,10 @@ struct Connection {
     /// Whether it has said who it is (a role chosen, or the arbiter's login): then it is kept
     /// however long it is quiet.
     identified: bool,
+    /// How fast it may ask the game ([`Pace`]): a flood is refused before the hub hears it.
+    pace: Pace,
+    /// Its claim on a place kept for the arbiter (given back when the connection ends).
+    kept: Option<KeptPlace>,
 }
 
 /// What becomes of a line read.
@@ -249,6 +274,28 @@ impl Connection {
         }
         let parsed = self.session.parse(text);
         let role = self.session.role();
+        // What reaches the hub is journaled and written to the transcript (a keypad's refusal
+        // is said aloud too): one console may not flood them. `status` changes and writes
+        // nothing.
+        let to_hub = match &parsed {
+            Ok(Command::Status | Command::Quit | Command::Role { .. } | Command::Login { .. })
+            | Ok(Command::Paste(_)) => false,
+            Ok(Command::Help(_)) => role == Role::Player,
+            Ok(_) => true,
+            Err(_) => role == Role::Player && name != Some("login"),
+        };
+        if to_hub {
+            let flooding = self.pace.flooding();
+            if let Verdict::Refused(why) = self.pace.take(role, Instant::now()) {
+                if !flooding {
+                    warn!(
+                        role = %role,
+                        "console: a flood of commands; refused beyond the pace until it slows"
+                    );
+                }
+                return Step::Reply(Reply::error(why));
+            }
+        }
         let reply = match parsed {
             Err(e) if name == Some("login") => return self.failed_login(e).await,
             // The blind player's keypad: the hub tells him why, aloud and in his words.
@@ -290,6 +337,18 @@ impl Connection {
                 }
             }
             Ok(Command::Login { .. }) => {
+                // In a place kept for him, the place becomes his, unless a newer connection
+                // was given it a moment ago.
+                if let Some(kept) = &mut self.kept
+                    && !kept.logged_in()
+                {
+                    let reply = Reply::error(
+                        "closed: this place, kept for the arbiter, was given to a newer \
+                         connection a moment before the login came; connect again",
+                    );
+                    let _ = write_all(&mut self.write, &clean(reply).encode()).await;
+                    return Step::Close;
+                }
                 self.identified = true;
                 info!("console logged in as the arbiter");
                 ended("role arbiter".to_string())

@@ -12,7 +12,9 @@
 //! disconnect mid-reply, hundreds of idle connections) only costs its own task, and never locks
 //! the arbiter out: a connection that has not said who it is (`role` or `login`) is closed after
 //! [`IDLE_TIMEOUT`] without a line, and the last [`ARBITER_PLACES`] places of the cap are kept
-//! for connections that log in as the arbiter.
+//! for connections that log in as the arbiter: until his logins hold them, connections wait
+//! there for his login ([`WAITING_FOR_ARBITER`] at most, a newer one taking the place of the
+//! oldest), so that no number of connections, whatever they claim to be, keeps him out.
 //!
 //! It trusts only the daemon's user: [`ConsoleSocket::bind`] removes nothing but a stale socket
 //! of its own, takes a live one for another tactus only when its listener is the daemon's user,
@@ -32,11 +34,13 @@
 //! it: `security` (what the socket's path, folder and group must be, a stale socket, the peer's
 //! user), `limits` (the connection cap from the file descriptor limit, the rlimit FFI), `token`
 //! (the arbiter's token file), `connection` (one connection's loop), `lines` (reading bounded
-//! lines) and `refusals` (repeated refusals logged as a summary).
+//! lines), `pace` (how fast one console may ask the game) and `refusals` (repeated refusals
+//! logged as a summary).
 
 mod connection;
 mod limits;
 mod lines;
+mod pace;
 mod refusals;
 mod security;
 mod token;
@@ -117,14 +121,66 @@ impl Default for ConsoleTimes {
     }
 }
 
+/// Connections that may wait at once for the arbiter's login in a place kept for him (on top of
+/// the cap), while his logins do not hold every one of the [`ARBITER_PLACES`]. A newer one takes
+/// the place of the oldest: connections that merely claim a place, however many and however
+/// often they come back, cannot keep him out; his login comes at once after he connects.
+pub const WAITING_FOR_ARBITER: usize = 16;
+
 /// Which of the cap's places a connection holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Place {
     /// Any console's.
     Open,
-    /// One of the [`ARBITER_PLACES`], given when every open place is taken: kept only by a
-    /// connection that logs in as the arbiter at once.
+    /// A place kept for the arbiter, given when every open place is taken: kept only by a
+    /// connection that logs in as the arbiter at once, and given to a newer connection while it
+    /// has not ([`WAITING_FOR_ARBITER`]).
     KeptForArbiter,
+}
+
+/// The places kept for the arbiter: how many his logins hold, and the connections waiting to
+/// log in (oldest first), each with what closes it when a newer one takes its place.
+#[derive(Debug, Default)]
+pub(super) struct Kept {
+    held: usize,
+    waiting: std::collections::VecDeque<(u64, CancellationToken)>,
+}
+
+/// A connection's claim on a place kept for the arbiter: waiting for his login, then his (given
+/// back when the connection ends).
+#[derive(Debug)]
+pub(super) struct KeptPlace {
+    id: u64,
+    kept: Arc<Mutex<Kept>>,
+    /// Cancelled when a newer connection is given this place before the login came.
+    pub(super) taken: CancellationToken,
+    held: bool,
+}
+
+impl KeptPlace {
+    /// The arbiter logged in on this connection: the place is his, unless a newer connection was
+    /// given it meanwhile (false).
+    pub(super) fn logged_in(&mut self) -> bool {
+        let mut kept = lock_kept(&self.kept);
+        let Some(i) = kept.waiting.iter().position(|(id, _)| *id == self.id) else {
+            return false;
+        };
+        kept.waiting.remove(i);
+        kept.held += 1;
+        self.held = true;
+        true
+    }
+}
+
+impl Drop for KeptPlace {
+    fn drop(&mut self) {
+        let mut kept = lock_kept(&self.kept);
+        if self.held {
+            kept.held = kept.held.saturating_sub(1);
+        } else if let Some(i) = kept.waiting.iter().position(|(id, _)| *id == self.id) {
+            kept.waiting.remove(i);
+        }
+    }
 }
 
 /// The listening socket; removed again when dropped.
@@ -232,7 +288,8 @@ impl ConsoleSocket {
         let keypads = self.keypads.clone();
         let mut next_id = 1u64;
         let open = Arc::new(Semaphore::new(self.open_places()));
-        let kept = Arc::new(Semaphore::new(self.cap - self.open_places()));
+        let kept_places = self.cap - self.open_places();
+        let kept = Arc::new(Mutex::new(Kept::default()));
         let refusals = Arc::new(Mutex::new(Refusals::default()));
         // The first summary a full period after the start (an interval's first tick is at once).
         let mut summary =
@@ -249,19 +306,20 @@ impl ConsoleSocket {
                             refuse(stream, why);
                             continue;
                         }
-                        // An open place, else one kept for the arbiter, else none.
+                        // An open place, else one kept for the arbiter (the oldest waiting
+                        // for his login gives it up), else none: his logins hold them all.
                         let (slot, place) = match open.clone().try_acquire_owned() {
-                            Ok(slot) => (slot, Place::Open),
-                            Err(_) => match kept.clone().try_acquire_owned() {
-                                Ok(slot) => (slot, Place::KeptForArbiter),
-                                Err(_) => {
+                            Ok(slot) => (Some(slot), None),
+                            Err(_) => match wait_for_arbiter(&kept, kept_places, id) {
+                                Some(place) => (None, Some(place)),
+                                None => {
                                     lock(&refusals).over_cap(self.cap);
                                     refuse(
                                         stream,
                                         format!(
                                             "{} consoles are open, the most this daemon serves \
-                                             (the arbiter's places too); close one and connect \
-                                             again",
+                                             (the arbiter's places too, held by his logins); \
+                                             close one and connect again",
                                             self.cap
                                         ),
                                     );
@@ -275,7 +333,12 @@ impl ConsoleSocket {
                         let serve = connection(
                             Conn {
                                 id,
-                                place,
+                                place: if place.is_some() {
+                                    Place::KeptForArbiter
+                                } else {
+                                    Place::Open
+                                },
+                                kept: place,
                                 open_places: self.open_places(),
                                 times: self.times,
                             },
@@ -329,10 +392,39 @@ impl ConsoleSocket {
     }
 }
 
+fn lock_kept(kept: &Mutex<Kept>) -> std::sync::MutexGuard<'_, Kept> {
+    kept.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A place kept for the arbiter for the new connection `id`, while his logins do not hold all
+/// `places` of them: the oldest connection still waiting for his login gives its place up when
+/// [`WAITING_FOR_ARBITER`] wait already. None: his logins hold them all.
+fn wait_for_arbiter(kept: &Arc<Mutex<Kept>>, places: usize, id: u64) -> Option<KeptPlace> {
+    let mut k = lock_kept(kept);
+    if k.held >= places {
+        return None;
+    }
+    if k.waiting.len() >= WAITING_FOR_ARBITER
+        && let Some((_, oldest)) = k.waiting.pop_front()
+    {
+        oldest.cancel();
+    }
+    let taken = CancellationToken::new();
+    k.waiting.push_back((id, taken.clone()));
+    Some(KeptPlace {
+        id,
+        kept: kept.clone(),
+        taken,
+        held: false,
+    })
+}
+
 /// What a connection's task is told of its place at the console.
 pub(super) struct Conn {
     pub(super) id: u64,
     pub(super) place: Place,
+    /// Its claim on a place kept for the arbiter (with [`Place::KeptForArbiter`]).
+    pub(super) kept: Option<KeptPlace>,
     /// How many open places there are (for the words of a kept place's greeting).
     pub(super) open_places: usize,
     pub(super) times: ConsoleTimes,

@@ -338,9 +338,11 @@ pub fn new_game_folder(
 ///
 /// Never guesses: a damaged journal anywhere is an error (the caller refuses to start, naming
 /// the folder, the line and the choices), since the damaged game may be the one to resume and a
-/// fresh game in its place would tell the blind player a wrong board. Folders another user owns
-/// and symbolic links are passed over with a warning (they are not the daemon's games); so is a
-/// journal with no whole line (the daemon stopped while creating it: nothing was played).
+/// fresh game in its place would tell the blind player a wrong board. So is a symbolic link as a
+/// game folder or as its journal: never followed, and never passed over while a new game begins
+/// (the game it leads to may be the one to resume). Folders another user owns are passed over
+/// with a warning (they are not the daemon's games); so is a journal with no whole line (the
+/// daemon stopped while creating it: nothing was played).
 pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
     use std::os::unix::fs::MetadataExt;
     let entries = match std::fs::read_dir(dir) {
@@ -366,6 +368,19 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
             continue;
         };
         let journal_path = path.join(JOURNAL_FILE);
+        // A link where a game folder or its journal should be: the game it leads to may be the
+        // one to resume, and a new game in its place would begin over it in silence. Neither
+        // followed nor passed over: refused, with what to do. (A link to no folder is no game.)
+        if folder.file_type().is_symlink() {
+            if std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+                return Err(linked_game("the game folder", &path, &path, dir));
+            }
+            warn!(
+                "not resuming {}: a symbolic link to no folder",
+                path.display()
+            );
+            continue;
+        }
         let Ok(meta) = std::fs::symlink_metadata(&journal_path) else {
             // A record of an unfinished game without its journal: the journal was deleted or
             // moved. Never a silent new game in its place.
@@ -382,13 +397,14 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
             }
             continue;
         };
+        if meta.file_type().is_symlink() {
+            return Err(linked_game("the journal", &journal_path, &path, dir));
+        }
         if !folder.is_dir() || folder.uid() != uid || !meta.is_file() || meta.uid() != uid {
             warn!(
                 "not resuming {}: {}",
                 path.display(),
-                if folder.file_type().is_symlink() || meta.file_type().is_symlink() {
-                    "a symbolic link (tactus follows none in its output folder)"
-                } else if !meta.is_file() {
+                if !meta.is_file() {
                     "its journal is not a regular file"
                 } else {
                     "it belongs to another user, not to the daemon's"
@@ -418,6 +434,27 @@ pub fn find_unfinished(dir: &Path) -> Result<Option<PathBuf>> {
     }
     candidates.sort();
     Ok(candidates.pop().map(|(_, p)| p))
+}
+
+/// The refusal of a symbolic link found as a game folder or as its journal (`what`, at `link`)
+/// in the output folder `dir`: why tactus neither follows it nor starts a new game over it, and
+/// the choices.
+fn linked_game(what: &str, link: &Path, folder: &Path, dir: &Path) -> anyhow::Error {
+    let target = std::fs::read_link(link).map_or_else(
+        |e| format!("an unreadable target: {e}"),
+        |t| t.display().to_string(),
+    );
+    anyhow::anyhow!(
+        "{what} {} is a symbolic link (to {target}): tactus follows no link in its output folder \
+         (key record.dir), since whoever can change a link could have it resume or overwrite a \
+         game of his choosing, and it starts no new game over a game it cannot see. Put the \
+         game's folder itself, with its {JOURNAL_FILE}, in place of the link and run `tactus run \
+         --resume {}`, or move the link out of {} and run `tactus run` again, or start a new \
+         game with `tactus run --new` (the link is left as it is)",
+        link.display(),
+        folder.display(),
+        dir.display()
+    )
 }
 
 /// Remove what a failed or interrupted write left in a game folder: the atomic writes'

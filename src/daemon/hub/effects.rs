@@ -35,6 +35,9 @@ use tactus_core::{
 /// How long a mateability search may run before its verdict is "undecided" (which never ends a
 /// game; the arbiter then rules).
 pub const ANALYSIS_DEADLINE: Duration = Duration::from_secs(3);
+/// How often the record (and its mark, `record.json`) is written while the journal grows but no
+/// move changes the record: the clock's ticks since the last move are covered by the mark too.
+pub const MARK_EVERY: Millis = 10_000;
 
 impl Hub {
     /// Carry out `effects` of an input at `now`. What they hand back to the table (an
@@ -47,6 +50,7 @@ impl Hub {
         work: &mut VecDeque<TableInput>,
         reply: &mut Option<Reply>,
     ) {
+        let mut waited = Vec::new();
         for effect in effects {
             match effect {
                 TableEffect::Say {
@@ -63,6 +67,12 @@ impl Hub {
                         None => Err("no speech task".into()),
                     };
                     debug!(id, audience = word, "announcement handed to speech");
+                    if sent.is_ok() {
+                        // Those long over are not waited for (see `replay_waited`): never kept.
+                        self.speaking
+                            .retain(|(_, at)| now.saturating_sub(*at) < super::SPEECH_WAIT);
+                        self.speaking.push((id, now));
+                    }
                     if let Err(e) = sent {
                         warn!(
                             id,
@@ -118,8 +128,12 @@ impl Hub {
                         warn!("{e:#}");
                     }
                 }
-                TableEffect::Resubmit(input) => work.push_back(input),
+                TableEffect::Resubmit(input) => waited.push(input),
             }
+        }
+        // What waited while play was halted comes before anything that waited behind it.
+        for input in waited.into_iter().rev() {
+            self.waited.push_front(input);
         }
     }
 
@@ -162,24 +176,37 @@ impl Hub {
         {
             self.pending_face = Some((seat, face));
         }
-        if self.record_dirty {
+        if self.record_dirty || self.mark_behind() {
             self.write_record();
         }
         self.publish();
+    }
+
+    /// Whether the record's mark has fallen [`MARK_EVERY`] behind the journal while no move
+    /// changed the record (the clock's ticks while a player thinks): a crash and a journal cut
+    /// short of the mark then lose at most that much, and the refusal says so.
+    fn mark_behind(&self) -> bool {
+        let Some(journal) = &self.journal else {
+            return false;
+        };
+        journal.on_disk().0 > self.marked.0
+            && self.clock.now().saturating_sub(self.marked.1) >= MARK_EVERY
     }
 
     pub(super) fn write_record(&mut self) {
         self.record_dirty = false;
         if let Some(record) = &self.record {
             let game = self.table.game();
+            let now = self.clock.now();
+            self.marked = (self.journal.as_ref().map_or(0, |j| j.on_disk().0), now);
             let mark = self
                 .journal
                 .as_ref()
-                .map(|j| j.mark(game.moves().len(), game.is_over()));
+                .map(|j| j.mark(game.moves().len(), game.is_over()).at(now));
             record.write(RecordSnapshot {
                 game: game.clone(),
                 tags: self.table.tags().to_vec(),
-                now: self.clock.now(),
+                now,
                 mark,
             });
         }

@@ -5,12 +5,21 @@
 //! change the game; the input itself follows, for the table to hold back (a console's command is
 //! refused: it is typed again). Every second the journal is tried again; once it takes the held
 //! lines, the table is told the journal is back (journaled too), and what waited comes back from
-//! the table to be journaled and applied in order. A disk that stalled with a line handed to it
-//! takes the line when it wakes, in order: that input is applied now, and play halts behind it.
+//! the table to be journaled and applied in order, at the table's pace: one at a time, each once
+//! the announcements before it have ended, as if it had just happened. Applied all at once, a
+//! move made during the halt after the opponent's had been announced came before that move
+//! could count (its announcement had not ended) and was taken for a move out of turn, and the
+//! board was guided back. What the boards report while some still wait goes behind them. A
+//! disk that stalled with a line handed to it takes the line when it wakes, in order: that
+//! input is applied now, and play halts behind it.
 
 use std::collections::VecDeque;
 
-use tactus_core::{rules::Millis, table::TableInput};
+use tactus_core::{console::wire::Reply, rules::Millis, table::TableInput};
+
+/// How long an announcement is waited for before what waited during a halt goes on without its
+/// end: far longer than any announcement.
+pub(super) const SPEECH_WAIT: Millis = 30_000;
 
 use super::Hub;
 
@@ -54,6 +63,23 @@ impl Hub {
                 work.push_front(TableInput::JournalDown { error });
                 None
             }
+        }
+    }
+
+    /// Apply what waited while play was halted, one input at a time, each once the
+    /// announcements before it have ended (one not ended within [`SPEECH_WAIT`] is not waited
+    /// for: a speaker gone must not hold the game), until play halts again.
+    pub(super) fn replay_waited(&mut self, now: Millis, reply: &mut Option<Reply>) {
+        while !self.waited.is_empty() && !self.table.halted() {
+            self.speaking
+                .retain(|(_, at)| now.saturating_sub(*at) < SPEECH_WAIT);
+            if !self.speaking.is_empty() {
+                return;
+            }
+            let Some(input) = self.waited.pop_front() else {
+                return;
+            };
+            self.work_through(VecDeque::from([input]), now, reply);
         }
     }
 

@@ -30,7 +30,8 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-pub use self::effects::ANALYSIS_DEADLINE;
+pub use self::effects::{ANALYSIS_DEADLINE, MARK_EVERY};
+use self::journaling::SPEECH_WAIT;
 use super::{
     files::{self, LineLog, RecordWriter},
     journal::Journal,
@@ -138,6 +139,9 @@ pub struct Hub {
     engine: Option<mpsc::Sender<EngineRequest>>,
     record: Option<RecordWriter>,
     record_dirty: bool,
+    /// The journal entries on the disk and the game time when the record was last written: its
+    /// mark is brought up to the journal every [`effects::MARK_EVERY`] while it grows.
+    marked: (u64, Millis),
     touches: LineLog,
     notes: LineLog,
     broadcast: broadcast::Sender<Broadcast>,
@@ -146,6 +150,13 @@ pub struct Hub {
     echo: bool,
     /// The table's page and live PGN (`crate::web`), when a viewer is configured.
     view: Option<watch::Sender<std::sync::Arc<crate::web::view::TableView>>>,
+    /// What waited while play was halted, handed back by the table in order: applied one at a
+    /// time, each once the announcements before it have ended (`journaling`), with what the
+    /// boards report meanwhile queued behind it.
+    waited: VecDeque<TableInput>,
+    /// Announcements handed to speech and not ended yet: their ids, and when they were handed
+    /// over on the game's time line.
+    speaking: Vec<(u64, Millis)>,
 }
 
 impl Hub {
@@ -164,11 +175,14 @@ impl Hub {
             engine: parts.engine,
             record: Some(parts.record),
             record_dirty: true,
+            marked: (0, 0),
             broadcast: parts.broadcast,
             progress: parts.progress,
             messages: parts.messages,
             echo: parts.echo,
             view: None,
+            waited: VecDeque::new(),
+            speaking: Vec::new(),
         }
     }
 
@@ -229,9 +243,17 @@ impl Hub {
 
     fn shutdown(mut self) -> HubEnd {
         info!("hub stops; writing the game's files");
-        if self.record_dirty {
-            self.write_record();
+        // What waited for the halt's end and was not applied yet: applied now, so that it is
+        // journaled (there is no more speech to wait for).
+        if !self.waited.is_empty() {
+            let now = self.clock.now();
+            let waited = std::mem::take(&mut self.waited);
+            self.work_through(waited, now, &mut None);
         }
+        // Written even when no move changed it: its mark then covers the journal to its end
+        // (the clock's ticks since the last move too), so a journal later cut short of it is
+        // refused, saying what was lost, rather than resumed with the clocks fuller.
+        self.write_record();
         if let Some(record) = self.record.take() {
             record.finish();
         }
@@ -347,10 +369,30 @@ impl Hub {
     /// said; what waited while the journal could not be written follows it), each taken in,
     /// journaled, handled and carried out in order. Returns the reply to a console's command.
     fn pump(&mut self, input: TableInput, now: Millis) -> Option<Reply> {
-        let mut work = VecDeque::from([input]);
         let mut reply = None;
+        if !self.waited.is_empty() && matches!(input, TableInput::Link { .. }) {
+            // What the boards report comes after what they reported during the halt.
+            self.waited.push_back(input);
+        } else {
+            self.work_through(VecDeque::from([input]), now, &mut reply);
+        }
+        self.replay_waited(now, &mut reply);
+        self.after();
+        reply
+    }
+
+    /// Journal, apply and carry out `work` and what it leads to, in order.
+    fn work_through(
+        &mut self,
+        mut work: VecDeque<TableInput>,
+        now: Millis,
+        reply: &mut Option<Reply>,
+    ) {
         let mut handled = 0;
         while let Some(input) = work.pop_front() {
+            if let TableInput::SpeechFinished { id, .. } = &input {
+                self.speaking.retain(|(said, _)| said != id);
+            }
             handled += 1;
             if handled > INPUTS_PER_MESSAGE {
                 warn!(
@@ -362,7 +404,7 @@ impl Hub {
             let input = match self.table.admit(input, now) {
                 Admission::Take(input) => input,
                 Admission::Drop(effects) => {
-                    self.carry(effects, now, &mut work, &mut reply);
+                    self.carry(effects, now, &mut work, reply);
                     continue;
                 }
             };
@@ -372,9 +414,7 @@ impl Hub {
             let before = self.table.game().ply();
             let effects = self.table.handle(input, now);
             self.log_moves(before);
-            self.carry(effects, now, &mut work, &mut reply);
+            self.carry(effects, now, &mut work, reply);
         }
-        self.after();
-        reply
     }
 }

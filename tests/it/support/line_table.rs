@@ -126,6 +126,11 @@ impl LineTable {
         show(&self.dir, "run")
     }
 
+    /// SIGKILL: a crash, nothing written at the end.
+    pub fn kill(&mut self) {
+        self.daemon.take().unwrap().sigkill();
+    }
+
     /// SIGTERM, as systemd stops it; the game folder it leaves.
     pub fn stop(&mut self) -> PathBuf {
         let mut daemon = self.daemon.take().unwrap();
