@@ -469,9 +469,12 @@ fn a_game_killed_twenty_times_is_resumed_each_time_and_finished() {
     );
     let (pack, clips) = voices::load(&voices_dir(), "de-fide").unwrap();
     let speech = SpeechConfig::default();
+    // The game was won 0-1: the recording ends with the result (issue 37, point 10).
+    let mut score = score_of(&moves);
+    score.result = "0-1".into();
     AudioScoresheet::record(
         &fresh,
-        &wav::scoresheet(&score_of(&moves), &pack, Style::San),
+        &wav::scoresheet(&score, &pack, Style::San),
         Spacing {
             gap_ms: speech.gap_ms,
             pause_ms: speech.pause_ms,
