@@ -12,7 +12,10 @@ use super::{Table, TableEffect};
 use crate::{
     announce::count,
     arbiter::Input,
-    console::{self, Action, Command, Role, wire::Reply},
+    console::{
+        self, Action, Command, Role,
+        wire::{End, Reply},
+    },
     record::braille::BrailleFormat,
     rules::{Millis, game::Game, notation},
 };
@@ -47,12 +50,22 @@ impl Table {
             self.resigning[him] = None;
         }
         let heard = his_keypad.map(|c| self.said.told(c));
+        // What a game or training command of his prints is what he heard, in his words; the
+        // notes it made (the staff's, in English: "asked the engine", a clock set) are theirs.
+        let in_his_words = matches!(command, Command::Game(_) | Command::Training(_));
+        let start = out.len();
         let reply = match command {
             Command::Help(topic) if role == Role::Player => self.player_help(me, topic, out),
             command => self.console_command(conn, role, me, command, now, out),
         };
         match his_keypad {
-            Some(him) if heard == Some(self.said.told(him)) => self.refused_aloud(him, reply, out),
+            Some(him) if heard == Some(self.said.told(him)) && !matches!(reply.end, End::Ok(_)) => {
+                self.refused_aloud(him, reply, out)
+            }
+            Some(him) if in_his_words && matches!(reply.end, End::Ok(_)) => Reply {
+                body: said_to(him, &out[start..]),
+                end: reply.end,
+            },
             _ => reply,
         }
     }
@@ -175,6 +188,35 @@ impl Table {
             }
         }
     }
+}
+
+/// The words said to `seat`'s player in `effects` that his keypad does not show as said
+/// already (a reply's words), in order: printed once.
+fn said_to(seat: Color, effects: &[TableEffect]) -> Vec<String> {
+    let mut shown: Vec<&str> = effects
+        .iter()
+        .filter_map(|e| match e {
+            TableEffect::Broadcast(b) if b.to.reach(Role::Player, Some(seat)) => {
+                Some(b.text_for(Role::Player, Some(seat)))
+            }
+            _ => None,
+        })
+        .collect();
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            TableEffect::Say { audience, text, .. } if audience.includes(seat) => {
+                match shown.iter().position(|s| s == text) {
+                    Some(i) => {
+                        shown.remove(i);
+                        None
+                    }
+                    None => Some(text.clone()),
+                }
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// How a Braille scoresheet entered at the console was read: `side`'s sheet in `format`, its

@@ -1358,3 +1358,78 @@ fn a5_1_b_he_resigns_at_his_own_keypad_by_typing_it_twice() {
         "{effects:?}"
     );
 }
+
+/// F.9 d at home: what a training command prints at his keypad is what he heard, in his words,
+/// never the staff's English notes ("asked the engine ...", clocks set); what he heard later (the
+/// hint) reaches his keypad as said (issue 37, point 7).
+#[test]
+fn f9_d_his_training_commands_print_what_he_heard_in_his_words() {
+    let mut table = one_blind_table(
+        None,
+        Completion::ClockPress,
+        TableSettings {
+            training: true,
+            start_by_boards: true,
+            ..tactile_only()
+        },
+    );
+    table.handle(
+        TableInput::Engine(EngineEvent::Up {
+            name: "fish".into(),
+        }),
+        0,
+    );
+    let effects = board_ready(&mut table, Color::Black, 10);
+    // The engine (White) plays 1.e4.
+    let (id, purpose) = effects
+        .iter()
+        .find_map(|e| match e {
+            TableEffect::Engine(EngineRequest::Search(s)) => Some((s.id, s.purpose)),
+            _ => None,
+        })
+        .expect("the engine is asked");
+    let e4 = shakmaty::Move::Normal {
+        role: shakmaty::Role::Pawn,
+        from: Square::E2,
+        capture: None,
+        to: Square::E4,
+        promotion: None,
+    };
+    let effects = table.handle(
+        TableInput::Engine(EngineEvent::Answer {
+            id,
+            purpose,
+            best: Some(e4),
+            score: None,
+        }),
+        500,
+    );
+    hear_all(&mut table, &effects, 600);
+    assert_eq!(table.arbiter().game().ply(), 1);
+    let heard = |effects: &[TableEffect]| -> Vec<String> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                TableEffect::Say { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    for (line, at) in [("hint", 1_000), ("break", 2_000), ("break", 3_000)] {
+        let (reply, effects) = command(&mut table, Role::Player, None, line, at);
+        assert!(matches!(reply.end, End::Ok(_)), "{line}: {reply:?}");
+        // Shown once on his keypad, as said; the reply prints nothing else.
+        let on_his_keypad: Vec<String> = effects
+            .iter()
+            .filter_map(|e| match e {
+                TableEffect::Broadcast(b) if b.to.reach(Role::Player, None) => {
+                    Some(b.text_for(Role::Player, None).to_string())
+                }
+                _ => None,
+            })
+            .chain(reply.body.iter().cloned())
+            .collect();
+        assert_eq!(on_his_keypad, heard(&effects), "{line}: {effects:?}");
+        hear_all(&mut table, &effects, at + 500);
+    }
+}

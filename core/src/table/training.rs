@@ -347,12 +347,14 @@ impl Table {
         };
         review.moments = Some(found);
         if std::mem::take(&mut review.waiting) {
-            self.review_next(out);
+            // No reply waits for it: his keypad sees it as said.
+            self.review_next(true, out);
         }
     }
 
     /// Say the next moment of the review (after the last, its end; then it starts again).
-    fn review_next(&mut self, out: &mut Vec<TableEffect>) -> String {
+    /// `shown`: also on the consoles as said (none of them asked); a reply prints it once.
+    fn review_next(&mut self, shown: bool, out: &mut Vec<TableEffect>) -> String {
         let game = self.arbiter.game();
         let position_at = |ply: usize| {
             let mut pos = game.start_position().clone();
@@ -386,7 +388,7 @@ impl Table {
         // Printed in the words he hears (his Braille display reads what his ear hears).
         let him = Audience::Player(self.trainee());
         let text = self.wording_for(him).text(&announcement);
-        self.say_own(him, announcement, true, out);
+        self.say_own(him, announcement, shown, out);
         text
     }
 
@@ -430,7 +432,7 @@ impl Table {
         }
         match &mut op.review {
             Some(review) if review.moments.is_some() => {
-                let text = self.review_next(out);
+                let text = self.review_next(false, out);
                 Reply::ok(vec![text])
             }
             Some(review) => {
