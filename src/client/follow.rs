@@ -83,3 +83,55 @@ fn played_by(output: &Path, pid: i32) -> Option<PathBuf> {
             std::fs::read_to_string(folder.join(LOCK_FILE)).is_ok_and(|held| held.trim() == pid)
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    const OLD: &str = "00112233445566778899aabbccddeeff";
+    const NEW: &str = "ffeeddccbbaa99887766554433221100";
+
+    fn game(output: &Path, name: &str, token: &str, lock: Option<u32>) -> PathBuf {
+        let folder = output.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join(JOURNAL_FILE), "").unwrap();
+        let path = folder.join(TOKEN_FILE);
+        std::fs::write(&path, format!("{token}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        if let Some(pid) = lock {
+            std::fs::write(folder.join(LOCK_FILE), format!("{pid}\n")).unwrap();
+        }
+        path
+    }
+
+    /// A new game beside the first, played by the process listening (here: this one, the peer
+    /// of a socket pair), is the one whose token is sent; another user's file is not.
+    #[test]
+    fn the_token_of_the_game_the_daemon_plays_is_found_beside_the_first() {
+        let output = std::env::temp_dir().join(format!("tactus-follow-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&output);
+        let old = game(&output, "2026-01-01_1000_A-B", OLD, None);
+        let new = game(
+            &output,
+            "2026-01-01_1200_A-B",
+            NEW,
+            Some(std::process::id()),
+        );
+        let (mine, _theirs) = UnixStream::pair().unwrap();
+        let me = crate::daemon::console::own_uid().unwrap();
+        let (path, token) = current_token(&old, me, &mine, Duration::ZERO).unwrap();
+        assert_eq!((path, token.token.as_str()), (new.clone(), NEW));
+        // A token file of another user than the daemon's is never sent: the first is read again.
+        let (path, token) = current_token(&old, me + 1, &mine, Duration::ZERO).unwrap();
+        assert_eq!((path, token.token.as_str()), (old.clone(), OLD));
+        // A token file of its own (`[console] token_file`, no game folder): read again.
+        let own = output.join(TOKEN_FILE);
+        std::fs::write(&own, format!("{NEW}\n")).unwrap();
+        assert_eq!(output_folder(&own), None);
+        let (path, token) = current_token(&own, me, &mine, Duration::ZERO).unwrap();
+        assert_eq!((path, token.token.as_str()), (own, NEW));
+        std::fs::remove_dir_all(&output).unwrap();
+    }
+}
