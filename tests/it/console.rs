@@ -786,13 +786,26 @@ fn the_console_connects_again_by_itself_when_the_daemon_restarts() {
 /// plays: the token in the game folder of the daemon now listening, said on his screen.
 #[test]
 fn the_arbiters_console_follows_a_new_game_in_the_same_folder() {
+    follows_the_next_game("arbiter-follows", true, &[]);
+}
+
+/// The same when the game is not over and the daemon is started again with `--new`.
+#[test]
+fn the_arbiters_console_follows_a_game_started_with_new() {
+    follows_the_next_game("arbiter-follows-new", false, &["--new"]);
+}
+
+/// A run in a fresh folder, the arbiter's interactive console logged in with the game folder's
+/// token; the game ended by his `resign sighted` (`resign`) or not, the run stopped and started
+/// again with `again`; then his console's next arbiter's command is carried out.
+fn follows_the_next_game(tag: &str, resign: bool, again: &[&str]) {
     use crate::support::{
         process::{TACTUS, ask_when_up, show, spawn, wait_until},
         table::{temp_dir, voices_dir, write_config},
     };
     use std::process::Stdio;
     const LIMIT: Duration = Duration::from_secs(30);
-    let dir = temp_dir("arbiter-follows");
+    let dir = temp_dir(tag);
     write_config(&dir, Color::White, "none");
     // The token in the game folder (the default), not one file for every game.
     let config = std::fs::read_to_string(dir.join("config.toml")).unwrap();
@@ -841,19 +854,25 @@ fn the_arbiters_console_follows_a_new_game_in_the_same_folder() {
         shown(),
         said()
     );
-    // The arbiter ends the game.
-    keyboard.write_all(b"resign sighted\n").unwrap();
-    assert!(
-        wait_until(LIMIT, || shown().contains("1-0")),
-        "the game is over: {}{}",
-        shown(),
-        said()
-    );
+    if resign {
+        // The arbiter ends the game.
+        keyboard.write_all(b"resign sighted\n").unwrap();
+        assert!(
+            wait_until(LIMIT, || shown().contains("1-0")),
+            "the game is over: {}{}",
+            shown(),
+            said()
+        );
+    }
     first.signal("-INT");
     first.wait_limit(LIMIT);
 
     // The next game in the same output folder: a new folder, a new token.
-    let mut second = spawn(&["run", "--config", "config.toml"], &dir, "run2", &env);
+    let args: Vec<&str> = ["run", "--config", "config.toml"]
+        .into_iter()
+        .chain(again.iter().copied())
+        .collect();
+    let mut second = spawn(&args, &dir, "run2", &env);
     ask_when_up(&socket, "status", &mut second, &dir, "run2", LIMIT);
     let game2 = folders()
         .into_iter()
