@@ -17,7 +17,7 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 
-use crate::client::{connect, interactive_reconnecting, one_shot, read_token};
+use crate::client::{connect, current_token, interactive_following, one_shot, read_token};
 /// Shim: `tests/console.rs` and `tests/console_security.rs` call these through
 /// `cli::console`; the client is `crate::client` now.
 use tactus_core::console::{MAX_LINE, Role};
@@ -88,7 +88,15 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
             let owner = token.as_ref().map(|t| t.owner);
             let again = path.clone();
             let reconnect: crate::client::Reconnect = Box::new(move || connect(&again, owner).ok());
-            interactive_reconnecting(
+            let relogin = match (&args.token_file, &token) {
+                (Some(path), Some(first)) => Some(relogin(
+                    path.clone(),
+                    (first.token.clone(), first.owner),
+                    preamble.clone(),
+                )),
+                _ => None,
+            };
+            interactive_following(
                 stream,
                 &preamble,
                 stdin,
@@ -96,6 +104,7 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
                 io::stderr(),
                 LINGER,
                 Some(reconnect),
+                relogin,
             )?
         }
     };
@@ -103,6 +112,50 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// How long a console connected again waits for a new game's token to be written: the daemon
+/// listens before it has made the game's folder.
+const NEW_TOKEN_WITHIN: Duration = Duration::from_secs(5);
+
+/// The arbiter's console connected again logs in with the token of the game the daemon plays now
+/// (a new game in the same output folder has a new token in its own folder), and says so when it
+/// is another than before; a token it cannot read is said, and the old one sent (and refused).
+/// `given`: the token file first given; `first`: its token and its owner (the daemon's user);
+/// `preamble`: the first preamble, its login first.
+fn relogin(given: PathBuf, first: (String, u32), preamble: Vec<String>) -> crate::client::Relogin {
+    let (token, owner) = first;
+    let mut used = (given.clone(), token);
+    Box::new(move |stream| {
+        let remark = match current_token(&given, owner, stream, NEW_TOKEN_WITHIN) {
+            Ok((path, file)) if file.token != used.1 => {
+                let folder = path.parent().unwrap_or(&path).display().to_string();
+                let remark = if path != used.0 {
+                    format!(
+                        "the daemon plays another game now, in {folder}: logging in as the \
+                         arbiter with its token ({})",
+                        path.display()
+                    )
+                } else {
+                    format!(
+                        "the arbiter's token in {} is a new one: logging in with it",
+                        path.display()
+                    )
+                };
+                used = (path, file.token);
+                Some(remark)
+            }
+            Ok(_) => Some("logging in again as the arbiter".to_string()),
+            Err(e) => Some(format!(
+                "cannot read the arbiter's token again ({e:#}); logging in with the one read before"
+            )),
+        };
+        let mut lines = preamble.clone();
+        if let Some(login) = lines.first_mut() {
+            *login = format!("login {}", used.1);
+        }
+        (lines, remark)
     })
 }
 

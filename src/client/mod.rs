@@ -9,9 +9,11 @@
 //!
 //! This is the only part of [`tactus_core::console`] that does I/O: a Unix socket, standard input and
 //! output, and two threads for the interactive mode. Here the connection and the token file;
-//! the sessions (one-shot and interactive) in `session`; reading the daemon's lines with a
+//! the sessions (one-shot and interactive) in `session`; the token of the game the daemon plays
+//! now, for a console that connects again, in `follow`; reading the daemon's lines with a
 //! deadline in `lines`. The protocol is [`tactus_core::console::wire`]'s.
 
+mod follow;
 mod lines;
 mod session;
 
@@ -19,7 +21,12 @@ use std::{io, os::unix::net::UnixStream, path::Path};
 
 use anyhow::{Context, Result, bail};
 
-pub use self::session::{Reconnect, interactive, interactive_reconnecting, one_shot};
+pub use self::{
+    follow::current_token,
+    session::{
+        Reconnect, Relogin, interactive, interactive_following, interactive_reconnecting, one_shot,
+    },
+};
 use crate::store::trusted::{Last, check_folder_of, who};
 use tactus_core::console::token;
 

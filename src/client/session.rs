@@ -143,6 +143,11 @@ where
 /// while the daemon is away.
 pub type Reconnect = Box<dyn FnMut() -> Option<UnixStream>>;
 
+/// What a console connected again sends first, asked with the new connection: the preamble for
+/// it (the arbiter's login with the token of the game the daemon plays now: a daemon started
+/// again may play a new game, with a new token) and what to tell the user about it, if anything.
+pub type Relogin = Box<dyn FnMut(&UnixStream) -> (Vec<String>, Option<String>)>;
+
 /// [`interactive`], and when the daemon goes away (a restart), connecting again by itself with
 /// `reconnect`: said on `err` ("the daemon closed the connection; connecting again ..." and
 /// "connected again"), the preamble (the arbiter's login, the role) sent anew, and the session
@@ -152,9 +157,30 @@ pub fn interactive_reconnecting<I, O, E>(
     preamble: &[String],
     input: I,
     out: O,
+    err: E,
+    linger: Duration,
+    reconnect: Option<Reconnect>,
+) -> io::Result<bool>
+where
+    I: BufRead + Send + 'static,
+    O: Write + Send + 'static,
+    E: Write,
+{
+    interactive_following(stream, preamble, input, out, err, linger, reconnect, None)
+}
+
+/// [`interactive_reconnecting`], the preamble sent on a new connection asked of `relogin` (the
+/// arbiter's console follows a new game's token), and what it says told on `err`.
+#[allow(clippy::too_many_arguments)]
+pub fn interactive_following<I, O, E>(
+    stream: UnixStream,
+    preamble: &[String],
+    input: I,
+    out: O,
     mut err: E,
     linger: Duration,
     mut reconnect: Option<Reconnect>,
+    mut relogin: Option<Relogin>,
 ) -> io::Result<bool>
 where
     I: BufRead + Send + 'static,
@@ -201,6 +227,7 @@ where
         });
     }
     let mut writer = stream.try_clone()?;
+    let mut preamble = preamble.to_vec();
     let mut quit_sent = false;
     let send = |writer: &mut UnixStream, line: &str| send_line(writer, line).is_ok();
     let mut alive = preamble.iter().all(|line| send(&mut writer, line));
@@ -264,8 +291,15 @@ where
                 stream = s;
                 writer = stream.try_clone()?;
                 reader = Some(spawn_reader(&stream)?);
-                alive = preamble.iter().all(|line| send(&mut writer, line));
                 writeln!(err, "connected again")?;
+                if let Some(relogin) = relogin.as_mut() {
+                    let (lines, remark) = relogin(&stream);
+                    if let Some(remark) = remark {
+                        writeln!(err, "{remark}")?;
+                    }
+                    preamble = lines;
+                }
+                alive = preamble.iter().all(|line| send(&mut writer, line));
             }
         }
     };

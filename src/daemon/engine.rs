@@ -129,7 +129,10 @@ async fn run(
                 }
             }
         }
-        warn!("the engine failed: {reason}; starting it again in {backoff:?}");
+        warn!(
+            "the engine failed: {reason}; starting it again in {:.1} s",
+            backoff.as_secs_f64()
+        );
         let down = EngineEvent::Down {
             reason,
             restart_in: Some(backoff),

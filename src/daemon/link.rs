@@ -159,7 +159,15 @@ impl LinkTask {
                             reason,
                             connected: true,
                         } => {
-                            warn!(reason, "board disconnected");
+                            // A sentence: the terminal shows the message, not the span's
+                            // fields (which board, which port).
+                            warn!(
+                                reason,
+                                "the {} board on {} is disconnected ({reason}); it is opened again \
+                                 by itself",
+                                self.settings.name,
+                                self.settings.path.display()
+                            );
                             if !self.emit(LinkEvent::Disconnected { reason }).await {
                                 break;
                             }

@@ -59,7 +59,11 @@ pub(super) async fn watch_until_played(
             _ = cancel.cancelled() => return,
             changed = progress.changed() => if changed.is_err() { return },
             _ = tokio::time::sleep_until(deadline) => {
-                warn!(ply = last_ply, "the simulated game made no progress for {stall:?}; stopping");
+                warn!(
+                    ply = last_ply,
+                    "the simulated game made no progress for {} s at ply {last_ply}; stopping",
+                    stall.as_secs()
+                );
                 crate::output::say_error_line(&format!(
                     "tactus: the game made no progress for {} s at ply {last_ply}; stopping",
                     stall.as_secs()

@@ -10,7 +10,7 @@ use tracing::info;
 /// does at info; the demo, whose output is for people, only warnings).
 ///
 /// Where the log goes: at a terminal (a person), standard error shows warnings and errors only,
-/// short (`WARN journal stalled ...`), since the terminal's standard output shows the table in
+/// as sentences (`tactus: warning: ...`: [`Sentence`]), since the terminal's standard output shows the table in
 /// readable lines; elsewhere (journald under systemd, a file, a pipe) standard error has the
 /// whole structured log. `log_file` gets the whole structured log too, appended.
 pub fn runtime(default_filter: &str) -> Result<tokio::runtime::Runtime> {
@@ -33,10 +33,7 @@ pub fn runtime_logging(
     let stderr_layer = if terminal {
         fmt::layer()
             .with_writer(crate::output::log_writer)
-            .with_ansi(true)
-            .without_time()
-            .with_target(false)
-            .compact()
+            .event_format(Sentence)
             .with_filter(tracing_subscriber::filter::LevelFilter::WARN)
             .boxed()
     } else {
@@ -76,6 +73,52 @@ pub fn runtime_logging(
         .enable_all()
         .build()
         .context("cannot start the async runtime")
+}
+
+/// A warning or an error at the terminal of `tactus run`, for the arbiter who reads it: its
+/// message alone, as a sentence (`tactus: warning: the blind player's board ...`), like the
+/// warnings `tactus run` prints itself. The fields and spans of the structured log (`conn=3`,
+/// `device=Some("hw:1")`, `board{name=blind}`) are for the log (journald, `--log`), not for him:
+/// each message that reaches here says in words what they would (which board, which console).
+struct Sentence;
+
+impl<S, N> tracing_subscriber::fmt::FormatEvent<S, N> for Sentence
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    N: for<'a> tracing_subscriber::fmt::FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        _ctx: &tracing_subscriber::fmt::FmtContext<'_, S, N>,
+        mut writer: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        let mut message = Message(String::new());
+        event.record(&mut message);
+        let level = if *event.metadata().level() == tracing::Level::ERROR {
+            "error"
+        } else {
+            "warning"
+        };
+        writeln!(writer, "tactus: {level}: {}", message.0)
+    }
+}
+
+/// The `message` field of an event (its formatted text), the other fields left out.
+struct Message(String);
+
+impl tracing::field::Visit for Message {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "message" {
+            self.0 = format!("{value:?}");
+        }
+    }
+
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        if field.name() == "message" {
+            self.0 = value.to_string();
+        }
+    }
 }
 
 /// Ignore SIGXFSZ: a write past the file size limit (`ulimit -f`, `RLIMIT_FSIZE`) then fails

@@ -397,7 +397,10 @@ impl Tasks {
         self.cancel.cancel();
         for handle in self.handles {
             if tokio::time::timeout(SHUTDOWN_GRACE, handle).await.is_err() {
-                warn!("a task did not stop within {SHUTDOWN_GRACE:?}; leaving it");
+                warn!(
+                    "a task did not stop within {} s; leaving it",
+                    SHUTDOWN_GRACE.as_secs()
+                );
             }
         }
     }

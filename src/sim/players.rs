@@ -289,7 +289,10 @@ impl Wire {
                         self.send(&msg).await;
                     }
                 }
-                Err(e) => warn!(board = name, "cannot plug the simulated board back in: {e}"),
+                Err(e) => warn!(
+                    board = name,
+                    "cannot plug the simulated {name} board back in: {e}"
+                ),
             },
             Act::Announce(role) => {
                 if let Some(desk) = plan.desk.clone() {
@@ -352,7 +355,11 @@ impl Wire {
                     // Entered in order with his next step (a press after the offer).
                     match desk.enter(action).await {
                         Some(End::Error(e)) => {
-                            warn!(board = name, "the assistant's line refused: {e}")
+                            warn!(
+                                board = name,
+                                "the simulated assistant's line at the {name} board was refused: \
+                                 {e}"
+                            )
                         }
                         Some(_) => info!(board = name, ?act, "said by the simulated player"),
                         None => {}

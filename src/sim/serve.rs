@@ -484,7 +484,7 @@ impl Serving {
             None => {
                 // No hands can play it (cannot happen for a legal move of standard chess); skip
                 // it rather than loop on it.
-                warn!(%m, "the simulator cannot play this move; skipped");
+                warn!(%m, "the simulator cannot play the move {m}; skipped");
                 self.pos.play_unchecked(m);
                 self.ply += 1;
                 Hands::Idle(now)
@@ -587,7 +587,7 @@ impl Serving {
 
     /// The port is gone; a pulled cable stays out for the configured time.
     async fn close(&mut self, reason: String, pulled: bool, cancel: &CancellationToken) -> Flow {
-        warn!(reason, "simulator port closed");
+        warn!(reason, "a simulated board's port closed: {reason}");
         self.report(SimProgress::Closed { reason });
         self.stream = None;
         if pulled {

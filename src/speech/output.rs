@@ -433,7 +433,11 @@ impl Engine {
         if slot.generation != generation {
             return;
         }
-        warn!(device = ?key.device, "audio stream failed: {reason}");
+        warn!(
+            device = ?key.device,
+            "the audio device {} failed: {reason}",
+            device_label(&key.device)
+        );
         if let Some(open) = slot.open.take() {
             for state in lock(&open.mix).lanes.iter_mut() {
                 if let Some(p) = state.playing.take() {

@@ -778,3 +778,141 @@ fn the_console_connects_again_by_itself_when_the_daemon_restarts() {
     assert!(out.text().contains("back in play"), "{}", out.text());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 37 point 12: the arbiter's `tactus console --token-file` named the token of the game
+/// folder he logged in to; when that game ended and the daemon was started again in the same
+/// output folder, the new game had a new folder and a new token, his console connected again
+/// with the old one, was refused and fell to the assistant's role. It follows the game the daemon
+/// plays: the token in the game folder of the daemon now listening, said on his screen.
+#[test]
+fn the_arbiters_console_follows_a_new_game_in_the_same_folder() {
+    follows_the_next_game("arbiter-follows", true, &[]);
+}
+
+/// The same when the game is not over and the daemon is started again with `--new`.
+#[test]
+fn the_arbiters_console_follows_a_game_started_with_new() {
+    follows_the_next_game("arbiter-follows-new", false, &["--new"]);
+}
+
+/// A run in a fresh folder, the arbiter's interactive console logged in with the game folder's
+/// token; the game ended by his `resign sighted` (`resign`) or not, the run stopped and started
+/// again with `again`; then his console's next arbiter's command is carried out.
+fn follows_the_next_game(tag: &str, resign: bool, again: &[&str]) {
+    use crate::support::{
+        process::{TACTUS, ask_when_up, show, spawn, wait_until},
+        table::{temp_dir, voices_dir, write_config},
+    };
+    use std::process::Stdio;
+    const LIMIT: Duration = Duration::from_secs(30);
+    let dir = temp_dir(tag);
+    write_config(&dir, Color::White, "none");
+    // The token in the game folder (the default), not one file for every game.
+    let config = std::fs::read_to_string(dir.join("config.toml")).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        config.replace("token_file = \"arbiter.token\"\n", ""),
+    )
+    .unwrap();
+    let voices = voices_dir();
+    let env = [("TACTUS_VOICES", voices.as_os_str())];
+    let socket = dir.join("console.sock");
+    let played = dir.join("played");
+    let folders = || -> Vec<PathBuf> {
+        std::fs::read_dir(&played)
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut first = spawn(&["run", "--config", "config.toml"], &dir, "run1", &env);
+    ask_when_up(&socket, "status", &mut first, &dir, "run1", LIMIT);
+    let game1 = folders().pop().expect("the first game's folder");
+    let token1 = game1.join("arbiter.token");
+    assert!(token1.is_file(), "{}", show(&dir, "run1"));
+
+    let out = std::fs::File::create(dir.join("arbiter.out")).unwrap();
+    let err = std::fs::File::create(dir.join("arbiter.err")).unwrap();
+    let mut console = Process::new(TACTUS)
+        .args(["console", "--socket", "console.sock", "--token-file"])
+        .arg(&token1)
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .unwrap();
+    let mut keyboard = console.stdin.take().unwrap();
+    let shown = || std::fs::read_to_string(dir.join("arbiter.out")).unwrap_or_default();
+    let said = || std::fs::read_to_string(dir.join("arbiter.err")).unwrap_or_default();
+    assert!(
+        wait_until(LIMIT, || shown().contains("ok role arbiter")),
+        "logged in: {}{}",
+        shown(),
+        said()
+    );
+    if resign {
+        // The arbiter ends the game.
+        keyboard.write_all(b"resign sighted\n").unwrap();
+        assert!(
+            wait_until(LIMIT, || shown().contains("1-0")),
+            "the game is over: {}{}",
+            shown(),
+            said()
+        );
+    }
+    first.signal("-INT");
+    first.wait_limit(LIMIT);
+
+    // The next game in the same output folder: a new folder, a new token.
+    let args: Vec<&str> = ["run", "--config", "config.toml"]
+        .into_iter()
+        .chain(again.iter().copied())
+        .collect();
+    let mut second = spawn(&args, &dir, "run2", &env);
+    ask_when_up(&socket, "status", &mut second, &dir, "run2", LIMIT);
+    let game2 = folders()
+        .into_iter()
+        .find(|f| *f != game1)
+        .expect("the second game's folder");
+    assert_ne!(
+        std::fs::read_to_string(&token1).unwrap(),
+        std::fs::read_to_string(game2.join("arbiter.token")).unwrap(),
+        "a new game, a new token"
+    );
+    assert!(
+        wait_until(LIMIT, || said().contains("connected again")),
+        "{}",
+        said()
+    );
+    let before = shown().len();
+    // The arbiter's own (6.13), refused in the assistant's role.
+    keyboard.write_all(b"set-clock white 1:00:00\n").unwrap();
+    assert!(
+        wait_until(LIMIT, || {
+            let text = shown();
+            let reply = &text[before..];
+            reply.contains("\nok") || reply.starts_with("ok") || reply.contains("error")
+        }),
+        "the arbiter's set-clock is answered: {}{}",
+        shown(),
+        said()
+    );
+    let text = shown();
+    assert!(
+        !text[before..].contains("error"),
+        "the arbiter's console in the new game, in his role: {text}\n{}",
+        said()
+    );
+    // His screen says which game's token he logged in with.
+    assert!(said().contains(&game2.display().to_string()), "{}", said());
+    drop(keyboard);
+    let _ = console.kill();
+    let _ = console.wait();
+    second.signal("-INT");
+    second.wait_limit(LIMIT);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -57,3 +57,63 @@ fn the_run_terminal_shows_the_table_in_readable_lines_and_the_log_goes_to_its_fi
     assert!(!log.contains("\u{1b}["), "no colour codes in the log file");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 37 point 12: a warning reached the arbiter's terminal as a raw log line, its fields in
+/// the log's notation (`WARN console{conn=1}: console: a failed arbiter login conn=1`). It is a
+/// sentence, as `tactus run`'s own warnings are: which console, what happened, no `key=value`.
+#[test]
+fn a_warning_at_the_run_terminal_is_a_sentence_without_the_logs_fields() {
+    let dir = temp_dir("run-terminal-warning");
+    write_config(&dir, shakmaty::Color::White, "none");
+    let socket = dir.join("console.sock");
+    // A wrong token at the console while the run is at its terminal.
+    let intruder = std::thread::spawn(move || {
+        use std::io::{BufRead, BufReader, Write};
+        for _ in 0..400 {
+            if let Ok(mut stream) = std::os::unix::net::UnixStream::connect(&socket) {
+                stream
+                    .write_all(b"login 00112233445566778899aabbccddeeff\n")
+                    .unwrap();
+                let mut reader = BufReader::new(stream);
+                let mut line = String::new();
+                // The greeting, then the refusal.
+                while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
+                    if line.starts_with("error") {
+                        return line;
+                    }
+                    line.clear();
+                }
+                return line;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        String::new()
+    });
+    let shown = at_a_terminal(&dir, 8, "");
+    let refused = intruder.join().unwrap();
+    assert!(
+        refused.starts_with("error"),
+        "the login refused: {refused:?}"
+    );
+    let warnings: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.contains("WARN") || l.contains("warning"))
+        .collect();
+    assert!(
+        warnings.iter().any(|l| l.contains("console ")
+            && l.contains(": a failed arbiter login, with a wrong token")),
+        "the refused login is said:\n{shown}"
+    );
+    for line in &warnings {
+        assert!(!line.contains("WARN"), "a raw log line: {line}\n{shown}");
+        let field = line.split_whitespace().any(|w| {
+            w.split_once('=').is_some_and(|(k, _)| {
+                !k.is_empty()
+                    && k.chars()
+                        .all(|c| c.is_ascii_lowercase() || c == '_' || c == '{')
+            })
+        });
+        assert!(!field, "a log field on the terminal: {line}\n{shown}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

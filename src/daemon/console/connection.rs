@@ -290,7 +290,10 @@ impl Connection {
                 if !flooding {
                     warn!(
                         role = %role,
-                        "console: a flood of commands; refused beyond the pace until it slows"
+                        conn = self.id,
+                        "console {}, in the {role}'s role, sends a flood of commands; they are \
+                         refused beyond the pace until it slows",
+                        self.id
                     );
                 }
                 return Step::Reply(Reply::error(why));

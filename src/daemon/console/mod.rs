@@ -67,7 +67,7 @@ use self::{
 };
 pub use self::{
     limits::{connection_cap, raise_fd_limit},
-    security::{check_socket_path, own_uid, peer_uid},
+    security::{check_socket_path, own_uid, peer_cred, peer_uid},
     token::{arbiter_token, arbiter_token_in, check_token_file},
 };
 use super::hub::{Broadcast, HubMsg};

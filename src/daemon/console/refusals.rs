@@ -26,7 +26,11 @@ impl Refusals {
     pub(super) fn failed_login(&mut self, conn: u64) {
         if self.failed_logins == 0 && self.since.is_none() {
             // The first of a burst is logged at once; the rest go into the summary.
-            warn!(conn, "console: a failed arbiter login");
+            warn!(
+                conn,
+                "console {conn}: a failed arbiter login, with a wrong token; more are answered \
+                 ever more slowly, then the console is closed"
+            );
         }
         self.failed_logins += 1;
         self.since.get_or_insert_with(Instant::now);

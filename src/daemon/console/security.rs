@@ -182,15 +182,23 @@ pub(super) fn clear_stale_socket(path: &Path, owner: u32) -> Result<()> {
 /// through tokio, as std's is unstable and `libc` is no dependency). Works with or without a
 /// tokio runtime around (the console client has none). Leaves `stream` in blocking mode.
 pub fn peer_uid(stream: &std::os::unix::net::UnixStream) -> std::io::Result<u32> {
-    let peer = |stream: &std::os::unix::net::UnixStream| -> std::io::Result<u32> {
+    peer_cred(stream).map(|(uid, _)| uid)
+}
+
+/// The user id and, where the kernel tells it, the process id of the process at the other end
+/// of a connected Unix socket (as [`peer_uid`]). The process id is that of the process that
+/// listened: the console client finds by it the game folder that daemon plays (its lock).
+pub fn peer_cred(stream: &std::os::unix::net::UnixStream) -> std::io::Result<(u32, Option<i32>)> {
+    let peer = |stream: &std::os::unix::net::UnixStream| -> std::io::Result<(u32, Option<i32>)> {
         // A duplicate, handed to tokio only to ask the kernel; no I/O is done on it. Tokio takes
         // non-blocking sockets only, and the mode is shared with the caller's stream: restored
         // below.
         let dup = stream.try_clone()?;
         dup.set_nonblocking(true)?;
-        let uid = tokio::net::UnixStream::from_std(dup).and_then(|dup| dup.peer_cred());
+        let cred = tokio::net::UnixStream::from_std(dup).and_then(|dup| dup.peer_cred());
         stream.set_nonblocking(false)?;
-        Ok(uid?.uid())
+        let cred = cred?;
+        Ok((cred.uid(), cred.pid()))
     };
     if tokio::runtime::Handle::try_current().is_ok() {
         return peer(stream);
