@@ -265,15 +265,24 @@ impl Config {
     /// Where the games go, the console socket and the tactile board's buttons.
     fn describe_files_and_console(&self, lines: &mut Vec<String>) {
         lines.push(format!("games: {}", self.record_dir().display()));
-        lines.push(format!(
-            "Braille score: profile {} ({})",
-            self.braille_profile(),
-            if self.record.braille_profile.is_some() {
-                "record.braille_profile"
-            } else {
-                "the blind player's language; record.braille_profile sets another"
-            }
-        ));
+        let why = if self.record.braille_profile.is_some() {
+            "record.braille_profile"
+        } else {
+            "the blind player's language; record.braille_profile sets another"
+        };
+        let blind = self.blind_seats();
+        let profiles = self.braille_profiles();
+        if blind.white && blind.black {
+            lines.push(format!(
+                "Braille scores: white's profile {}, black's {} (each {why})",
+                profiles.white, profiles.black
+            ));
+        } else {
+            lines.push(format!(
+                "Braille score: profile {} ({why})",
+                self.braille_profile()
+            ));
+        }
         lines.push(format!(
             "console: {} ({}), the arbiter's token in {}",
             self.socket_path().display(),

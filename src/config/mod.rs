@@ -197,11 +197,32 @@ impl Config {
         Ok(out)
     }
 
-    /// The Braille chess notation of the blind player's score: `record.braille_profile`, else
-    /// the one of his voice pack's language (a German voice gets the German Braille chess
-    /// notation, not the English one), else the default. One profile writes and reads the
-    /// table's Braille: two blind players of two languages get the default (each his own is
-    /// not done yet).
+    /// The Braille chess notation of each seat's score: `record.braille_profile` for both,
+    /// else each blind player's own voice pack's language where a profile knows it (a German
+    /// voice gets the German Braille chess notation, a Spanish one the default), else the
+    /// table's ([`Config::braille_profile`]).
+    pub fn braille_profiles(&self) -> ByColor<String> {
+        let table = self.braille_profile();
+        if self.record.braille_profile.is_some() {
+            return ByColor::new_with(|_| table.clone());
+        }
+        let blind = self.blind_seats();
+        let packs = self.voice.packs(blind);
+        let known = tactus_core::record::braille::Profile::names().unwrap_or_default();
+        ByColor::new_with(|seat| {
+            let language = packs[seat].split('-').next().unwrap_or_default();
+            match blind[seat] {
+                true if known.iter().any(|name| name == language) => language.to_string(),
+                true => tactus_core::record::braille::DEFAULT_PROFILE.to_string(),
+                false => table.clone(),
+            }
+        })
+    }
+
+    /// The Braille chess notation of the table's own Braille (a Braille scoresheet entered at
+    /// the console, the adjournment envelope): `record.braille_profile`, else the blind
+    /// player's voice pack's language, else the default. Two blind players of two languages:
+    /// the default here, each his own on his score ([`Config::braille_profiles`]).
     pub fn braille_profile(&self) -> String {
         if let Some(profile) = &self.record.braille_profile {
             return profile.clone();

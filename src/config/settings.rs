@@ -45,6 +45,8 @@ pub struct Settings {
     pub record_dir: PathBuf,
     /// The Braille scoresheet's profile and page.
     pub braille: BrailleOptions,
+    /// Each seat's own Braille chess notation, for his score (`Config::braille_profiles`).
+    pub braille_profiles: ByColor<BrailleProfile>,
     /// The console socket, and the group that may use it.
     pub socket: PathBuf,
     pub group: Option<String>,
@@ -115,6 +117,17 @@ impl Settings {
                 record.page_lines,
             )
             .with_context(|| origin.to_owned())?,
+            braille_profiles: {
+                let names = config.braille_profiles();
+                let named = |name: &str| {
+                    BrailleProfile::named(name)
+                        .map_err(|e| anyhow!("{origin}: key record.braille_profile: {e}"))
+                };
+                ByColor {
+                    white: named(&names.white)?,
+                    black: named(&names.black)?,
+                }
+            },
             socket: config.socket_path(),
             group: config.console.group.clone(),
             token_file: config.token_file(),

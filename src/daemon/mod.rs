@@ -190,6 +190,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
             blind_scores: files::ScoreFiles::at_table(blind)
                 .into_iter()
                 .map(|(seat, files)| files::BlindScore {
+                    braille: Some(settings.braille_profiles[seat].clone()),
                     // His Braille score headed in the language he hears.
                     files: files
                         .headed_in(voices.seats[seat].wording.pack().record_words().cloned()),

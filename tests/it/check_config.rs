@@ -592,3 +592,27 @@ fn ports_and_the_voices_folder_are_tried_at_the_first_command() {
     assert_eq!(folders(), 0, "refused before any game folder: {err}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 37, point 10: check-config says which Braille chess notation each blind player's score
+/// is written in: his own language's, for each of two blind players of two languages (the
+/// German voice gets the German notation, the English voice the default).
+#[test]
+fn check_config_names_each_blind_players_braille_notation() {
+    let dir = temp_dir("check-config-braille");
+    let config = support::inproc::write_config_two_blind(&dir, ["de-fide", "en"]);
+    let out = Command::new(TACTUS)
+        .arg("check-config")
+        .arg(&config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(
+            "Braille scores: white's profile de, black's ukaaf (each the blind player's language"
+        ),
+        "{said}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -231,7 +231,13 @@ fn two_blind_players_play_a_whole_game_on_two_tactile_boards() {
     }
 
     // Each player's own scoresheets, read back equal to the PGN.
-    let opts = braille_options(DEFAULT_PROFILE, 40, 25).unwrap();
+    // Each in his own Braille chess notation: German for White's German voice (his queen is D),
+    // the default for Black's English one (issue 37, point 10).
+    let profile_of = |seat: Color| {
+        braille_options(seat.fold_wb("de", DEFAULT_PROFILE), 40, 25)
+            .unwrap()
+            .profile
+    };
     let mut score = Score::new(Chess::default());
     score.moves = game
         .iter()
@@ -251,7 +257,7 @@ fn two_blind_players_play_a_whole_game_on_two_tactile_boards() {
             (files.braille(), BrailleFormat::Unicode),
         ] {
             let bytes = fs::read(folder.join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-            let back = braille::read_score(&bytes, format, &opts.profile, Chess::default())
+            let back = braille::read_score(&bytes, format, &profile_of(seat), Chess::default())
                 .unwrap_or_else(|e| panic!("{file}: {e}"));
             let moves: Vec<Move> = back.moves.iter().map(|m| m.mv).collect();
             assert_eq!(moves, game, "{file}");

@@ -68,6 +68,8 @@ pub type AudioSettings = (
 /// in.
 pub struct BlindScore {
     pub files: ScoreFiles,
+    /// His Braille chess notation (None: the table's, `RecordSettings::braille`).
+    pub braille: Option<tactus_core::record::braille::Profile>,
     /// His voice pack and style, the silences between words, with the clips (None: no WAV, the
     /// reason was reported when the clips failed to load).
     pub audio: Option<AudioSettings>,
@@ -376,8 +378,13 @@ pub fn write_record(
         .context("cannot render the text scoresheet")?;
     dir.write_atomically(TEXT_FILE, text.as_bytes())?;
     for blind in &settings.blind_scores {
-        // Headed in his language: two blind players may hear two.
-        let braille_opts = settings.braille.headed_in(blind.files.headings());
+        // In his Braille chess notation and headed in his language: two blind players may
+        // hear two.
+        let mut own = settings.braille.clone();
+        if let Some(profile) = &blind.braille {
+            own.profile = profile.clone();
+        }
+        let braille_opts = own.headed_in(blind.files.headings());
         let brf = format::render(&score, Format::Brf, &braille_opts).context(
             "cannot lay out the Braille score (keys record.page_cells, record.page_lines)",
         )?;
@@ -534,6 +541,7 @@ mod tests {
             )
             .unwrap(),
             blind_scores: vec![BlindScore {
+                braille: None,
                 files: ScoreFiles::of(None),
                 audio: audio.cloned(),
             }],
@@ -641,10 +649,12 @@ mod tests {
         let mut settings = settings_with(&dir, None);
         settings.blind_scores = vec![
             BlindScore {
+                braille: None,
                 files: ScoreFiles::of(Some(shakmaty::Color::White)).headed_in(words("de-fide")),
                 audio: None,
             },
             BlindScore {
+                braille: None,
                 files: ScoreFiles::of(Some(shakmaty::Color::Black)).headed_in(words("es-fide")),
                 audio: None,
             },
@@ -671,6 +681,63 @@ mod tests {
             .map(|c| tactus_core::record::braille::cell::to_unicode(&c))
             .unwrap();
         assert!(read(shakmaty::Color::White, true).contains(&turnier));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 37, point 10: two blind players of two languages each get their score in their own
+    /// Braille chess notation (a German voice the German one, a Spanish the default), each read
+    /// back to the game's moves in his own and not in the other's.
+    #[test]
+    fn each_blind_players_braille_score_is_in_his_own_braille_chess_notation() {
+        use tactus_core::record::braille::{self, BrailleFormat, Profile};
+        let dir = scratch("profiles");
+        let mut settings = settings_with(&dir, None);
+        let (de, ukaaf) = (
+            Profile::named("de").unwrap(),
+            Profile::named(braille::DEFAULT_PROFILE).unwrap(),
+        );
+        settings.blind_scores = vec![
+            BlindScore {
+                braille: Some(de.clone()),
+                files: ScoreFiles::of(Some(shakmaty::Color::White)),
+                audio: None,
+            },
+            BlindScore {
+                braille: Some(ukaaf.clone()),
+                files: ScoreFiles::of(Some(shakmaty::Color::Black)),
+                audio: None,
+            },
+        ];
+        // A queen's move: D in German, Q in English.
+        let mut pos = shakmaty::Chess::default();
+        let moves: Vec<Move> = ["e4", "e5", "Qh5", "Nc6"]
+            .iter()
+            .map(|san| {
+                let mv = san
+                    .parse::<shakmaty::san::San>()
+                    .unwrap()
+                    .to_move(&pos)
+                    .unwrap();
+                pos.play_unchecked(mv);
+                mv
+            })
+            .collect();
+        write_record(&settings, &snapshot(&game_of(&moves)), &Calendar::default()).unwrap();
+        let brf = |seat| std::fs::read(dir.join(ScoreFiles::of(Some(seat)).brf())).unwrap();
+        let (white, black) = (brf(shakmaty::Color::White), brf(shakmaty::Color::Black));
+        let moves_in = |bytes: &[u8], profile: &Profile| {
+            braille::read_score(
+                bytes,
+                BrailleFormat::Brf,
+                profile,
+                shakmaty::Chess::default(),
+            )
+            .map(|s| s.moves.iter().map(|m| m.mv).collect::<Vec<_>>())
+        };
+        assert_eq!(moves_in(&white, &de).unwrap(), moves);
+        assert_eq!(moves_in(&black, &ukaaf).unwrap(), moves);
+        // The same game in two notations: two files.
+        assert_ne!(white, black);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -1075,6 +1142,7 @@ mod tests {
             )
             .unwrap(),
             blind_scores: vec![BlindScore {
+                braille: None,
                 files: ScoreFiles::of(None),
                 audio: None,
             }],

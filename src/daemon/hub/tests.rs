@@ -332,6 +332,7 @@ impl Rig {
             )
             .unwrap(),
             blind_scores: vec![files::BlindScore {
+                braille: None,
                 files: files::ScoreFiles::of(None),
                 audio: None,
             }],
