@@ -93,6 +93,7 @@ fn play(
         folder: tactus::store::trusted::TrustedDir::open(folder)?,
         braille: tactus::config::braille_options(DEFAULT_PROFILE, 40, 25)?,
         blind_scores: vec![BlindScore {
+            braille: None,
             files: ScoreFiles::of(None),
             audio: audio.cloned(),
         }],
