@@ -166,6 +166,9 @@ pub enum Input {
     },
     /// The arbiter accepts the clock times proposed after a retrace.
     ConfirmClocks,
+    /// The proposed clocks set as they stood, without a clock change on the record: a training
+    /// game's takeback.
+    RestoreClocks,
     /// The arbiter confirms what tactus offered him: the retrace the scoresheets give (F.8), or
     /// a penalty (9.5 b, 7.4 b, a time penalty he typed).
     Confirm,
@@ -397,6 +400,7 @@ impl Arbiter {
             Input::Correct(text) => self.correct(&text, now, &mut out),
             Input::Scoresheet { side, sans } => self.scoresheet(side, &sans, now, &mut out),
             Input::ConfirmClocks => self.confirm_clocks(now, &mut out),
+            Input::RestoreClocks => self.restore_clocks(now, &mut out),
             Input::Confirm => self.confirm(now, &mut out),
             Input::Cancel => self.cancel(now, &mut out),
             Input::Undo => self.undo_retrace(now, &mut out),

@@ -280,6 +280,15 @@ impl Arbiter {
         }
     }
 
+    /// A training game's takeback: the clocks as they stood after the half-move the game went
+    /// back to, set without a word to confirm (nobody is there to) and without a clock change
+    /// on the record (nobody changed one).
+    pub(super) fn restore_clocks(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let noted = self.game.clock_notes().len();
+        self.confirm_clocks(now, out);
+        self.game.forget_clock_notes_from(noted);
+    }
+
     pub(super) fn confirm_clocks(&mut self, now: Millis, out: &mut Vec<Effect>) {
         let Some(proposed) = self.proposed_clocks.take() else {
             out.push(Effect::Refused(

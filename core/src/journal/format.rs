@@ -172,6 +172,8 @@ pub enum InputRecord {
         sans: Vec<String>,
     },
     ConfirmClocks,
+    /// A training game's takeback setting the clocks back (journals before it have none).
+    RestoreClocks,
     /// The arbiter's `confirm`, `cancel` and `undo` (journals before them have none).
     Confirm,
     Cancel,
@@ -708,6 +710,7 @@ impl From<&Input> for InputRecord {
                 sans: sans.clone(),
             },
             Input::ConfirmClocks => InputRecord::ConfirmClocks,
+            Input::RestoreClocks => InputRecord::RestoreClocks,
             Input::Confirm => InputRecord::Confirm,
             Input::Cancel => InputRecord::Cancel,
             Input::Undo => InputRecord::Undo,
@@ -753,6 +756,7 @@ impl InputRecord {
                 sans: sans.clone(),
             },
             InputRecord::ConfirmClocks => Input::ConfirmClocks,
+            InputRecord::RestoreClocks => Input::RestoreClocks,
             InputRecord::Confirm => Input::Confirm,
             InputRecord::Cancel => Input::Cancel,
             InputRecord::Undo => Input::Undo,

@@ -1433,3 +1433,116 @@ fn f9_d_his_training_commands_print_what_he_heard_in_his_words() {
         hear_all(&mut table, &effects, at + 500);
     }
 }
+
+/// Issue 37, point 8: a takeback at home sets the clocks back as they stood after the half-move
+/// the game goes back to; nobody changed a clock, so the record notes no clock change (no
+/// "white's clock set to" comment in the PGN) and his keypad prints none.
+#[test]
+fn a_takeback_at_home_is_no_clock_change_on_the_record() {
+    let mut table = one_blind_table(
+        None,
+        Completion::ClockPress,
+        TableSettings {
+            training: true,
+            start_by_boards: true,
+            ..tactile_only()
+        },
+    );
+    table.handle(
+        TableInput::Engine(EngineEvent::Up {
+            name: "fish".into(),
+        }),
+        0,
+    );
+    let mut effects = board_ready(&mut table, Color::Black, 10);
+    let mut t = 500;
+    let mut pos = Chess::default();
+    // The engine (White) plays e4 and Nf3; he (Black) executes each and plays e5 between.
+    for (engine, own) in [("e4", Some(("e5", Square::E7, Square::E5))), ("Nf3", None)] {
+        let (id, purpose) = effects
+            .iter()
+            .find_map(|e| match e {
+                TableEffect::Engine(EngineRequest::Search(s)) => Some((s.id, s.purpose)),
+                _ => None,
+            })
+            .expect("the engine is asked");
+        let mv = engine
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        pos.play_unchecked(mv);
+        let out = table.handle(
+            TableInput::Engine(EngineEvent::Answer {
+                id,
+                purpose,
+                best: Some(mv),
+                score: None,
+            }),
+            t,
+        );
+        hear_all(&mut table, &out, t + 100);
+        // He executes it on his board.
+        table.handle(
+            sensor(
+                Color::Black,
+                SensorEvent::Lift {
+                    square: mv.from().unwrap(),
+                },
+            ),
+            t + 200,
+        );
+        let out = table.handle(
+            sensor(
+                Color::Black,
+                SensorEvent::Place {
+                    square: mv.to(),
+                    piece: None,
+                },
+            ),
+            t + 300,
+        );
+        hear_all(&mut table, &out, t + 400);
+        t += 1_000;
+        if let Some((san, from, to)) = own {
+            let mv = san
+                .parse::<shakmaty::san::San>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            pos.play_unchecked(mv);
+            table.handle(sensor(Color::Black, SensorEvent::Lift { square: from }), t);
+            let out = table.handle(
+                sensor(
+                    Color::Black,
+                    SensorEvent::Place {
+                        square: to,
+                        piece: None,
+                    },
+                ),
+                t + 100,
+            );
+            effects = hear_all(&mut table, &out, t + 2_000);
+            effects.extend(run_until(&mut table, t + 3_000));
+            t += 4_000;
+        }
+    }
+    assert_eq!(
+        table.arbiter().game().ply(),
+        3,
+        "{:?}",
+        table.arbiter().game().moves()
+    );
+    let (reply, _) = command(&mut table, Role::Player, None, "takeback", t);
+    assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
+    assert_eq!(table.arbiter().game().ply(), 1);
+    assert!(
+        table.arbiter().game().clock_notes().is_empty(),
+        "{:?}",
+        table.arbiter().game().clock_notes()
+    );
+    assert!(
+        !reply.body.iter().any(|l| l.contains("clock set")),
+        "{reply:?}"
+    );
+}

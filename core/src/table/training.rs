@@ -545,7 +545,7 @@ impl Table {
             // A training game keeps its clocks as they were after that half-move: nothing to
             // confirm at home, so the proposal's note (for an arbiter) is not shown.
             outcome.notes.retain(|n| !n.starts_with("proposed clocks:"));
-            let confirmed = self.apply(Input::ConfirmClocks, now, Some(conn), out);
+            let confirmed = self.apply(Input::RestoreClocks, now, Some(conn), out);
             outcome.notes.extend(confirmed.notes);
             if self.clocks_paused() {
                 let resumed = self.apply(

@@ -110,6 +110,13 @@ impl Game {
 
     /// The clock changes of the game, each after the number of half-moves played when it
     /// happened (0: before the first move), in order.
+    /// Forget the clock changes noted from the `len`th on: clocks set back as they stood after a
+    /// half-move (a training game's takeback), which nobody changed and the record does not
+    /// show.
+    pub fn forget_clock_notes_from(&mut self, len: usize) {
+        self.clock_notes.truncate(len);
+    }
+
     pub fn clock_notes(&self) -> &[(usize, String)] {
         &self.clock_notes
     }
