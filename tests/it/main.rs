@@ -41,6 +41,7 @@ mod daemon;
 mod daemon_adjournment;
 mod daemon_buttons;
 mod daemon_console;
+mod daemon_cut;
 mod daemon_damage;
 mod daemon_dispute;
 mod daemon_games;

@@ -1546,3 +1546,121 @@ fn a_takeback_at_home_is_no_clock_change_on_the_record() {
         "{reply:?}"
     );
 }
+
+/// Issue 39, point 1: a capture split by a cut. Black (blind) takes on e4 after 1.e4 d5 2.Nc3;
+/// the captured pawn's lift (and, in some stories, the capturing pawn's too) comes before the
+/// cut, a restart or the board's cable out and in, and the rest after it, the board read whole
+/// again in between. What the board shows is read against the half-made capture: it counts at
+/// its placement and is said to both, never left on the board in silence with his clock
+/// running.
+#[test]
+fn a_capture_split_by_a_restart_or_a_pulled_cable_counts_at_its_placement() {
+    let lift = |sq| sensor(Color::Black, SensorEvent::Lift { square: sq });
+    let place = |sq| {
+        sensor(
+            Color::Black,
+            SensorEvent::Place {
+                square: sq,
+                piece: None,
+            },
+        )
+    };
+    // An input at `t`, the deadlines before it passed, everything said heard at once.
+    let at = |table: &mut Table, input: TableInput, t: Millis| {
+        let mut out = run_until(table, t);
+        out.extend(table.handle(input, t));
+        let heard = hear_all(table, &out, t);
+        out.extend(heard);
+        out
+    };
+    for restart in [false, true] {
+        for lifts_before in [1, 2] {
+            let story = format!("restart {restart}, {lifts_before} lift(s) before the cut");
+            let mut table = one_blind_table(None, Completion::ClockPress, tactile_only());
+            let t = started(&mut table);
+            for (san, from, to, at_ms) in [
+                ("e4", Square::E2, Square::E4, 1000),
+                ("Nc3", Square::B1, Square::C3, 4000),
+            ] {
+                let (_, e) = command(
+                    &mut table,
+                    Role::Assistant,
+                    None,
+                    &format!("move {san}"),
+                    t + at_ms,
+                );
+                hear_all(&mut table, &e, t + at_ms);
+                let (_, e) = command(&mut table, Role::Assistant, None, "press", t + at_ms + 100);
+                hear_all(&mut table, &e, t + at_ms + 100);
+                at(&mut table, lift(from), t + at_ms + 1000);
+                at(&mut table, place(to), t + at_ms + 1100);
+                if san == "e4" {
+                    at(&mut table, lift(Square::D7), t + 2000 + 1000);
+                    at(&mut table, place(Square::D5), t + 2000 + 1100);
+                }
+            }
+            assert_eq!(table.game().ply(), 3, "{story}");
+            let t = t + 10_000;
+            let lifts = [Square::E4, Square::D5];
+            for (i, &sq) in lifts[..lifts_before].iter().enumerate() {
+                at(&mut table, lift(sq), t + 100 * i as Millis);
+            }
+            let mut heard = Vec::new();
+            if restart {
+                heard.extend(at(
+                    &mut table,
+                    TableInput::Resumed {
+                        settings: tactile_only(),
+                    },
+                    t + 3000,
+                ));
+            } else {
+                let gone = LinkEvent::Disconnected {
+                    reason: "hang-up".into(),
+                };
+                heard.extend(at(&mut table, link(Color::Black, gone), t + 3000));
+            }
+            let back = LinkEvent::Connected {
+                info: "test".into(),
+            };
+            heard.extend(at(&mut table, link(Color::Black, back), t + 6000));
+            let mut shows = table.game().position().board().occupied();
+            for &sq in &lifts[..lifts_before] {
+                shows.discard(sq);
+            }
+            let reading = SensorEvent::Snapshot(Sensed::Occupancy(shows));
+            heard.extend(at(&mut table, sensor(Color::Black, reading), t + 6001));
+            if restart {
+                let (_, e) = command(&mut table, Role::Arbiter, None, "resume", t + 7000);
+                heard.extend(hear_all(&mut table, &e, t + 7000));
+            }
+            for &sq in &lifts[lifts_before..] {
+                heard.extend(at(&mut table, lift(sq), t + 9000));
+            }
+            heard.extend(at(&mut table, place(Square::E4), t + 9100));
+            assert_eq!(
+                table.game().ply(),
+                4,
+                "{story}: dxe4 counts at its placement"
+            );
+            assert_eq!(
+                table
+                    .game()
+                    .moves()
+                    .last()
+                    .map(|m| m.san.to_string())
+                    .as_deref(),
+                Some("dxe4"),
+                "{story}"
+            );
+            assert!(
+                said(&heard)
+                    .iter()
+                    .any(|(a, w)| *a == Audience::Player(Color::White)
+                        && matches!(w, Announcement::Move(_))),
+                "{story}: said to White: {:?}",
+                said(&heard)
+            );
+        }
+    }
+}

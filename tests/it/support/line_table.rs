@@ -27,6 +27,8 @@ pub const LIMIT: Duration = Duration::from_secs(30);
 pub struct LineTable {
     pub dir: PathBuf,
     daemon: Option<Guard>,
+    /// The name of the current run's logs (`run`, then `run2`, ... after a restart).
+    run: String,
 }
 
 impl LineTable {
@@ -61,6 +63,7 @@ impl LineTable {
         let mut table = LineTable {
             dir,
             daemon: Some(daemon),
+            run: "run".into(),
         };
         // Play starts at `start`, once the board has been read.
         let started = wait_until(LIMIT, || {
@@ -85,7 +88,7 @@ impl LineTable {
             "status",
             self.daemon.as_mut().unwrap(),
             &dir,
-            "run",
+            &self.run,
             LIMIT,
         );
         socket
@@ -123,12 +126,39 @@ impl LineTable {
 
     /// The daemon's log, for a failure's message.
     pub fn log(&self) -> String {
-        show(&self.dir, "run")
+        show(&self.dir, &self.run)
     }
 
     /// SIGKILL: a crash, nothing written at the end.
     pub fn kill(&mut self) {
         self.daemon.take().unwrap().sigkill();
+    }
+
+    /// `tactus run --resume` on the game folder, after a [`LineTable::kill`]; returns once its
+    /// console answers (the clocks stand until `resume`).
+    pub fn resume(&mut self) {
+        assert!(self.daemon.is_none(), "the daemon still runs");
+        let folder = game_folder(&self.dir.join("played"));
+        let n = self
+            .run
+            .trim_start_matches("run")
+            .parse::<u32>()
+            .unwrap_or(1)
+            + 1;
+        self.run = format!("run{n}");
+        self.daemon = Some(spawn(
+            &[
+                "run",
+                "--config",
+                "config.toml",
+                "--resume",
+                folder.to_str().unwrap(),
+            ],
+            &self.dir,
+            &self.run,
+            &[],
+        ));
+        self.console_up();
     }
 
     /// SIGTERM, as systemd stops it; the game folder it leaves.

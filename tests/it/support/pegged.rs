@@ -22,9 +22,11 @@ use super::pty::PtyPair;
 /// [`PeggedBoard::port`].
 pub struct PeggedBoard {
     port: PathBuf,
-    /// The line; dropped (socat killed) with the board.
-    _pair: PtyPair,
-    writer: Arc<Mutex<fs::File>>,
+    ours: PathBuf,
+    /// The line; dropped (socat killed) with the board, or when it is unplugged.
+    line: Option<PtyPair>,
+    /// The board's end of the line, while it is plugged in.
+    writer: Arc<Mutex<Option<fs::File>>>,
     occupied: Arc<Mutex<Bitboard>>,
 }
 
@@ -32,17 +34,36 @@ impl PeggedBoard {
     /// A board in `dir` whose apertures hold the pieces of `start`.
     pub fn new(dir: &Path, start: &Chess) -> PeggedBoard {
         let (port, ours) = (dir.join("tactile-port"), dir.join("tactile-board"));
-        let pair = PtyPair::new(&port, &ours);
+        let occupied = Arc::new(Mutex::new(start.board().occupied()));
+        let writer = Arc::new(Mutex::new(None));
+        let line = Self::line(&port, &ours, &occupied, &writer);
+        PeggedBoard {
+            port,
+            ours,
+            line: Some(line),
+            writer,
+            occupied,
+        }
+    }
+
+    /// A new line at `port` and `ours`, the board writing to it through `writer` and answering
+    /// the host on it from a thread of its own.
+    fn line(
+        port: &Path,
+        ours: &Path,
+        occupied: &Arc<Mutex<Bitboard>>,
+        writer: &Arc<Mutex<Option<fs::File>>>,
+    ) -> PtyPair {
+        let pair = PtyPair::new(port, ours);
         let file = fs::OpenOptions::new()
             .read(true)
             .write(true)
-            .open(&ours)
+            .open(ours)
             .unwrap();
         let reader = file.try_clone().unwrap();
-        let writer = Arc::new(Mutex::new(file));
-        let occupied = Arc::new(Mutex::new(start.board().occupied()));
+        *writer.lock().unwrap() = Some(file);
         let (w, o) = (writer.clone(), occupied.clone());
-        // The board's own answers to the host.
+        // The board's own answers to the host (until the line goes).
         thread::spawn(move || {
             let mut lines = BufReader::new(reader);
             let mut line = String::new();
@@ -52,18 +73,31 @@ impl PeggedBoard {
                     "V" => Some("H test-pegged 1.0\n".to_string()),
                     _ => None,
                 };
-                if let Some(answer) = answer {
-                    let _ = w.lock().unwrap().write_all(answer.as_bytes());
+                if let (Some(answer), Some(w)) = (answer, w.lock().unwrap().as_mut()) {
+                    let _ = w.write_all(answer.as_bytes());
                 }
                 line.clear();
             }
         });
-        PeggedBoard {
-            port,
-            _pair: pair,
-            writer,
-            occupied,
-        }
+        pair
+    }
+
+    /// The board's cable is pulled: the line goes (the daemon sees a hang-up); the pegs stay as
+    /// they are.
+    pub fn unplug(&mut self) {
+        *self.writer.lock().unwrap() = None;
+        self.line = None;
+    }
+
+    /// The cable is plugged back in: a new line at the same paths, the board answering on it.
+    pub fn replug(&mut self) {
+        assert!(self.line.is_none(), "plugged in already");
+        self.line = Some(Self::line(
+            &self.port,
+            &self.ours,
+            &self.occupied,
+            &self.writer,
+        ));
     }
 
     /// The daemon's end of the line (`[boards.blind] port`).
@@ -71,12 +105,11 @@ impl PeggedBoard {
         &self.port
     }
 
+    /// A line to the host; lost while the board is unplugged.
     fn send(&self, line: &str) {
-        self.writer
-            .lock()
-            .unwrap()
-            .write_all(format!("{line}\n").as_bytes())
-            .unwrap();
+        if let Some(w) = self.writer.lock().unwrap().as_mut() {
+            w.write_all(format!("{line}\n").as_bytes()).unwrap();
+        }
     }
 
     /// A peg leaves `square`.
