@@ -158,6 +158,24 @@ fn command(
     t: Millis,
 ) -> (Reply, Vec<TableEffect>) {
     let command = crate::console::parse(line, role).unwrap_or_else(|e| panic!("{line}: {e}"));
+    console_command(table, role, seat, command, t)
+}
+
+/// A line typed at the blind player's keypad in his pack's words (`aufgeben`); its reply.
+fn keypad_in(table: &mut Table, words: &str, line: &str, t: Millis) -> (Reply, Vec<TableEffect>) {
+    let commands = pack(words).pack().commands().clone();
+    let command = crate::console::parse_in(line, Role::Player, &commands)
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    console_command(table, Role::Player, None, command, t)
+}
+
+fn console_command(
+    table: &mut Table,
+    role: Role,
+    seat: Option<Color>,
+    command: Command,
+    t: Millis,
+) -> (Reply, Vec<TableEffect>) {
     let effects = table.handle(
         TableInput::Console {
             conn: CONN,
@@ -175,6 +193,71 @@ fn command(
         })
         .expect("a console's command is answered");
     (reply, effects)
+}
+
+/// A training game at home: the engine (White) up, his board (Black) read, play started; the
+/// effects of the start (the engine is asked for its move).
+fn training_table() -> (Table, Vec<TableEffect>) {
+    let mut table = one_blind_table(
+        None,
+        Completion::ClockPress,
+        TableSettings {
+            training: true,
+            start_by_boards: true,
+            ..tactile_only()
+        },
+    );
+    table.handle(
+        TableInput::Engine(EngineEvent::Up {
+            name: "fish".into(),
+        }),
+        0,
+    );
+    let effects = board_ready(&mut table, Color::Black, 10);
+    (table, effects)
+}
+
+/// The engine answers the search `effects` asked for with `mv`.
+fn engine_answers(
+    table: &mut Table,
+    effects: &[TableEffect],
+    mv: shakmaty::Move,
+    t: Millis,
+) -> Vec<TableEffect> {
+    let (id, purpose) = effects
+        .iter()
+        .find_map(|e| match e {
+            TableEffect::Engine(EngineRequest::Search(s)) => Some((s.id, s.purpose)),
+            _ => None,
+        })
+        .expect("the engine is asked");
+    table.handle(
+        TableInput::Engine(EngineEvent::Answer {
+            id,
+            purpose,
+            best: Some(mv),
+            score: None,
+        }),
+        t,
+    )
+}
+
+fn san_move(pos: &Chess, san: &str) -> shakmaty::Move {
+    san.parse::<shakmaty::san::San>()
+        .unwrap()
+        .to_move(pos)
+        .unwrap()
+}
+
+/// The words `effects` say, in order.
+fn said_texts(effects: &[TableEffect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            TableEffect::Say { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// What `effects` say, to whom.
@@ -1040,22 +1123,7 @@ fn a_chattering_board_is_cut_down_at_the_intake() {
 /// again with the words that it is back; a `break` stops and restarts them at home.
 #[test]
 fn the_engines_seat_stops_the_clocks_while_it_is_away() {
-    let mut table = one_blind_table(
-        None,
-        Completion::ClockPress,
-        TableSettings {
-            training: true,
-            start_by_boards: true,
-            ..tactile_only()
-        },
-    );
-    table.handle(
-        TableInput::Engine(EngineEvent::Up {
-            name: "fish".into(),
-        }),
-        0,
-    );
-    let effects = board_ready(&mut table, Color::Black, 10);
+    let (mut table, effects) = training_table();
     assert!(table.arbiter().started());
     // The engine (White) is asked for its move.
     assert!(
@@ -1273,13 +1341,7 @@ fn f9_d_the_time_asked_at_the_keypad_is_printed_in_digits_too() {
     let t = started(&mut table);
     // White's clock (the sighted player's) has run since the start, 9.1 s.
     let (reply, effects) = command(&mut table, Role::Player, None, "time", t + 9_000);
-    let heard: Vec<String> = effects
-        .iter()
-        .filter_map(|e| match e {
-            TableEffect::Say { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    let heard = said_texts(&effects);
     assert_eq!(heard.len(), 1, "{effects:?}");
     assert_eq!(
         reply.body,
@@ -1295,36 +1357,11 @@ fn f9_d_the_time_asked_at_the_keypad_is_printed_in_digits_too() {
 fn a5_1_b_he_resigns_at_his_own_keypad_by_typing_it_twice() {
     let mut table = one_blind_table(None, Completion::ClockPress, tactile_only());
     let t = started(&mut table);
-    let keypad = |table: &mut Table, line: &str, at: Millis| {
-        let command = crate::console::parse_in(
-            line,
-            Role::Player,
-            &pack("de-fide").pack().commands().clone(),
-        )
-        .unwrap_or_else(|e| panic!("{line}: {e}"));
-        let effects = table.handle(
-            TableInput::Console {
-                conn: CONN,
-                role: Role::Player,
-                seat: None,
-                command,
-            },
-            at,
-        );
-        let reply = effects
-            .iter()
-            .find_map(|e| match e {
-                TableEffect::Reply { reply, .. } => Some(reply.clone()),
-                _ => None,
-            })
-            .expect("a reply");
-        (reply, effects)
-    };
     // Never his opponent's game.
-    let (reply, _) = keypad(&mut table, "resign white", t + 100);
+    let (reply, _) = keypad_in(&mut table, "de-fide", "resign white", t + 100);
     assert!(matches!(reply.end, End::Error(_)), "{reply:?}");
     // Once: asked aloud, in his words; the game goes on.
-    let (reply, effects) = keypad(&mut table, "aufgeben", t + 1_000);
+    let (reply, effects) = keypad_in(&mut table, "de-fide", "aufgeben", t + 1_000);
     assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
     let asked = said(&effects);
     assert_eq!(
@@ -1334,12 +1371,17 @@ fn a5_1_b_he_resigns_at_his_own_keypad_by_typing_it_twice() {
     assert_eq!(reply.body, ["Zum Aufgeben noch einmal eingeben"]);
     hear_all(&mut table, &effects, t + 1_500);
     // Something else typed between: the first is forgotten.
-    keypad(&mut table, "zeit", t + 2_000);
-    let (_, effects) = keypad(&mut table, "aufgeben", t + 3_000);
+    keypad_in(&mut table, "de-fide", "zeit", t + 2_000);
+    let (_, effects) = keypad_in(&mut table, "de-fide", "aufgeben", t + 3_000);
     assert!(!table.arbiter().game().is_over());
     hear_all(&mut table, &effects, t + 3_500);
     // Too late: asked again.
-    let (_, effects) = keypad(&mut table, "aufgeben", t + 3_000 + RESIGN_CONFIRM_MS + 1);
+    let (_, effects) = keypad_in(
+        &mut table,
+        "de-fide",
+        "aufgeben",
+        t + 3_000 + RESIGN_CONFIRM_MS + 1,
+    );
     assert!(!table.arbiter().game().is_over());
     assert_eq!(
         said(&effects),
@@ -1347,7 +1389,7 @@ fn a5_1_b_he_resigns_at_his_own_keypad_by_typing_it_twice() {
     );
     hear_all(&mut table, &effects, t + 34_000);
     // Typed again in time: his game is resigned, and both hear the result.
-    let (reply, effects) = keypad(&mut table, "aufgeben", t + 40_000);
+    let (reply, effects) = keypad_in(&mut table, "de-fide", "aufgeben", t + 40_000);
     assert!(matches!(reply.end, End::Ok(_)), "{reply:?}");
     assert!(table.arbiter().game().is_over());
     assert!(
@@ -1364,57 +1406,12 @@ fn a5_1_b_he_resigns_at_his_own_keypad_by_typing_it_twice() {
 /// hint) reaches his keypad as said (issue 37, point 7).
 #[test]
 fn f9_d_his_training_commands_print_what_he_heard_in_his_words() {
-    let mut table = one_blind_table(
-        None,
-        Completion::ClockPress,
-        TableSettings {
-            training: true,
-            start_by_boards: true,
-            ..tactile_only()
-        },
-    );
-    table.handle(
-        TableInput::Engine(EngineEvent::Up {
-            name: "fish".into(),
-        }),
-        0,
-    );
-    let effects = board_ready(&mut table, Color::Black, 10);
+    let (mut table, effects) = training_table();
     // The engine (White) plays 1.e4.
-    let (id, purpose) = effects
-        .iter()
-        .find_map(|e| match e {
-            TableEffect::Engine(EngineRequest::Search(s)) => Some((s.id, s.purpose)),
-            _ => None,
-        })
-        .expect("the engine is asked");
-    let e4 = shakmaty::Move::Normal {
-        role: shakmaty::Role::Pawn,
-        from: Square::E2,
-        capture: None,
-        to: Square::E4,
-        promotion: None,
-    };
-    let effects = table.handle(
-        TableInput::Engine(EngineEvent::Answer {
-            id,
-            purpose,
-            best: Some(e4),
-            score: None,
-        }),
-        500,
-    );
+    let e4 = san_move(&Chess::default(), "e4");
+    let effects = engine_answers(&mut table, &effects, e4, 500);
     hear_all(&mut table, &effects, 600);
     assert_eq!(table.arbiter().game().ply(), 1);
-    let heard = |effects: &[TableEffect]| -> Vec<String> {
-        effects
-            .iter()
-            .filter_map(|e| match e {
-                TableEffect::Say { text, .. } => Some(text.clone()),
-                _ => None,
-            })
-            .collect()
-    };
     for (line, at) in [("hint", 1_000), ("break", 2_000), ("break", 3_000)] {
         let (reply, effects) = command(&mut table, Role::Player, None, line, at);
         assert!(matches!(reply.end, End::Ok(_)), "{line}: {reply:?}");
@@ -1429,7 +1426,7 @@ fn f9_d_his_training_commands_print_what_he_heard_in_his_words() {
             })
             .chain(reply.body.iter().cloned())
             .collect();
-        assert_eq!(on_his_keypad, heard(&effects), "{line}: {effects:?}");
+        assert_eq!(on_his_keypad, said_texts(&effects), "{line}: {effects:?}");
         hear_all(&mut table, &effects, at + 500);
     }
 }
@@ -1439,48 +1436,14 @@ fn f9_d_his_training_commands_print_what_he_heard_in_his_words() {
 /// "white's clock set to" comment in the PGN) and his keypad prints none.
 #[test]
 fn a_takeback_at_home_is_no_clock_change_on_the_record() {
-    let mut table = one_blind_table(
-        None,
-        Completion::ClockPress,
-        TableSettings {
-            training: true,
-            start_by_boards: true,
-            ..tactile_only()
-        },
-    );
-    table.handle(
-        TableInput::Engine(EngineEvent::Up {
-            name: "fish".into(),
-        }),
-        0,
-    );
-    let mut effects = board_ready(&mut table, Color::Black, 10);
+    let (mut table, mut effects) = training_table();
     let mut t = 500;
     let mut pos = Chess::default();
     // The engine (White) plays e4 and Nf3; he (Black) executes each and plays e5 between.
     for (engine, own) in [("e4", Some(("e5", Square::E7, Square::E5))), ("Nf3", None)] {
-        let (id, purpose) = effects
-            .iter()
-            .find_map(|e| match e {
-                TableEffect::Engine(EngineRequest::Search(s)) => Some((s.id, s.purpose)),
-                _ => None,
-            })
-            .expect("the engine is asked");
-        let mv = engine
-            .parse::<shakmaty::san::San>()
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
+        let mv = san_move(&pos, engine);
         pos.play_unchecked(mv);
-        let out = table.handle(
-            TableInput::Engine(EngineEvent::Answer {
-                id,
-                purpose,
-                best: Some(mv),
-                score: None,
-            }),
-            t,
-        );
+        let out = engine_answers(&mut table, &effects, mv, t);
         hear_all(&mut table, &out, t + 100);
         // He executes it on his board.
         table.handle(
@@ -1505,12 +1468,7 @@ fn a_takeback_at_home_is_no_clock_change_on_the_record() {
         hear_all(&mut table, &out, t + 400);
         t += 1_000;
         if let Some((san, from, to)) = own {
-            let mv = san
-                .parse::<shakmaty::san::San>()
-                .unwrap()
-                .to_move(&pos)
-                .unwrap();
-            pos.play_unchecked(mv);
+            pos.play_unchecked(san_move(&pos, san));
             table.handle(sensor(Color::Black, SensorEvent::Lift { square: from }), t);
             let out = table.handle(
                 sensor(
