@@ -198,47 +198,50 @@ impl Config {
     }
 
     /// The Braille chess notation of each seat's score: `record.braille_profile` for both,
-    /// else each blind player's own voice pack's language where a profile knows it (a German
-    /// voice gets the German Braille chess notation, a Spanish one the default), else the
-    /// table's ([`Config::braille_profile`]).
+    /// else each blind player's own (his voice pack's language where a profile knows it: a
+    /// German voice gets the German Braille chess notation, a Spanish one the default); a
+    /// sighted seat's is the table's ([`Config::braille_profile`]).
     pub fn braille_profiles(&self) -> ByColor<String> {
-        let table = self.braille_profile();
-        if self.record.braille_profile.is_some() {
-            return ByColor::new_with(|_| table.clone());
+        if let Some(profile) = &self.record.braille_profile {
+            return ByColor::new_with(|_| profile.clone());
         }
+        let own = self.voice_braille_profiles();
+        let table = Self::one_profile(&own);
+        own.map(|profile| profile.unwrap_or_else(|| table.clone()))
+    }
+
+    /// The Braille chess notation of the table's own Braille (a Braille scoresheet entered at
+    /// the console, the adjournment envelope): `record.braille_profile`, else the blind
+    /// players' own when they share it, else the default. Two blind players of two languages:
+    /// the default here, each his own on his score ([`Config::braille_profiles`]).
+    pub fn braille_profile(&self) -> String {
+        match &self.record.braille_profile {
+            Some(profile) => profile.clone(),
+            None => Self::one_profile(&self.voice_braille_profiles()),
+        }
+    }
+
+    /// Each blind player's Braille chess notation by his voice pack's language (None: the seat
+    /// is sighted).
+    fn voice_braille_profiles(&self) -> ByColor<Option<String>> {
         let blind = self.blind_seats();
         let packs = self.voice.packs(blind);
         let known = tactus_core::record::braille::Profile::names().unwrap_or_default();
         ByColor::new_with(|seat| {
             let language = packs[seat].split('-').next().unwrap_or_default();
-            match blind[seat] {
-                true if known.iter().any(|name| name == language) => language.to_string(),
-                true => tactus_core::record::braille::DEFAULT_PROFILE.to_string(),
-                false => table.clone(),
-            }
+            blind[seat].then(|| match known.iter().any(|name| name == language) {
+                true => language.to_string(),
+                false => tactus_core::record::braille::DEFAULT_PROFILE.to_string(),
+            })
         })
     }
 
-    /// The Braille chess notation of the table's own Braille (a Braille scoresheet entered at
-    /// the console, the adjournment envelope): `record.braille_profile`, else the blind
-    /// player's voice pack's language, else the default. Two blind players of two languages:
-    /// the default here, each his own on his score ([`Config::braille_profiles`]).
-    pub fn braille_profile(&self) -> String {
-        if let Some(profile) = &self.record.braille_profile {
-            return profile.clone();
-        }
-        let blind = self.blind_seats();
-        let packs = self.voice.packs(blind);
-        let mut languages: Vec<&str> = Color::ALL
-            .into_iter()
-            .filter(|&c| blind[c])
-            .map(|c| packs[c].split('-').next().unwrap_or_default())
-            .collect();
-        languages.dedup();
-        let known = tactus_core::record::braille::Profile::names().unwrap_or_default();
-        match languages.as_slice() {
-            [one] if known.iter().any(|name| name == one) => (*one).to_string(),
-            _ => tactus_core::record::braille::DEFAULT_PROFILE.to_string(),
+    /// The profile the blind players share, else the default.
+    fn one_profile(own: &ByColor<Option<String>>) -> String {
+        match (&own.white, &own.black) {
+            (Some(a), Some(b)) if a != b => tactus_core::record::braille::DEFAULT_PROFILE.into(),
+            (Some(one), _) | (None, Some(one)) => one.clone(),
+            (None, None) => tactus_core::record::braille::DEFAULT_PROFILE.into(),
         }
     }
 

@@ -82,12 +82,15 @@ pub struct RecordAhead {
     pub mark: Box<RecordMark>,
 }
 
+/// The game folder a journal at `path` is in, as the messages name it.
+fn folder_of(path: &std::path::Path) -> String {
+    path.parent()
+        .map_or_else(|| ".".into(), |p| p.display().to_string())
+}
+
 impl fmt::Display for RecordAhead {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let folder = self
-            .path
-            .parent()
-            .map_or_else(|| ".".into(), |p| p.display().to_string());
+        let folder = folder_of(&self.path);
         write!(
             f,
             "the journal of the game in {folder} does not hold the game its record shows: {}. \
@@ -170,10 +173,7 @@ pub struct OtherGame {
 
 impl fmt::Display for OtherGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let folder = self
-            .path
-            .parent()
-            .map_or_else(|| ".".into(), |p| p.display().to_string());
+        let folder = folder_of(&self.path);
         write!(
             f,
             "the journal {} is not of the game the record in {folder} shows: {}. A game folder \

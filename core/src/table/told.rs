@@ -258,11 +258,19 @@ impl Table {
                 Audience::Player(_) => Views::Staff,
             };
             // His keypad shows what his ear heard, in his words: at a table with two blind
-            // players, what is said to both is said to each in his own language.
-            let keypad = names.blind_seats().next().map(|seatless| KeypadLine {
-                words: ByColor::new_with(|seat| self.wording[seat].text(&announcement)),
-                seatless,
-            });
+            // players, what is said to both is said to each in his own language (what is said
+            // to him alone is in his words already; the staff's lines reach no keypad).
+            let keypad = names
+                .blind_seats()
+                .next()
+                .filter(|_| views != Views::Staff)
+                .map(|seatless| KeypadLine {
+                    words: ByColor::new_with(|seat| match audience {
+                        Audience::Both => self.wording[seat].text(&announcement),
+                        Audience::Player(_) => text.clone(),
+                    }),
+                    seatless,
+                });
             out.push(TableEffect::Broadcast(Broadcast {
                 origin: None,
                 text: line,

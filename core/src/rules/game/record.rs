@@ -113,7 +113,7 @@ impl Game {
     /// Forget the clock changes noted from the `len`th on: clocks set back as they stood after a
     /// half-move (a training game's takeback), which nobody changed and the record does not
     /// show.
-    pub fn forget_clock_notes_from(&mut self, len: usize) {
+    pub(crate) fn forget_clock_notes_from(&mut self, len: usize) {
         self.clock_notes.truncate(len);
     }
 
