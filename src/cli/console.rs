@@ -20,7 +20,10 @@ use anyhow::{Context, Result, bail};
 use crate::client::{connect, current_token, interactive_following, one_shot, read_token};
 /// Shim: `tests/console.rs` and `tests/console_security.rs` call these through
 /// `cli::console`; the client is `crate::client` now.
-use tactus_core::console::{MAX_LINE, Role};
+use tactus_core::{
+    announce::voice::KeypadWords,
+    console::{MAX_LINE, Role},
+};
 
 /// The socket when neither `--socket` nor `--config` names one (`[console] socket`'s default).
 pub const DEFAULT_SOCKET: &str = "tactus.sock";
@@ -79,10 +82,13 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
             &mut io::stderr().lock(),
         )?,
         None => {
-            eprintln!(
-                "Connected to {}. Type help for the commands, quit to leave.",
-                path.display()
-            );
+            let keypad = keypad_words(&args);
+            if keypad.is_none() {
+                eprintln!(
+                    "Connected to {}. Type help for the commands, quit to leave.",
+                    path.display()
+                );
+            }
             let stdin = BufReader::new(io::stdin());
             // A restarted daemon is found again by itself (the same checks of who listens).
             let owner = token.as_ref().map(|t| t.owner);
@@ -105,6 +111,7 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
                 LINGER,
                 Some(reconnect),
                 relogin,
+                keypad,
             )?
         }
     };
@@ -157,6 +164,40 @@ fn relogin(given: PathBuf, first: (String, u32), preamble: Vec<String>) -> crate
         }
         (lines, remark)
     })
+}
+
+/// A blind player's keypad (`--role player`) shows his words, not the staff's English: with
+/// `--config`, his voice pack's `[keypad]` lines (the seat `--seat` names, else the table's one
+/// blind player); without it, or when the pack cannot be read (said once), English. None: not a
+/// player's console.
+fn keypad_words(args: &ConsoleArgs) -> Option<KeypadWords> {
+    if args.role != Some(Role::Player) {
+        return None;
+    }
+    let Some(path) = &args.config else {
+        return Some(KeypadWords::default());
+    };
+    let words = (|| -> Result<KeypadWords> {
+        let config = crate::config::Config::load(path)?;
+        let blind = config.blind_seats();
+        let seat = match (args.seat, blind.white, blind.black) {
+            (Some(Seat::White), ..) => shakmaty::Color::White,
+            (Some(Seat::Black), ..) => shakmaty::Color::Black,
+            (None, true, false) => shakmaty::Color::White,
+            (None, false, true) => shakmaty::Color::Black,
+            (None, ..) => bail!("the table has no one blind player: --seat names his seat"),
+        };
+        let spec = config.voice.packs(blind)[seat].clone();
+        let pack = crate::store::voices::load_words(&crate::store::voices::default_dir(), &spec)?;
+        Ok(pack.keypad().clone())
+    })();
+    Some(words.unwrap_or_else(|e| {
+        eprintln!(
+            "{}: his keypad's words cannot be read ({e:#}); English",
+            path.display()
+        );
+        KeypadWords::default()
+    }))
 }
 
 /// The socket: `--socket`, else `--config`'s `[console] socket`, else [`DEFAULT_SOCKET`].

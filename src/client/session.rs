@@ -14,6 +14,7 @@ use std::{
 
 use super::lines::Lines;
 use tactus_core::{
+    announce::voice::KeypadWords,
     commands,
     console::{
         MAX_LINE,
@@ -166,11 +167,18 @@ where
     O: Write + Send + 'static,
     E: Write,
 {
-    interactive_following(stream, preamble, input, out, err, linger, reconnect, None)
+    interactive_following(
+        stream, preamble, input, out, err, linger, reconnect, None, None,
+    )
 }
 
 /// [`interactive_reconnecting`], the preamble sent on a new connection asked of `relogin` (the
 /// arbiter's console follows a new game's token), and what it says told on `err`.
+///
+/// `keypad`: this is a blind player's keypad (the preamble switches to his role), and these are
+/// his words. The daemon's greeting, sent before it knows the role ("tactus console, role
+/// assistant ..."), is not shown (the reply to his role, in his words, says what the console
+/// is), and the console's own remarks while the daemon is away are his words, not English.
 #[allow(clippy::too_many_arguments)]
 pub fn interactive_following<I, O, E>(
     stream: UnixStream,
@@ -181,6 +189,7 @@ pub fn interactive_following<I, O, E>(
     linger: Duration,
     mut reconnect: Option<Reconnect>,
     mut relogin: Option<Relogin>,
+    keypad: Option<KeypadWords>,
 ) -> io::Result<bool>
 where
     I: BufRead + Send + 'static,
@@ -189,17 +198,25 @@ where
 {
     let (tx, rx) = mpsc::channel();
     let out = std::sync::Arc::new(std::sync::Mutex::new(out));
+    let hide_greeting = keypad.is_some();
     let spawn_reader = |stream: &UnixStream| -> io::Result<std::thread::JoinHandle<()>> {
         let tx = tx.clone();
         let mut lines = Lines::new(stream.try_clone()?);
         let out = out.clone();
         Ok(std::thread::spawn(move || {
+            let mut first = true;
             // The end of the stream and a read error both mean the daemon is gone.
             while let Ok(Some(line)) = lines.next_line(None) {
                 let text = match wire::classify(&line) {
+                    // The daemon greets every connection first, before the preamble's role.
+                    WireLine::Event(_) if first && hide_greeting => {
+                        first = false;
+                        continue;
+                    }
                     WireLine::Body(text) => shown(text),
                     _ => shown(&line),
                 };
+                first = false;
                 let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
                 if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
                     break;
@@ -264,11 +281,14 @@ where
                     writeln!(err, "the daemon closed the connection")?;
                     break false;
                 };
-                writeln!(
-                    err,
-                    "the daemon closed the connection; connecting again once a second (a \
-                     restarted daemon is found by itself; Ctrl-C leaves)"
-                )?;
+                match &keypad {
+                    Some(words) => writeln!(err, "{}", words.away)?,
+                    None => writeln!(
+                        err,
+                        "the daemon closed the connection; connecting again once a second (a \
+                         restarted daemon is found by itself; Ctrl-C leaves)"
+                    )?,
+                }
                 if let Some(r) = reader.take() {
                     let _ = r.join();
                 }
@@ -276,9 +296,12 @@ where
                 let found = loop {
                     match rx.recv_timeout(Duration::from_secs(1)) {
                         Ok(Event::InputEnded) => break None,
-                        Ok(Event::Typed(line)) if !line.trim().is_empty() => {
-                            writeln!(err, "not sent (the daemon is away): {}", line.trim())?;
-                        }
+                        Ok(Event::Typed(line)) if !line.trim().is_empty() => match &keypad {
+                            Some(words) => writeln!(err, "{}", words.not_sent(line.trim()))?,
+                            None => {
+                                writeln!(err, "not sent (the daemon is away): {}", line.trim())?
+                            }
+                        },
                         _ => {}
                     }
                     if let Some(s) = again() {
@@ -291,7 +314,10 @@ where
                 stream = s;
                 writer = stream.try_clone()?;
                 reader = Some(spawn_reader(&stream)?);
-                writeln!(err, "connected again")?;
+                match &keypad {
+                    Some(words) => writeln!(err, "{}", words.back)?,
+                    None => writeln!(err, "connected again")?,
+                }
                 if let Some(relogin) = relogin.as_mut() {
                     let (lines, remark) = relogin(&stream);
                     if let Some(remark) = remark {

@@ -156,12 +156,16 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
     if started.simulated && settings.start_by == config::StartBy::Arbiter {
         tasks.sim_arbiter(&progress_rx, sim.speed);
     }
-    // The blind players type in their packs' languages.
+    // The blind players type in their packs' languages, and their keypads show their words.
     let keypads = tactus_core::console::Keypads {
         words: voices
             .seats
             .as_ref()
             .map(|v| v.wording.pack().commands().clone()),
+        shown: voices
+            .seats
+            .as_ref()
+            .map(|v| v.wording.pack().keypad().clone()),
         seatless: table.arbiter().config().the_blind(),
     };
     tasks.console(socket, &settings, &opened.held, &broadcast_tx, keypads)?;

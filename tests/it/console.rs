@@ -916,3 +916,107 @@ fn follows_the_next_game(tag: &str, resign: bool, again: &[&str]) {
     second.wait_limit(LIMIT);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// F.9, issue 37 point 7: his keypad speaks his language, every line. `tactus console --config
+/// ... --role player` is the blind player's keypad: it does not show the daemon's greeting (sent
+/// before the role, in English, "role assistant"); the reply to his role says in his words whose
+/// keypad it is; when the daemon goes away and comes back, the console's own remarks are his
+/// words too, and nothing English reaches his display.
+#[test]
+fn f9_his_keypad_greets_him_and_says_the_daemon_away_and_back_in_his_words() {
+    use crate::support::{
+        process::{TACTUS, ask_when_up, spawn, wait_until},
+        table::{temp_dir, voices_dir, write_config},
+    };
+    use std::process::Stdio;
+    const LIMIT: Duration = Duration::from_secs(30);
+    let dir = temp_dir("keypad-words");
+    write_config(&dir, Color::White, "none");
+    let voices = voices_dir();
+    let env = [("TACTUS_VOICES", voices.as_os_str())];
+    let socket = dir.join("console.sock");
+    let mut first = spawn(&["run", "--config", "config.toml"], &dir, "run1", &env);
+    ask_when_up(&socket, "status", &mut first, &dir, "run1", LIMIT);
+
+    let out = std::fs::File::create(dir.join("keypad.out")).unwrap();
+    let err = std::fs::File::create(dir.join("keypad.err")).unwrap();
+    let mut keypad = Process::new(TACTUS)
+        .args(["console", "--config", "config.toml", "--role", "player"])
+        .env("TACTUS_VOICES", &voices)
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .unwrap();
+    let mut keys = keypad.stdin.take().unwrap();
+    let shown = || std::fs::read_to_string(dir.join("keypad.out")).unwrap_or_default();
+    let said = || std::fs::read_to_string(dir.join("keypad.err")).unwrap_or_default();
+    let ready = "ok Tastatur von Weiß: hilfe zeigt die Befehle";
+    assert!(
+        wait_until(LIMIT, || shown().contains(ready)),
+        "his keypad's first line: {}{}",
+        shown(),
+        said()
+    );
+    keys.write_all(b"amzug\n").unwrap();
+    assert!(
+        wait_until(LIMIT, || shown().contains("Weiß am Zug")),
+        "{}",
+        shown()
+    );
+
+    // The daemon stops: his keypad says so in his words, and a line typed meanwhile too.
+    first.signal("-INT");
+    first.wait_limit(LIMIT);
+    assert!(
+        wait_until(LIMIT, || said().contains(
+            "tactus ist nicht erreichbar: neuer Versuch jede Sekunde"
+        )),
+        "{}",
+        said()
+    );
+    keys.write_all(b"zeit\n").unwrap();
+    assert!(
+        wait_until(LIMIT, || said()
+            .contains("nicht gesendet, tactus ist nicht erreichbar: zeit")),
+        "{}",
+        said()
+    );
+
+    // Back: said in his words, and his keypad is his again (the same first line).
+    let mut second = spawn(
+        &["run", "--config", "config.toml", "--new"],
+        &dir,
+        "run2",
+        &env,
+    );
+    ask_when_up(&socket, "status", &mut second, &dir, "run2", LIMIT);
+    assert!(
+        wait_until(LIMIT, || said().contains("wieder verbunden")
+            && shown().matches(ready).count() == 2),
+        "{}{}",
+        shown(),
+        said()
+    );
+    drop(keys);
+    let _ = keypad.kill();
+    let _ = keypad.wait();
+    second.signal("-INT");
+    second.wait_limit(LIMIT);
+    let (shown, said) = (shown(), said());
+    // Nothing in the staff's English on his display.
+    for english in [
+        "tactus console",
+        "role",
+        "daemon",
+        "Connected",
+        "connected again",
+    ] {
+        assert!(
+            !shown.contains(english) && !said.contains(english),
+            "'{english}' on his keypad:\n{shown}\n{said}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

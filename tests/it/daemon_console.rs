@@ -338,7 +338,12 @@ fn help_role_login_and_unknown_words_are_the_connections_own() {
     // The assistant's console becomes the player's keypad, and stays it: a keypad that could
     // become the assistant's could offer a draw or resign for him (issue 15). His own
     // resignation is his, asked again first; his opponent's never.
-    assert_eq!(assistant.ok_summary("role player"), "role player");
+    // His keypad says so in his words (the greeting before it could not: every connection
+    // starts as the assistant's).
+    assert_eq!(
+        assistant.ok_summary("role player"),
+        "Tastatur von Schwarz: hilfe zeigt die Befehle"
+    );
     assert_eq!(assistant.refused("status"), format!("{not_his}: status"));
     assert_eq!(assistant.ok("turn"), ["Weiß am Zug"]);
     assert_eq!(

@@ -328,6 +328,11 @@ fn f9_each_keypad_shows_what_its_player_heard_in_his_own_language() {
             !events.iter().any(|e| e.starts_with("said to")),
             "{seat}'s keypad shows the staff's line: {events:?}"
         );
+        // The end of the game is the result he heard, not the staff's English summary.
+        assert!(
+            !events.iter().any(|e| e.starts_with("game over")),
+            "{seat}'s keypad shows the staff's game over line: {events:?}"
+        );
         // The last move, said to White (the mate is Black's): in White's words.
         let mut before = Chess::default();
         for m in &game[..game.len() - 1] {

@@ -9,16 +9,19 @@ use super::{
     parse, parse_in, token,
 };
 use crate::{
+    announce::voice::KeypadWords,
     commands::{Role, Words},
     record::braille::BrailleFormat,
 };
 
 /// What the blind players of a table type at their keypads: each seat's words (his voice
-/// pack's, [`Words`]), and the seat a keypad that names none speaks for (the table's one blind
+/// pack's, [`Words`]), what each keypad shows that is not said ([`KeypadWords`]: the reply when
+/// it takes his seat), and the seat a keypad that names none speaks for (the table's one blind
 /// player). The default is English alone.
 #[derive(Debug, Clone, Default)]
 pub struct Keypads {
     pub words: shakmaty::ByColor<Words>,
+    pub shown: shakmaty::ByColor<KeypadWords>,
     pub seatless: Option<Color>,
 }
 
@@ -91,6 +94,17 @@ impl Session {
     /// The seat this keypad speaks for, if it named one.
     pub fn seat(&self) -> Option<Color> {
         self.seat
+    }
+
+    /// In the player's role, the line his keypad shows on taking his seat, in his language
+    /// ("Tastatur von Weiß: hilfe zeigt die Befehle"); None in another role, or for a keypad
+    /// that speaks for nobody (no seat named, and no one blind player at the table).
+    pub fn ready(&self) -> Option<String> {
+        if self.role != Role::Player {
+            return None;
+        }
+        let seat = self.seat.or(self.keypads.seatless)?;
+        Some(self.keypads.shown[seat].ready(seat))
     }
 
     /// Parse a line in this session's role. `role` and a `login` whose token matches change

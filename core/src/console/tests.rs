@@ -2060,6 +2060,7 @@ fn a_keypad_reads_the_words_of_its_players_pack() {
             black: his_words("de-fide"),
         },
         seatless: Some(Color::Black),
+        ..Default::default()
     });
     let mut keypad = Session::new(Role::Player, None).with_keypads(keypads.clone());
     assert_eq!(keypad.parse("zeit"), Ok(Command::Request(Request::Times)));

@@ -665,7 +665,9 @@ impl Table {
                     let text = format!("game over: {} ({})", end.outcome, end.reason.describe());
                     tracing::info!("{text}");
                     out.push(TableEffect::GameOver(end));
-                    self.broadcast(text.clone(), origin, Views::Everyone, out);
+                    // The staff's line: a blind player's keypad shows the result he heard, in
+                    // his words (said to both), not this English summary.
+                    self.broadcast(text.clone(), origin, Views::Staff, out);
                     outcome.notes.push(text);
                 }
             }

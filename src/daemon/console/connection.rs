@@ -334,6 +334,10 @@ impl Connection {
             Ok(Command::Role { role, seat }) => {
                 self.identified = true;
                 info!(%role, ?seat, "console role");
+                // His keypad: one line in his words, which seat it serves and how to get help.
+                if let Some(ready) = self.session.ready() {
+                    return Step::Reply(ended(ready));
+                }
                 match self.session.seat() {
                     Some(seat) => ended(format!("role {role} {seat}")),
                     None => ended(format!("role {role}")),

@@ -435,6 +435,7 @@ impl Rig {
             let keypads = std::sync::Arc::new(console::Keypads {
                 words: ByColor::new_with(|_| pack().commands().clone()),
                 seatless: Some(Color::Black),
+                ..Default::default()
             });
             let mut keypad = console::Session::new(role, None).with_keypads(keypads);
             return match keypad.parse(line) {

@@ -17,7 +17,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use shakmaty::{Color, Move};
+use shakmaty::{ByColor, Color, Move};
 use tactus::{
     config::Config,
     daemon::{RunOptions, RunReport, SimSettings},
@@ -200,10 +200,20 @@ impl Table {
         Conn::open(&self.socket)
     }
 
-    /// A connection switched to the blind player's role.
+    /// A connection switched to the blind player's role: the reply says, in his words, whose
+    /// keypad it is now (at a table with two, a keypad that names no seat is nobody's yet).
     pub fn player(&self) -> Conn {
         let mut c = self.connect();
-        assert_eq!(c.ok_summary("role player"), "role player");
+        let config = Config::load(&self.dir.join("config.toml")).unwrap();
+        let expected = match config.blind_seats() {
+            ByColor {
+                white: true,
+                black: true,
+            } => "role player".to_string(),
+            ByColor { white: true, .. } => self.keypad_ready(Color::White),
+            _ => self.keypad_ready(Color::Black),
+        };
+        assert_eq!(c.ok_summary("role player"), expected);
         c
     }
 
@@ -211,8 +221,16 @@ impl Table {
     pub fn player_at(&self, seat: Color) -> Conn {
         let mut c = self.connect();
         let role = format!("role player {seat}");
-        assert_eq!(c.ok_summary(&role), role);
+        assert_eq!(c.ok_summary(&role), self.keypad_ready(seat));
         c
+    }
+
+    /// What the keypad of `seat`'s player says on taking his seat, in his pack's words.
+    pub fn keypad_ready(&self, seat: Color) -> String {
+        let config = Config::load(&self.dir.join("config.toml")).unwrap();
+        let pack = config.voice.packs(config.blind_seats())[seat].clone();
+        let pack = tactus_core::announce::voice::VoicePack::builtin(&pack).unwrap();
+        pack.keypad().ready(seat)
     }
 
     /// A connection logged in as the arbiter.

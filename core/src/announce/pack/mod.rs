@@ -177,6 +177,62 @@ pub enum VoiceErrorKind {
     NoSuchFileNames { files: String, prefix: String },
     #[error("the heading '{key}' in [record] has no text")]
     EmptyHeading { key: &'static str },
+    /// A `[keypad]` text that is empty or names a slot its line does not have.
+    #[error("the text '{key}' in [keypad] {problem}")]
+    KeypadText { key: &'static str, problem: String },
+}
+
+/// `[keypad]`: the lines his keypad's display shows that are not announcements, in the pack's
+/// language (written, never said: no clips). Without the section, English.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeypadWords {
+    /// The reply when his keypad takes his seat; `{side}` is his colour.
+    pub ready: String,
+    /// The console lost the daemon and tries again by itself.
+    pub away: String,
+    /// The console has the daemon again.
+    pub back: String,
+    /// A line typed while the daemon was away, not sent; `{line}` is the line.
+    pub not_sent: String,
+    /// His colour in `ready`: the `[record]` headings when the pack has them.
+    pub sides: shakmaty::ByColor<String>,
+}
+
+impl Default for KeypadWords {
+    fn default() -> KeypadWords {
+        KeypadWords {
+            ready: "keypad of {side}: type help for the commands".into(),
+            away: "tactus is not reachable: trying again every second".into(),
+            back: "connected again".into(),
+            not_sent: "not sent, tactus is not reachable: {line}".into(),
+            sides: shakmaty::ByColor {
+                white: "white".into(),
+                black: "black".into(),
+            },
+        }
+    }
+}
+
+impl KeypadWords {
+    /// Each text with its key and the slots it may hold.
+    pub(super) fn all(&self) -> [(&'static str, &str, &'static [&'static str]); 4] {
+        [
+            ("ready", &self.ready, &["side"]),
+            ("away", &self.away, &[]),
+            ("back", &self.back, &[]),
+            ("not_sent", &self.not_sent, &["line"]),
+        ]
+    }
+
+    /// The reply when the keypad of `side`'s player takes his seat.
+    pub fn ready(&self, side: shakmaty::Color) -> String {
+        self.ready.replace("{side}", &self.sides[side])
+    }
+
+    /// A typed line not sent while the daemon was away.
+    pub fn not_sent(&self, line: &str) -> String {
+        self.not_sent.replace("{line}", line)
+    }
 }
 
 /// `[record]`: words the records write in the pack's language and nobody says (no clips): the
@@ -239,6 +295,8 @@ pub struct VoicePack {
     record: Option<RecordWords>,
     /// What the blind player types in this language (`[commands]`, `[arguments]`).
     pub(super) commands: crate::commands::Words,
+    /// What his keypad shows that is not said (`[keypad]`).
+    keypad: KeypadWords,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -334,6 +392,12 @@ impl VoicePack {
     /// (the English ones are understood too).
     pub fn commands(&self) -> &crate::commands::Words {
         &self.commands
+    }
+
+    /// What his keypad's display shows in this language that is not an announcement: the
+    /// reply when it takes his seat, the console's own remarks when the daemon is away.
+    pub fn keypad(&self) -> &KeypadWords {
+        &self.keypad
     }
 
     /// The vocabulary.

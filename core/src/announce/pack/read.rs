@@ -7,7 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 
 use super::catalogue::{TEMPLATES, code_words, optional_file_words};
-use super::{FileNames, Options, RecordWords, Token, VoiceError, VoiceErrorKind, VoicePack, Word};
+use super::{
+    FileNames, KeypadWords, Options, RecordWords, Token, VoiceError, VoiceErrorKind, VoicePack,
+    Word,
+};
 use crate::announce::numbers::{self, NumberLanguage};
 
 #[derive(Deserialize)]
@@ -28,6 +31,68 @@ struct PackFile {
     /// Written words of the records (no clips: nothing here is said).
     #[serde(default)]
     record: Option<RecordFile>,
+    /// What his keypad shows that is not said (no clips).
+    #[serde(default)]
+    keypad: Option<KeypadFile>,
+}
+
+/// `[keypad]`: his keypad's own lines in the pack's language.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeypadFile {
+    ready: String,
+    away: String,
+    back: String,
+    not_sent: String,
+}
+
+impl KeypadFile {
+    /// Every text has words, and only the slots its line fills. `record`: the pack's headings,
+    /// whose "White" and "Black" name his colour.
+    fn check(self, record: Option<&RecordWords>) -> Result<KeypadWords, VoiceErrorKind> {
+        let mut words = KeypadWords {
+            ready: self.ready,
+            away: self.away,
+            back: self.back,
+            not_sent: self.not_sent,
+            ..KeypadWords::default()
+        };
+        if let Some(record) = record {
+            words.sides = shakmaty::ByColor {
+                white: record.white.clone(),
+                black: record.black.clone(),
+            };
+        }
+        for (key, text, slots) in words.all() {
+            let problem = |problem: String| VoiceErrorKind::KeypadText { key, problem };
+            if text.trim().is_empty() {
+                return Err(problem("has no text".into()));
+            }
+            let mut rest = text;
+            while let Some(open) = rest.find('{') {
+                let after = &rest[open + 1..];
+                let Some(close) = after.find('}') else {
+                    return Err(problem("opens a slot '{' that no '}' closes".into()));
+                };
+                let slot = &after[..close];
+                if !slots.contains(&slot) {
+                    let allowed = match slots {
+                        [] => "none".to_string(),
+                        _ => slots
+                            .iter()
+                            .map(|s| format!("{{{s}}}"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    };
+                    return Err(problem(format!(
+                        "has the slot {{{slot}}}; its slots: {allowed}"
+                    )));
+                }
+                rest = &after[close + 1..];
+            }
+        }
+        Ok(words)
+    }
 }
 
 /// `[record]`: the headings of the blind player's Braille score, in the pack's language.
@@ -352,6 +417,10 @@ impl VoicePack {
             .map(RecordFile::check)
             .transpose()
             .map_err(error)?;
+        let keypad = match file.keypad {
+            Some(keypad) => keypad.check(record.as_ref()).map_err(error)?,
+            None => KeypadWords::default(),
+        };
         let commands =
             crate::commands::Words::new(file.commands, file.arguments, file_names(&words))
                 .map_err(|e| error(VoiceErrorKind::Commands(e)))?;
@@ -369,6 +438,7 @@ impl VoicePack {
             templates,
             record,
             commands,
+            keypad,
         };
         pack.with_files(file.options.files).map_err(error)
     }

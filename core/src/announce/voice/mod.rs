@@ -6,8 +6,8 @@
 use shakmaty::{CastlingSide, Color, Piece, Role, Square};
 
 pub use super::pack::{
-    BUILTIN, ClipText, DEFAULT_VOICE, FileNames, PAUSE, RecordWords, SECONDS_SAID_BELOW_MS, Style,
-    VoiceError, VoiceErrorKind, VoicePack, Word, split_spec,
+    BUILTIN, ClipText, DEFAULT_VOICE, FileNames, KeypadWords, PAUSE, RecordWords,
+    SECONDS_SAID_BELOW_MS, Style, VoiceError, VoiceErrorKind, VoicePack, Word, split_spec,
 };
 use super::{
     Announcement, Check, Guidance, MoveWords, Refusal, ResultWords, WhichBoard,

@@ -1633,6 +1633,54 @@ fn record_words_are_checked() {
 }
 
 #[test]
+fn every_shipped_pack_has_its_keypads_lines_in_its_language() {
+    // Issue 37, point 7: his keypad greeted him "tactus console, role assistant".
+    for (name, white, back) in [
+        (
+            "de-fide",
+            "Tastatur von Weiß: hilfe zeigt die Befehle",
+            "wieder verbunden",
+        ),
+        (
+            "es-fide",
+            "teclado de Blancas: ayuda muestra las órdenes",
+            "conectado de nuevo",
+        ),
+        (
+            "en",
+            "keypad of White: type help for the commands",
+            "connected again",
+        ),
+    ] {
+        let words = pack(name).keypad().clone();
+        assert_eq!(words.ready(Color::White), white, "{name}");
+        assert_eq!(words.back, back, "{name}");
+        assert!(words.not_sent("zeit").ends_with(": zeit"), "{name}");
+        // Shown only: no clip comes of them.
+        assert!(!pack(name).clip_stems().contains("ready"), "{name}");
+    }
+}
+
+#[test]
+fn keypad_lines_are_checked() {
+    // Optional as a whole (English without it), complete when present, each with its own slots.
+    let start = DE.find("\n[keypad]").unwrap();
+    let without = VoicePack::parse("test-pack", &DE[..start], "x").unwrap();
+    assert_eq!(
+        without.keypad().ready(Color::Black),
+        "keypad of black: type help for the commands"
+    );
+    let err = parse_error(&DE.replace("back = \"wieder verbunden\"\n", ""));
+    assert_names(&err, &["back"]);
+    let err = parse_error(&DE.replace("back = \"wieder verbunden\"", "back = \" \""));
+    assert_names(&err, &["'back' in [keypad]", "no text"]);
+    let err = parse_error(&DE.replace("Tastatur von {side}", "Tastatur von {seat}"));
+    assert_names(&err, &["'ready' in [keypad]", "{seat}", "{side}"]);
+    let err = parse_error(&DE.replace("erreichbar: {line}", "erreichbar: {line"));
+    assert_names(&err, &["'not_sent'", "no '}'"]);
+}
+
+#[test]
 fn a_missing_word_is_named() {
     let err = parse_error(&DE.replace("file_c = \"Cesar\"\n", ""));
     assert_names(&err, &["'file_c'", "every square"]);
