@@ -801,33 +801,16 @@ fn the_arbiters_console_follows_a_game_started_with_new() {
 fn follows_the_next_game(tag: &str, resign: bool, again: &[&str]) {
     use crate::support::{
         process::{TACTUS, ask_when_up, show, spawn, wait_until},
-        table::{temp_dir, voices_dir, write_config},
+        table::{temp_dir, voices_dir},
     };
     use std::process::Stdio;
     const LIMIT: Duration = Duration::from_secs(30);
     let dir = temp_dir(tag);
-    write_config(&dir, Color::White, "none");
-    // The token in the game folder (the default), not one file for every game.
-    let config = std::fs::read_to_string(dir.join("config.toml")).unwrap();
-    std::fs::write(
-        dir.join("config.toml"),
-        config.replace("token_file = \"arbiter.token\"\n", ""),
-    )
-    .unwrap();
+    token_in_each_game_folder(&dir);
     let voices = voices_dir();
     let env = [("TACTUS_VOICES", voices.as_os_str())];
     let socket = dir.join("console.sock");
-    let played = dir.join("played");
-    let folders = || -> Vec<PathBuf> {
-        std::fs::read_dir(&played)
-            .map(|d| {
-                d.flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.is_dir())
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let folders = || game_folders(&dir);
     let mut first = spawn(&["run", "--config", "config.toml"], &dir, "run1", &env);
     ask_when_up(&socket, "status", &mut first, &dir, "run1", LIMIT);
     let game1 = folders().pop().expect("the first game's folder");
@@ -915,4 +898,28 @@ fn follows_the_next_game(tag: &str, resign: bool, again: &[&str]) {
     second.signal("-INT");
     second.wait_limit(LIMIT);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A table's configuration in `dir` whose arbiter's token is in each game folder (the default),
+/// not one file for every game.
+fn token_in_each_game_folder(dir: &Path) {
+    crate::support::table::write_config(dir, Color::White, "none");
+    let config = std::fs::read_to_string(dir.join("config.toml")).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        config.replace("token_file = \"arbiter.token\"\n", ""),
+    )
+    .unwrap();
+}
+
+/// The game folders made so far in the output folder of [`token_in_each_game_folder`]'s table.
+fn game_folders(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir.join("played"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default()
 }
