@@ -10,14 +10,17 @@
 
 use std::{
     io::{self, BufReader},
-    path::PathBuf,
+    os::unix::net::UnixStream,
+    path::{Path, PathBuf},
     process::ExitCode,
     time::Duration,
 };
 
 use anyhow::{Context, Result, bail};
 
-use crate::client::{connect, current_token, interactive_following, one_shot, read_token};
+use crate::client::{
+    TokenFile, connect, current_token, interactive_following, one_shot, read_token,
+};
 /// Shim: `tests/console.rs` and `tests/console_security.rs` call these through
 /// `cli::console`; the client is `crate::client` now.
 use tactus_core::{
@@ -62,8 +65,8 @@ pub struct ConsoleArgs {
 /// Run `tactus console`.
 pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
     let path = socket_path(&args)?;
-    let token = args.token_file.as_deref().map(read_token).transpose()?;
-    let preamble = preamble(&args, token.as_ref().map(|t| t.token.as_str()))?;
+    let mut token = args.token_file.as_deref().map(read_token).transpose()?;
+    let mut preamble = preamble(&args, token.as_ref().map(|t| t.token.as_str()))?;
     let timeout = Duration::try_from_secs_f64(args.timeout)
         .ok()
         .filter(|t| !t.is_zero())
@@ -72,15 +75,35 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
         check_command(command)?;
     }
     let stream = connect(&path, token.as_ref().map(|t| t.owner))?;
+    // Started with the token file of an older game beside the one the daemon plays now, the
+    // arbiter's console logs in to the game played now, as it does when it connects again. The
+    // one-shot `-c` too: the socket names the daemon, and so the game, its command goes to; the
+    // token only lets the arbiter in, and an older one would refuse a script's `-c pause`.
+    let (used, remark) = match (&args.token_file, token.as_mut()) {
+        (Some(given), Some(first)) => {
+            let (used, remark) = follow_at_start(given, first, &stream);
+            // The login is the preamble's first line.
+            if let Some(login) = preamble.first_mut() {
+                *login = format!("login {}", first.token);
+            }
+            (Some(used), remark)
+        }
+        _ => (None, None),
+    };
     let ok = match &args.command {
-        Some(command) => one_shot(
-            stream,
-            &preamble,
-            command,
-            timeout,
-            &mut io::stdout().lock(),
-            &mut io::stderr().lock(),
-        )?,
+        Some(command) => {
+            if let Some(remark) = &remark {
+                eprintln!("{remark}");
+            }
+            one_shot(
+                stream,
+                &preamble,
+                command,
+                timeout,
+                &mut io::stdout().lock(),
+                &mut io::stderr().lock(),
+            )?
+        }
         None => {
             let keypad = keypad_words(&args);
             if keypad.is_none() {
@@ -89,15 +112,19 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
                     path.display()
                 );
             }
+            if let Some(remark) = &remark {
+                eprintln!("{remark}");
+            }
             let stdin = BufReader::new(io::stdin());
             // A restarted daemon is found again by itself (the same checks of who listens).
             let owner = token.as_ref().map(|t| t.owner);
             let again = path.clone();
             let reconnect: crate::client::Reconnect = Box::new(move || connect(&again, owner).ok());
-            let relogin = match (&args.token_file, &token) {
-                (Some(path), Some(first)) => Some(relogin(
+            let relogin = match (&args.token_file, &token, used) {
+                (Some(path), Some(first), Some(used)) => Some(relogin(
                     path.clone(),
-                    (first.token.clone(), first.owner),
+                    (used, first.token.clone()),
+                    first.owner,
                     preamble.clone(),
                 )),
                 _ => None,
@@ -126,34 +153,76 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
 /// listens before it has made the game's folder.
 const NEW_TOKEN_WITHIN: Duration = Duration::from_secs(5);
 
+/// The same wait for a console started afresh. Shorter: the daemon it finds has most often been
+/// playing for a while, and a token file of a game folder beside none the daemon plays (another
+/// output folder's) is sent, and refused, only once this has passed.
+const TOKEN_AT_START_WITHIN: Duration = Duration::from_secs(1);
+
+/// The token file the arbiter's console started with `--token-file given` logs in with, `first`
+/// (read from `given`) replaced by the token of the game the daemon at the other end of `stream`
+/// plays now when that is another (an older game's token file was given), with what to tell the
+/// user. Nothing found, or nothing to be read, leaves `first` to be sent as given: a wrong token
+/// is refused by the daemon as ever.
+fn follow_at_start(
+    given: &Path,
+    first: &mut TokenFile,
+    stream: &UnixStream,
+) -> (PathBuf, Option<String>) {
+    let mut used = (given.to_path_buf(), first.token.clone());
+    let remark = match current_token(given, first.owner, stream, TOKEN_AT_START_WITHIN) {
+        Ok(found) => followed(&mut used, found),
+        // Only the process listening could not be told, or `given` (read a moment ago) no longer
+        // be: what was read is sent, and the daemon answers it.
+        Err(_) => None,
+    };
+    first.token.clone_from(&used.1);
+    (used.0, remark)
+}
+
+/// `used` (the token file and token logged in with) moved to `found` (the token the daemon plays
+/// now, by [`current_token`]) when its token is another, and what to say of it; None when it is
+/// the same.
+fn followed(used: &mut (PathBuf, String), found: (PathBuf, TokenFile)) -> Option<String> {
+    let (path, file) = found;
+    if file.token == used.1 {
+        return None;
+    }
+    let folder = path.parent().unwrap_or(&path).display().to_string();
+    let remark = if path != used.0 {
+        format!(
+            "the daemon plays another game now, in {folder}: logging in as the arbiter with its \
+             token ({})",
+            path.display()
+        )
+    } else {
+        format!(
+            "the arbiter's token in {} is a new one: logging in with it",
+            path.display()
+        )
+    };
+    *used = (path, file.token);
+    Some(remark)
+}
+
 /// The arbiter's console connected again logs in with the token of the game the daemon plays now
 /// (a new game in the same output folder has a new token in its own folder), and says so when it
 /// is another than before; a token it cannot read is said, and the old one sent (and refused).
-/// `given`: the token file first given; `first`: its token and its owner (the daemon's user);
-/// `preamble`: the first preamble, its login first.
-fn relogin(given: PathBuf, first: (String, u32), preamble: Vec<String>) -> crate::client::Relogin {
-    let (token, owner) = first;
-    let mut used = (given.clone(), token);
+/// `given`: the token file first given; `used`: the token file and token logged in with at the
+/// start (another game's than `given`'s when the console followed it then); `owner`: the token
+/// file's owner (the daemon's user); `preamble`: the first preamble, its login first.
+fn relogin(
+    given: PathBuf,
+    used: (PathBuf, String),
+    owner: u32,
+    preamble: Vec<String>,
+) -> crate::client::Relogin {
+    let mut used = used;
     Box::new(move |stream| {
         let remark = match current_token(&given, owner, stream, NEW_TOKEN_WITHIN) {
-            Ok((path, file)) if file.token != used.1 => {
-                let folder = path.parent().unwrap_or(&path).display().to_string();
-                let remark = if path != used.0 {
-                    format!(
-                        "the daemon plays another game now, in {folder}: logging in as the \
-                         arbiter with its token ({})",
-                        path.display()
-                    )
-                } else {
-                    format!(
-                        "the arbiter's token in {} is a new one: logging in with it",
-                        path.display()
-                    )
-                };
-                used = (path, file.token);
-                Some(remark)
-            }
-            Ok(_) => Some("logging in again as the arbiter".to_string()),
+            Ok(found) => Some(
+                followed(&mut used, found)
+                    .unwrap_or_else(|| "logging in again as the arbiter".to_string()),
+            ),
             Err(e) => Some(format!(
                 "cannot read the arbiter's token again ({e:#}); logging in with the one read before"
             )),

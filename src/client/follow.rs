@@ -1,9 +1,11 @@
-//! Which arbiter's token a console that connects again logs in with. Unless `[console]
-//! token_file` names one file for every game, each game folder holds its own `arbiter.token`: a
-//! daemon started again in the same output folder after a game ended (or with `--new`) plays a
-//! new game whose token is new, and the token first given would be refused, dropping the arbiter
-//! to the assistant's role. The game the daemon now listening plays is the folder beside the
-//! first whose lock (`tactus.lock`) holds that daemon's process id; its token is the current one.
+//! Which arbiter's token a console that connects again, or starts, logs in with. Unless
+//! `[console] token_file` names one file for every game, each game folder holds its own
+//! `arbiter.token`: a daemon started again in the same output folder after a game ended (or with
+//! `--new`) plays a new game whose token is new, and the token first given would be refused,
+//! dropping the arbiter to the assistant's role; so would the token file of an older game given
+//! to a console started afresh. The game the daemon now listening plays is the folder beside the
+//! given one's whose lock (`tactus.lock`) holds that daemon's process id; its token is the
+//! current one.
 
 use std::{
     os::unix::net::UnixStream,

@@ -10,8 +10,8 @@
 //! This is the only part of [`tactus_core::console`] that does I/O: a Unix socket, standard input and
 //! output, and two threads for the interactive mode. Here the connection and the token file;
 //! the sessions (one-shot and interactive) in `session`; the token of the game the daemon plays
-//! now, for a console that connects again, in `follow`; reading the daemon's lines with a
-//! deadline in `lines`. The protocol is [`tactus_core::console::wire`]'s.
+//! now, for a console that connects again or starts with an older game's, in `follow`; reading
+//! the daemon's lines with a deadline in `lines`. The protocol is [`tactus_core::console::wire`]'s.
 
 mod follow;
 mod lines;

@@ -801,33 +801,16 @@ fn the_arbiters_console_follows_a_game_started_with_new() {
 fn follows_the_next_game(tag: &str, resign: bool, again: &[&str]) {
     use crate::support::{
         process::{TACTUS, ask_when_up, show, spawn, wait_until},
-        table::{temp_dir, voices_dir, write_config},
+        table::{temp_dir, voices_dir},
     };
     use std::process::Stdio;
     const LIMIT: Duration = Duration::from_secs(30);
     let dir = temp_dir(tag);
-    write_config(&dir, Color::White, "none");
-    // The token in the game folder (the default), not one file for every game.
-    let config = std::fs::read_to_string(dir.join("config.toml")).unwrap();
-    std::fs::write(
-        dir.join("config.toml"),
-        config.replace("token_file = \"arbiter.token\"\n", ""),
-    )
-    .unwrap();
+    token_in_each_game_folder(&dir);
     let voices = voices_dir();
     let env = [("TACTUS_VOICES", voices.as_os_str())];
     let socket = dir.join("console.sock");
-    let played = dir.join("played");
-    let folders = || -> Vec<PathBuf> {
-        std::fs::read_dir(&played)
-            .map(|d| {
-                d.flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.is_dir())
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let folders = || game_folders(&dir);
     let mut first = spawn(&["run", "--config", "config.toml"], &dir, "run1", &env);
     ask_when_up(&socket, "status", &mut first, &dir, "run1", LIMIT);
     let game1 = folders().pop().expect("the first game's folder");
@@ -914,6 +897,196 @@ fn follows_the_next_game(tag: &str, resign: bool, again: &[&str]) {
     let _ = console.wait();
     second.signal("-INT");
     second.wait_limit(LIMIT);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A table's configuration in `dir` whose arbiter's token is in each game folder (the default),
+/// not one file for every game.
+fn token_in_each_game_folder(dir: &Path) {
+    crate::support::table::write_config(dir, Color::White, "none");
+    let config = std::fs::read_to_string(dir.join("config.toml")).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        config.replace("token_file = \"arbiter.token\"\n", ""),
+    )
+    .unwrap();
+}
+
+/// The game folders made so far in the output folder of [`token_in_each_game_folder`]'s table.
+fn game_folders(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir.join("played"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Issue 37 point 12, the part left: the arbiter who started his console afresh with the token
+/// file of the previous game in the same output folder (the path he typed for it, in his shell's
+/// history), while the daemon played a new game with a new token in its own folder, was refused
+/// and left in the assistant's role. It logs in to the game played now, as a console that
+/// connects again does, and says so; the one-shot `-c` too.
+#[test]
+fn an_arbiters_console_started_with_an_old_games_token_logs_in_to_the_game_played_now() {
+    use crate::support::{
+        process::{TACTUS, ask_when_up, show, spawn, wait_until},
+        table::{temp_dir, voices_dir},
+    };
+    use std::process::Stdio;
+    const LIMIT: Duration = Duration::from_secs(30);
+    let dir = temp_dir("arbiter-starts-old");
+    token_in_each_game_folder(&dir);
+    let voices = voices_dir();
+    let env = [("TACTUS_VOICES", voices.as_os_str())];
+    let socket = dir.join("console.sock");
+    let mut first = spawn(&["run", "--config", "config.toml"], &dir, "run1", &env);
+    ask_when_up(&socket, "status", &mut first, &dir, "run1", LIMIT);
+    let game1 = game_folders(&dir).pop().expect("the first game's folder");
+    let token1 = game1.join("arbiter.token");
+    first.signal("-INT");
+    first.wait_limit(LIMIT);
+    let mut second = spawn(
+        &["run", "--config", "config.toml", "--new"],
+        &dir,
+        "run2",
+        &env,
+    );
+    ask_when_up(&socket, "status", &mut second, &dir, "run2", LIMIT);
+    let game2 = game_folders(&dir)
+        .into_iter()
+        .find(|f| *f != game1)
+        .expect("the second game's folder");
+    assert_ne!(
+        std::fs::read_to_string(&token1).unwrap(),
+        std::fs::read_to_string(game2.join("arbiter.token")).unwrap(),
+        "a new game, a new token"
+    );
+    let followed = format!(
+        "the daemon plays another game now, in {}: logging in as the arbiter with its token ({})",
+        game2.display(),
+        game2.join("arbiter.token").display()
+    );
+
+    // Interactive: logged in as the arbiter of the game played now, and told so.
+    let out = std::fs::File::create(dir.join("arbiter.out")).unwrap();
+    let err = std::fs::File::create(dir.join("arbiter.err")).unwrap();
+    let mut console = Process::new(TACTUS)
+        .args(["console", "--socket", "console.sock", "--token-file"])
+        .arg(&token1)
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .unwrap();
+    let keyboard = console.stdin.take().unwrap();
+    let shown = || std::fs::read_to_string(dir.join("arbiter.out")).unwrap_or_default();
+    let said = || std::fs::read_to_string(dir.join("arbiter.err")).unwrap_or_default();
+    assert!(
+        wait_until(LIMIT, || shown().contains("ok role arbiter")
+            || shown().contains("error")),
+        "answered: {}{}\n{}",
+        shown(),
+        said(),
+        show(&dir, "run2")
+    );
+    assert!(
+        shown().contains("ok role arbiter") && !shown().contains("error"),
+        "the arbiter's console in the game played now, in his role: {}\n{}",
+        shown(),
+        said()
+    );
+    assert!(said().contains(&followed), "{}", said());
+    drop(keyboard);
+    let _ = console.kill();
+    let _ = console.wait();
+
+    // One-shot: the arbiter's own command (6.13) is carried out in the game played now.
+    let (code, out, err) = tactus(&[
+        "console",
+        "--socket",
+        path(&socket),
+        "--token-file",
+        path(&token1),
+        "-c",
+        "set-clock white 1:00:00",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains(&followed), "{err}");
+
+    second.signal("-INT");
+    second.wait_limit(LIMIT);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What an arbiter's console started afresh follows is only an older game's token beside the
+/// game the daemon plays: a wrong token in a game folder of another output folder, or in a folder
+/// of the same output folder that holds no game, is sent as given and refused as ever; a file
+/// holding no token is refused before connecting.
+#[test]
+fn an_arbiters_console_started_with_a_token_of_no_older_game_is_still_refused() {
+    use crate::support::{
+        process::{ask_when_up, spawn},
+        table::{temp_dir, voices_dir},
+    };
+    use std::os::unix::fs::PermissionsExt;
+    const LIMIT: Duration = Duration::from_secs(30);
+    const WRONG: &str = "ffeeddccbbaa99887766554433221100";
+    let dir = temp_dir("arbiter-wrong-token");
+    token_in_each_game_folder(&dir);
+    let voices = voices_dir();
+    let env = [("TACTUS_VOICES", voices.as_os_str())];
+    let socket = dir.join("console.sock");
+    let mut run = spawn(&["run", "--config", "config.toml"], &dir, "run", &env);
+    ask_when_up(&socket, "status", &mut run, &dir, "run", LIMIT);
+    let token_file = |folder: &Path, journal: bool| -> PathBuf {
+        std::fs::create_dir_all(folder).unwrap();
+        if journal {
+            std::fs::write(folder.join("journal.jsonl"), "").unwrap();
+        }
+        let file = folder.join("arbiter.token");
+        std::fs::write(&file, format!("{WRONG}\n")).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        file
+    };
+    // A game of another output folder (another daemon's, gone), and a folder beside the game
+    // played now that holds no game.
+    let elsewhere = token_file(&dir.join("elsewhere").join("2026-01-01_1000_A-B"), true);
+    std::fs::write(elsewhere.with_file_name("tactus.lock"), "1\n").unwrap();
+    let no_game = token_file(&dir.join("played").join("notes"), false);
+    for given in [&elsewhere, &no_game] {
+        let (code, out, err) = tactus(&[
+            "console",
+            "--socket",
+            path(&socket),
+            "--token-file",
+            path(given),
+            "-c",
+            "set-clock white 1:00:00",
+        ]);
+        assert_eq!(code, 1, "{}: {out}{err}", given.display());
+        assert!(err.contains("wrong arbiter token"), "{err}");
+        assert!(!err.contains("another game"), "{err}");
+    }
+    let garbage = dir.join("played").join("garbage.token");
+    std::fs::write(&garbage, "not a token at all\n").unwrap();
+    std::fs::set_permissions(&garbage, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let (code, _, err) = tactus(&[
+        "console",
+        "--socket",
+        path(&socket),
+        "--token-file",
+        path(&garbage),
+        "-c",
+        "set-clock white 1:00:00",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("holds no token"), "{err}");
+    run.signal("-INT");
+    run.wait_limit(LIMIT);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
