@@ -319,6 +319,9 @@ impl<W: Write> BoardTest<W> {
                     self.pending_promotion = true;
                     self.printer.report(&Report::Promotion { from, to })?;
                 }
+                // The pawn taken off its promotion square again: the promotion waits no more
+                // (the bench reports the board as it rests; 4.6 c is the arbiter's).
+                Recognized::PromotionLeft { .. } => self.pending_promotion = false,
                 // Nothing to execute and no clock press on this bench.
                 // One board plays both sides here (never awaiting an opponent's move elsewhere):
                 // nothing is out of turn.

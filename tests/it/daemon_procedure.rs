@@ -253,8 +253,9 @@ fn f8_a_retrace_is_confirmed_by_the_arbiter_and_undone_end_to_end() {
 
 /// 4.6, F.7: a blind player pushes his pawn to h8, lets go, then lifts it again and puts it on
 /// g7. Nothing counts; he is told at once that the move is not possible and guided back, the
-/// arbiter is told what the board shows, and a `promote` typed for a pawn no longer on the last
-/// rank is refused with the reason. Back on h7, he promotes properly and it counts.
+/// arbiter is told what the board shows and that the pawn released on h8 may go nowhere else
+/// (4.6 c), and a `promote` typed for a pawn no longer on the last rank is refused with that
+/// reason. Back on h7, he promotes properly and it counts.
 #[test]
 fn a4_6_a_pawn_released_on_the_last_rank_and_moved_on_is_guided_back_end_to_end() {
     if !socat_or_skip() {
@@ -278,10 +279,21 @@ fn a4_6_a_pawn_released_on_the_last_rank_and_moved_on_is_guided_back_end_to_end(
     t.wait_transcript("blind Move not possible");
     t.wait_transcript("blind Pawn stands on Gustav seven, belongs on Hector seven");
     t.wait_transcript("illegal move on the tactile board by white (7.4): it stands on g7 h7");
+    // 4.6 c: released on h8, the pawn may no longer go to another square: noted for the
+    // arbiter, and `promote` says so.
+    t.wait_transcript("possible claim (Art. 4.6 c)");
+    assert!(
+        t.transcript()
+            .contains("released the pawn on h8 to promote it, then took it off again"),
+        "{}",
+        t.transcript()
+    );
     let said = t.assistant("promote q");
     assert!(
         said.last()
-            .is_some_and(|l| l.contains("no promotion is waiting for its piece")),
+            .is_some_and(|l| l.contains("no promotion is waiting for its piece")
+                && l.contains("under 4.6 c")
+                && l.contains("once it stands on h8 again")),
         "{said:?}"
     );
     assert_eq!(t.ply(), 8);

@@ -130,9 +130,21 @@ impl Arbiter {
                     self.names().player(seat)
                 )));
             }
-            None => out.push(Effect::Refused(
-                "no promotion is waiting for its piece".into(),
-            )),
+            None => {
+                let left = self.promotion_left[to_move]
+                    .filter(|&(_, ply)| ply == self.game.ply() && self.is_blind(to_move));
+                let why = match left {
+                    Some((square, _)) => format!(
+                        "no promotion is waiting for its piece: the {} player released his pawn \
+                         on {square} and took it off again; under 4.6 c he may no longer play it \
+                         to another square: once it stands on {square} again, `promote` names \
+                         its piece",
+                        self.names().player(to_move)
+                    ),
+                    None => "no promotion is waiting for its piece".into(),
+                };
+                out.push(Effect::Refused(why));
+            }
         }
     }
 
@@ -197,6 +209,16 @@ impl Arbiter {
                              `promote q|r|b|n`"
                         )));
                     }
+                }
+                Recognized::PromotionLeft { to, .. } => {
+                    // Only his own move's promotion: the board's mode makes that so.
+                    self.promotion_left[seat] = Some((to, self.game.ply()));
+                    out.push(Effect::Note(format!(
+                        "possible claim (Art. 4.6 c): {} released the pawn on {to} to promote \
+                         it, then took it off again: the move is not made, but he may no longer \
+                         play the pawn to another square",
+                        self.names().player(seat)
+                    )));
                 }
                 Recognized::Executed => {
                     self.differing[seat] = None;

@@ -251,6 +251,9 @@ pub struct Arbiter {
     putting_back: ByColor<bool>,
     /// The piece each blind player said for a promotion he made ahead of the count.
     promotion_ahead: ByColor<Option<Role>>,
+    /// A pawn each player released on its promotion square and then took off again (4.6 c),
+    /// with the ply it was in: a `promote` then is refused saying so.
+    promotion_left: ByColor<Option<(Square, usize)>>,
     /// Who claimed under 10.2: his opponent's clock changes with the ruling.
     quickplay_claimant: Option<Color>,
     /// What the players were told of each board's link, so that a flapping cable is said once.
@@ -328,6 +331,7 @@ impl Arbiter {
             press_pending: false,
             putting_back: ByColor::default(),
             promotion_ahead: ByColor::default(),
+            promotion_left: ByColor::default(),
             quickplay_claimant: None,
             links: ByColor::default(),
             early_touches: ByColor::default(),

@@ -148,6 +148,11 @@ pub enum Recognized {
     /// A pawn reached the last rank on a board that cannot tell which piece replaced it: the
     /// move waits for the announced piece ([`Recognizer::promotion`]); it is never guessed.
     PromotionPending { from: Square, to: Square },
+    /// The pawn of a [`Recognized::PromotionPending`] was taken off its promotion square and
+    /// the board now rests otherwise (put back where it came from, or on another square): he
+    /// released it there, so under 4.6 c the move is not made but he may no longer play the pawn
+    /// to another square. A pawn lifted to be exchanged for its piece is not this.
+    PromotionLeft { from: Square, to: Square },
     /// The move of [`Mode::Execute`] stands on the board (perhaps with the player's own reply).
     Executed,
     /// The board rests in a state that is neither expected nor on the way to a legal move.
@@ -254,6 +259,9 @@ pub struct Recognizer {
     /// cannot be told from a lifted piece then, so they wait for a longer rest.
     from_snapshot: bool,
     promotion: Option<(Square, Square)>,
+    /// The promotion whose pawn was released on its square this move (4.6 c), until the pawn
+    /// is seen to leave it ([`Recognized::PromotionLeft`]) or the move counts.
+    released: Option<(Square, Square)>,
     /// The diff last reported, so that a resting state is reported once.
     reported: Option<BoardDiff>,
     /// The state is wrong and not yet reported: a difference comes due after the rest time.
@@ -307,6 +315,7 @@ impl Recognizer {
             confirmation: Confirmation::default(),
             from_snapshot: false,
             promotion: None,
+            released: None,
             reported: None,
             differs_pending: false,
             press_completion: false,
@@ -445,6 +454,7 @@ impl Recognizer {
         self.touches.clear();
         self.candidate = None;
         self.promotion = None;
+        self.released = None;
         self.reported = None;
         self.differs_pending = false;
         self.pressed = None;
@@ -1074,6 +1084,15 @@ impl Recognizer {
         if !matches!(reading, Reading::Promotion(..)) {
             self.promotion = None;
         }
+        // 4.6 c: the pawn released on its promotion square has left it, and the board does not
+        // rest on the way to a move (the pawn in the hand to be exchanged for its piece).
+        if let Some((from, to)) = self.released
+            && !matches!(reading, Reading::Promotion(..) | Reading::Fine)
+            && !self.state.occupied.contains(to)
+        {
+            self.released = None;
+            out.push(Recognized::PromotionLeft { from, to });
+        }
         // A move made out of turn is said as it appears and once the board shows the position
         // again (the player is told it is no move; the arbiter refuses it should it still stand
         // when his turn comes). A piece in the hand on the way back changes nothing yet.
@@ -1110,6 +1129,7 @@ impl Recognizer {
                 self.differs_pending = false;
                 if self.promotion != Some((from, to)) {
                     self.promotion = Some((from, to));
+                    self.released = Some((from, to));
                     out.push(Recognized::PromotionPending { from, to });
                 }
             }

@@ -98,6 +98,9 @@ impl Hands {
                     self.handle(more);
                 }
                 Recognized::Touched { square, .. } => self.touches.push(square),
+                Recognized::PromotionLeft { to, .. } => {
+                    panic!("{}: the pawn left its promotion square {to}", self.label)
+                }
                 Recognized::Differs(diff) => {
                     panic!("{}: unexpected difference {diff:?}", self.label)
                 }

@@ -582,6 +582,103 @@ fn a4_6_a_piece_released_on_a_square_and_moved_on_is_reported_on_a_press_board()
     );
 }
 
+/// White (blind, tactile board) to move, his pawn on a7.
+const PAWN_ON_A7: &str = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+
+fn four_six_c(out: &[Effect]) -> Vec<String> {
+    notes(out)
+        .into_iter()
+        .filter(|n| n.contains("Art. 4.6 c"))
+        .collect()
+}
+
+#[test]
+fn a4_6_c_a_pawn_released_on_its_promotion_square_and_put_back_is_noted_and_promote_says_why() {
+    // He pushes a7-a8 and lets go (the piece is asked for), then thinks better of it and puts
+    // the pawn back on a7. The board shows the position again, so nothing was said, noted or
+    // guided: his clock ran in silence and `promote` was refused without a reason.
+    let mut a = from_fen(config(Some(DGT), Completion::ClockPress), PAWN_ON_A7);
+    a.handle(Input::Start, 0);
+    let mut out = blind(&mut a, lift(Square::A7), 1_000);
+    out.extend(blind(&mut a, put(Square::A8), 1_300));
+    out.extend(run(&mut a, 3_000));
+    assert!(four_six_c(&out).is_empty(), "{out:?}");
+    let mut out = blind(&mut a, lift(Square::A8), 3_000);
+    out.extend(blind(&mut a, put(Square::A7), 3_400));
+    out.extend(run(&mut a, 4_000));
+    let noted = four_six_c(&out);
+    assert!(
+        noted.len() == 1 && noted[0].contains("blind released the pawn on a8"),
+        "{out:?}"
+    );
+    let out = a.handle(Input::Promote(Role::Queen), 4_500);
+    assert!(
+        refusal(&out).is_some_and(|r| r.contains("4.6 c") && r.contains("once it stands on a8")),
+        "{out:?}"
+    );
+    // On a8 again, his piece counts.
+    blind(&mut a, lift(Square::A7), 5_000);
+    blind(&mut a, put(Square::A8), 5_300);
+    let out = a.handle(Input::Promote(Role::Queen), 5_600);
+    assert!(refusal(&out).is_none(), "{out:?}");
+    assert_eq!(
+        move_said_to(&out, SIGHTED).and_then(|w| w.promotion),
+        Some(Role::Queen)
+    );
+}
+
+#[test]
+fn a4_6_c_a_pawn_released_on_its_promotion_square_and_moved_on_is_guided_back_and_noted() {
+    let mut a = from_fen(config(Some(DGT), Completion::ClockPress), PAWN_ON_A7);
+    a.handle(Input::Start, 0);
+    blind(&mut a, lift(Square::A7), 1_000);
+    blind(&mut a, put(Square::A8), 1_300);
+    run(&mut a, 3_000);
+    let mut out = blind(&mut a, lift(Square::A8), 3_000);
+    out.extend(blind(&mut a, put(Square::B7), 3_400));
+    out.extend(run(&mut a, 6_000));
+    assert_eq!(four_six_c(&out).len(), 1, "{out:?}");
+    assert!(
+        said(&out)
+            .iter()
+            .any(|s| s.1 == BLIND && s.2 == Announcement::IllegalMove),
+        "{out:?}"
+    );
+    assert!(
+        said(&out).iter().any(|s| s.1 == BLIND
+            && matches!(
+                s.2,
+                Announcement::Guidance(Guidance::Misplaced {
+                    found: Square::B7,
+                    belongs: Square::A7,
+                    ..
+                })
+            )),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a4_6_c_a_pawn_exchanged_for_its_piece_on_the_promotion_square_is_no_claim() {
+    // The usual way on a pegged board: the pawn on a8 first, then taken off for the queen.
+    let mut a = from_fen(config(Some(DGT), Completion::ClockPress), PAWN_ON_A7);
+    a.handle(Input::Start, 0);
+    let mut out = blind(&mut a, lift(Square::A7), 1_000);
+    out.extend(blind(&mut a, put(Square::A8), 1_300));
+    out.extend(run(&mut a, 2_500));
+    out.extend(blind(&mut a, lift(Square::A8), 2_500));
+    out.extend(run(&mut a, 4_000));
+    out.extend(blind(&mut a, put(Square::A8), 4_000));
+    let promoted = a.handle(Input::Promote(Role::Queen), 4_500);
+    out.extend(promoted.clone());
+    assert!(four_six_c(&out).is_empty(), "{out:?}");
+    assert!(refusal(&out).is_none(), "{out:?}");
+    assert_eq!(
+        move_said_to(&promoted, SIGHTED).and_then(|w| w.promotion),
+        Some(Role::Queen)
+    );
+}
+
 #[test]
 fn a7_4_a_legal_move_the_game_cannot_take_now_is_not_called_an_illegal_move() {
     // 9.5 b: after his incorrect claim White must play Nf3; his e4 is legal, not illegal.
