@@ -377,7 +377,10 @@ fn f8_each_blind_players_braille_scoresheet_and_sealed_envelope_are_in_his_own_n
                 break reply;
             }
         };
-        assert!(compared.end.is_ok(), "{seat}'s own sheet refused: {compared:?}");
+        assert!(
+            compared.end.is_ok(),
+            "{seat}'s own sheet refused: {compared:?}"
+        );
         assert_eq!(
             compared.body[0],
             format!(
@@ -410,12 +413,7 @@ fn f8_each_blind_players_braille_scoresheet_and_sealed_envelope_are_in_his_own_n
 
 /// `seat`'s own Braille score (`blind-score-SEAT.txt`) once it reads, in `profile`, as `plies`
 /// half-moves (the record writer runs beside the game).
-fn own_score_after(
-    folder: &Path,
-    seat: Color,
-    profile: &braille::Profile,
-    plies: usize,
-) -> String {
+fn own_score_after(folder: &Path, seat: Color, profile: &braille::Profile, plies: usize) -> String {
     let path = folder.join(ScoreFiles::of(Some(seat)).braille());
     let start = std::time::Instant::now();
     loop {

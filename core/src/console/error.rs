@@ -79,6 +79,8 @@ pub enum ConsoleError {
         side: Color,
         format: BrailleFormat,
         profile: String,
+        /// Whether `side` is blind (his profile is his own) or sighted (the table's).
+        blind: bool,
         /// Boxed: the refusals of every other command stay small.
         error: Box<ReadError>,
     },
