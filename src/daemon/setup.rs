@@ -412,9 +412,8 @@ fn setup_record(
     .with_seat_packs(packs)
     .with_requests_off(settings.requests_off.iter().copied())
     .with_table(table, &settings.braille.profile.name)
-    .with_seat_braille(shakmaty::ByColor::new_with(|_| {
-        settings.braille.profile.name.clone()
-    }))
+    // Each player's Braille scoresheet is read in the notation his own score is written in.
+    .with_seat_braille(settings.braille_profiles.as_ref().map(|p| p.name.clone()))
 }
 
 /// `game.play` as the file writes it.

@@ -1826,8 +1826,9 @@ fn a_braille_scoresheet_that_does_not_read_says_which_move_and_why() {
     let e = refusal("scoresheet black brf 1 E4 E5 2 SF9");
     assert_eq!(
         e,
-        "scoresheet: black's scoresheet in BRF does not read with the 'ukaaf' Braille profile \
-         ([record] braille_profile): page 1, line 1, 'SF9': move 2.: not a move in the 'ukaaf' \
+        "scoresheet: black's scoresheet in BRF does not read with black's Braille profile \
+         'ukaaf' (the table's: [record] braille_profile, else the blind player's voice pack's \
+         language): page 1, line 1, 'SF9': move 2.: not a move in the 'ukaaf' \
          Braille chess notation (piece letter, origin, destination such as e4, castling, \
          promotion); nothing was compared"
     );
