@@ -1,11 +1,11 @@
 //! The record writer: a thread that rewrites every record file of the game folder after every
-//! move (`game.pgn`, `scoresheet.txt`, each blind player's `blind-score.brf`, `blind-score.txt`, an
-//! adjourned game's envelope), each file atomically, the newest record first; and brings each
-//! blind player's audio scoresheet `blind-score.wav` with its cue list up to the game by
-//! appending the new moves (rewritten whole, atomically, only when the game changed otherwise:
-//! a takeback, a correction). The recording is the one file that grows large (about 100 kB a
-//! move): rewritten after every move it cost the square of the game in writes, gigabytes on a
-//! Raspberry Pi's SD card (issue 25, point 6).
+//! move (`game.pgn`, `scoresheet.txt`, each blind player's `blind-score.brf`, `blind-score.txt` in
+//! his Braille chess notation, an adjourned game's envelope, its Braille in the sealer's), each
+//! file atomically, the newest record first; and brings each blind player's audio scoresheet
+//! `blind-score.wav` with its cue list up to the game by appending the new moves (rewritten whole,
+//! atomically, only when the game changed otherwise: a takeback, a correction). The recording is
+//! the one file that grows large (about 100 kB a move): rewritten after every move it cost the
+//! square of the game in writes, gigabytes on a Raspberry Pi's SD card (issue 25, point 6).
 //!
 //! It renders nothing itself: scoresheets come from [`tactus_core::record`], words from the voice
 //! pack. A record that cannot be written is tried again with a growing pause, logged once when
