@@ -264,8 +264,8 @@ impl SetupRecord {
             .braille_profile
             .as_deref()
             .unwrap_or(crate::record::braille::DEFAULT_PROFILE);
-        self.seat_braille_profiles =
-            (profiles.white != table || profiles.black != table).then(|| SeatProfilesRecord {
+        self.seat_braille_profiles = (profiles.white != table || profiles.black != table)
+            .then_some(SeatProfilesRecord {
                 white: profiles.white,
                 black: profiles.black,
             });
