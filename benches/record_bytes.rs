@@ -92,6 +92,10 @@ fn play(
     let settings = RecordSettings {
         folder: tactus::store::trusted::TrustedDir::open(folder)?,
         braille: tactus::config::braille_options(DEFAULT_PROFILE, 40, 25)?,
+        profiles: {
+            let profile = tactus_core::record::braille::Profile::named(DEFAULT_PROFILE)?;
+            shakmaty::ByColor::new_with(|_| profile.clone())
+        },
         blind_scores: vec![BlindScore {
             braille: None,
             files: ScoreFiles::of(None),

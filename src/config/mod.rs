@@ -197,10 +197,12 @@ impl Config {
         Ok(out)
     }
 
-    /// The Braille chess notation of each seat's score: `record.braille_profile` for both,
-    /// else each blind player's own (his voice pack's language where a profile knows it: a
-    /// German voice gets the German Braille chess notation, a Spanish one the default); a
-    /// sighted seat's is the table's ([`Config::braille_profile`]).
+    /// The Braille chess notation of each seat: `record.braille_profile` for both, else each
+    /// blind player's own (his voice pack's language where a profile knows it: a German voice
+    /// gets the German Braille chess notation, a Spanish one the default); a sighted seat's is
+    /// the table's ([`Config::braille_profile`]). A player's score is written in his, his
+    /// Braille scoresheet entered at the console (F.8) read in it, and an adjournment envelope
+    /// he seals written in it.
     pub fn braille_profiles(&self) -> ByColor<String> {
         if let Some(profile) = &self.record.braille_profile {
             return ByColor::new_with(|_| profile.clone());
@@ -210,10 +212,10 @@ impl Config {
         own.map(|profile| profile.unwrap_or_else(|| table.clone()))
     }
 
-    /// The Braille chess notation of the table's own Braille (a Braille scoresheet entered at
-    /// the console, the adjournment envelope): `record.braille_profile`, else the blind
+    /// The table's Braille chess notation, a sighted seat's (and what is no player's own, such
+    /// as the printable scoresheet's options): `record.braille_profile`, else the blind
     /// players' own when they share it, else the default. Two blind players of two languages:
-    /// the default here, each his own on his score ([`Config::braille_profiles`]).
+    /// the default here, each his own ([`Config::braille_profiles`]).
     pub fn braille_profile(&self) -> String {
         match &self.record.braille_profile {
             Some(profile) => profile.clone(),

@@ -43,9 +43,10 @@ pub struct Settings {
     pub voice: SpeechConfig,
     /// Where game folders go.
     pub record_dir: PathBuf,
-    /// The Braille scoresheet's profile and page.
+    /// The Braille page, and the table's profile (`Config::braille_profile`).
     pub braille: BrailleOptions,
-    /// Each seat's own Braille chess notation, for his score (`Config::braille_profiles`).
+    /// Each seat's own Braille chess notation (`Config::braille_profiles`): his score, his
+    /// Braille scoresheet entered at the console and an envelope he seals are in it.
     pub braille_profiles: ByColor<BrailleProfile>,
     /// The console socket, and the group that may use it.
     pub socket: PathBuf,

@@ -191,6 +191,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken) -> Result<RunRepor
         RecordSettings {
             folder: record_folder,
             braille: settings.braille.clone(),
+            profiles: settings.braille_profiles.clone(),
             blind_scores: files::ScoreFiles::at_table(blind)
                 .into_iter()
                 .map(|(seat, files)| files::BlindScore {

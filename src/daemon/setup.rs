@@ -412,6 +412,8 @@ fn setup_record(
     .with_seat_packs(packs)
     .with_requests_off(settings.requests_off.iter().copied())
     .with_table(table, &settings.braille.profile.name)
+    // Each player's Braille scoresheet is read in the notation his own score is written in.
+    .with_seat_braille(settings.braille_profiles.as_ref().map(|p| p.name.clone()))
 }
 
 /// `game.play` as the file writes it.
@@ -616,4 +618,36 @@ fn resume_game(folder: &Path) -> Result<OpenedGame> {
         lock,
         held,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use shakmaty::Color;
+
+    /// Issue 37, point 10: at a table of two blind players of two languages (White hears
+    /// German, Black English) the game's journal keeps each one's Braille chess notation, and
+    /// the table made from it (a new game's, a resumed one's) reads each one's Braille
+    /// scoresheet in his: German for White, the default for Black; not the table's one.
+    #[test]
+    fn f8_each_blind_players_braille_sheet_is_read_in_his_own_notation_from_the_journal() {
+        let text = "[game]\nblind = \"both\"\n[voice]\npack = \"de-fide\"\nspeaker = \"none\"\n\
+                    [voice.white]\npack = \"de-fide\"\n[voice.black]\npack = \"en\"\n";
+        let config = Config::parse(text, "c.toml").unwrap();
+        let settings = Settings::resolve(&config, "c.toml").unwrap();
+        let record = setup_record(
+            &settings,
+            &shakmaty::Chess::default(),
+            &TableSettings::default(),
+        );
+        // As the journal's header line keeps it.
+        let line = serde_json::to_string(&record).unwrap();
+        let back: tactus_core::journal::SetupRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            Color::ALL.map(|seat| back.braille_of(seat).to_owned()),
+            ["de".to_owned(), "ukaaf".to_owned()],
+            "{line}"
+        );
+    }
 }

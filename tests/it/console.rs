@@ -76,7 +76,8 @@ fn hub_line(
     if let Command::Request(r) = &command {
         return Ok(format_reply(&answer(r, a.game(), blind, now)));
     }
-    let input = to_input(&command, a.game(), Some(blind), &braille()).map_err(|e| e.to_string())?;
+    let input =
+        to_input(&command, a.game(), Some(blind), &braille(a)).map_err(|e| e.to_string())?;
     Ok(match input {
         None => vec![format!("{command:?}")],
         Some(input) => a
@@ -90,10 +91,14 @@ fn hub_line(
     })
 }
 
-/// The default Braille profile, as a table without `[record] braille_profile` reads sheets.
-fn braille() -> tactus_core::record::braille::Profile {
-    tactus_core::record::braille::Profile::named(tactus_core::record::braille::DEFAULT_PROFILE)
-        .unwrap()
+/// The default Braille profile for both sheets, as a table without `[record] braille_profile`
+/// and with English voices reads them.
+fn braille(a: &Arbiter) -> tactus_core::console::SheetProfiles {
+    tactus_core::console::SheetProfiles::one(
+        tactus_core::record::braille::Profile::named(tactus_core::record::braille::DEFAULT_PROFILE)
+            .unwrap(),
+        shakmaty::ByColor::new_with(|seat| a.config().is_blind(seat)),
+    )
 }
 
 /// Every effect of one console line (the notes, the announcements, the end), or the refusal.
@@ -105,7 +110,7 @@ fn line_effects(
 ) -> Result<Vec<Effect>, String> {
     let blind = a.config().the_blind().expect("one blind player");
     let command = session.parse(line).map_err(|e| e.to_string())?;
-    let input = to_input(&command, a.game(), Some(blind), &braille())
+    let input = to_input(&command, a.game(), Some(blind), &braille(a))
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("{line}: not an input"))?;
     let mut effects = a.handle(input, now);

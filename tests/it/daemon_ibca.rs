@@ -344,3 +344,99 @@ fn f9_each_keypad_shows_what_its_player_heard_in_his_own_language() {
         }
     }
 }
+
+/// Issue 37, point 10: at a table of two blind players of two languages (White hears German,
+/// Black English) each one's Braille is in his own Braille chess notation beyond his score too:
+/// the F.8 scoresheet the arbiter pastes from a player's own `blind-score-SEAT.txt` is read in
+/// that player's notation (White's German one, where the queen is D: the table's default would
+/// refuse it), and the adjournment envelope White seals is written in his (German Braille: no
+/// capital signs, where the default's UEB has them).
+#[test]
+fn f8_each_blind_players_braille_scoresheet_and_sealed_envelope_are_in_his_own_notation() {
+    use tactus_core::record::braille::{cell::to_brf, literary, profile::TextStyle};
+    let dir = temp_dir("ibca-braille-sheets");
+    write_config_two_blind(&dir, PACKS);
+    // A queen's move each (D in German, Q in English); the players know no more than these.
+    let opening = "e4 e5 Qh5 Qe7";
+    let sim = SimSettings {
+        moves: moves_of(opening),
+        speed: 4.0,
+        ..SimSettings::default()
+    };
+    let table = Table::start_sim(&dir, sim, true);
+    table.wait_started();
+    table.wait_ply(4);
+    let folder = table.folder();
+    let mut arbiter = table.arbiter();
+    for seat in Color::ALL {
+        let profile = braille_options(seat.fold_wb("de", DEFAULT_PROFILE), 40, 25)
+            .unwrap()
+            .profile;
+        let file = own_score_after(&folder, seat, &profile, 4);
+        arbiter.write_raw(format!("scoresheet {seat} braille\n{file}\nend\n").as_bytes());
+        let opened = arbiter.reply();
+        assert!(opened.end.is_ok(), "{seat}: {opened:?}");
+        let compared = loop {
+            let reply = arbiter.reply();
+            if !reply.end.as_ref().is_ok_and(|s| s.starts_with("line ")) {
+                break reply;
+            }
+        };
+        assert!(
+            compared.end.is_ok(),
+            "{seat}'s own sheet refused: {compared:?}"
+        );
+        assert_eq!(
+            compared.body[0],
+            format!(
+                "{seat}'s scoresheet in Unicode Braille reads (4 half-moves): 1. e4 e5 2. Qh5 Qe7"
+            )
+        );
+        assert!(
+            compared.body.iter().any(|l| l
+                == &format!("{seat}'s scoresheet agrees with the record (4 half-moves)")),
+            "{compared:?}"
+        );
+    }
+    // White seals his third move: the envelope's Braille is in his notation.
+    arbiter.ok("seal Bc4");
+    let brf_path = folder.join("envelope-3-white.brf");
+    let start = std::time::Instant::now();
+    while !brf_path.exists() {
+        assert!(start.elapsed() < support::inproc::LIMIT, "no envelope");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let brf = fs::read_to_string(&brf_path).unwrap();
+    let heading = |style| to_brf(&literary::transcribe("Adjournment envelope", style));
+    assert!(
+        brf.contains(&heading(TextStyle::De)) && !brf.contains(&heading(TextStyle::Ueb)),
+        "not in White's German Braille: {brf}"
+    );
+    table.stop();
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `seat`'s own Braille score (`blind-score-SEAT.txt`) once it reads, in `profile`, as `plies`
+/// half-moves (the record writer runs beside the game).
+fn own_score_after(folder: &Path, seat: Color, profile: &braille::Profile, plies: usize) -> String {
+    let path = folder.join(ScoreFiles::of(Some(seat)).braille());
+    let start = std::time::Instant::now();
+    loop {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        let read = braille::read_score(
+            text.as_bytes(),
+            BrailleFormat::Unicode,
+            profile,
+            Chess::default(),
+        );
+        if read.is_ok_and(|s| s.moves.len() == plies) {
+            return text;
+        }
+        assert!(
+            start.elapsed() < support::inproc::LIMIT,
+            "{} never held {plies} half-moves: {text}",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -299,8 +299,8 @@ pub enum Action {
         sans: Vec<String>,
     },
     /// A player's own scoresheet in Braille, as typed or pasted (the blind player's
-    /// `blind-score.txt` in Unicode Braille, or its BRF): read into moves with the table's
-    /// Braille profile from the game's start position ([`to_input`](super::to_input)), then
+    /// `blind-score.txt` in Unicode Braille, or its BRF): read into moves in that player's
+    /// Braille chess notation from the game's start position ([`to_input`](super::to_input)), then
     /// compared as a written sheet is. Empty `text`: the lines follow, pasted one by one
     /// ([`Session`](super::Session)).
     BrailleScoresheet {

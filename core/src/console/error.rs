@@ -70,15 +70,19 @@ pub enum ConsoleError {
          (or `brf`), paste the lines, then `end`"
     )]
     BrailleLine,
-    /// A Braille scoresheet that does not read: which page, line, cells and move, and why.
+    /// A Braille scoresheet that does not read: which page, line, cells and move, and why; the
+    /// profile it was read with is its player's, and the text says where that comes from.
     #[error(
-        "scoresheet: {side}'s scoresheet in {format} does not read with the '{profile}' Braille \
-         profile ([record] braille_profile): {error}; nothing was compared"
+        "scoresheet: {side}'s scoresheet in {format} does not read with {side}'s Braille \
+         profile '{profile}' ({}): {error}; nothing was compared",
+        profile_origin(*.blind)
     )]
     BrailleSheet {
         side: Color,
         format: BrailleFormat,
         profile: String,
+        /// Whether `side` is blind (his profile is his own) or sighted (the table's).
+        blind: bool,
         /// Boxed: the refusals of every other command stay small.
         error: Box<ReadError>,
     },
@@ -119,5 +123,15 @@ fn how_to_become(needs: Role) -> &'static str {
         Role::Player => "",
         Role::Assistant => " (type it at the assistant's console: a keypad stays the player's)",
         Role::Arbiter => " (log in with: login TOKEN, the token from the arbiter's token file)",
+    }
+}
+
+/// Where a player's Braille profile comes from, as the configuration sets it: a blind player's
+/// is his own, a sighted player's the table's (`Config::braille_profiles` in the daemon).
+fn profile_origin(blind: bool) -> &'static str {
+    if blind {
+        "[record] braille_profile, else his voice pack's language"
+    } else {
+        "the table's: [record] braille_profile, else the blind player's voice pack's language"
     }
 }

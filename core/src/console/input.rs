@@ -1,8 +1,8 @@
 //! A command as the arbiter's input ([`to_input`]): the game's actions of the assistant and the
 //! arbiter, read in the game's position where they name a move, and a Braille scoresheet read
-//! into moves with the table's Braille profile.
+//! into moves in the Braille chess notation of the player whose sheet it is ([`SheetProfiles`]).
 
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
 use super::{Action, ClaimKind, Command, ConsoleError, Penalty, Side};
 use crate::{
@@ -19,15 +19,36 @@ pub fn is_braille(c: char) -> bool {
     ('\u{2800}'..='\u{28ff}').contains(&c)
 }
 
-/// The moves of a Braille scoresheet, read with `profile` from the game's start position; the
-/// SAN of each, as a written sheet's entries are compared.
+/// The Braille chess notation each player's Braille scoresheet is read in (F.8): the one his
+/// own score is written in (`[record] braille_profile`, else a blind player's voice pack's
+/// language and a sighted player's the table's), so that the sheet a blind player keeps from
+/// his `blind-score.txt` reads back. Which seats are blind only words a refusal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetProfiles {
+    pub profiles: ByColor<BrailleProfile>,
+    pub blind: ByColor<bool>,
+}
+
+impl SheetProfiles {
+    /// One profile for both players' sheets.
+    pub fn one(profile: BrailleProfile, blind: ByColor<bool>) -> SheetProfiles {
+        SheetProfiles {
+            profiles: ByColor::new_with(|_| profile.clone()),
+            blind,
+        }
+    }
+}
+
+/// The moves of `side`'s Braille scoresheet, read in his notation (`profiles`) from the game's
+/// start position; the SAN of each, as a written sheet's entries are compared.
 fn braille_sheet(
     side: Color,
     format: BrailleFormat,
     text: &str,
     game: &Game,
-    profile: &BrailleProfile,
+    profiles: &SheetProfiles,
 ) -> Result<Vec<String>, ConsoleError> {
+    let profile = &profiles.profiles[side];
     let score = read_score(
         text.as_bytes(),
         format,
@@ -38,6 +59,7 @@ fn braille_sheet(
         side,
         format,
         profile: profile.name.clone(),
+        blind: profiles.blind[side],
         error: Box::new(error),
     })?;
     if score.moves.is_empty() {
@@ -50,13 +72,13 @@ fn braille_sheet(
 ///
 /// `Ok(None)` for commands that are not inputs to the game: requests (answered by
 /// [`answer()`](super::answer())), `help`, `status`, `quit` and role changes. `Err` when the
-/// intended move of a claim is not one legal move, or a Braille scoresheet does not read with
-/// `braille`, the table's Braille profile.
+/// intended move of a claim is not one legal move, or a Braille scoresheet does not read in its
+/// player's notation (`braille`).
 pub fn to_input(
     command: &Command,
     game: &Game,
     me: Option<Color>,
-    braille: &BrailleProfile,
+    braille: &SheetProfiles,
 ) -> Result<Option<Input>, ConsoleError> {
     let Command::Game(action) = command else {
         return Ok(None);

@@ -18,7 +18,8 @@
 //! role may not use, or a bad argument gives a [`ConsoleError`] whose text says what was wrong
 //! and how to write it instead. One command spans lines: a Braille scoresheet pasted whole
 //! (`scoresheet SIDE braille`, its lines, `end`), which the [`Session`] gathers; it is read into
-//! moves with the table's Braille profile, which the caller passes to [`to_input`].
+//! moves in the Braille chess notation of the player whose sheet it is (each seat's profile, which
+//! the caller passes to [`to_input`] as [`SheetProfiles`]).
 //!
 //! The blind player types in his voice pack's language as well ([`Words`], given to the
 //! [`Session`] as [`Keypads`]): his words are read as the table's English ones ([`parse_in`]).
@@ -45,7 +46,7 @@ pub use command::{
 };
 pub use error::ConsoleError;
 pub use help::{help_lines, his_commands, is_training, player_help};
-pub use input::{is_braille, to_input};
+pub use input::{SheetProfiles, is_braille, to_input};
 pub use parse::{parse, parse_in, request_names};
 pub use session::{Keypads, Session};
 

@@ -3,7 +3,7 @@
 //! and the answers to requests from a game played with virtual time.
 
 use shakmaty::{
-    CastlingMode, Chess, Color, KnownOutcome, Move, Position, Square, fen::Fen, san::San,
+    ByColor, CastlingMode, Chess, Color, KnownOutcome, Move, Position, Square, fen::Fen, san::San,
 };
 
 use super::{answer::NumberedMove, *};
@@ -39,8 +39,13 @@ fn game_action(line: &str) -> Action {
     }
 }
 
-/// The table's Braille profile by default (`[record] braille_profile`).
-fn uk() -> crate::record::braille::Profile {
+/// The default Braille profile for both sheets (`[record] braille_profile` unset, English
+/// voices), at a table whose blind player is White.
+fn uk() -> SheetProfiles {
+    SheetProfiles::one(uk_profile(), ByColor::new_with(|seat| seat == Color::White))
+}
+
+fn uk_profile() -> crate::record::braille::Profile {
     crate::record::braille::Profile::named(crate::record::braille::DEFAULT_PROFILE).unwrap()
 }
 
@@ -1653,6 +1658,15 @@ fn a_keypad_names_its_seat_and_blind_or_sighted_name_nobody_at_a_table_of_two_bl
 /// Unicode Braille, or `blind-score.brf`): a header, the separation line, the moves, pages ended
 /// by form feeds.
 fn braille_file(sans: &str, format: crate::record::format::Format) -> String {
+    braille_file_in(sans, format, uk_profile())
+}
+
+/// [`braille_file`] in `profile`'s Braille chess notation.
+fn braille_file_in(
+    sans: &str,
+    format: crate::record::format::Format,
+    profile: crate::record::braille::Profile,
+) -> String {
     use crate::record::{
         braille::BrailleOptions,
         format,
@@ -1674,7 +1688,7 @@ fn braille_file(sans: &str, format: crate::record::format::Format) -> String {
         });
         pos.play_unchecked(m);
     }
-    format::render(&score, format, &BrailleOptions::new(uk())).unwrap()
+    format::render(&score, format, &BrailleOptions::new(profile)).unwrap()
 }
 
 /// The score's lines of a rendered Braille file: after the separation line (dots 25), before
@@ -1812,8 +1826,9 @@ fn a_braille_scoresheet_that_does_not_read_says_which_move_and_why() {
     let e = refusal("scoresheet black brf 1 E4 E5 2 SF9");
     assert_eq!(
         e,
-        "scoresheet: black's scoresheet in BRF does not read with the 'ukaaf' Braille profile \
-         ([record] braille_profile): page 1, line 1, 'SF9': move 2.: not a move in the 'ukaaf' \
+        "scoresheet: black's scoresheet in BRF does not read with black's Braille profile \
+         'ukaaf' (the table's: [record] braille_profile, else the blind player's voice pack's \
+         language): page 1, line 1, 'SF9': move 2.: not a move in the 'ukaaf' \
          Braille chess notation (piece letter, origin, destination such as e4, castling, \
          promotion); nothing was compared"
     );
@@ -2202,6 +2217,55 @@ fn a_packs_words_for_his_console_are_checked() {
         .to_string();
     assert!(
         e.contains("voice pack 'de-test'") && e.contains("'press' is not a command"),
+        "{e}"
+    );
+}
+
+/// Issue 37, point 10: at a table of two blind players of two notations (White English, Black
+/// German), the Braille scoresheet the arbiter pastes for Black, copied from Black's own
+/// `blind-score-black.txt`, is read in Black's notation (his queen is D), and the same cells
+/// given as White's sheet are read in White's and refused, the refusal naming whose profile it
+/// read with and the key that sets it.
+#[test]
+fn f8_a_braille_scoresheet_pasted_for_black_is_read_in_blacks_notation() {
+    use crate::record::{braille::Profile, format::Format};
+    let de = Profile::named("de").unwrap();
+    let profiles = SheetProfiles {
+        profiles: ByColor {
+            white: uk_profile(),
+            black: de.clone(),
+        },
+        blind: ByColor::new_with(|_| true),
+    };
+    let mut g = Game::new(RulesConfig::default());
+    let sheet = "e4 e5 Qh5 Qe7";
+    play(&mut g, sheet, 0);
+    let file = braille_file_in(sheet, Format::Braille, de);
+    let mut s = Session::new(Role::Assistant, Some(TOKEN.into()));
+    s.parse(&format!("login {TOKEN}")).unwrap();
+    let pasted = |s: &mut Session, side: &str| {
+        s.parse(&format!("scoresheet {side} braille")).unwrap();
+        for line in file.split('\n') {
+            s.parse(line).unwrap();
+        }
+        let Ok(command) = s.parse("end") else {
+            panic!("end closes the paste")
+        };
+        to_input(&command, &g, None, &profiles)
+    };
+    assert_eq!(
+        pasted(&mut s, "black"),
+        Ok(scoresheet(Color::Black, sheet)),
+        "Black's own sheet, in his notation"
+    );
+    let e = pasted(&mut s, "white")
+        .expect_err("German cells in White's notation")
+        .to_string();
+    assert!(
+        e.starts_with(
+            "scoresheet: white's scoresheet in Unicode Braille does not read with white's \
+             Braille profile 'ukaaf' ([record] braille_profile, else his voice pack's language): "
+        ),
         "{e}"
     );
 }

@@ -129,9 +129,21 @@ pub struct SetupRecord {
     /// in journals before format 3, which replay without them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<SettingsRecord>,
-    /// The Braille profile the players' Braille scoresheets are read with (absent: the default).
+    /// The table's Braille profile (absent: the default): both players' Braille scoresheets are
+    /// read with it unless `seat_braille_profiles` gives each his own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub braille_profile: Option<String>,
+    /// Each seat's Braille profile, where one is not the table's (two blind players of two
+    /// notations): his Braille scoresheet is read in it. Absent: both in `braille_profile`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_braille_profiles: Option<SeatProfilesRecord>,
+}
+
+/// Each seat's Braille profile, by name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatProfilesRecord {
+    pub white: String,
+    pub black: String,
 }
 
 /// Each seat's notation (a language name, `"English"`), where one is known.
@@ -234,6 +246,7 @@ impl SetupRecord {
             engine: second.engine && !second.blind,
             table: None,
             braille_profile: None,
+            seat_braille_profiles: None,
         }
     }
 
@@ -242,6 +255,32 @@ impl SetupRecord {
         self.table = Some(SettingsRecord::of(settings));
         self.braille_profile = Some(braille_profile.to_owned());
         self
+    }
+
+    /// The same record with each seat's Braille profile (kept only where one is not the
+    /// table's, `braille_profile`).
+    pub fn with_seat_braille(mut self, profiles: ByColor<String>) -> Self {
+        let table = self
+            .braille_profile
+            .as_deref()
+            .unwrap_or(crate::record::braille::DEFAULT_PROFILE);
+        self.seat_braille_profiles = (profiles.white != table || profiles.black != table)
+            .then_some(SeatProfilesRecord {
+                white: profiles.white,
+                black: profiles.black,
+            });
+        self
+    }
+
+    /// The Braille profile `seat`'s Braille scoresheet is read in.
+    pub fn braille_of(&self, seat: Color) -> &str {
+        match &self.seat_braille_profiles {
+            Some(profiles) => seat.fold_wb(&profiles.white, &profiles.black),
+            None => self
+                .braille_profile
+                .as_deref()
+                .unwrap_or(crate::record::braille::DEFAULT_PROFILE),
+        }
     }
 
     /// The table's settings when the game began; a journal before format 3 has none: its
@@ -267,17 +306,20 @@ impl SetupRecord {
         tags: &[(String, String)],
         wording: ByColor<Wording>,
     ) -> Result<TableParts> {
-        let profile = self
-            .braille_profile
-            .as_deref()
-            .unwrap_or(crate::record::braille::DEFAULT_PROFILE);
+        let profile = |seat: Color| {
+            let name = self.braille_of(seat);
+            crate::record::braille::Profile::named(name)
+                .map_err(|e| anyhow!("the journal's Braille profile of {seat} {name:?}: {e}"))
+        };
         Ok(TableParts {
             arbiter: crate::arbiter::Arbiter::new(self.arbiter_config()?, self.start()?),
             settings: self.table_settings()?,
             tags: tags.to_vec(),
             wording,
-            braille: crate::record::braille::Profile::named(profile)
-                .map_err(|e| anyhow!("the journal's Braille profile {profile:?}: {e}"))?,
+            braille: ByColor {
+                white: profile(Color::White)?,
+                black: profile(Color::Black)?,
+            },
             requests_off: self.requests_off(),
         })
     }

@@ -310,4 +310,52 @@ mod tests {
         );
         assert_eq!(h.setup.start().unwrap(), Chess::default());
     }
+
+    /// Issue 37, point 10: the header keeps each seat's Braille profile where one is not the
+    /// table's (two blind players of two notations), and the table it rebuilds reads each
+    /// player's Braille scoresheet in his; a header without them (one notation at the table, or
+    /// a journal from before) reads both in the table's.
+    #[test]
+    fn the_header_keeps_each_seats_braille_profile() {
+        let names = |parts: &crate::table::TableParts| {
+            Color::ALL.map(|seat| parts.braille[seat].name.clone())
+        };
+        let wording = || {
+            ByColor::new_with(|_| {
+                crate::announce::Wording::new(
+                    crate::announce::voice::VoicePack::builtin("de-fide").unwrap(),
+                    crate::announce::voice::Style::San,
+                )
+            })
+        };
+        let mut h = header();
+        h.setup = h
+            .setup
+            .with_table(&crate::table::TableSettings::default(), "ukaaf")
+            .with_seat_braille(ByColor {
+                white: "de".into(),
+                black: "ukaaf".into(),
+            });
+        let line = serde_json::to_string(&h).unwrap();
+        assert!(line.contains("\"seat_braille_profiles\""), "{line}");
+        let back: Header = serde_json::from_str(&line).unwrap();
+        let parts = back.setup.table_parts(&[], wording()).unwrap();
+        assert_eq!(names(&parts), ["de", "ukaaf"]);
+
+        // One notation at the table: nothing more is written.
+        let one = header()
+            .setup
+            .with_table(&crate::table::TableSettings::default(), "de")
+            .with_seat_braille(ByColor::new_with(|_| "de".to_string()));
+        assert_eq!(one.seat_braille_profiles, None);
+        assert_eq!(
+            names(&one.table_parts(&[], wording()).unwrap()),
+            ["de", "de"]
+        );
+        // A journal from before: its one profile for both.
+        let line = line.replace("\"seat_braille_profiles\"", "\"unknown_then\"");
+        let old: Header = serde_json::from_str(&line).unwrap();
+        let parts = old.setup.table_parts(&[], wording()).unwrap();
+        assert_eq!(names(&parts), ["ukaaf", "ukaaf"]);
+    }
 }

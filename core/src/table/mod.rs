@@ -143,9 +143,9 @@ pub struct TableParts {
     pub tags: Vec<(String, String)>,
     /// Each seat's words: what is said to him, and what is printed of it.
     pub wording: ByColor<Wording>,
-    /// The table's Braille profile: the players' Braille scoresheets entered at the console are
-    /// read with it (F.8).
-    pub braille: BrailleProfile,
+    /// Each seat's Braille profile: a player's Braille scoresheet entered at the console is read
+    /// in his (F.8), as his own score is written.
+    pub braille: ByColor<BrailleProfile>,
     /// The players' requests switched off when the game began (12.3 a).
     pub requests_off: BTreeSet<Switchable>,
 }
@@ -366,7 +366,8 @@ pub struct Table {
     settings: TableSettings,
     tags: Vec<(String, String)>,
     wording: ByColor<Wording>,
-    braille: BrailleProfile,
+    /// The notation each player's Braille scoresheet is read in.
+    braille: crate::console::SheetProfiles,
     /// The latest time an input came at: the table's time line never runs backwards.
     last_t: Millis,
     /// The time of the last tick (a deadline reported again after it is retried later).
@@ -391,6 +392,7 @@ pub struct Table {
 impl Table {
     pub fn new(parts: TableParts) -> Table {
         let settings = parts.settings;
+        let blind = ByColor::new_with(|seat| parts.arbiter.config().is_blind(seat));
         Table {
             boards: boards::Boards::new(&settings),
             opponent: settings.training.then(training::Opponent::default),
@@ -398,7 +400,10 @@ impl Table {
             arbiter: parts.arbiter,
             tags: parts.tags,
             wording: parts.wording,
-            braille: parts.braille,
+            braille: crate::console::SheetProfiles {
+                profiles: parts.braille,
+                blind,
+            },
             last_t: 0,
             last_tick: None,
             said: told::Said::default(),

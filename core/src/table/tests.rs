@@ -39,6 +39,13 @@ fn pack(name: &str) -> Wording {
     Wording::new(VoicePack::builtin(name).unwrap(), Style::San)
 }
 
+/// The default Braille profile for both seats' sheets.
+fn uk_braille() -> ByColor<crate::record::braille::Profile> {
+    ByColor::new_with(|_| {
+        crate::record::braille::Profile::named(crate::record::braille::DEFAULT_PROFILE).unwrap()
+    })
+}
+
 fn rules() -> RulesConfig {
     RulesConfig {
         time_control: Some("300".parse::<TimeControl>().unwrap()),
@@ -65,8 +72,7 @@ fn one_blind_table(
         settings,
         tags: Vec::new(),
         wording: ByColor::new_with(|_| pack("de-fide")),
-        braille: crate::record::braille::Profile::named(crate::record::braille::DEFAULT_PROFILE)
-            .unwrap(),
+        braille: uk_braille(),
         requests_off: BTreeSet::new(),
     })
 }
@@ -113,8 +119,7 @@ fn two_blind_table() -> Table {
             white: pack("de-fide"),
             black: pack("en"),
         },
-        braille: crate::record::braille::Profile::named(crate::record::braille::DEFAULT_PROFILE)
-            .unwrap(),
+        braille: uk_braille(),
         requests_off: BTreeSet::new(),
     })
 }
@@ -1191,10 +1196,7 @@ fn a9_2_a_a_claims_intended_move_is_read_in_the_claimants_notation() {
                 white: pack("de-fide"),
                 black: pack("en"),
             },
-            braille: crate::record::braille::Profile::named(
-                crate::record::braille::DEFAULT_PROFILE,
-            )
-            .unwrap(),
+            braille: uk_braille(),
             requests_off: BTreeSet::new(),
         })
     };

@@ -1,11 +1,11 @@
 //! The record writer: a thread that rewrites every record file of the game folder after every
-//! move (`game.pgn`, `scoresheet.txt`, each blind player's `blind-score.brf`, `blind-score.txt`, an
-//! adjourned game's envelope), each file atomically, the newest record first; and brings each
-//! blind player's audio scoresheet `blind-score.wav` with its cue list up to the game by
-//! appending the new moves (rewritten whole, atomically, only when the game changed otherwise:
-//! a takeback, a correction). The recording is the one file that grows large (about 100 kB a
-//! move): rewritten after every move it cost the square of the game in writes, gigabytes on a
-//! Raspberry Pi's SD card (issue 25, point 6).
+//! move (`game.pgn`, `scoresheet.txt`, each blind player's `blind-score.brf`, `blind-score.txt` in
+//! his Braille chess notation, an adjourned game's envelope, its Braille in the sealer's), each
+//! file atomically, the newest record first; and brings each blind player's audio scoresheet
+//! `blind-score.wav` with its cue list up to the game by appending the new moves (rewritten whole,
+//! atomically, only when the game changed otherwise: a takeback, a correction). The recording is
+//! the one file that grows large (about 100 kB a move): rewritten after every move it cost the
+//! square of the game in writes, gigabytes on a Raspberry Pi's SD card (issue 25, point 6).
 //!
 //! It renders nothing itself: scoresheets come from [`tactus_core::record`], words from the voice
 //! pack. A record that cannot be written is tried again with a growing pause, logged once when
@@ -15,6 +15,7 @@
 use std::{sync::mpsc as std_mpsc, thread::JoinHandle};
 
 use anyhow::{Context, Result, anyhow, bail};
+use shakmaty::ByColor;
 use tracing::{debug, error, info};
 
 use super::{ScoreFiles, remove_leftovers};
@@ -34,7 +35,7 @@ use tactus_core::{
     journal::RecordMark,
     record::date::{Calendar, civil},
     record::{
-        braille::BrailleOptions,
+        braille::{BrailleOptions, Profile},
         envelope::Envelope,
         format::{self, Format},
         score::Score,
@@ -80,7 +81,11 @@ pub struct RecordSettings {
     /// The game folder, held open: every record file is written relative to it, and its path
     /// must still lead to it (through trusted folders) before each record is written.
     pub folder: TrustedDir,
+    /// The table's Braille options: the page, and the profile of what is no player's own.
     pub braille: BrailleOptions,
+    /// Each seat's Braille chess notation (`Settings::braille_profiles`: a blind player's own,
+    /// a sighted one's the table's): an adjournment envelope's Braille is in its sealer's.
+    pub profiles: ByColor<Profile>,
     /// Each blind player's scoresheets.
     pub blind_scores: Vec<BlindScore>,
 }
@@ -409,7 +414,7 @@ fn verify_folder(dir: &TrustedDir) -> Result<()> {
 }
 
 /// The envelope's files of an adjourned game (the Laws' seven items; never the sealed move), in
-/// text and Braille. Rewritten when what they show changes (a draw offer, the resumption); the
+/// text and Braille (in the sealer's Braille chess notation, `RecordSettings::profiles`). Rewritten when what they show changes (a draw offer, the resumption); the
 /// time of sealing is the adjournment's, on the game's time line, dated with `calendar` (the
 /// same at every rewrite, across restarts: never read back from the file).
 pub fn write_envelope(
@@ -439,7 +444,11 @@ pub fn write_envelope(
     settings
         .folder
         .write_atomically(&text_name, envelope.text().as_bytes())?;
-    let brf = envelope.braille(&settings.braille).to_brf();
+    // In the sealer's Braille chess notation: the envelope is his, as his sealed move is. A
+    // sighted sealer's is the table's, which at a table of one blind player is that player's.
+    let mut braille = settings.braille.clone();
+    braille.profile = settings.profiles[adjournment.by].clone();
+    let brf = envelope.braille(&braille).to_brf();
     settings
         .folder
         .write_atomically(&format!("{stem}.brf"), brf.as_bytes())?;
@@ -540,6 +549,9 @@ mod tests {
                 25,
             )
             .unwrap(),
+            profiles: ByColor::new_with(|_| {
+                Profile::named(tactus_core::record::braille::DEFAULT_PROFILE).unwrap()
+            }),
             blind_scores: vec![BlindScore {
                 braille: None,
                 files: ScoreFiles::of(None),
@@ -1117,6 +1129,55 @@ mod tests {
         assert_eq!(sealed_line(&dir), "Sealed: 2026-12-05 18:00 UTC");
     }
 
+    /// Issue 37, point 10: the adjournment envelope's Braille is in the Braille chess notation
+    /// of the player who sealed (his own, as his score is; a sighted sealer's is the table's),
+    /// not in the table's one: at a table of a German and an English blind player, the German's
+    /// envelope is in German Braille (no capital signs) and the Englishman's in UEB, whichever
+    /// of them sits White.
+    #[test]
+    fn the_envelope_is_in_the_sealers_braille_notation() {
+        use tactus_core::record::braille::DEFAULT_PROFILE;
+        let began: u64 = 1_796_493_540_000;
+        let calendar = Calendar::from_marks([(0, began)]);
+        for sealer in shakmaty::Color::ALL {
+            let dir = scratch(&format!("envelope-{sealer}"));
+            let mut settings = settings_with(&dir, None);
+            let notation = |seat| match seat == sealer {
+                true => "de",
+                false => DEFAULT_PROFILE,
+            };
+            settings.profiles = ByColor::new_with(|seat| Profile::named(notation(seat)).unwrap());
+            let mut game = Game::new(RulesConfig::default());
+            if sealer == shakmaty::Color::Black {
+                let e4 = tactus_core::rules::notation::match_move(game.position(), "e4").unwrap();
+                game.apply(G::Move(e4), 1_000).unwrap();
+            }
+            let sealed = G::Seal {
+                by: sealer,
+                text: "Nf3".into(),
+                notation: None,
+            };
+            game.apply(sealed, 70_000).unwrap();
+            let snapshot = RecordSnapshot {
+                now: 80_000,
+                ..snapshot(&game)
+            };
+            write_envelope(&settings, &snapshot, &calendar).unwrap();
+            let brf = std::fs::read_to_string(dir.join(format!("{ENVELOPE_PREFIX}1-{sealer}.brf")))
+                .unwrap();
+            let envelope =
+                Envelope::from_game(&game, &[], 80_000, "2026-12-05 18:00 UTC".into()).unwrap();
+            let in_profile = |name: &str| {
+                let mut opts = settings.braille.clone();
+                opts.profile = Profile::named(name).unwrap();
+                envelope.braille(&opts).to_brf()
+            };
+            assert_ne!(in_profile("de"), in_profile(DEFAULT_PROFILE));
+            assert_eq!(brf, in_profile("de"), "{sealer} sealed");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
     /// Issue 14, point 4: a record that could not be written (the folder went stale mid-game:
     /// read-only, full, out of file descriptors) stayed behind until the next move, with one
     /// log line. Now it is tried again by itself, the outage can be read while it lasts, its end
@@ -1141,6 +1202,9 @@ mod tests {
                 25,
             )
             .unwrap(),
+            profiles: ByColor::new_with(|_| {
+                Profile::named(tactus_core::record::braille::DEFAULT_PROFILE).unwrap()
+            }),
             blind_scores: vec![BlindScore {
                 braille: None,
                 files: ScoreFiles::of(None),

@@ -331,6 +331,12 @@ impl Rig {
                 25,
             )
             .unwrap(),
+            profiles: shakmaty::ByColor::new_with(|_| {
+                tactus_core::record::braille::Profile::named(
+                    tactus_core::record::braille::DEFAULT_PROFILE,
+                )
+                .unwrap()
+            }),
             blind_scores: vec![files::BlindScore {
                 braille: None,
                 files: files::ScoreFiles::of(None),

@@ -175,7 +175,7 @@ impl World {
                     fixed.english.clone()
                 },
             },
-            braille: fixed.braille.clone(),
+            braille: ByColor::new_with(|_| fixed.braille.clone()),
             requests_off: BTreeSet::new(),
         });
         let full_trace = setup.full_trace;
