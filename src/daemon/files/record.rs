@@ -414,9 +414,10 @@ fn verify_folder(dir: &TrustedDir) -> Result<()> {
 }
 
 /// The envelope's files of an adjourned game (the Laws' seven items; never the sealed move), in
-/// text and Braille (in the sealer's Braille chess notation, `RecordSettings::profiles`). Rewritten when what they show changes (a draw offer, the resumption); the
-/// time of sealing is the adjournment's, on the game's time line, dated with `calendar` (the
-/// same at every rewrite, across restarts: never read back from the file).
+/// text and Braille (in the sealer's Braille chess notation, `RecordSettings::profiles`).
+/// Rewritten when what they show changes (a draw offer, the resumption); the time of sealing
+/// is the adjournment's, on the game's time line, dated with `calendar` (the same at every
+/// rewrite, across restarts: never read back from the file).
 pub fn write_envelope(
     settings: &RecordSettings,
     snapshot: &RecordSnapshot,
