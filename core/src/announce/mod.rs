@@ -230,6 +230,8 @@ pub enum Refusal {
     BadEntry,
     /// A request that cannot be met now (the game is over, it is the engine's move).
     NotNow,
+    /// His keypad sends more than the game takes (a stuck key): said once per flood.
+    TooFast,
 }
 
 /// Everything tactus says. See the module docs.

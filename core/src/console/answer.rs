@@ -411,6 +411,7 @@ pub fn format_announcement(a: &Announcement) -> String {
             crate::announce::Refusal::NotAllowed => "command not allowed",
             crate::announce::Refusal::BadEntry => "invalid entry",
             crate::announce::Refusal::NotNow => "not possible now",
+            crate::announce::Refusal::TooFast => "too many commands at once",
         }
         .into(),
         A::ButtonUnassigned { number } => format!("button {number} not assigned"),

@@ -108,6 +108,10 @@ pub enum ConsoleError {
         MAX_PASTE_BYTES / 1024
     )]
     PasteTooLong,
+    /// The console asks faster than the game takes it (the daemon's pace per connection): the
+    /// line was not carried out; `why` says the pace.
+    #[error("{why}")]
+    TooFast { why: String },
 }
 
 pub(super) fn needs_words(needs: Role) -> &'static str {

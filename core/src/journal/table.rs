@@ -114,7 +114,7 @@ pub enum RoleRecord {
 /// A keypad's refused line, as much as telling the player needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeypadRecord {
-    /// `unknown`, `not_his`, `bad_entry`.
+    /// `unknown`, `not_his`, `bad_entry`, `too_fast`.
     pub kind: String,
     /// The unknown word, or the command not his or whose arguments did not read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -651,6 +651,7 @@ impl KeypadRecord {
             KeypadError::Unknown { word } => ("unknown", word.clone()),
             KeypadError::NotHis { command } => ("not_his", Some(command.clone())),
             KeypadError::BadEntry { command } => ("bad_entry", command.clone()),
+            KeypadError::TooFast => ("too_fast", None),
         };
         KeypadRecord {
             kind: kind.into(),
@@ -668,6 +669,7 @@ impl KeypadRecord {
             ("bad_entry", command) => KeypadError::BadEntry {
                 command: command.clone(),
             },
+            ("too_fast", None) => KeypadError::TooFast,
             (kind, _) => return Err(anyhow!("{kind:?} is not a keypad's refusal")),
         };
         Ok(KeypadRefusal {
@@ -1245,5 +1247,38 @@ mod square_name {
         let name = String::deserialize(d)?;
         name.parse()
             .map_err(|_| D::Error::custom(format!("{name:?} is not a square")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every way a keypad's line is refused comes back from the journal as it was told, the
+    /// flood's refusal (said once to him) too.
+    #[test]
+    fn every_keypad_refusal_round_trips() {
+        for error in [
+            KeypadError::Unknown { word: None },
+            KeypadError::Unknown {
+                word: Some("zet".into()),
+            },
+            KeypadError::NotHis {
+                command: "press".into(),
+            },
+            KeypadError::BadEntry { command: None },
+            KeypadError::BadEntry {
+                command: Some("square".into()),
+            },
+            KeypadError::TooFast,
+        ] {
+            let refusal = KeypadRefusal {
+                error,
+                why: "why".into(),
+            };
+            let line = serde_json::to_string(&KeypadRecord::of(&refusal)).unwrap();
+            let back: KeypadRecord = serde_json::from_str(&line).unwrap();
+            assert_eq!(back.to_refusal().unwrap(), refusal, "{line}");
+        }
     }
 }

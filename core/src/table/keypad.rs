@@ -42,6 +42,8 @@ pub enum KeypadError {
     NotHis { command: String },
     /// A command of his whose arguments do not read (its usage is shown, in his words).
     BadEntry { command: Option<String> },
+    /// The first line of a flood (a stuck key): refused for the pace, like every line after it.
+    TooFast,
 }
 
 impl KeypadRefusal {
@@ -68,6 +70,7 @@ impl KeypadRefusal {
                     command: Some(command.to_string()),
                 }
             }
+            ConsoleError::TooFast { .. } => KeypadError::TooFast,
             _ => KeypadError::BadEntry { command: None },
         };
         KeypadRefusal {
@@ -99,6 +102,7 @@ impl KeypadRefusal {
                 let usage = lookup(command).map_or_else(|| command.clone(), |s| words.usage(s));
                 (Refusal::BadEntry, usage)
             }
+            KeypadError::TooFast => (Refusal::TooFast, String::new()),
         }
     }
 }

@@ -91,6 +91,7 @@ pub(super) async fn connection(
         failed_logins: 0,
         identified: false,
         pace: Pace::new(Instant::now()),
+        flood_line: None,
         kept: place.kept,
     };
     let greeting = match conn.place {
@@ -184,6 +185,9 @@ struct Connection {
     identified: bool,
     /// How fast it may ask the game ([`Pace`]): a flood is refused before the hub hears it.
     pace: Pace,
+    /// His keypad's line for the flood going on, in his words (the hub's answer to its first
+    /// refusal): each further refusal repeats it.
+    flood_line: Option<String>,
     /// Its claim on a place kept for the arbiter (given back when the connection ends).
     kept: Option<KeptPlace>,
 }
@@ -295,6 +299,27 @@ impl Connection {
                          refused beyond the pace until it slows",
                         self.id
                     );
+                }
+                // His keypad: the first refusal of a flood is said to him, in his words (a
+                // stuck key on a keypad without a display must not go unheard); the further
+                // ones repeat its line, nothing more reaches the hub.
+                if role == Role::Player {
+                    if !flooding {
+                        let told = tell_player(
+                            &self.hub,
+                            self.session.seat(),
+                            ConsoleError::TooFast { why },
+                        )
+                        .await;
+                        self.flood_line = match &told.end {
+                            End::Error(line) => Some(line.clone()),
+                            End::Ok(_) => None,
+                        };
+                        return Step::Reply(told);
+                    }
+                    if let Some(line) = &self.flood_line {
+                        return Step::Reply(Reply::error(line.clone()));
+                    }
                 }
                 return Step::Reply(Reply::error(why));
             }

@@ -4,7 +4,10 @@
 //! second, `moves all`) grew both files by megabytes a second. A console may ask in bursts (a
 //! person pressing keys, a script entering moves), then at a steady pace; beyond it a command is
 //! refused before the hub hears of it (nothing journaled, nothing said), and the console is told
-//! why once per flood, each further refusal of the same flood said in a word.
+//! why once per flood, each further refusal of the same flood said in a word. A blind player's
+//! keypad is the one exception the connection makes: the first refusal of a flood goes to the
+//! hub, to be said to him in his words (one line journaled per flood), and each further one
+//! repeats that line.
 
 use std::time::Duration;
 

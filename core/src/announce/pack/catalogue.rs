@@ -144,6 +144,7 @@ pub(in crate::announce) const TEMPLATES: &[TemplateSpec] = &[
     t("refused_not_allowed", &[]),
     t("refused_bad_entry", &[]),
     t("refused_not_now", &[]),
+    t("refused_too_fast", &[]),
     t("button_unassigned", COUNT_SLOTS),
 ];
 

@@ -480,6 +480,7 @@ impl VoicePack {
                     Refusal::NotAllowed => "refused_not_allowed",
                     Refusal::BadEntry => "refused_bad_entry",
                     Refusal::NotNow => "refused_not_now",
+                    Refusal::TooFast => "refused_too_fast",
                 },
                 &[],
             ),
