@@ -274,7 +274,8 @@ impl Config {
         let profiles = self.braille_profiles();
         if blind.white && blind.black {
             lines.push(format!(
-                "Braille scores: white's profile {}, black's {} (each {why})",
+                "Braille scores: white's profile {}, black's {} (each {why}); each player's \
+                 also reads his scoresheet entered at the console and writes the envelope he seals",
                 profiles.white, profiles.black
             ));
         } else {

@@ -614,5 +614,12 @@ fn check_config_names_each_blind_players_braille_notation() {
         ),
         "{said}"
     );
+    assert!(
+        said.contains(
+            "each player's also reads his scoresheet entered at the console and writes the \
+             envelope he seals"
+        ),
+        "{said}"
+    );
     fs::remove_dir_all(&dir).unwrap();
 }
