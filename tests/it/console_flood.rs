@@ -222,6 +222,15 @@ fn the_arbiter_gets_in_at_once_whatever_holds_the_other_places() {
                 Ok(reply) => refusals.push(format!("{greeting}{reply:?}")),
                 Err(e) => refusals.push(format!("{greeting}{e}")),
             }
+            // He leaves as his console does (`quit`, then the daemon closes), before he logs in
+            // again: his two places are held by his logins, and a console merely dropped is
+            // still his until the daemon has read its end (under load, after the next try:
+            // then his two earlier logins, not the other connections, filled them).
+            if stream.write_all(b"quit\n").is_ok() {
+                let _ = read_reply(&mut reader);
+                let mut rest = String::new();
+                let _ = std::io::Read::read_to_string(&mut reader, &mut rest);
+            }
         }
         stop.store(true, Ordering::Relaxed);
         for cycler in cyclers {
