@@ -805,10 +805,9 @@ fn the_arbiters_console_follows_a_game_started_with_new() {
 /// again with `again`; then his console's next arbiter's command is carried out.
 fn follows_the_next_game(tag: &str, resign: bool, again: &[&str]) {
     use crate::support::{
-        process::{TACTUS, ask_when_up, show, spawn, wait_until},
+        process::{ask_when_up, show, spawn, wait_until},
         table::{temp_dir, voices_dir},
     };
-    use std::process::Stdio;
     const LIMIT: Duration = Duration::from_secs(30);
     let dir = temp_dir(tag);
     token_in_each_game_folder(&dir);
@@ -822,18 +821,20 @@ fn follows_the_next_game(tag: &str, resign: bool, again: &[&str]) {
     let token1 = game1.join("arbiter.token");
     assert!(token1.is_file(), "{}", show(&dir, "run1"));
 
-    let out = std::fs::File::create(dir.join("arbiter.out")).unwrap();
-    let err = std::fs::File::create(dir.join("arbiter.err")).unwrap();
-    let mut console = Process::new(TACTUS)
-        .args(["console", "--socket", "console.sock", "--token-file"])
-        .arg(&token1)
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(out)
-        .stderr(err)
-        .spawn()
-        .unwrap();
-    let mut keyboard = console.stdin.take().unwrap();
+    let token_arg = token1.as_os_str();
+    let (mut console, keyboard) = console_in(
+        &dir,
+        "arbiter",
+        &[
+            "console".as_ref(),
+            "--socket".as_ref(),
+            "console.sock".as_ref(),
+            "--token-file".as_ref(),
+            token_arg,
+        ],
+        &[],
+    );
+    let mut keyboard = keyboard;
     let shown = || std::fs::read_to_string(dir.join("arbiter.out")).unwrap_or_default();
     let said = || std::fs::read_to_string(dir.join("arbiter.err")).unwrap_or_default();
     assert!(
@@ -937,10 +938,9 @@ fn game_folders(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn an_arbiters_console_started_with_an_old_games_token_logs_in_to_the_game_played_now() {
     use crate::support::{
-        process::{TACTUS, ask_when_up, show, spawn, wait_until},
+        process::{ask_when_up, show, spawn, wait_until},
         table::{temp_dir, voices_dir},
     };
-    use std::process::Stdio;
     const LIMIT: Duration = Duration::from_secs(30);
     let dir = temp_dir("arbiter-starts-old");
     token_in_each_game_folder(&dir);
@@ -976,18 +976,19 @@ fn an_arbiters_console_started_with_an_old_games_token_logs_in_to_the_game_playe
     );
 
     // Interactive: logged in as the arbiter of the game played now, and told so.
-    let out = std::fs::File::create(dir.join("arbiter.out")).unwrap();
-    let err = std::fs::File::create(dir.join("arbiter.err")).unwrap();
-    let mut console = Process::new(TACTUS)
-        .args(["console", "--socket", "console.sock", "--token-file"])
-        .arg(&token1)
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(out)
-        .stderr(err)
-        .spawn()
-        .unwrap();
-    let keyboard = console.stdin.take().unwrap();
+    let token_arg = token1.as_os_str();
+    let (mut console, keyboard) = console_in(
+        &dir,
+        "arbiter",
+        &[
+            "console".as_ref(),
+            "--socket".as_ref(),
+            "console.sock".as_ref(),
+            "--token-file".as_ref(),
+            token_arg,
+        ],
+        &[],
+    );
     let shown = || std::fs::read_to_string(dir.join("arbiter.out")).unwrap_or_default();
     let said = || std::fs::read_to_string(dir.join("arbiter.err")).unwrap_or_default();
     assert!(
@@ -1103,10 +1104,9 @@ fn an_arbiters_console_started_with_a_token_of_no_older_game_is_still_refused() 
 #[test]
 fn f9_his_keypad_greets_him_and_says_the_daemon_away_and_back_in_his_words() {
     use crate::support::{
-        process::{TACTUS, ask_when_up, spawn, wait_until},
+        process::{ask_when_up, spawn, wait_until},
         table::{temp_dir, voices_dir, write_config},
     };
-    use std::process::Stdio;
     const LIMIT: Duration = Duration::from_secs(30);
     let dir = temp_dir("keypad-words");
     write_config(&dir, Color::White, "none");
@@ -1116,18 +1116,12 @@ fn f9_his_keypad_greets_him_and_says_the_daemon_away_and_back_in_his_words() {
     let mut first = spawn(&["run", "--config", "config.toml"], &dir, "run1", &env);
     ask_when_up(&socket, "status", &mut first, &dir, "run1", LIMIT);
 
-    let out = std::fs::File::create(dir.join("keypad.out")).unwrap();
-    let err = std::fs::File::create(dir.join("keypad.err")).unwrap();
-    let mut keypad = Process::new(TACTUS)
-        .args(["console", "--config", "config.toml", "--role", "player"])
-        .env("TACTUS_VOICES", &voices)
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(out)
-        .stderr(err)
-        .spawn()
-        .unwrap();
-    let mut keys = keypad.stdin.take().unwrap();
+    let (mut keypad, mut keys) = console_in(
+        &dir,
+        "keypad",
+        &["console", "--config", "config.toml", "--role", "player"].map(std::ffi::OsStr::new),
+        &env,
+    );
     let shown = || std::fs::read_to_string(dir.join("keypad.out")).unwrap_or_default();
     let said = || std::fs::read_to_string(dir.join("keypad.err")).unwrap_or_default();
     let ready = "ok Tastatur von Weiß: hilfe zeigt die Befehle";
@@ -1197,4 +1191,27 @@ fn f9_his_keypad_greets_him_and_says_the_daemon_away_and_back_in_his_words() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `tactus console ARGS` started interactive in `dir`, as a person's terminal runs it: the
+/// process and its keyboard; what it prints goes to `NAME.out` and `NAME.err` there.
+fn console_in(
+    dir: &Path,
+    name: &str,
+    args: &[&std::ffi::OsStr],
+    env: &[(&str, &std::ffi::OsStr)],
+) -> (std::process::Child, std::process::ChildStdin) {
+    let out = std::fs::File::create(dir.join(format!("{name}.out"))).unwrap();
+    let err = std::fs::File::create(dir.join(format!("{name}.err"))).unwrap();
+    let mut child = Process::new(crate::support::process::TACTUS)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .unwrap();
+    let keyboard = child.stdin.take().unwrap();
+    (child, keyboard)
 }
