@@ -64,7 +64,13 @@ pub struct ConsoleArgs {
 
 /// Run `tactus console`.
 pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
-    let path = socket_path(&args)?;
+    // Read once: it names the socket, and his keypad's words.
+    let config = args
+        .config
+        .as_deref()
+        .map(crate::config::Config::load)
+        .transpose()?;
+    let path = socket_path(&args, config.as_ref());
     let mut token = args.token_file.as_deref().map(read_token).transpose()?;
     let mut preamble = preamble(&args, token.as_ref().map(|t| t.token.as_str()))?;
     let timeout = Duration::try_from_secs_f64(args.timeout)
@@ -105,7 +111,7 @@ pub fn main(args: ConsoleArgs) -> Result<ExitCode> {
             )?
         }
         None => {
-            let keypad = keypad_words(&args);
+            let keypad = keypad_words(&args, config.as_ref());
             if keypad.is_none() {
                 eprintln!(
                     "Connected to {}. Type help for the commands, quit to leave.",
@@ -239,15 +245,14 @@ fn relogin(
 /// `--config`, his voice pack's `[keypad]` lines (the seat `--seat` names, else the table's one
 /// blind player); without it, or when the pack cannot be read (said once), English. None: not a
 /// player's console.
-fn keypad_words(args: &ConsoleArgs) -> Option<KeypadWords> {
+fn keypad_words(args: &ConsoleArgs, config: Option<&crate::config::Config>) -> Option<KeypadWords> {
     if args.role != Some(Role::Player) {
         return None;
     }
-    let Some(path) = &args.config else {
+    let (Some(path), Some(config)) = (&args.config, config) else {
         return Some(KeypadWords::default());
     };
     let words = (|| -> Result<KeypadWords> {
-        let config = crate::config::Config::load(path)?;
         let blind = config.blind_seats();
         let seat = match (args.seat, blind.white, blind.black) {
             (Some(Seat::White), ..) => shakmaty::Color::White,
@@ -270,14 +275,12 @@ fn keypad_words(args: &ConsoleArgs) -> Option<KeypadWords> {
 }
 
 /// The socket: `--socket`, else `--config`'s `[console] socket`, else [`DEFAULT_SOCKET`].
-fn socket_path(args: &ConsoleArgs) -> Result<PathBuf> {
-    if let Some(path) = &args.socket {
-        return Ok(path.clone());
+fn socket_path(args: &ConsoleArgs, config: Option<&crate::config::Config>) -> PathBuf {
+    match (&args.socket, config) {
+        (Some(path), _) => path.clone(),
+        (None, Some(config)) => config.socket_path(),
+        (None, None) => PathBuf::from(DEFAULT_SOCKET),
     }
-    if let Some(config) = &args.config {
-        return Ok(crate::config::Config::load(config)?.socket_path());
-    }
-    Ok(PathBuf::from(DEFAULT_SOCKET))
 }
 
 /// A seat at the table, as `--seat` names it.
